@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * reader.h - open a trace of any supported format as a stream of sl_event
+ *
+ * sl_reader_open() looks at the file's content (not its name) and picks the
+ * reader: trace.dat v6/v7 or one of the text dialects (tracefs "trace" file,
+ * trace-cmd report output, perf script output).  "-" reads stdin.
+ *
+ * Errors are returned as negative errno values with a one-line message in
+ * struct sl_error (without the file name: the command prefixes it).
+ */
+#ifndef SCHEDLINT_READER_H
+#define SCHEDLINT_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "strtab.h"
+
+enum sl_format {
+	SL_FMT_UNKNOWN = 0,
+	SL_FMT_DAT6,		/* trace.dat version 6 */
+	SL_FMT_DAT7,		/* trace.dat version 7 (sections, optional compression) */
+	SL_FMT_FTRACE_TEXT,	/* the tracefs "trace" file */
+	SL_FMT_TRACECMD_REPORT,	/* trace-cmd report output (default, -N, -R, -t, -l) */
+	SL_FMT_PERF_SCRIPT,	/* perf script output of sched tracepoints */
+};
+
+/* Which trace.dat reader to use (text inputs ignore it). */
+enum sl_dat_reader {
+	SL_DAT_READER_DEFAULT = 0,
+	SL_DAT_READER_LIBTRACECMD,	/* the reference reader */
+	SL_DAT_READER_FLYRECORD,	/* our own streaming reader */
+};
+
+/* Tri-state facts a reader may know from the file's headers. */
+enum sl_tristate { SL_UNKNOWN = 0, SL_NO, SL_YES };
+
+#define SL_ERROR_MAX 512
+struct sl_error {
+	char msg[SL_ERROR_MAX];
+};
+
+struct sl_trace_info {
+	enum sl_format format;
+	int file_version;		/* trace.dat version, 0 for text */
+	int ncpus;			/* from the header; 0 if the input does not say */
+	char kernel[128];		/* uname release (e.g. "6.18.44"), "" if unknown */
+	char uname[256];		/* the full uname option, "" if unknown */
+	char clock[32];			/* trace clock ("local", "global", ...), "" if unknown */
+	char compression[32];		/* "zstd", "zlib", "none" (trace.dat) or "" */
+	int long_size;			/* 4 or 8, 0 if unknown */
+	bool big_endian;
+	/* whether the input carries these events at all (formats in the file) */
+	enum sl_tristate has_waking;
+	enum sl_tristate has_wakeup;
+	uint64_t lost_events;		/* filled while reading: events the buffers lost */
+	uint64_t lost_unknown;		/* lost-event markers that did not say how many */
+	uint64_t bad_lines;		/* text: lines that were not events and not comments */
+	uint64_t first_bad_line;	/* text: line number of the first of them */
+};
+
+struct sl_read_opts {
+	enum sl_dat_reader dat_reader;
+};
+
+struct sl_reader;
+
+/* Generic reader object: each backend fills ops and its own state. */
+struct sl_reader_ops {
+	/* 1 = *ev filled, 0 = end of trace, < 0 = -errno with err filled */
+	int (*next)(struct sl_reader *r, struct sl_event *ev);
+	void (*close)(struct sl_reader *r);
+};
+
+struct sl_reader {
+	const struct sl_reader_ops *ops;
+	struct sl_trace_info info;
+	struct sl_strtab *strtab;	/* not owned */
+	struct sl_error *err;		/* where next() reports; owned by the caller */
+	char *path;			/* the name given by the user ("-" for stdin) */
+};
+
+int sl_reader_open(const char *path, const struct sl_read_opts *opts,
+		   struct sl_strtab *strtab, struct sl_reader **out,
+		   struct sl_error *err);
+int sl_reader_next(struct sl_reader *r, struct sl_event *ev);
+void sl_reader_close(struct sl_reader *r);
+
+const char *sl_format_name(enum sl_format fmt);
+
+/* Backends, chosen by sl_reader_open() from the first bytes of the input. */
+int sl_read_dat_open(const char *path, const struct sl_read_opts *opts,
+		     struct sl_strtab *strtab, struct sl_reader **out,
+		     struct sl_error *err);
+/*
+ * Text: the input is prefix[0..prefix_len) (bytes sl_reader_open() already
+ * read to detect the format) followed by whatever fd still yields.  The
+ * text reader detects the dialect itself and takes ownership of fd.
+ */
+int sl_read_text_open(int fd, const char *prefix, size_t prefix_len,
+		      struct sl_strtab *strtab, struct sl_reader **out,
+		      struct sl_error *err);
+
+void sl_error_set(struct sl_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* SCHEDLINT_READER_H */

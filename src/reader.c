@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * reader.c - pick the reader for an input from its content
+ *
+ * trace.dat starts with the magic "\027\010\104tracing"; anything else is
+ * handed to the text reader, which detects its dialect from the lines.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "schedlint/reader.h"
+
+static const char dat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+
+void sl_error_set(struct sl_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}
+
+const char *sl_format_name(enum sl_format fmt)
+{
+	switch (fmt) {
+	case SL_FMT_DAT6:		return "trace.dat/6";
+	case SL_FMT_DAT7:		return "trace.dat/7";
+	case SL_FMT_FTRACE_TEXT:	return "ftrace-text";
+	case SL_FMT_TRACECMD_REPORT:	return "trace-cmd-report";
+	case SL_FMT_PERF_SCRIPT:	return "perf-script";
+	default:			return "unknown";
+	}
+}
+
+/* Read up to len bytes, retrying short reads (pipes); returns bytes or -errno. */
+static ssize_t read_full(int fd, char *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, buf + got, len - got);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+int sl_reader_open(const char *path, const struct sl_read_opts *opts,
+		   struct sl_strtab *strtab, struct sl_reader **out,
+		   struct sl_error *err)
+{
+	static const struct sl_read_opts default_opts;
+	char head[sizeof(dat_magic)];
+	struct stat stbuf;
+	bool is_stdin = !strcmp(path, "-");
+	int fd, ret;
+	ssize_t n;
+
+	if (!opts)
+		opts = &default_opts;
+	*out = NULL;
+	fd = is_stdin ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		sl_error_set(err, "cannot open: %s", strerror(errno));
+		return ret;
+	}
+	if (fstat(fd, &stbuf) == 0 && S_ISDIR(stbuf.st_mode)) {
+		close(fd);
+		sl_error_set(err, "is a directory, not a trace");
+		return -EISDIR;
+	}
+	n = read_full(fd, head, sizeof(head));
+	if (n < 0) {
+		sl_error_set(err, "cannot read: %s", strerror((int)-n));
+		close(fd);
+		return (int)n;
+	}
+	if (n == 0) {
+		sl_error_set(err, "empty file, not a trace");
+		close(fd);
+		return -ENODATA;
+	}
+	if ((size_t)n >= 3 && !memcmp(head, dat_magic, 3)) {
+		if ((size_t)n < sizeof(dat_magic) || memcmp(head, dat_magic, sizeof(dat_magic))) {
+			sl_error_set(err, "truncated or corrupt trace.dat header");
+			close(fd);
+			return -EINVAL;
+		}
+		close(fd);
+		if (is_stdin) {
+			sl_error_set(err, "a trace.dat cannot be read from stdin: give its file name");
+			return -EINVAL;
+		}
+		ret = sl_read_dat_open(path, opts, strtab, out, err);
+	} else {
+		ret = sl_read_text_open(fd, head, (size_t)n, strtab, out, err);
+	}
+	if (ret < 0)
+		return ret;
+	(*out)->path = strdup(path);
+	(*out)->strtab = strtab;
+	(*out)->err = err;
+	return 0;
+}
+
+int sl_reader_next(struct sl_reader *r, struct sl_event *ev)
+{
+	return r->ops->next(r, ev);
+}
+
+void sl_reader_close(struct sl_reader *r)
+{
+	if (!r)
+		return;
+	free(r->path);
+	r->ops->close(r);
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * strtab.c - interned strings
+ *
+ * Open addressing on a power-of-two table of ids; the bytes live in large
+ * arena blocks that are never moved or freed before the table, so the
+ * pointers sl_str() returns stay valid.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlint/strtab.h"
+#include "util.h"
+
+#define ARENA_BLOCK (256 * 1024)
+
+struct arena_block {
+	struct arena_block *next;
+	size_t used, size;
+	char data[];
+};
+
+struct sl_strtab {
+	uint32_t *slots;	/* id + 1, 0 = empty */
+	uint32_t *hashes;	/* hash of each id's string, to skip memcmp */
+	uint32_t nr_slots;
+	const char **strs;	/* id -> string */
+	uint32_t *lens;
+	uint32_t nr, alloc;
+	struct arena_block *arena;
+};
+
+static uint32_t hash_bytes(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static char *arena_copy(struct sl_strtab *st, const char *s, size_t len)
+{
+	struct arena_block *b = st->arena;
+
+	if (!b || b->size - b->used < len + 1) {
+		size_t size = len + 1 > ARENA_BLOCK ? len + 1 : ARENA_BLOCK;
+
+		b = xmalloc(sizeof(*b) + size);
+		b->next = st->arena;
+		b->used = 0;
+		b->size = size;
+		st->arena = b;
+	}
+	char *p = b->data + b->used;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	b->used += len + 1;
+	return p;
+}
+
+static void insert_slot(struct sl_strtab *st, uint32_t id, uint32_t h)
+{
+	uint32_t mask = st->nr_slots - 1;
+
+	for (uint32_t i = h & mask;; i = (i + 1) & mask) {
+		if (!st->slots[i]) {
+			st->slots[i] = id + 1;
+			return;
+		}
+	}
+}
+
+static void grow_slots(struct sl_strtab *st)
+{
+	uint32_t n = st->nr_slots ? st->nr_slots * 2 : 1024;
+
+	free(st->slots);
+	st->slots = xcalloc(n, sizeof(*st->slots));
+	st->nr_slots = n;
+	for (uint32_t id = 0; id < st->nr; id++)
+		insert_slot(st, id, st->hashes[id]);
+}
+
+struct sl_strtab *sl_strtab_new(void)
+{
+	struct sl_strtab *st = xcalloc(1, sizeof(*st));
+
+	grow_slots(st);
+	sl_intern(st, "", 0);
+	return st;
+}
+
+void sl_strtab_free(struct sl_strtab *st)
+{
+	if (!st)
+		return;
+	while (st->arena) {
+		struct arena_block *next = st->arena->next;
+
+		free(st->arena);
+		st->arena = next;
+	}
+	free(st->slots);
+	free(st->hashes);
+	free(st->strs);
+	free(st->lens);
+	free(st);
+}
+
+static int64_t lookup(const struct sl_strtab *st, const char *s, size_t len, uint32_t h)
+{
+	uint32_t mask = st->nr_slots - 1;
+
+	for (uint32_t i = h & mask; st->slots[i]; i = (i + 1) & mask) {
+		uint32_t id = st->slots[i] - 1;
+
+		if (st->hashes[id] == h && st->lens[id] == len &&
+		    memcmp(st->strs[id], s, len) == 0)
+			return id;
+	}
+	return -1;
+}
+
+uint32_t sl_strtab_find(const struct sl_strtab *st, const char *s, size_t len)
+{
+	int64_t id = lookup(st, s, len, hash_bytes(s, len));
+
+	return id < 0 ? 0 : (uint32_t)id;
+}
+
+uint32_t sl_intern(struct sl_strtab *st, const char *s, size_t len)
+{
+	uint32_t h = hash_bytes(s, len);
+	int64_t found = lookup(st, s, len, h);
+
+	if (found >= 0)
+		return (uint32_t)found;
+
+	if (st->nr == st->alloc) {
+		st->alloc = st->alloc ? st->alloc * 2 : 1024;
+		st->strs = xrealloc(st->strs, st->alloc * sizeof(*st->strs));
+		st->lens = xrealloc(st->lens, st->alloc * sizeof(*st->lens));
+		st->hashes = xrealloc(st->hashes, st->alloc * sizeof(*st->hashes));
+	}
+	uint32_t id = st->nr++;
+
+	st->strs[id] = arena_copy(st, s, len);
+	st->lens[id] = (uint32_t)len;
+	st->hashes[id] = h;
+	if (st->nr * 2 > st->nr_slots)
+		grow_slots(st);
+	else
+		insert_slot(st, id, h);
+	return id;
+}
+
+uint32_t sl_intern_cstr(struct sl_strtab *st, const char *s)
+{
+	return sl_intern(st, s, strlen(s));
+}
+
+const char *sl_str(const struct sl_strtab *st, uint32_t id)
+{
+	return id < st->nr ? st->strs[id] : "";
+}
+
+uint32_t sl_strtab_count(const struct sl_strtab *st)
+{
+	return st->nr;
+}

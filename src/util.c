@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * util.c - allocation, parsing and formatting helpers
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void oom(size_t size)
+{
+	fprintf(stderr, "schedlint: out of memory (%zu bytes)\n", size);
+	abort();
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		oom(size);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		oom(nmemb * size);
+	return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+
+	if (!p)
+		oom(size);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		oom(strlen(s));
+	return p;
+}
+
+void grow_array(void **arr, size_t *alloc, size_t need, size_t elem)
+{
+	size_t n = *alloc;
+
+	if (need <= n)
+		return;
+	if (!n)
+		n = 16;
+	while (n < need)
+		n *= 2;
+	*arr = xrealloc(*arr, n * elem);
+	memset((char *)*arr + *alloc * elem, 0, (n - *alloc) * elem);
+	*alloc = n;
+}
+
+/* Parse "<number>[.<fraction>]" then a unit; scale is ns per unit. */
+static int parse_scaled(const char *s, uint64_t scale_default, uint64_t *ns)
+{
+	const char *p = s;
+	uint64_t whole = 0, frac = 0, frac_div = 1;
+	int digits = 0;
+
+	while (*p >= '0' && *p <= '9') {
+		if (whole > UINT64_MAX / 10 - 10)
+			return -EINVAL;
+		whole = whole * 10 + (uint64_t)(*p++ - '0');
+		digits++;
+	}
+	if (*p == '.') {
+		p++;
+		while (*p >= '0' && *p <= '9') {
+			if (frac_div < 1000000000000ULL) {
+				frac = frac * 10 + (uint64_t)(*p - '0');
+				frac_div *= 10;
+			}
+			p++;
+			digits++;
+		}
+	}
+	if (!digits)
+		return -EINVAL;
+
+	uint64_t scale;
+
+	if (!*p)
+		scale = scale_default;
+	else if (!strcmp(p, "ns"))
+		scale = 1;
+	else if (!strcmp(p, "us"))
+		scale = 1000;
+	else if (!strcmp(p, "ms"))
+		scale = 1000000;
+	else if (!strcmp(p, "s"))
+		scale = 1000000000;
+	else
+		return -EINVAL;
+
+	if (whole > UINT64_MAX / scale)
+		return -EINVAL;
+	*ns = whole * scale + frac * scale / frac_div;
+	return 0;
+}
+
+int parse_duration(const char *s, uint64_t *ns)
+{
+	return parse_scaled(s, 1, ns);
+}
+
+int parse_timestamp(const char *s, uint64_t *ns)
+{
+	return parse_scaled(s, 1000000000, ns);
+}
+
+const char *fmt_duration(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 10000)
+		snprintf(buf, len, "%.2f us", ns / 1e3);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.1f us", ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.2f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.2f s", ns / 1e9);
+	return buf;
+}
+
+const char *fmt_ts(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%llu.%06llu", (unsigned long long)(ns / 1000000000),
+		 (unsigned long long)(ns % 1000000000 / 1000));
+	return buf;
+}
+
+int parse_cpulist(const char *s, uint64_t **words, uint32_t *nr_words)
+{
+	uint64_t *w = NULL;
+	size_t alloc = 0;
+	const char *p = s;
+	uint32_t max_word = 0;
+
+	if (!*p)
+		return -EINVAL;
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p || a < 0 || a > 65535)
+			goto bad;
+		p = end;
+		b = a;
+		if (*p == '-') {
+			p++;
+			b = strtol(p, &end, 10);
+			if (end == p || b < a || b > 65535)
+				goto bad;
+			p = end;
+		}
+		GROW(w, alloc, (size_t)b / 64 + 1);
+		for (long c = a; c <= b; c++)
+			w[c / 64] |= 1ULL << (c % 64);
+		if ((uint32_t)(b / 64 + 1) > max_word)
+			max_word = (uint32_t)(b / 64 + 1);
+		if (*p == ',')
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	*words = w;
+	*nr_words = max_word;
+	return 0;
+bad:
+	free(w);
+	return -EINVAL;
+}
+
+void error_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("schedlint: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void warn_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("schedlint: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}

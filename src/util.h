@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * util.h - small helpers shared by every part of schedlint
+ */
+#ifndef SCHEDLINT_UTIL_H
+#define SCHEDLINT_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Allocation failures are not recoverable for a trace analyzer: these abort. */
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+
+/* Grow *arr (of *alloc elements of size elem) to hold at least need elements. */
+void grow_array(void **arr, size_t *alloc, size_t need, size_t elem);
+#define GROW(arr, alloc, need) grow_array((void **)&(arr), &(alloc), (need), sizeof(*(arr)))
+
+/*
+ * Parse a duration such as "100us", "1.5ms", "2s", "250000" (ns when no unit).
+ * Returns 0 and sets *ns, or -EINVAL.
+ */
+int parse_duration(const char *s, uint64_t *ns);
+/* Parse a timestamp "913.684978" (seconds) or "913684978000ns" into ns. */
+int parse_timestamp(const char *s, uint64_t *ns);
+/* Format ns as a short human duration ("1.50 ms", "27 us", "3.2 s"). */
+const char *fmt_duration(char *buf, size_t len, uint64_t ns);
+/* Format a trace timestamp ns as seconds with 6 decimals ("913.684978"). */
+const char *fmt_ts(char *buf, size_t len, uint64_t ns);
+
+/* A CPU list "0-3,8,10-11" into a bitmap of nr_words 64-bit words; -EINVAL on error. */
+int parse_cpulist(const char *s, uint64_t **words, uint32_t *nr_words);
+
+/* The program's messages: "schedlint: " prefix, to stderr. */
+void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* SCHEDLINT_UTIL_H */
