@@ -45,11 +45,12 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps run check test install clean fuzz bench
-all: schedlint schedgen
+all: schedlint $(if $(GEN_SRCS),schedgen)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/schedlint: $(SL_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)

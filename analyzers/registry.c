@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * registry.c - every analyzer schedlint runs, in report order
+ *
+ * Adding a finding kind or a measurement: one file in analyzers/ with a
+ * struct sl_analyzer_ops, and one line here.
+ */
+#include "schedlint/analyzer.h"
+
+extern const struct sl_analyzer_ops sl_ipi_analyzer;
+
+const struct sl_analyzer_ops *const sl_analyzer_registry[] = {
+	&sl_ipi_analyzer,
+};
+
+const int sl_nr_analyzers = sizeof(sl_analyzer_registry) / sizeof(sl_analyzer_registry[0]);

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * analyzer.h - the interface between the state model and the analyzers
+ *
+ * An analyzer is one file in analyzers/ with a struct sl_analyzer_ops and
+ * one line in analyzers/registry.c.  The model calls its hooks after it
+ * has applied each transition, so an analyzer sees the state the SPEC's
+ * rules give at that instant and reads it through model.h.  Every hook is
+ * optional.  Analyzers keep their own state in ->priv (priv_size bytes,
+ * zeroed) and, per task and per CPU, in slots the model allocates with
+ * each task and CPU (task_priv_size / cpu_priv_size bytes, zeroed; see
+ * sl_task_priv() / sl_cpu_priv()).
+ *
+ * Analyzers that hold findings whose verdict depends on the whole trace
+ * (affinity is "seen on two CPUs anywhere") keep candidates until finish.
+ */
+#ifndef SCHEDLINT_ANALYZER_H
+#define SCHEDLINT_ANALYZER_H
+
+#include <stdio.h>
+
+#include "findings.h"
+#include "model.h"
+
+struct cJSON;
+struct sl_report;
+
+struct sl_analyzer;
+
+struct sl_analyzer_ops {
+	const char *name;
+	size_t priv_size;
+	size_t task_priv_size;
+	size_t cpu_priv_size;
+
+	/* once, before the first event; non-zero = cannot run (reported) */
+	int (*init)(struct sl_analyzer *a, struct sl_model *m);
+	/* every event, after the model applied it (IPIs, ticks, ...) */
+	void (*on_event)(struct sl_analyzer *a, struct sl_model *m, const struct sl_event *ev);
+	/* a wakee's destination CPU was decided (SPEC rule 2) */
+	void (*on_placement)(struct sl_analyzer *a, struct sl_model *m, const struct sl_placement *p);
+	/* a woken task was switched in: one wakeup-latency sample */
+	void (*on_latency)(struct sl_analyzer *a, struct sl_model *m, const struct sl_latency_sample *s);
+	/* a sched_switch was applied */
+	void (*on_switch)(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw);
+	/* t started (enter) or stopped waiting runnable on cpu (queued or pending) */
+	void (*on_runnable)(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
+			    int cpu, uint64_t ts, bool enter);
+	/* cpu became idle (known, idle task, nothing queued or pending) or stopped being */
+	void (*on_cpu_idle)(struct sl_analyzer *a, struct sl_model *m, int cpu, uint64_t ts, bool idle);
+	/* cpu's buffer lost events: its state is unknown from gap_start until its next switch */
+	void (*on_cpu_unknown)(struct sl_analyzer *a, struct sl_model *m, int cpu,
+			       uint64_t gap_start, uint64_t ts);
+	/* the end of the trace (m->last_ts) */
+	void (*finish)(struct sl_analyzer *a, struct sl_model *m);
+	/* the analyzer's part of the terminal report and of the JSON object */
+	void (*report_text)(struct sl_analyzer *a, struct sl_model *m, struct sl_report *r);
+	void (*report_json)(struct sl_analyzer *a, struct sl_model *m, struct cJSON *root);
+	void (*destroy)(struct sl_analyzer *a, struct sl_model *m);
+};
+
+struct sl_analyzer {
+	const struct sl_analyzer_ops *ops;
+	void *priv;
+	size_t task_off;	/* offset of this analyzer's slot in the task area */
+	size_t cpu_off;
+	int id;
+};
+
+/* This analyzer's per-task / per-CPU slot. */
+void *sl_task_priv(const struct sl_model *m, const struct sl_analyzer *a, const struct sl_task *t);
+void *sl_cpu_priv(const struct sl_model *m, const struct sl_analyzer *a, int cpu);
+
+/* analyzers/registry.c */
+extern const struct sl_analyzer_ops *const sl_analyzer_registry[];
+extern const int sl_nr_analyzers;
+
+#endif /* SCHEDLINT_ANALYZER_H */

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * config.h - what the user asked for: thresholds, models, filters
+ *
+ * analyze, diff and explore share these options (options.c parses them),
+ * so a trace analyzed by diff gives the numbers analyze would.
+ */
+#ifndef SCHEDLINT_CONFIG_H
+#define SCHEDLINT_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reader.h"
+
+enum sl_slice_model {
+	SL_SLICE_EEVDF = 0,
+	SL_SLICE_CFS,
+};
+
+struct sl_cpuset {
+	uint64_t *words;
+	uint32_t nr_words;
+};
+
+static inline bool sl_cpuset_test(const struct sl_cpuset *s, int cpu)
+{
+	return cpu >= 0 && (uint32_t)cpu / 64 < s->nr_words &&
+	       (s->words[cpu / 64] >> (cpu % 64) & 1);
+}
+
+struct sl_config {
+	/* finding thresholds (SPEC "Findings"; defaults in sl_config_init) */
+	uint64_t min_cost_ns;		/* wakee-stacking: report when latency >= this */
+	uint64_t sync_window_ns;	/* sync-wake: waker blocks within this after waking */
+	uint64_t tolerance_ns;		/* late-preemption: report when later than this */
+	uint64_t idle_threshold_ns;	/* idle-while-runnable: overlap at least this */
+	enum sl_slice_model slice_model;
+	bool slice_model_set;		/* given by the user (else from the kernel version) */
+	uint64_t base_slice_ns;		/* 0 = from the CPU count */
+	int hz;				/* 0 = infer from the trace */
+	char *llc_spec;			/* "--llc 0-3,4-7", NULL = one domain */
+	bool assume_migratable;		/* treat tasks of unknown affinity as migratable */
+	size_t max_findings;		/* findings kept in the lists (summaries count all) */
+
+	/* filters: what the report covers (the model still sees every event) */
+	struct sl_cpuset cpus;		/* nr_words == 0: all CPUs */
+	int32_t *pids;
+	size_t nr_pids;
+	char **comms;
+	size_t nr_comms;
+	uint64_t from_ns, to_ns;	/* to_ns == UINT64_MAX: to the end */
+	bool from_set, to_set;
+	bool from_rel, to_rel;		/* "+100ms": relative to the first event, until
+					 * the model resolves them at that event */
+
+	struct sl_read_opts read;
+};
+
+void sl_config_init(struct sl_config *cfg);
+void sl_config_free(struct sl_config *cfg);
+
+#endif /* SCHEDLINT_CONFIG_H */

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hist.h - latency histogram: exact count/min/max/mean, percentiles within 0.4%
+ *
+ * Log-linear buckets: values below 256 ns are exact; above, each power of
+ * two is split into 128 buckets, so a bucket is at most 1/128 of its value
+ * wide and its midpoint is within 0.4% of every value in it.  Groups of
+ * buckets are allocated on first use, so a task with a handful of
+ * samples costs a few KB, and memory never grows with the sample count.
+ */
+#ifndef SCHEDLINT_HIST_H
+#define SCHEDLINT_HIST_H
+
+#include <stdint.h>
+
+#define SL_HIST_GROUPS 57	/* group 0: [0,256) exact; group g: [2^(g+7), 2^(g+8)) */
+
+struct sl_hist {
+	uint64_t count;
+	uint64_t sum;		/* saturates at UINT64_MAX */
+	uint64_t min, max;
+	uint64_t *groups[SL_HIST_GROUPS];
+};
+
+void sl_hist_init(struct sl_hist *h);
+void sl_hist_free(struct sl_hist *h);
+void sl_hist_add(struct sl_hist *h, uint64_t v);
+void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src);
+/* Nearest-rank percentile (0 < p <= 100), clamped to [min, max]; 0 when empty. */
+uint64_t sl_hist_percentile(const struct sl_hist *h, double p);
+uint64_t sl_hist_mean(const struct sl_hist *h);
+
+/* Iterate non-empty buckets in increasing order: returns 0 at the end. */
+struct sl_hist_iter {
+	int group, index;
+};
+int sl_hist_next(const struct sl_hist *h, struct sl_hist_iter *it,
+		 uint64_t *lo, uint64_t *hi, uint64_t *count);
+
+/* The percentiles every report shows, in this order. */
+#define SL_NR_PCTS 7
+extern const double sl_pcts[SL_NR_PCTS];	/* 50 75 90 95 99 99.5 99.9 */
+extern const char *const sl_pct_names[SL_NR_PCTS];	/* "p50" ... "p99.9" */
+extern const char *const sl_pct_json[SL_NR_PCTS];	/* "p50_ns" ... "p99_9_ns" */
+
+#endif /* SCHEDLINT_HIST_H */

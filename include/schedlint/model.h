@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * model.h - what every CPU and task is doing at the current instant
+ *
+ * The state model applies the SPEC's rules to the normalized event stream
+ * (model.c) and tells the analyzers about every transition that matters
+ * through the hooks of struct sl_analyzer_ops (analyzer.h).  Analyzers
+ * read the model through the structs below; they never change it.
+ *
+ * Times are ns in the trace clock.  Per-CPU "local" clocks can disagree by
+ * a few us across CPUs, so an event may carry a time slightly before the
+ * model's "now": durations are computed with sl_dur(), which never goes
+ * negative.
+ */
+#ifndef SCHEDLINT_MODEL_H
+#define SCHEDLINT_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "event.h"
+#include "hist.h"
+#include "reader.h"
+#include "strtab.h"
+
+enum sl_task_state {
+	SL_TASK_UNKNOWN = 0,	/* not seen yet, or lost with its CPU's events */
+	SL_TASK_RUNNING,	/* running on cpu */
+	SL_TASK_QUEUED,		/* runnable, waiting in cpu's runqueue */
+	SL_TASK_PENDING,	/* woken and placed on cpu, not yet enqueued (ttwu_pending) */
+	SL_TASK_WAKING,		/* sched_waking seen, destination not decided: cpu = tentative */
+	SL_TASK_BLOCKED,	/* sleeping; block_letter says how */
+	SL_TASK_NEW,		/* forked, its sched_wakeup_new not seen yet */
+	SL_TASK_DEAD,		/* exited */
+};
+
+/* Why a task is runnable (QUEUED or PENDING). */
+enum sl_runnable_reason {
+	SL_RUNNABLE_WAKEUP = 0,
+	SL_RUNNABLE_PREEMPTED,
+	SL_RUNNABLE_NEW,
+	SL_RUNNABLE_MIGRATED,	/* arrived by load balance or affinity change */
+	SL_RUNNABLE_UNKNOWN,	/* the model found it runnable without seeing why */
+};
+
+/* What the trace tells about where a task may run (SPEC "Affinity"). */
+enum sl_affinity {
+	SL_AFFINITY_UNKNOWN = 0,	/* seen on one CPU only */
+	SL_AFFINITY_PINNED,		/* a per-CPU kernel thread (comm ends in /N or /N:M) */
+	SL_AFFINITY_MIGRATABLE,		/* seen running on two or more CPUs */
+};
+
+struct sl_task {
+	int32_t pid;
+	uint32_t comm;			/* interned; the latest name seen */
+	int32_t prio;			/* kernel prio 0..139 (< 100: RT/DL), -1 unknown */
+	uint8_t state;			/* enum sl_task_state */
+	uint8_t runnable_reason;	/* enum sl_runnable_reason; valid when QUEUED/PENDING */
+	char block_letter;		/* 'S', 'D', ... when BLOCKED */
+	int32_t cpu;			/* RUNNING/QUEUED/PENDING: that CPU; else the last one, -1 unknown */
+	uint64_t since;			/* when it entered its state (0 when unknown) */
+	uint64_t runnable_since;	/* QUEUED/PENDING/WAKING: start of the current wait */
+
+	/* the wakeup in flight: from its waking until the task runs */
+	bool wake_valid;		/* a latency sample is due at switch-in */
+	uint64_t wake_ts;		/* time of sched_waking (or sched_wakeup without one) */
+	int32_t waker_pid;		/* common_pid of the waking: 0 = idle/interrupt, -1 unknown */
+	int32_t waker_cpu;		/* CPU that logged the waking */
+	uint8_t waker_ctx;		/* SL_CTX_* of the waking */
+	int32_t wakeup_cpu;		/* CPU that logged sched_wakeup, -1 not yet */
+	uint64_t wakeup_ts;		/* time of that sched_wakeup (the enqueue) */
+	bool ipi_sent;			/* an IPI went to the destination for this wakeup */
+	uint64_t ipi_ts;
+	uint64_t wake_seq;		/* counts this task's wakeups: (pid, wake_seq) names one */
+
+	/* affinity evidence */
+	int32_t first_cpu;		/* first CPU seen running on, -1 none */
+	bool multi_cpu;			/* seen running on two or more CPUs */
+
+	/* accounting (clipped to --from/--to) */
+	uint64_t run_ns;		/* time running */
+	uint64_t wait_ns;		/* time runnable but not running (incl. pending) */
+	uint64_t switches;		/* times switched in */
+	uint64_t preemptions;		/* times switched out while runnable */
+	uint64_t migrations;		/* sched_migrate_task events */
+	uint64_t wakeups;		/* wakeups from blocked (latency samples or not) */
+	struct sl_hist latency;		/* wakeup latency samples that pass the filters */
+
+	/* runqueue / pending list links: a task is on at most one list */
+	struct sl_task *q_prev, *q_next;
+	uint32_t index;			/* position in sl_model.tasks: stable for the run */
+	bool exec_seen;			/* comm changed while alive (exec) */
+	bool state_lost;		/* UNKNOWN because its CPU lost events */
+};
+
+struct sl_cpu {
+	int32_t cpu;
+	bool known;			/* its running task is known: after its first
+					 * sched_switch and its first one after lost events */
+	struct sl_task *curr;		/* running task; NULL = idle (valid when known) */
+	uint64_t curr_since;
+	struct sl_task *queued;		/* runnable tasks waiting here (list head) */
+	uint32_t nr_queued;
+	struct sl_task *pending;	/* wakeups placed here, not yet enqueued */
+	uint32_t nr_pending;
+	uint64_t last_event_ts;		/* last event its buffer logged */
+	uint64_t gap_ts;		/* the last time its buffer lost events, 0 never */
+	bool idle;			/* known, idle, nothing queued or pending (last reported) */
+
+	/* accounting (clipped to --from/--to) */
+	uint64_t busy_ns, idle_ns;	/* known time running a task / idle */
+	uint64_t switches;		/* sched_switch events */
+	uint64_t wakeups;		/* wakeups enqueued here */
+	uint32_t max_queue;		/* most tasks waiting at once (the running one not counted) */
+	uint64_t queue_area;		/* integral of nr_queued over time, for the mean */
+	uint64_t queue_since;		/* when nr_queued last changed */
+	struct sl_hist latency;		/* wakeup latency of tasks switched in here */
+	uint64_t implied_switches;	/* switches the trace did not show (see model.c) */
+	uint64_t lost_events;		/* events its buffer lost */
+	uint32_t lost_gaps;		/* times it lost events */
+};
+
+/* One wakeup placement: the wakee's destination CPU has just been decided. */
+struct sl_placement {
+	struct sl_task *task;
+	uint64_t wake_ts;		/* its waking */
+	uint64_t ts;			/* when the destination became known */
+	int32_t dest_cpu;
+	int32_t prev_cpu;		/* where it ran last (sched_waking.target_cpu), -1 unknown */
+	int32_t waker_pid, waker_cpu;
+	uint8_t waker_ctx;
+};
+
+/* One wakeup-latency sample, delivered when the wakee is switched in. */
+struct sl_latency_sample {
+	struct sl_task *task;
+	uint64_t wake_ts, run_ts;
+	uint64_t latency;		/* run_ts - wake_ts */
+	int32_t cpu;			/* where it ran */
+	int32_t waker_pid, waker_cpu;
+	uint8_t waker_ctx;
+	int32_t wakeup_cpu;		/* CPU that logged sched_wakeup, -1 none */
+	uint64_t wakeup_ts;		/* its time, 0 none */
+	bool remote;			/* ran on another CPU than the waker's */
+	bool ipi;			/* an IPI was sent to its CPU for this wakeup */
+	uint64_t ipi_ts;
+	uint64_t wake_seq;
+	bool implied_switch;		/* the switch-in was not traced (time is its earliest) */
+	bool in_filter;			/* passes --pid/--comm/--cpus/--from/--to */
+};
+
+/* One sched_switch, after the model applied it. */
+struct sl_switch_info {
+	uint64_t ts;
+	int32_t cpu;
+	struct sl_task *prev;		/* NULL = idle */
+	struct sl_task *next;		/* NULL = idle */
+	uint8_t prev_class;		/* enum sl_prev_class */
+	uint64_t prev_ran_since;	/* prev's switch-in, 0 when unknown */
+	bool prev_known;		/* the model knew prev was running here */
+	bool implied;			/* not in the trace: inferred from the CPU's next event */
+};
+
+struct sl_analyzer;
+struct sl_findings;
+
+struct sl_model {
+	const struct sl_config *cfg;	/* points at cfg_store */
+	struct sl_config cfg_store;	/* the caller's config, relative times resolved */
+	struct sl_strtab *strtab;
+	const struct sl_trace_info *info;
+
+	struct sl_cpu *cpus;
+	int nr_cpus;			/* grows with the highest CPU seen */
+
+	struct sl_task **tasks;		/* every task ever seen, in order (pid reuse = 2 entries) */
+	uint32_t nr_tasks;
+	size_t tasks_alloc;
+
+	uint64_t first_ts, last_ts;	/* of all events */
+	uint64_t now;			/* the latest event time (monotonic) */
+	uint64_t nr_events;		/* events fed (excluding lost markers) */
+	uint64_t *event_counts;		/* by interned event name, in filter */
+	size_t event_counts_alloc;
+	uint64_t type_counts[SL_EV__COUNT];	/* in filter */
+	uint64_t lost_events, lost_gaps;
+	uint64_t implied_switches;	/* switches inferred from events' running task */
+	uint64_t clock_inversions;	/* events older than "now" by more than 0 */
+	uint64_t max_inversion_ns;
+	bool seen_waking, seen_wakeup;
+	bool wakeup_missing;		/* the trace has no sched_wakeup: enqueue at placement */
+	uint64_t samples_dropped_gap;	/* wakeups not measured because of lost events */
+	int hz_inferred;		/* the tick rate the trace shows, 0 unknown (set by
+					 * the analyzer that infers it, in its finish) */
+
+	struct sl_hist latency;		/* every sample in the filter */
+	struct sl_hist latency_local, latency_remote;
+	struct sl_hist latency_ipi, latency_noipi;	/* remote only */
+
+	/* last-level-cache domains: llc_of[cpu], -1 = a domain of its own */
+	int *llc_of;
+	int nr_llc_cpus;		/* entries in llc_of; 0 = one domain for all */
+	const char *llc_source;		/* "--llc", or "default (one domain)" */
+
+	struct sl_analyzer **analyzers;
+	int nr_analyzers;
+	struct sl_findings *findings;
+
+	/* private to model.c */
+	void *priv;
+};
+
+struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *strtab,
+			      const struct sl_trace_info *info);
+void sl_model_free(struct sl_model *m);
+void sl_model_feed(struct sl_model *m, const struct sl_event *ev);
+/* End of the trace: close open intervals and let analyzers decide. */
+void sl_model_finish(struct sl_model *m);
+
+struct sl_task *sl_model_task(const struct sl_model *m, int32_t pid);
+static inline struct sl_cpu *sl_model_cpu(const struct sl_model *m, int cpu)
+{
+	return cpu >= 0 && cpu < m->nr_cpus ? &m->cpus[cpu] : NULL;
+}
+
+/* Positive duration b - a, 0 when the clocks disagree. */
+static inline uint64_t sl_dur(uint64_t a, uint64_t b)
+{
+	return b > a ? b - a : 0;
+}
+
+bool sl_cpu_is_idle(const struct sl_cpu *c);
+/* Do CPUs a and b share a last-level cache (SPEC: --llc, default one domain)? */
+bool sl_same_llc(const struct sl_model *m, int a, int b);
+enum sl_affinity sl_task_affinity(const struct sl_model *m, const struct sl_task *t);
+const char *sl_task_comm(const struct sl_model *m, const struct sl_task *t);
+
+/* Filters (SPEC: --cpus, --pid, --comm, --from/--to) */
+bool sl_filter_cpu(const struct sl_config *cfg, int cpu);
+bool sl_filter_task(const struct sl_config *cfg, const struct sl_strtab *st,
+		    const struct sl_task *t);
+bool sl_filter_time(const struct sl_config *cfg, uint64_t ts);
+/* Length of [a, b) inside --from/--to. */
+uint64_t sl_filter_clip(const struct sl_config *cfg, uint64_t a, uint64_t b);
+
+#endif /* SCHEDLINT_MODEL_H */

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report.h - the terminal report and the JSON object
+ *
+ * report_text.c and report_json.c write the parts every analysis has
+ * (trace facts, wakeup latency, CPUs, tasks, finding summaries) and call
+ * each analyzer's report_text / report_json hook for its own section.
+ * Helpers here keep the analyzers' sections looking like the rest.
+ */
+#ifndef SCHEDLINT_REPORT_H
+#define SCHEDLINT_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "hist.h"
+#include "model.h"
+
+struct cJSON;
+
+struct sl_report {
+	FILE *out;
+	bool color;
+	const char *path;		/* the trace as the user named it */
+	int top;			/* how many findings/tasks to list (default 10) */
+};
+
+enum sl_color { SL_C_RESET, SL_C_BOLD, SL_C_DIM, SL_C_RED, SL_C_YELLOW, SL_C_GREEN, SL_C_CYAN };
+const char *sl_color(const struct sl_report *r, enum sl_color c);
+
+/* "== Title ==" section heading */
+void sl_report_section(struct sl_report *r, const char *title);
+/* A schbench-style row: label, count, min, p50..p99.9, max, mean */
+void sl_report_latency_header(struct sl_report *r, int label_width);
+void sl_report_latency_row(struct sl_report *r, int label_width, const char *label,
+			   const struct sl_hist *h);
+
+/* The whole terminal report / JSON object of an analysis. */
+void sl_report_text(struct sl_report *r, struct sl_model *m);
+struct cJSON *sl_report_json(struct sl_model *m, const char *path);
+/*
+ * Integers in JSON: cJSON keeps numbers as doubles and prints values of
+ * 1e15 and more in exponent form; trace timestamps in ns pass that after
+ * 11.6 days of uptime.  These add the exact decimal digits instead.
+ */
+void sl_json_add_u64(struct cJSON *obj, const char *name, uint64_t v);
+void sl_json_add_i64(struct cJSON *obj, const char *name, int64_t v);
+struct cJSON *sl_json_u64(uint64_t v);
+
+/* {"count", "min_ns", "mean_ns", "p50_ns", ..., "max_ns"} */
+struct cJSON *sl_hist_json(const struct sl_hist *h);
+
+#endif /* SCHEDLINT_REPORT_H */

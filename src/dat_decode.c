@@ -1,0 +1,708 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dat_decode.c - raw ring-buffer events to struct sl_event
+ *
+ * Field offsets, sizes and string encodings come from the event formats
+ * stored in the trace (parsed by libtraceevent), because they differ
+ * between kernels: sched_migrate_task.comm became __data_loc in 6.18,
+ * prev_state is an int on some kernels and a long on others, 32-bit
+ * kernels have 4-byte pointers.  A table maps each event id present in
+ * the file to a small decoder; unknown ids are counted as "other".
+ *
+ * prev_state needs more than an offset: its bits changed meaning in 4.14
+ * (TASK_REPORT_MAX 0x100 is "preempted" now; 2048 or 4096 =
+ * TASK_STATE_MAX was before, and 64 meant TASK_DEAD).  Rather than guess
+ * from the kernel version, read the answer from the sched_switch print
+ * format: its __print_flags() table names each state bit, and the
+ * "REC->prev_state & X ? "+" : """ term names the preemption bit.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <trace-seq.h>
+
+#include "dat_decode.h"
+#include "util.h"
+
+enum field_slot {
+	/* sched_switch */
+	F_PREV_COMM = 0, F_PREV_PID, F_PREV_PRIO, F_PREV_STATE, F_NEXT_COMM, F_NEXT_PID, F_NEXT_PRIO,
+	F__MAX,
+	/* the rest reuse the low slots */
+	F_COMM = 0, F_PID, F_PRIO, F_TARGET_CPU, F_SUCCESS,				/* wakeups */
+	F_M_COMM = 0, F_M_PID, F_M_PRIO, F_ORIG_CPU, F_DEST_CPU,			/* migrate */
+	F_PARENT_COMM = 0, F_PARENT_PID, F_CHILD_COMM, F_CHILD_PID,			/* fork */
+	F_E_COMM = 0, F_E_PID, F_E_PRIO,						/* exit */
+	F_IPI_CPU = 0, F_IPI_CALLSITE, F_IPI_CALLBACK,					/* ipi_send_cpu, csd */
+	F_VECTOR = 0,									/* irq_vectors */
+	F_IDLE_CPU = 0,									/* wake_idle_without_ipi */
+};
+
+struct field_ref {
+	int offset;
+	int size;
+	unsigned long flags;	/* TEP_FIELD_IS_* */
+	bool valid;
+};
+
+/* What we know about one event id of the file. */
+struct event_decoder {
+	uint16_t type;		/* enum sl_event_type */
+	uint32_t name;		/* interned event name */
+	struct tep_event *event;
+	int min_size;		/* payload bytes the bound fields need */
+	struct field_ref f[F__MAX];
+};
+
+/* Which fields each modelled event needs; "?" prefix = optional. */
+struct event_spec {
+	const char *system;
+	const char *name;
+	enum sl_event_type type;
+	const char *fields[F__MAX];
+};
+
+static const struct event_spec event_specs[] = {
+	{ "sched", "sched_switch", SL_EV_SWITCH,
+	  { "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid", "next_prio" } },
+	{ "sched", "sched_waking", SL_EV_WAKING, { "comm", "pid", "prio", "target_cpu", "?success" } },
+	{ "sched", "sched_wakeup", SL_EV_WAKEUP, { "comm", "pid", "prio", "target_cpu", "?success" } },
+	{ "sched", "sched_wakeup_new", SL_EV_WAKEUP_NEW, { "comm", "pid", "prio", "target_cpu", "?success" } },
+	{ "sched", "sched_migrate_task", SL_EV_MIGRATE, { "comm", "pid", "prio", "orig_cpu", "dest_cpu" } },
+	{ "sched", "sched_process_fork", SL_EV_FORK, { "parent_comm", "parent_pid", "child_comm", "child_pid" } },
+	{ "sched", "sched_process_exit", SL_EV_EXIT, { "comm", "pid", "?prio" } },
+	{ "sched", "sched_wake_idle_without_ipi", SL_EV_WAKE_IDLE_NO_IPI, { "cpu" } },
+	{ "ipi", "ipi_send_cpu", SL_EV_IPI_SEND_CPU, { "cpu", "callsite", "?callback" } },
+	{ "ipi", "ipi_send_cpumask", SL_EV_IPI_SEND_CPUMASK, { "cpumask", "callsite", "?callback" } },
+	{ "ipi", "ipi_raise", SL_EV_IPI_RAISE, { "?target_cpus", "?reason" } },
+	{ "ipi", "ipi_entry", SL_EV_IPI_ENTRY, { "?reason" } },
+	{ "irq_vectors", "reschedule_entry", SL_EV_IRQ_VECTOR, { "?vector" } },
+	{ "irq_vectors", "call_function_entry", SL_EV_IRQ_VECTOR, { "?vector" } },
+	{ "irq_vectors", "call_function_single_entry", SL_EV_IRQ_VECTOR, { "?vector" } },
+	{ "irq_vectors", "local_timer_entry", SL_EV_TIMER_TICK, { "?vector" } },
+	{ "csd", "csd_queue_cpu", SL_EV_CSD_QUEUE, { "cpu", "callsite", "?func" } },
+	{ "csd", "csd_function_entry", SL_EV_CSD_FUNC_ENTRY, { "?func" } },
+};
+
+#define MAX_STATE_FLAGS 32
+
+struct fn_cache_entry {
+	uint64_t addr;
+	uint32_t id;	/* interned name; valid when addr != 0 */
+};
+#define FN_CACHE_SIZE 1024
+
+struct sl_dat_decoder {
+	struct tep_handle *tep;
+	struct sl_strtab *strtab;
+	struct event_decoder *by_id;	/* indexed by event id */
+	int nr_ids;
+	struct field_ref common_type, common_flags, common_pid;
+	bool swap;			/* file endianness differs from ours */
+	int long_size;
+
+	/* prev_state decoding, from the sched_switch print format */
+	uint64_t preempt_mask;		/* "R+" bit(s) */
+	uint64_t state_mask;		/* bits that name a state */
+	int nr_state_flags;
+	uint64_t state_value[MAX_STATE_FLAGS];
+	char state_letter[MAX_STATE_FLAGS];
+
+	struct fn_cache_entry fn_cache[FN_CACHE_SIZE];
+	uint64_t *mask_words;		/* cpumask of the last decoded event */
+	size_t mask_alloc;
+	struct trace_seq seq;		/* for the rare events we let tep print */
+	uint32_t unknown_name, lost_name;
+};
+
+static bool host_bigendian(void)
+{
+	const uint16_t one = 1;
+
+	return *(const uint8_t *)&one == 0;
+}
+
+static uint64_t read_num(const struct sl_dat_decoder *d, const uint8_t *p, int size)
+{
+	switch (size) {
+	case 1:
+		return *p;
+	case 2: {
+		uint16_t v;
+
+		memcpy(&v, p, 2);
+		return d->swap ? __builtin_bswap16(v) : v;
+	}
+	case 4: {
+		uint32_t v;
+
+		memcpy(&v, p, 4);
+		return d->swap ? __builtin_bswap32(v) : v;
+	}
+	case 8: {
+		uint64_t v;
+
+		memcpy(&v, p, 8);
+		return d->swap ? __builtin_bswap64(v) : v;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* Read an integer field, sign-extended when the format says signed. */
+static int64_t field_int(const struct sl_dat_decoder *d, const struct field_ref *f,
+			 const uint8_t *data, int size)
+{
+	if (!f->valid || f->offset + f->size > size)
+		return -1;
+	uint64_t v = read_num(d, data + f->offset, f->size);
+
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
+		int shift = 64 - 8 * f->size;
+
+		return (int64_t)(v << shift) >> shift;
+	}
+	return (int64_t)v;
+}
+
+/* Locate a dynamic (__data_loc / __rel_loc) payload; false if out of bounds. */
+static bool field_dynamic(const struct sl_dat_decoder *d, const struct field_ref *f,
+			  const uint8_t *data, int size, const uint8_t **start, int *len)
+{
+	if (f->offset + 4 > size)
+		return false;
+	uint32_t loc = (uint32_t)read_num(d, data + f->offset, 4);
+	int off = (int)(loc & 0xffff), l = (int)(loc >> 16);
+
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		off += f->offset + f->size;
+	if (off < 0 || l < 0 || off + l > size)
+		return false;
+	*start = data + off;
+	*len = l;
+	return true;
+}
+
+/* Intern a string field: a char[N] array or a __data_loc char[]. */
+static uint32_t field_str(struct sl_dat_decoder *d, const struct field_ref *f,
+			  const uint8_t *data, int size)
+{
+	const uint8_t *s;
+	int len;
+
+	if (!f->valid)
+		return 0;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		if (!field_dynamic(d, f, data, size, &s, &len))
+			return 0;
+	} else {
+		if (f->offset + f->size > size)
+			return 0;
+		s = data + f->offset;
+		len = f->size;
+	}
+	const uint8_t *nul = memchr(s, '\0', (size_t)len);
+
+	if (nul)
+		len = (int)(nul - s);
+	return sl_intern(d->strtab, (const char *)s, (size_t)len);
+}
+
+/* Kernel address to interned function name, through the file's kallsyms. */
+static uint32_t function_name(struct sl_dat_decoder *d, uint64_t addr)
+{
+	if (!addr)
+		return 0;
+	struct fn_cache_entry *e = &d->fn_cache[(addr >> 4) % FN_CACHE_SIZE];
+
+	if (e->addr == addr)
+		return e->id;
+
+	const char *fn = tep_find_function(d->tep, addr);
+	char buf[32];
+
+	if (!fn) {
+		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)addr);
+		fn = buf;
+	}
+	e->addr = addr;
+	e->id = sl_intern_cstr(d->strtab, fn);
+	return e->id;
+}
+
+static uint64_t field_ptr(const struct sl_dat_decoder *d, const struct field_ref *f,
+			  const uint8_t *data, int size)
+{
+	if (!f->valid || f->offset + f->size > size)
+		return 0;
+	return read_num(d, data + f->offset, f->size);
+}
+
+/* A __data_loc cpumask / bitmask (array of longs) into our 64-bit words. */
+static void field_cpumask(struct sl_dat_decoder *d, const struct field_ref *f,
+			  const uint8_t *data, int size, struct sl_cpumask_ref *out)
+{
+	const uint8_t *s;
+	int len;
+
+	out->words = NULL;
+	out->nr_words = 0;
+	if (!f->valid || !field_dynamic(d, f, data, size, &s, &len))
+		return;
+
+	int lsize = d->long_size == 4 ? 4 : 8;
+	int nr_longs = len / lsize;
+	size_t nr_words = ((size_t)nr_longs * (size_t)lsize + 7) / 8;
+
+	GROW(d->mask_words, d->mask_alloc, nr_words ? nr_words : 1);
+	memset(d->mask_words, 0, nr_words * sizeof(uint64_t));
+	for (int i = 0; i < nr_longs; i++) {
+		uint64_t v = read_num(d, s + i * lsize, lsize);
+		int bit = i * lsize * 8;
+
+		d->mask_words[bit / 64] |= v << (bit % 64);
+	}
+	out->words = d->mask_words;
+	out->nr_words = (uint32_t)nr_words;
+}
+
+/* --- prev_state: learn the encoding from the sched_switch print format --- */
+
+static bool arg_mentions_field(const struct tep_print_arg *arg, const char *name)
+{
+	if (!arg)
+		return false;
+	switch (arg->type) {
+	case TEP_PRINT_FIELD:
+		return arg->field.name && !strcmp(arg->field.name, name);
+	case TEP_PRINT_OP:
+		return arg_mentions_field(arg->op.left, name) ||
+		       arg_mentions_field(arg->op.right, name);
+	case TEP_PRINT_TYPE:
+		return arg_mentions_field(arg->typecast.item, name);
+	default:
+		return false;
+	}
+}
+
+/* Evaluate a constant expression of the print format; false if not constant. */
+static bool eval_const(const struct tep_print_arg *arg, uint64_t *val)
+{
+	uint64_t l, r;
+	char *end;
+
+	if (!arg)
+		return false;
+	switch (arg->type) {
+	case TEP_PRINT_ATOM:
+		*val = strtoull(arg->atom.atom, &end, 0);
+		return end != arg->atom.atom;
+	case TEP_PRINT_TYPE:
+		return eval_const(arg->typecast.item, val);
+	case TEP_PRINT_OP:
+		if (!arg->op.left) {	/* unary: libtraceevent keeps the operand on the right */
+			if (!eval_const(arg->op.right, &r))
+				return false;
+			if (!strcmp(arg->op.op, "~"))
+				*val = ~r;
+			else if (!strcmp(arg->op.op, "-"))
+				*val = -r;
+			else
+				return false;
+			return true;
+		}
+		if (!eval_const(arg->op.left, &l) || !eval_const(arg->op.right, &r))
+			return false;
+		if (!strcmp(arg->op.op, "|"))		*val = l | r;
+		else if (!strcmp(arg->op.op, "&"))	*val = l & r;
+		else if (!strcmp(arg->op.op, "^"))	*val = l ^ r;
+		else if (!strcmp(arg->op.op, "+"))	*val = l + r;
+		else if (!strcmp(arg->op.op, "-"))	*val = l - r;
+		else if (!strcmp(arg->op.op, "*"))	*val = l * r;
+		else if (!strcmp(arg->op.op, "<<"))	*val = r < 64 ? l << r : 0;
+		else if (!strcmp(arg->op.op, ">>"))	*val = r < 64 ? l >> r : 0;
+		else
+			return false;
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void find_state_encoding(struct sl_dat_decoder *d, const struct tep_print_arg *arg)
+{
+	for (; arg; arg = arg->next) {
+		if (arg->type == TEP_PRINT_FLAGS && arg_mentions_field(arg->flags.field, "prev_state") &&
+		    !d->nr_state_flags) {
+			for (const struct tep_print_flag_sym *sym = arg->flags.flags;
+			     sym && d->nr_state_flags < MAX_STATE_FLAGS; sym = sym->next) {
+				char *end;
+				uint64_t v = strtoull(sym->value, &end, 0);
+
+				if (end == sym->value || !v || !sym->str || !sym->str[0])
+					continue;
+				d->state_value[d->nr_state_flags] = v;
+				d->state_letter[d->nr_state_flags] = sym->str[0];
+				d->nr_state_flags++;
+				d->state_mask |= v;
+			}
+		}
+		if (arg->type == TEP_PRINT_OP) {
+			/* cond ? "+" : ""  with cond = REC->prev_state & <const> */
+			const struct tep_print_arg *alt = arg->op.right;
+
+			if (!strcmp(arg->op.op, "?") && alt && alt->type == TEP_PRINT_OP &&
+			    !strcmp(alt->op.op, ":") && alt->op.left &&
+			    alt->op.left->type == TEP_PRINT_ATOM && !strcmp(alt->op.left->atom.atom, "+")) {
+				const struct tep_print_arg *cond = arg->op.left;
+				uint64_t mask;
+
+				if (cond && cond->type == TEP_PRINT_OP && !strcmp(cond->op.op, "&")) {
+					if (arg_mentions_field(cond->op.left, "prev_state") &&
+					    eval_const(cond->op.right, &mask))
+						d->preempt_mask = mask;
+					else if (arg_mentions_field(cond->op.right, "prev_state") &&
+						 eval_const(cond->op.left, &mask))
+						d->preempt_mask = mask;
+				}
+			}
+			find_state_encoding(d, arg->op.left);
+			find_state_encoding(d, arg->op.right);
+		}
+	}
+}
+
+static void set_default_states(struct sl_dat_decoder *d)
+{
+	/* >= 4.14: TASK_REPORT bits, TASK_REPORT_MAX = 0x100 means preempted */
+	static const char letters[] = "SDTtXZPI";
+
+	d->nr_state_flags = 0;
+	d->state_mask = 0;
+	for (int i = 0; letters[i]; i++) {
+		d->state_value[i] = 1ULL << i;
+		d->state_letter[i] = letters[i];
+		d->state_mask |= 1ULL << i;
+		d->nr_state_flags++;
+	}
+}
+
+static void learn_prev_state(struct sl_dat_decoder *d, struct tep_event *sw)
+{
+	find_state_encoding(d, sw->print_fmt.args);
+	if (!d->nr_state_flags)
+		set_default_states(d);
+	if (!d->preempt_mask) {
+		/* the first bit above every named state is TASK_REPORT_MAX / TASK_STATE_MAX */
+		uint64_t bit = 1;
+
+		while (bit && bit <= d->state_mask)
+			bit <<= 1;
+		d->preempt_mask = bit;
+	}
+	d->state_mask &= ~d->preempt_mask;
+}
+
+static void decode_prev_state(const struct sl_dat_decoder *d, uint64_t v,
+			      uint8_t *class, char *letter)
+{
+	if (v & d->preempt_mask) {
+		*class = SL_PREV_PREEMPTED;
+		*letter = 'R';
+		return;
+	}
+	v &= d->state_mask;
+	if (!v) {
+		*class = SL_PREV_RUNNABLE;
+		*letter = 'R';
+		return;
+	}
+	*class = SL_PREV_BLOCKED;
+	*letter = '?';
+	for (int i = 0; i < d->nr_state_flags; i++) {
+		if (!(v & d->state_value[i]))
+			continue;
+		char c = d->state_letter[i];
+
+		if (*letter == '?')
+			*letter = c;
+		if (c == 'X' || c == 'Z' || c == 'x')
+			*class = SL_PREV_DEAD;
+	}
+}
+
+/* --- the table --- */
+
+static int bind_field(struct tep_event *event, const char *spec, struct field_ref *ref,
+		      struct sl_error *err)
+{
+	bool optional = spec[0] == '?';
+	const char *name = optional ? spec + 1 : spec;
+	struct tep_format_field *f = tep_find_field(event, name);
+
+	if (!f) {
+		if (optional)
+			return 0;
+		sl_error_set(err, "event format %s:%s lacks the field '%s'",
+			     event->system, event->name, name);
+		return -EINVAL;
+	}
+	ref->offset = f->offset;
+	ref->size = f->size;
+	ref->flags = f->flags;
+	ref->valid = true;
+	return 0;
+}
+
+static int bind_common(struct tep_event *event, const char *name, struct field_ref *ref,
+		       struct sl_error *err)
+{
+	struct tep_format_field *f = tep_find_common_field(event, name);
+
+	if (!f) {
+		sl_error_set(err, "event format %s:%s lacks the common field '%s'",
+			     event->system, event->name, name);
+		return -EINVAL;
+	}
+	ref->offset = f->offset;
+	ref->size = f->size;
+	ref->flags = f->flags;
+	ref->valid = true;
+	return 0;
+}
+
+struct sl_dat_decoder *sl_dat_decoder_new(struct tep_handle *tep, struct sl_strtab *strtab,
+					  struct sl_error *err)
+{
+	struct sl_dat_decoder *d = xcalloc(1, sizeof(*d));
+	int nr = tep_get_events_count(tep);
+
+	d->tep = tep;
+	d->strtab = strtab;
+	d->swap = tep_is_file_bigendian(tep) != host_bigendian();
+	d->long_size = tep_get_long_size(tep);
+	d->unknown_name = sl_intern_cstr(strtab, "unknown");
+	d->lost_name = sl_intern_cstr(strtab, "lost_events");
+	trace_seq_init(&d->seq);
+
+	if (nr <= 0) {
+		sl_error_set(err, "the trace has no event formats");
+		goto fail;
+	}
+	for (int i = 0; i < nr; i++) {
+		struct tep_event *ev = tep_get_event(tep, i);
+
+		if (ev && ev->id >= d->nr_ids)
+			d->nr_ids = ev->id + 1;
+	}
+	if (d->nr_ids > 1 << 16) {
+		sl_error_set(err, "corrupt event formats (event id %d)", d->nr_ids - 1);
+		goto fail;
+	}
+	d->by_id = xcalloc((size_t)d->nr_ids, sizeof(*d->by_id));
+	for (int i = 0; i < nr; i++) {
+		struct tep_event *ev = tep_get_event(tep, i);
+
+		if (!ev || ev->id < 0)
+			continue;
+		d->by_id[ev->id].type = SL_EV_OTHER;
+		d->by_id[ev->id].name = sl_intern_cstr(strtab, ev->name ? ev->name : "unknown");
+		d->by_id[ev->id].event = ev;
+		if (!d->common_type.valid &&
+		    (bind_common(ev, "common_type", &d->common_type, err) ||
+		     bind_common(ev, "common_flags", &d->common_flags, err) ||
+		     bind_common(ev, "common_pid", &d->common_pid, err)))
+			goto fail;
+	}
+
+	for (size_t i = 0; i < ARRAY_SIZE(event_specs); i++) {
+		const struct event_spec *spec = &event_specs[i];
+		struct tep_event *ev = tep_find_event_by_name(tep, spec->system, spec->name);
+
+		if (!ev || ev->id < 0 || ev->id >= d->nr_ids)
+			continue;
+		struct event_decoder *ed = &d->by_id[ev->id];
+
+		for (int f = 0; f < F__MAX && spec->fields[f]; f++) {
+			if (bind_field(ev, spec->fields[f], &ed->f[f], err))
+				goto fail;
+			if (ed->f[f].valid)
+				ed->min_size = MAX(ed->min_size, ed->f[f].offset + ed->f[f].size);
+		}
+		ed->type = (uint16_t)spec->type;
+		if (spec->type == SL_EV_SWITCH)
+			learn_prev_state(d, ev);
+	}
+	if (!d->preempt_mask) {
+		set_default_states(d);
+		d->preempt_mask = 0x100;
+	}
+	return d;
+fail:
+	sl_dat_decoder_free(d);
+	return NULL;
+}
+
+void sl_dat_decoder_free(struct sl_dat_decoder *d)
+{
+	if (!d)
+		return;
+	trace_seq_destroy(&d->seq);
+	free(d->by_id);
+	free(d->mask_words);
+	free(d);
+}
+
+uint32_t sl_dat_lost_name(struct sl_dat_decoder *d)
+{
+	return d->lost_name;
+}
+
+void sl_dat_fill_info(struct tep_handle *tep, struct sl_trace_info *info)
+{
+	info->has_waking = tep_find_event_by_name(tep, "sched", "sched_waking") ? SL_YES : SL_NO;
+	info->has_wakeup = tep_find_event_by_name(tep, "sched", "sched_wakeup") ? SL_YES : SL_NO;
+	info->long_size = tep_get_long_size(tep);
+	info->big_endian = tep_is_file_bigendian(tep);
+}
+
+/*
+ * arm64's ipi_raise/ipi_entry carry the reason as a pointer to a kernel
+ * string that only tep's printk table resolves: let tep print the event
+ * and take the text in parentheses.  These events are rare.
+ */
+static uint32_t ipi_reason(struct sl_dat_decoder *d, struct tep_event *event, int cpu,
+			   uint64_t ts, const void *data, int size)
+{
+	struct tep_record rec = {
+		.ts = ts, .cpu = cpu, .size = size, .data = (void *)data,
+	};
+	const char *open, *close;
+
+	trace_seq_reset(&d->seq);
+	tep_print_event(d->tep, &d->seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&d->seq);
+	open = strrchr(d->seq.buffer, '(');
+	close = open ? strchr(open, ')') : NULL;
+	if (!open || !close)
+		return sl_intern_cstr(d->strtab, event->name);
+	return sl_intern(d->strtab, open + 1, (size_t)(close - open - 1));
+}
+
+int sl_dat_decode(struct sl_dat_decoder *d, int cpu, uint64_t ts,
+		  const void *data_v, int size, struct sl_event *ev)
+{
+	const uint8_t *data = data_v;
+	const struct event_decoder *ed;
+	const struct field_ref *f;
+	int id;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->ts = ts;
+	ev->cpu = cpu;
+	if (size < d->common_pid.offset + d->common_pid.size ||
+	    size < d->common_type.offset + d->common_type.size)
+		return -EINVAL;
+	id = (int)read_num(d, data + d->common_type.offset, d->common_type.size);
+	ev->pid = (int32_t)field_int(d, &d->common_pid, data, size);
+	if (d->common_flags.valid) {
+		uint64_t flags = read_num(d, data + d->common_flags.offset, d->common_flags.size);
+
+		ev->ctx = SL_CTX_KNOWN;
+		if (flags & 0x08)	/* TRACE_FLAG_HARDIRQ */
+			ev->ctx |= SL_CTX_HARDIRQ;
+		if (flags & 0x10)	/* TRACE_FLAG_SOFTIRQ */
+			ev->ctx |= SL_CTX_SOFTIRQ;
+		if (flags & 0x40)	/* TRACE_FLAG_NMI */
+			ev->ctx |= SL_CTX_NMI;
+	}
+	if (id < 0 || id >= d->nr_ids || !d->by_id[id].name) {
+		ev->type = SL_EV_OTHER;
+		ev->name = d->unknown_name;
+		return 0;
+	}
+	ed = &d->by_id[id];
+	if (size < ed->min_size)
+		return -EINVAL;
+	f = ed->f;
+	ev->type = ed->type;
+	ev->name = ed->name;
+
+	switch (ed->type) {
+	case SL_EV_SWITCH:
+		ev->sw.prev_comm = field_str(d, &f[F_PREV_COMM], data, size);
+		ev->sw.prev_pid = (int32_t)field_int(d, &f[F_PREV_PID], data, size);
+		ev->sw.prev_prio = (int32_t)field_int(d, &f[F_PREV_PRIO], data, size);
+		decode_prev_state(d, (uint64_t)field_int(d, &f[F_PREV_STATE], data, size),
+				  &ev->sw.prev_class, &ev->sw.prev_letter);
+		ev->sw.next_comm = field_str(d, &f[F_NEXT_COMM], data, size);
+		ev->sw.next_pid = (int32_t)field_int(d, &f[F_NEXT_PID], data, size);
+		ev->sw.next_prio = (int32_t)field_int(d, &f[F_NEXT_PRIO], data, size);
+		break;
+	case SL_EV_WAKING:
+	case SL_EV_WAKEUP:
+	case SL_EV_WAKEUP_NEW:
+		ev->wake.comm = field_str(d, &f[F_COMM], data, size);
+		ev->wake.pid = (int32_t)field_int(d, &f[F_PID], data, size);
+		ev->wake.prio = (int32_t)field_int(d, &f[F_PRIO], data, size);
+		ev->wake.target_cpu = (int32_t)field_int(d, &f[F_TARGET_CPU], data, size);
+		ev->wake.success = f[F_SUCCESS].valid ? field_int(d, &f[F_SUCCESS], data, size) != 0 : true;
+		break;
+	case SL_EV_MIGRATE:
+		ev->migrate.comm = field_str(d, &f[F_M_COMM], data, size);
+		ev->migrate.pid = (int32_t)field_int(d, &f[F_M_PID], data, size);
+		ev->migrate.prio = (int32_t)field_int(d, &f[F_M_PRIO], data, size);
+		ev->migrate.orig_cpu = (int32_t)field_int(d, &f[F_ORIG_CPU], data, size);
+		ev->migrate.dest_cpu = (int32_t)field_int(d, &f[F_DEST_CPU], data, size);
+		break;
+	case SL_EV_FORK:
+		ev->fork.parent_comm = field_str(d, &f[F_PARENT_COMM], data, size);
+		ev->fork.parent_pid = (int32_t)field_int(d, &f[F_PARENT_PID], data, size);
+		ev->fork.child_comm = field_str(d, &f[F_CHILD_COMM], data, size);
+		ev->fork.child_pid = (int32_t)field_int(d, &f[F_CHILD_PID], data, size);
+		break;
+	case SL_EV_EXIT:
+		ev->exit.comm = field_str(d, &f[F_E_COMM], data, size);
+		ev->exit.pid = (int32_t)field_int(d, &f[F_E_PID], data, size);
+		ev->exit.prio = f[F_E_PRIO].valid ? (int32_t)field_int(d, &f[F_E_PRIO], data, size) : -1;
+		break;
+	case SL_EV_IPI_SEND_CPU:
+	case SL_EV_CSD_QUEUE:
+		ev->ipi.target_cpu = (int32_t)field_int(d, &f[F_IPI_CPU], data, size);
+		ev->ipi.callsite = function_name(d, field_ptr(d, &f[F_IPI_CALLSITE], data, size));
+		ev->ipi.callback = function_name(d, field_ptr(d, &f[F_IPI_CALLBACK], data, size));
+		break;
+	case SL_EV_IPI_SEND_CPUMASK:
+		ev->ipi.target_cpu = -1;
+		field_cpumask(d, &f[0], data, size, &ev->ipi.mask);
+		ev->ipi.callsite = function_name(d, field_ptr(d, &f[F_IPI_CALLSITE], data, size));
+		ev->ipi.callback = function_name(d, field_ptr(d, &f[F_IPI_CALLBACK], data, size));
+		break;
+	case SL_EV_IPI_RAISE:
+		ev->ipi.target_cpu = -1;
+		field_cpumask(d, &f[0], data, size, &ev->ipi.mask);
+		ev->ipi.callsite = ipi_reason(d, ed->event, cpu, ts, data, size);
+		break;
+	case SL_EV_IPI_ENTRY:
+		ev->ipi.target_cpu = cpu;
+		ev->ipi.callsite = ipi_reason(d, ed->event, cpu, ts, data, size);
+		break;
+	case SL_EV_CSD_FUNC_ENTRY:
+		ev->ipi.target_cpu = cpu;
+		ev->ipi.callback = function_name(d, field_ptr(d, &f[0], data, size));
+		break;
+	case SL_EV_IRQ_VECTOR:
+	case SL_EV_TIMER_TICK:
+		ev->irq.vector = (int32_t)field_int(d, &f[F_VECTOR], data, size);
+		break;
+	case SL_EV_WAKE_IDLE_NO_IPI:
+		ev->idle_no_ipi.target_cpu = (int32_t)field_int(d, &f[F_IDLE_CPU], data, size);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}

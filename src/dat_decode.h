@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dat_decode.h - turn a raw ring-buffer event into a struct sl_event
+ *
+ * Shared by the trace.dat readers (libtracecmd and our own flyrecord
+ * reader) and by the live reader: they find the raw bytes of one event,
+ * this decodes them with the field offsets of the formats the trace
+ * carries (libtraceevent parsed them), never with hard-coded layouts.
+ */
+#ifndef SCHEDLINT_DAT_DECODE_H
+#define SCHEDLINT_DAT_DECODE_H
+
+#include <event-parse.h>
+
+#include "schedlint/event.h"
+#include "schedlint/reader.h"
+
+struct sl_dat_decoder;
+
+/* Build the per-event-id decode table from tep's formats; NULL + err on failure. */
+struct sl_dat_decoder *sl_dat_decoder_new(struct tep_handle *tep, struct sl_strtab *strtab,
+					  struct sl_error *err);
+void sl_dat_decoder_free(struct sl_dat_decoder *d);
+
+/*
+ * Decode one event's payload (data/size as in struct tep_record) logged on
+ * cpu at ts.  Returns 0, or -EINVAL when the payload is too short for its
+ * format (corrupt data).  The event may point to decoder-owned cpumask
+ * words, valid until the next call.
+ */
+int sl_dat_decode(struct sl_dat_decoder *d, int cpu, uint64_t ts,
+		  const void *data, int size, struct sl_event *ev);
+
+/* The interned name of the lost-events pseudo event. */
+uint32_t sl_dat_lost_name(struct sl_dat_decoder *d);
+
+/* Fill has_waking / has_wakeup from the formats the trace carries. */
+void sl_dat_fill_info(struct tep_handle *tep, struct sl_trace_info *info);
+
+#endif /* SCHEDLINT_DAT_DECODE_H */

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - schedlint: the subcommand table
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmds.h"
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct cmd commands[] = {
+	{ "analyze", cmd_analyze, "report bad scheduler decisions and wakeup latency of a trace" },
+	{ "dump",    cmd_dump,    "print the normalized events schedlint reads from a trace" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: schedlint <command> [options] [TRACE]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\nTRACE is a trace.dat (v6/v7), a tracefs trace file, trace-cmd report or\n"
+		   "perf script output; '-' reads text from stdin.  'schedlint <command> --help'\n"
+		   "describes each command; see also schedlint(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("schedlint %s\n", SCHEDLINT_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "schedlint: unknown command '%s'\n\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

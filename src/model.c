@@ -1,0 +1,1151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * model.c - the SPEC's state rules applied to the event stream
+ *
+ * Per CPU: the running task, the runnable queue, the pending wakeups (the
+ * kernel's ttwu_pending window) and whether any of that is known.  Per
+ * task: running / queued / pending / waking / blocked / new / dead, where,
+ * since when, and the wakeup in flight.  Each handler below implements
+ * one event's rules (numbers refer to SPEC.md "The state model") and then
+ * tells the analyzers what changed.
+ *
+ * The clock: ftrace's "local" clock is per CPU and may be skewed by a few
+ * microseconds (rule 9), so the merged stream is not strictly ordered.
+ * Every transition uses max(event time, latest time seen), which keeps
+ * every interval non-negative; the inversions are counted for the report.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlint/analyzer.h"
+#include "schedlint/findings.h"
+#include "schedlint/model.h"
+#include "options.h"
+#include "util.h"
+
+#define MAX_CPUS 8192
+
+struct task_hash {
+	struct sl_task **slots;
+	uint32_t nr_slots;		/* power of two */
+	uint32_t nr;
+};
+
+struct model_priv {
+	struct task_hash hash;
+	size_t task_priv_size;		/* analyzers' slots after each struct sl_task */
+	size_t cpu_priv_size;
+	char *cpu_priv;			/* nr_cpus * cpu_priv_size */
+	/* per CPU: the wakee whose destination is not decided yet (rule 2) */
+	struct sl_task **open_wake;
+	/* per CPU: the last wakee it placed, for IPIs sent on its behalf */
+	struct sl_task **last_placed;
+	uint64_t *last_placed_seq;
+	bool started;
+	bool implied;			/* handle_switch() is applying an implied switch */
+};
+
+static inline struct model_priv *priv_of(const struct sl_model *m)
+{
+	return m->priv;
+}
+
+/* --- analyzers: one call site per hook --- */
+
+#define FOR_EACH_ANALYZER(m, a) \
+	for (int _i = 0; _i < (m)->nr_analyzers && ((a) = (m)->analyzers[_i]); _i++)
+
+static void notify_runnable(struct sl_model *m, struct sl_task *t, int cpu, uint64_t ts, bool enter)
+{
+	struct sl_analyzer *a;
+
+	FOR_EACH_ANALYZER(m, a)
+		if (a->ops->on_runnable)
+			a->ops->on_runnable(a, m, t, cpu, ts, enter);
+}
+
+void *sl_task_priv(const struct sl_model *m, const struct sl_analyzer *a, const struct sl_task *t)
+{
+	(void)m;
+	return (char *)(t + 1) + a->task_off;
+}
+
+void *sl_cpu_priv(const struct sl_model *m, const struct sl_analyzer *a, int cpu)
+{
+	return priv_of(m)->cpu_priv + (size_t)cpu * priv_of(m)->cpu_priv_size + a->cpu_off;
+}
+
+/* --- filters --- */
+
+bool sl_filter_cpu(const struct sl_config *cfg, int cpu)
+{
+	return !cfg->cpus.nr_words || sl_cpuset_test(&cfg->cpus, cpu);
+}
+
+bool sl_filter_time(const struct sl_config *cfg, uint64_t ts)
+{
+	return (!cfg->from_set || ts >= cfg->from_ns) && (!cfg->to_set || ts <= cfg->to_ns);
+}
+
+uint64_t sl_filter_clip(const struct sl_config *cfg, uint64_t a, uint64_t b)
+{
+	if (cfg->from_set && a < cfg->from_ns)
+		a = cfg->from_ns;
+	if (cfg->to_set && b > cfg->to_ns)
+		b = cfg->to_ns;
+	return sl_dur(a, b);
+}
+
+bool sl_filter_task(const struct sl_config *cfg, const struct sl_strtab *st,
+		    const struct sl_task *t)
+{
+	if (cfg->nr_pids) {
+		bool found = false;
+
+		for (size_t i = 0; i < cfg->nr_pids && !found; i++)
+			found = t && cfg->pids[i] == t->pid;
+		if (!found)
+			return false;
+	}
+	if (cfg->nr_comms) {
+		const char *comm = t ? sl_str(st, t->comm) : "";
+
+		for (size_t i = 0; i < cfg->nr_comms; i++)
+			if (!strcmp(cfg->comms[i], comm))
+				return true;
+		return false;
+	}
+	return true;
+}
+
+/* --- tasks --- */
+
+static uint32_t pid_hash(int32_t pid)
+{
+	return (uint32_t)pid * 2654435761u;
+}
+
+static void hash_insert(struct task_hash *h, struct sl_task *t);
+
+static void hash_grow(struct task_hash *h)
+{
+	struct task_hash old = *h;
+
+	h->nr_slots = old.nr_slots ? old.nr_slots * 2 : 1024;
+	h->slots = xcalloc(h->nr_slots, sizeof(*h->slots));
+	h->nr = 0;
+	for (uint32_t i = 0; i < old.nr_slots; i++)
+		if (old.slots[i])
+			hash_insert(h, old.slots[i]);
+	free(old.slots);
+}
+
+/* Insert or replace the entry for t->pid. */
+static void hash_insert(struct task_hash *h, struct sl_task *t)
+{
+	if ((h->nr + 1) * 2 > h->nr_slots)
+		hash_grow(h);
+	uint32_t mask = h->nr_slots - 1;
+
+	for (uint32_t i = pid_hash(t->pid) & mask;; i = (i + 1) & mask) {
+		if (!h->slots[i]) {
+			h->slots[i] = t;
+			h->nr++;
+			return;
+		}
+		if (h->slots[i]->pid == t->pid) {
+			h->slots[i] = t;
+			return;
+		}
+	}
+}
+
+struct sl_task *sl_model_task(const struct sl_model *m, int32_t pid)
+{
+	const struct task_hash *h = &priv_of(m)->hash;
+	uint32_t mask = h->nr_slots - 1;
+
+	for (uint32_t i = pid_hash(pid) & mask; h->slots[i]; i = (i + 1) & mask)
+		if (h->slots[i]->pid == pid)
+			return h->slots[i];
+	return NULL;
+}
+
+static struct sl_task *new_task(struct sl_model *m, int32_t pid)
+{
+	struct model_priv *p = priv_of(m);
+	struct sl_task *t = xcalloc(1, sizeof(*t) + p->task_priv_size);
+
+	t->pid = pid;
+	t->prio = -1;
+	t->cpu = -1;
+	t->first_cpu = -1;
+	t->waker_pid = -1;
+	t->waker_cpu = -1;
+	t->wakeup_cpu = -1;
+	GROW(m->tasks, m->tasks_alloc, (size_t)m->nr_tasks + 1);
+	t->index = m->nr_tasks;
+	m->tasks[m->nr_tasks++] = t;
+	hash_insert(&p->hash, t);
+	return t;
+}
+
+/* The task for pid (never the idle task 0), created on first sight. */
+static struct sl_task *get_task(struct sl_model *m, int32_t pid, uint32_t comm, int32_t prio)
+{
+	struct sl_task *t;
+
+	if (pid <= 0)
+		return NULL;
+	t = sl_model_task(m, pid);
+	if (!t)
+		t = new_task(m, pid);
+	if (comm && comm != t->comm) {
+		if (t->comm)
+			t->exec_seen = true;
+		t->comm = comm;
+	}
+	if (prio >= 0)
+		t->prio = prio;
+	return t;
+}
+
+const char *sl_task_comm(const struct sl_model *m, const struct sl_task *t)
+{
+	return t ? sl_str(m->strtab, t->comm) : "<idle>";
+}
+
+/* Per-CPU kernel threads: "ksoftirqd/3", "kworker/3:1", "kworker/1:1H", "migration/2". */
+static bool comm_is_percpu_kthread(const char *comm)
+{
+	const char *p = strrchr(comm, '/');
+
+	if (!p || !(*++p >= '0' && *p <= '9'))
+		return false;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == ':') {
+		p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return false;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (*p == 'H')
+			p++;
+	}
+	return *p == '\0';
+}
+
+enum sl_affinity sl_task_affinity(const struct sl_model *m, const struct sl_task *t)
+{
+	if (comm_is_percpu_kthread(sl_str(m->strtab, t->comm)))
+		return SL_AFFINITY_PINNED;
+	return t->multi_cpu ? SL_AFFINITY_MIGRATABLE : SL_AFFINITY_UNKNOWN;
+}
+
+/* --- CPUs --- */
+
+bool sl_same_llc(const struct sl_model *m, int a, int b)
+{
+	if (!m->nr_llc_cpus)
+		return true;
+	if (a < 0 || b < 0 || a >= m->nr_llc_cpus || b >= m->nr_llc_cpus)
+		return a == b;
+	return m->llc_of[a] >= 0 && m->llc_of[a] == m->llc_of[b];
+}
+
+bool sl_cpu_is_idle(const struct sl_cpu *c)
+{
+	return c->known && !c->curr && !c->nr_queued && !c->nr_pending;
+}
+
+static void ensure_cpu(struct sl_model *m, int cpu)
+{
+	struct model_priv *p = priv_of(m);
+	int n = m->nr_cpus;
+
+	if (cpu < n)
+		return;
+	int new_n = cpu + 1;
+
+	m->cpus = xrealloc(m->cpus, (size_t)new_n * sizeof(*m->cpus));
+	memset(m->cpus + n, 0, (size_t)(new_n - n) * sizeof(*m->cpus));
+	p->cpu_priv = xrealloc(p->cpu_priv, (size_t)new_n * p->cpu_priv_size + 1);
+	memset(p->cpu_priv + (size_t)n * p->cpu_priv_size, 0, (size_t)(new_n - n) * p->cpu_priv_size);
+	p->open_wake = xrealloc(p->open_wake, (size_t)new_n * sizeof(*p->open_wake));
+	p->last_placed = xrealloc(p->last_placed, (size_t)new_n * sizeof(*p->last_placed));
+	p->last_placed_seq = xrealloc(p->last_placed_seq, (size_t)new_n * sizeof(*p->last_placed_seq));
+	for (int i = n; i < new_n; i++) {
+		m->cpus[i].cpu = i;
+		p->open_wake[i] = NULL;
+		p->last_placed[i] = NULL;
+		p->last_placed_seq[i] = 0;
+		sl_hist_init(&m->cpus[i].latency);
+	}
+	m->nr_cpus = new_n;
+}
+
+/* Integrate the queue depth up to ts (for the time-weighted mean). */
+static void account_queue(struct sl_model *m, struct sl_cpu *c, uint64_t ts)
+{
+	if (c->queue_since)
+		c->queue_area += (uint64_t)c->nr_queued * sl_filter_clip(m->cfg, c->queue_since, ts);
+	c->queue_since = ts;
+}
+
+/* Tell analyzers when a CPU's idleness (SPEC definition) flips. */
+static void cpu_changed(struct sl_model *m, struct sl_cpu *c, uint64_t ts)
+{
+	bool idle = sl_cpu_is_idle(c);
+	struct sl_analyzer *a;
+
+	if (idle == c->idle)
+		return;
+	c->idle = idle;
+	FOR_EACH_ANALYZER(m, a)
+		if (a->ops->on_cpu_idle)
+			a->ops->on_cpu_idle(a, m, c->cpu, ts, idle);
+}
+
+/* Account the CPU's time from curr_since to ts as busy or idle. */
+static void account_cpu(struct sl_model *m, struct sl_cpu *c, uint64_t ts)
+{
+	if (c->known && sl_filter_cpu(m->cfg, c->cpu)) {
+		uint64_t d = sl_filter_clip(m->cfg, c->curr_since, ts);
+
+		if (c->curr)
+			c->busy_ns += d;
+		else
+			c->idle_ns += d;
+	}
+	c->curr_since = ts;
+}
+
+/* --- runqueue and pending lists --- */
+
+static void list_add(struct sl_task **head, struct sl_task *t)
+{
+	t->q_prev = NULL;
+	t->q_next = *head;
+	if (*head)
+		(*head)->q_prev = t;
+	*head = t;
+}
+
+static void list_del(struct sl_task **head, struct sl_task *t)
+{
+	if (t->q_prev)
+		t->q_prev->q_next = t->q_next;
+	else
+		*head = t->q_next;
+	if (t->q_next)
+		t->q_next->q_prev = t->q_prev;
+	t->q_prev = t->q_next = NULL;
+}
+
+/* Take t off the queue or pending list it is on (its state is left as is). */
+static void detach(struct sl_model *m, struct sl_task *t, uint64_t ts)
+{
+	struct sl_cpu *c = sl_model_cpu(m, t->cpu);
+
+	if (!c)
+		return;
+	if (t->state == SL_TASK_QUEUED) {
+		account_queue(m, c, ts);
+		list_del(&c->queued, t);
+		c->nr_queued--;
+		notify_runnable(m, t, c->cpu, ts, false);
+		cpu_changed(m, c, ts);
+	} else if (t->state == SL_TASK_PENDING) {
+		list_del(&c->pending, t);
+		c->nr_pending--;
+		notify_runnable(m, t, c->cpu, ts, false);
+		cpu_changed(m, c, ts);
+	} else if (t->state == SL_TASK_RUNNING && c->curr == t) {
+		/* it runs elsewhere now: the model missed this CPU's switch */
+		account_cpu(m, c, ts);
+		c->curr = NULL;
+		c->known = false;
+		cpu_changed(m, c, ts);
+	}
+}
+
+static void enqueue(struct sl_model *m, struct sl_task *t, int cpu, uint64_t ts,
+		    enum sl_runnable_reason reason)
+{
+	struct sl_cpu *c;
+
+	ensure_cpu(m, cpu);
+	c = &m->cpus[cpu];
+	account_queue(m, c, ts);
+	t->state = SL_TASK_QUEUED;
+	t->cpu = cpu;
+	t->since = ts;
+	t->runnable_reason = (uint8_t)reason;
+	list_add(&c->queued, t);
+	c->nr_queued++;
+	if (c->nr_queued > c->max_queue && sl_filter_cpu(m->cfg, cpu) && sl_filter_time(m->cfg, ts))
+		c->max_queue = c->nr_queued;
+	notify_runnable(m, t, cpu, ts, true);
+	cpu_changed(m, c, ts);
+}
+
+static void add_pending(struct sl_model *m, struct sl_task *t, int cpu, uint64_t ts)
+{
+	struct sl_cpu *c;
+
+	ensure_cpu(m, cpu);
+	c = &m->cpus[cpu];
+	t->state = SL_TASK_PENDING;
+	t->cpu = cpu;
+	t->since = ts;
+	list_add(&c->pending, t);
+	c->nr_pending++;
+	notify_runnable(m, t, cpu, ts, true);
+	cpu_changed(m, c, ts);
+}
+
+/* The wait of a runnable task ends (switch-in, or its state became unknown). */
+static void end_wait(struct sl_model *m, struct sl_task *t, uint64_t ts)
+{
+	if (t->runnable_since && sl_filter_task(m->cfg, m->strtab, t))
+		t->wait_ns += sl_filter_clip(m->cfg, t->runnable_since, ts);
+	t->runnable_since = 0;
+}
+
+static void lose_task(struct sl_model *m, struct sl_task *t, uint64_t ts)
+{
+	detach(m, t, ts);
+	t->state = SL_TASK_UNKNOWN;
+	t->state_lost = true;
+	t->wake_valid = false;
+	t->runnable_since = 0;
+}
+
+/* --- wakeups --- */
+
+static void start_wakeup(struct sl_model *m, struct sl_task *t, const struct sl_event *ev,
+			 uint64_t ts, bool valid)
+{
+	t->wake_valid = valid;
+	t->wake_ts = ts;
+	t->waker_pid = ev->pid;
+	t->waker_cpu = ev->cpu;
+	t->waker_ctx = ev->ctx;
+	t->wakeup_cpu = -1;
+	t->wakeup_ts = 0;
+	t->ipi_sent = false;
+	t->ipi_ts = 0;
+	t->wake_seq++;
+	t->runnable_since = ts;
+	if (sl_filter_task(m->cfg, m->strtab, t) && sl_filter_time(m->cfg, ts))
+		t->wakeups++;
+}
+
+/* t's placement is no longer open on its waker's CPU. */
+static void clear_open_wake(struct sl_model *m, struct sl_task *t)
+{
+	struct model_priv *p = priv_of(m);
+
+	if (t->waker_cpu >= 0 && t->waker_cpu < m->nr_cpus && p->open_wake[t->waker_cpu] == t)
+		p->open_wake[t->waker_cpu] = NULL;
+}
+
+/*
+ * The wakee's destination is decided: it becomes pending there (rule 3),
+ * or, when the trace has no sched_wakeup at all, enqueued right away.
+ */
+static void place(struct sl_model *m, struct sl_task *t, int dest, int prev_cpu, uint64_t ts)
+{
+	struct model_priv *p = priv_of(m);
+	struct sl_placement pl;
+	struct sl_analyzer *a;
+
+	ensure_cpu(m, dest);
+	clear_open_wake(m, t);
+	add_pending(m, t, dest, ts);
+	if (t->waker_cpu >= 0 && t->waker_cpu < m->nr_cpus) {
+		p->last_placed[t->waker_cpu] = t;
+		p->last_placed_seq[t->waker_cpu] = t->wake_seq;
+	}
+
+	pl = (struct sl_placement){
+		.task = t, .wake_ts = t->wake_ts, .ts = ts, .dest_cpu = dest,
+		.prev_cpu = prev_cpu, .waker_pid = t->waker_pid, .waker_cpu = t->waker_cpu,
+		.waker_ctx = t->waker_ctx,
+	};
+	FOR_EACH_ANALYZER(m, a)
+		if (a->ops->on_placement)
+			a->ops->on_placement(a, m, &pl);
+
+	if (m->wakeup_missing) {
+		detach(m, t, ts);
+		enqueue(m, t, dest, ts, SL_RUNNABLE_WAKEUP);
+		m->cpus[dest].wakeups += sl_filter_cpu(m->cfg, dest) && sl_filter_time(m->cfg, ts);
+	}
+}
+
+/* Close the open placement of cpu: no migrate came, so the wakee stays (rule 2). */
+static void close_placement(struct sl_model *m, int cpu, uint64_t ts)
+{
+	struct model_priv *p = priv_of(m);
+	struct sl_task *t = p->open_wake[cpu];
+
+	if (!t)
+		return;
+	p->open_wake[cpu] = NULL;
+	if (t->state != SL_TASK_WAKING)
+		return;
+	if (t->cpu < 0 || t->cpu >= MAX_CPUS) {
+		/* no CPU to place it on: sched_waking had a bad target_cpu */
+		t->state = SL_TASK_UNKNOWN;
+		t->wake_valid = false;
+		return;
+	}
+	place(m, t, t->cpu, t->cpu, ts);
+}
+
+static bool gap_since(const struct sl_model *m, int cpu, uint64_t since)
+{
+	const struct sl_cpu *c = sl_model_cpu(m, cpu);
+
+	return c && c->gap_ts && c->gap_ts >= since;
+}
+
+static void handle_waking(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
+{
+	struct model_priv *p = priv_of(m);
+	struct sl_task *t = get_task(m, ev->wake.pid, ev->wake.comm, ev->wake.prio);
+
+	m->seen_waking = true;
+	if (!t)
+		return;
+	switch (t->state) {
+	case SL_TASK_RUNNING:
+	case SL_TASK_QUEUED:
+	case SL_TASK_PENDING:
+	case SL_TASK_WAKING:
+		return;		/* rule 4: already awake, not a sample */
+	default:
+		break;
+	}
+	/* a task whose state was lost with its CPU's events may not have slept */
+	bool valid = !(t->state == SL_TASK_UNKNOWN && t->state_lost);
+
+	start_wakeup(m, t, ev, ts, valid);
+	t->state = SL_TASK_WAKING;
+	t->since = ts;
+	t->cpu = ev->wake.target_cpu;	/* rule 1: the previous CPU, until a migrate says */
+	if (t->cpu < 0 || t->cpu >= MAX_CPUS)
+		t->cpu = -1;
+	close_placement(m, ev->cpu, ts);
+	p->open_wake[ev->cpu] = t;
+}
+
+static void handle_wakeup(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
+{
+	struct sl_task *t = get_task(m, ev->wake.pid, ev->wake.comm, ev->wake.prio);
+	int dest = ev->wake.target_cpu;
+
+	m->seen_wakeup = true;
+	if (!t || !ev->wake.success)
+		return;
+	if (dest < 0 || dest >= MAX_CPUS)
+		dest = ev->cpu;
+	ensure_cpu(m, dest);
+
+	switch (t->state) {
+	case SL_TASK_RUNNING:
+	case SL_TASK_QUEUED:
+		return;		/* rule 4 */
+	case SL_TASK_WAKING:
+		/* sched_wakeup.target_cpu confirms the destination (rule 2) */
+		t->cpu = dest;
+		place(m, t, dest, ev->wake.target_cpu, ts);
+		if (t->state == SL_TASK_QUEUED)		/* placed and enqueued (no-wakeup mode) */
+			break;
+		/* fall through */
+	case SL_TASK_PENDING:
+		detach(m, t, ts);
+		enqueue(m, t, dest, ts, SL_RUNNABLE_WAKEUP);
+		break;
+	default: {
+		/*
+		 * No sched_waking for it: an old kernel (wake time = wakeup time),
+		 * or the waking was lost (then the wake time is unknown).
+		 */
+		bool has_waking = m->seen_waking || m->info->has_waking == SL_YES;
+		bool valid = !has_waking && !(t->state == SL_TASK_UNKNOWN && t->state_lost);
+
+		start_wakeup(m, t, ev, ts, valid);
+		place(m, t, dest, -1, ts);
+		if (t->state != SL_TASK_QUEUED) {
+			detach(m, t, ts);
+			enqueue(m, t, dest, ts, SL_RUNNABLE_WAKEUP);
+		}
+		break;
+	}
+	}
+	t->wakeup_cpu = ev->cpu;
+	t->wakeup_ts = ts;
+	if (sl_filter_cpu(m->cfg, dest) && sl_filter_time(m->cfg, ts) && !m->wakeup_missing)
+		m->cpus[dest].wakeups++;
+}
+
+static void handle_wakeup_new(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
+{
+	struct sl_task *t = get_task(m, ev->wake.pid, ev->wake.comm, ev->wake.prio);
+	int dest = ev->wake.target_cpu;
+
+	if (!t)
+		return;
+	if (dest < 0 || dest >= MAX_CPUS)
+		dest = ev->cpu;
+	if (t->state == SL_TASK_RUNNING || t->state == SL_TASK_QUEUED)
+		return;
+	detach(m, t, ts);
+	t->wake_valid = false;	/* rule 5: a new task, not a wakeup */
+	t->runnable_since = ts;
+	enqueue(m, t, dest, ts, SL_RUNNABLE_NEW);
+}
+
+static void handle_migrate(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
+{
+	struct sl_task *t = get_task(m, ev->migrate.pid, ev->migrate.comm, ev->migrate.prio);
+	int dest = ev->migrate.dest_cpu;
+
+	if (!t || dest < 0 || dest >= MAX_CPUS)
+		return;
+	ensure_cpu(m, dest);
+	if (sl_filter_task(m->cfg, m->strtab, t) && sl_filter_time(m->cfg, ts))
+		t->migrations++;
+
+	switch (t->state) {
+	case SL_TASK_WAKING:
+		t->cpu = dest;		/* rule 2: the wakeup's destination */
+		break;
+	case SL_TASK_PENDING:
+		detach(m, t, ts);
+		add_pending(m, t, dest, ts);
+		break;
+	case SL_TASK_QUEUED:		/* rule 7: load balance, affinity change */
+		detach(m, t, ts);
+		enqueue(m, t, dest, ts, SL_RUNNABLE_MIGRATED);
+		break;
+	case SL_TASK_RUNNING:
+		/* migrated while running: its switch-out on the other CPU is late (clock skew) */
+		break;
+	default:
+		t->cpu = dest;
+		break;
+	}
+}
+
+/* --- sched_switch (rule 6) --- */
+
+static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
+{
+	struct model_priv *p = priv_of(m);
+	struct sl_cpu *c = &m->cpus[ev->cpu];
+	struct sl_task *prev = get_task(m, ev->sw.prev_pid, ev->sw.prev_comm, ev->sw.prev_prio);
+	struct sl_task *next = get_task(m, ev->sw.next_pid, ev->sw.next_comm, ev->sw.next_prio);
+	struct sl_latency_sample sample;
+	struct sl_switch_info sw;
+	struct sl_analyzer *a;
+	bool have_sample = false;
+
+	if (!p->implied && sl_filter_cpu(m->cfg, c->cpu) && sl_filter_time(m->cfg, ts))
+		c->switches++;
+
+	sw = (struct sl_switch_info){
+		.ts = ts, .cpu = c->cpu, .prev = prev, .next = next,
+		.prev_class = ev->sw.prev_class, .implied = p->implied,
+	};
+	if (prev && prev->state == SL_TASK_RUNNING && prev->cpu == c->cpu && c->known && c->curr == prev) {
+		sw.prev_known = true;
+		sw.prev_ran_since = prev->since;
+	} else if (!prev && c->known && !c->curr) {
+		sw.prev_known = true;
+	}
+
+	/* whoever the model thought ran here is not running any more */
+	if (c->known && c->curr && c->curr != prev)
+		lose_task(m, c->curr, ts);
+	account_cpu(m, c, ts);
+	c->curr = NULL;
+
+	if (prev) {
+		if (sw.prev_known) {
+			if (sl_filter_task(m->cfg, m->strtab, prev) && sl_filter_cpu(m->cfg, c->cpu))
+				prev->run_ns += sl_filter_clip(m->cfg, prev->since, ts);
+			prev->state = SL_TASK_UNKNOWN;	/* about to be set below */
+		} else if (prev->state != SL_TASK_RUNNING || prev->cpu != c->cpu) {
+			/* rule 8 (first sight) or an inconsistency: take the event as the truth */
+			detach(m, prev, ts);
+			prev->wake_valid = false;
+			prev->runnable_since = 0;
+		}
+		prev->cpu = c->cpu;
+		prev->state_lost = false;
+		switch (ev->sw.prev_class) {
+		case SL_PREV_RUNNABLE:
+		case SL_PREV_PREEMPTED:
+			if (sl_filter_task(m->cfg, m->strtab, prev) && sl_filter_time(m->cfg, ts))
+				prev->preemptions++;
+			prev->wake_valid = false;
+			prev->runnable_since = ts;
+			enqueue(m, prev, c->cpu, ts, SL_RUNNABLE_PREEMPTED);
+			break;
+		case SL_PREV_DEAD:
+			prev->state = SL_TASK_DEAD;
+			prev->since = ts;
+			break;
+		default:
+			prev->state = SL_TASK_BLOCKED;
+			prev->block_letter = ev->sw.prev_letter;
+			prev->since = ts;
+			break;
+		}
+	}
+
+	if (next) {
+		bool was_runnable = next->state == SL_TASK_QUEUED || next->state == SL_TASK_PENDING ||
+				    next->state == SL_TASK_WAKING;
+
+		if (next->state == SL_TASK_PENDING || next->state == SL_TASK_WAKING) {
+			/* switched in without its sched_wakeup: the trace has none */
+			if (!m->seen_wakeup && m->seen_waking)
+				m->wakeup_missing = true;
+			clear_open_wake(m, next);
+		}
+		detach(m, next, ts);
+		if (was_runnable && next->wake_valid) {
+			if (gap_since(m, c->cpu, next->wake_ts) ||
+			    (next->cpu >= 0 && next->cpu != c->cpu && gap_since(m, next->cpu, next->wake_ts))) {
+				m->samples_dropped_gap++;
+			} else {
+				have_sample = true;
+				sample = (struct sl_latency_sample){
+					.task = next, .wake_ts = next->wake_ts, .run_ts = ts,
+					.latency = sl_dur(next->wake_ts, ts), .cpu = c->cpu,
+					.waker_pid = next->waker_pid, .waker_cpu = next->waker_cpu,
+					.waker_ctx = next->waker_ctx, .wakeup_cpu = next->wakeup_cpu,
+					.wakeup_ts = next->wakeup_ts,
+					.remote = next->waker_cpu != c->cpu, .ipi = next->ipi_sent,
+					.ipi_ts = next->ipi_ts, .wake_seq = next->wake_seq,
+					.implied_switch = p->implied,
+				};
+				sample.in_filter = sl_filter_task(m->cfg, m->strtab, next) &&
+						   sl_filter_cpu(m->cfg, c->cpu) && sl_filter_time(m->cfg, ts);
+			}
+		}
+		if (was_runnable)
+			end_wait(m, next, ts);
+		next->wake_valid = false;
+		next->runnable_since = 0;
+		next->state = SL_TASK_RUNNING;
+		next->state_lost = false;
+		next->cpu = c->cpu;
+		next->since = ts;
+		if (sl_filter_task(m->cfg, m->strtab, next) && sl_filter_time(m->cfg, ts))
+			next->switches++;
+		if (next->first_cpu < 0)
+			next->first_cpu = c->cpu;
+		else if (next->first_cpu != c->cpu)
+			next->multi_cpu = true;
+	}
+
+	c->curr = next;
+	c->curr_since = ts;
+	c->known = true;
+	cpu_changed(m, c, ts);
+
+	if (have_sample) {
+		if (sample.in_filter) {
+			sl_hist_add(&m->latency, sample.latency);
+			sl_hist_add(&next->latency, sample.latency);
+			sl_hist_add(&c->latency, sample.latency);
+			if (!sample.remote) {
+				sl_hist_add(&m->latency_local, sample.latency);
+			} else {
+				sl_hist_add(&m->latency_remote, sample.latency);
+				sl_hist_add(sample.ipi ? &m->latency_ipi : &m->latency_noipi, sample.latency);
+			}
+		}
+		FOR_EACH_ANALYZER(m, a)
+			if (a->ops->on_latency)
+				a->ops->on_latency(a, m, &sample);
+	}
+	FOR_EACH_ANALYZER(m, a)
+		if (a->ops->on_switch)
+			a->ops->on_switch(a, m, &sw);
+
+	/* the waker went on: IPIs after this are not for its last wakee */
+	p->last_placed[c->cpu] = NULL;
+}
+
+/*
+ * A switch the trace does not show.  Every event carries the task running
+ * on its CPU (common_pid), so when a known CPU logs an event of another
+ * task than the model's running one, a sched_switch was not recorded.
+ * (Seen for real: on a 6.18 VM one CPU never logs its switches away from
+ * the idle task.)  Apply it at the earliest time it can have happened:
+ * the CPU's previous event, or the task's enqueue if later.  The task
+ * that was running is left in an unknown state: how it left is not known.
+ */
+static void implied_switch(struct sl_model *m, struct sl_cpu *c, int32_t pid, uint64_t ts)
+{
+	struct model_priv *p = priv_of(m);
+	struct sl_task *prev = c->curr;
+	struct sl_task *next = pid > 0 ? get_task(m, pid, 0, -1) : NULL;
+	struct sl_event sev = { .type = SL_EV_SWITCH, .cpu = c->cpu };
+	uint64_t when = c->last_event_ts;
+
+	if (next && (next->state == SL_TASK_QUEUED || next->state == SL_TASK_PENDING) &&
+	    next->cpu == c->cpu && next->since > when)
+		when = next->since;
+	if (when > ts || !when)
+		when = ts;
+	sev.ts = when;
+	sev.pid = prev ? prev->pid : 0;
+	sev.sw.prev_pid = prev ? prev->pid : 0;
+	sev.sw.prev_prio = -1;
+	sev.sw.prev_class = SL_PREV_BLOCKED;
+	sev.sw.prev_letter = '?';
+	sev.sw.next_pid = pid;
+	sev.sw.next_prio = -1;
+
+	m->implied_switches++;
+	c->implied_switches++;
+	p->implied = true;
+	handle_switch(m, &sev, when);
+	p->implied = false;
+	if (prev) {
+		/* not blocked for sure: its switch-out is what we did not see */
+		prev->state = SL_TASK_UNKNOWN;
+		prev->state_lost = true;
+		prev->wake_valid = false;
+	}
+}
+
+/* --- other events --- */
+
+static void handle_fork(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
+{
+	struct sl_task *t;
+
+	get_task(m, ev->fork.parent_pid, ev->fork.parent_comm, -1);
+	if (ev->fork.child_pid <= 0)
+		return;
+	t = sl_model_task(m, ev->fork.child_pid);
+	if (t && t->state != SL_TASK_NEW && t->state != SL_TASK_UNKNOWN) {
+		/* pid reuse: a new task with an old pid */
+		detach(m, t, ts);
+		t = NULL;
+	}
+	if (!t)
+		t = new_task(m, ev->fork.child_pid);
+	if (ev->fork.child_comm)
+		t->comm = ev->fork.child_comm;
+	t->state = SL_TASK_NEW;
+	t->since = ts;
+	t->cpu = ev->cpu;
+}
+
+/* An IPI sent from the waker's CPU to its last wakee's destination is for that wakeup. */
+static void note_ipi(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
+{
+	struct model_priv *p = priv_of(m);
+	struct sl_task *t = p->last_placed[ev->cpu];
+
+	if (!t || t->wake_seq != p->last_placed_seq[ev->cpu] || t->ipi_sent)
+		return;
+	if (t->state != SL_TASK_PENDING && t->state != SL_TASK_QUEUED)
+		return;
+	bool to_dest = ev->ipi.target_cpu >= 0 ? ev->ipi.target_cpu == t->cpu
+					       : sl_cpumask_test(&ev->ipi.mask, t->cpu);
+
+	if (to_dest && t->cpu != ev->cpu) {
+		t->ipi_sent = true;
+		t->ipi_ts = ts;
+	}
+}
+
+/* Lost events: the CPU's state is unknown until its next sched_switch. */
+static void handle_lost(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
+{
+	struct model_priv *p = priv_of(m);
+	struct sl_cpu *c = &m->cpus[ev->cpu];
+	uint64_t gap_start = c->last_event_ts ? c->last_event_ts : ts;
+	struct sl_analyzer *a;
+
+	m->lost_events += ev->lost.count;
+	m->lost_gaps++;
+	c->lost_events += ev->lost.count;
+	c->lost_gaps++;
+
+	account_cpu(m, c, gap_start);
+	FOR_EACH_ANALYZER(m, a)
+		if (a->ops->on_cpu_unknown)
+			a->ops->on_cpu_unknown(a, m, c->cpu, gap_start, ts);
+
+	if (c->curr) {
+		struct sl_task *t = c->curr;
+
+		if (sl_filter_task(m->cfg, m->strtab, t) && sl_filter_cpu(m->cfg, c->cpu))
+			t->run_ns += sl_filter_clip(m->cfg, t->since, gap_start);
+		c->curr = NULL;
+		t->state = SL_TASK_UNKNOWN;
+		t->state_lost = true;
+		t->wake_valid = false;
+	}
+	while (c->queued)
+		lose_task(m, c->queued, ts);
+	while (c->pending)
+		lose_task(m, c->pending, ts);
+	if (p->open_wake[c->cpu]) {
+		struct sl_task *t = p->open_wake[c->cpu];
+
+		p->open_wake[c->cpu] = NULL;
+		if (t->state == SL_TASK_WAKING) {
+			t->state = SL_TASK_UNKNOWN;
+			t->state_lost = true;
+			t->wake_valid = false;
+		}
+	}
+	p->last_placed[c->cpu] = NULL;
+	account_queue(m, c, ts);
+	c->known = false;
+	c->gap_ts = ts;
+	c->curr_since = ts;
+	cpu_changed(m, c, ts);
+}
+
+static void count_event(struct sl_model *m, const struct sl_event *ev)
+{
+	if (!sl_filter_cpu(m->cfg, ev->cpu) || !sl_filter_time(m->cfg, ev->ts))
+		return;
+	GROW(m->event_counts, m->event_counts_alloc, (size_t)ev->name + 1);
+	m->event_counts[ev->name]++;
+	m->type_counts[ev->type]++;
+}
+
+void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
+{
+	struct model_priv *p = priv_of(m);
+	struct sl_analyzer *a;
+	uint64_t ts = ev->ts;
+
+	if (ev->cpu < 0 || ev->cpu >= MAX_CPUS)
+		return;		/* readers reject these; never index with them */
+	ensure_cpu(m, ev->cpu);
+
+	if (!p->started) {
+		p->started = true;
+		m->first_ts = ts;
+		m->now = ts;
+		/* "--from +100ms" counts from the first event */
+		if (m->cfg_store.from_rel) {
+			m->cfg_store.from_ns += ts;
+			m->cfg_store.from_rel = false;
+		}
+		if (m->cfg_store.to_rel) {
+			m->cfg_store.to_ns += ts;
+			m->cfg_store.to_rel = false;
+		}
+	}
+	if (ts < m->now) {
+		m->clock_inversions++;
+		if (m->now - ts > m->max_inversion_ns)
+			m->max_inversion_ns = m->now - ts;
+		ts = m->now;
+	}
+	m->now = ts;
+	m->last_ts = ts;
+
+	if (ev->type == SL_EV_LOST) {
+		handle_lost(m, ev, ts);
+		return;
+	}
+	m->nr_events++;
+	count_event(m, ev);
+
+	/* the event's task is not the one the model has running there */
+	{
+		struct sl_cpu *c = &m->cpus[ev->cpu];
+		int32_t running = ev->type == SL_EV_SWITCH ? ev->sw.prev_pid : ev->pid;
+
+		if (c->known && running >= 0 && running != (c->curr ? c->curr->pid : 0))
+			implied_switch(m, c, running, ts);
+	}
+
+	/* the waker went on to something else: its wakee stays where it is */
+	if (p->open_wake[ev->cpu] &&
+	    !(ev->type == SL_EV_MIGRATE && ev->migrate.pid == p->open_wake[ev->cpu]->pid))
+		close_placement(m, ev->cpu, ts);
+
+	switch (ev->type) {
+	case SL_EV_SWITCH:
+		handle_switch(m, ev, ts);
+		break;
+	case SL_EV_WAKING:
+		handle_waking(m, ev, ts);
+		break;
+	case SL_EV_WAKEUP:
+		handle_wakeup(m, ev, ts);
+		break;
+	case SL_EV_WAKEUP_NEW:
+		handle_wakeup_new(m, ev, ts);
+		break;
+	case SL_EV_MIGRATE:
+		handle_migrate(m, ev, ts);
+		break;
+	case SL_EV_FORK:
+		handle_fork(m, ev, ts);
+		break;
+	case SL_EV_EXIT:
+		get_task(m, ev->exit.pid, ev->exit.comm, ev->exit.prio);
+		break;
+	case SL_EV_IPI_SEND_CPU:
+	case SL_EV_IPI_SEND_CPUMASK:
+	case SL_EV_IPI_RAISE:
+		note_ipi(m, ev, ts);
+		break;
+	default:
+		break;
+	}
+	m->cpus[ev->cpu].last_event_ts = ts;
+
+	FOR_EACH_ANALYZER(m, a)
+		if (a->ops->on_event)
+			a->ops->on_event(a, m, ev);
+}
+
+void sl_model_finish(struct sl_model *m)
+{
+	struct model_priv *p = priv_of(m);
+	struct sl_analyzer *a;
+	uint64_t end = m->last_ts;
+
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		if (p->open_wake[cpu])
+			close_placement(m, cpu, end);
+	}
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct sl_cpu *c = &m->cpus[cpu];
+
+		account_cpu(m, c, end);
+		account_queue(m, c, end);
+		if (c->curr && c->known && sl_filter_task(m->cfg, m->strtab, c->curr) &&
+		    sl_filter_cpu(m->cfg, cpu))
+			c->curr->run_ns += sl_filter_clip(m->cfg, c->curr->since, end);
+	}
+	/* tasks still waiting at the end: their wait so far counts, no sample */
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		struct sl_task *t = m->tasks[i];
+
+		if (t->state == SL_TASK_QUEUED || t->state == SL_TASK_PENDING ||
+		    t->state == SL_TASK_WAKING)
+			end_wait(m, t, end);
+	}
+	FOR_EACH_ANALYZER(m, a)
+		if (a->ops->finish)
+			a->ops->finish(a, m);
+}
+
+/* --- construction --- */
+
+struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *strtab,
+			      const struct sl_trace_info *info)
+{
+	struct sl_model *m = xcalloc(1, sizeof(*m));
+	struct model_priv *p = xcalloc(1, sizeof(*p));
+
+	m->cfg_store = *cfg;
+	m->cfg = &m->cfg_store;
+	m->strtab = strtab;
+	m->info = info;
+	m->priv = p;
+	m->wakeup_missing = info->has_wakeup == SL_NO;
+	m->findings = sl_findings_new(cfg->max_findings);
+	sl_hist_init(&m->latency);
+	sl_hist_init(&m->latency_local);
+	sl_hist_init(&m->latency_remote);
+	sl_hist_init(&m->latency_ipi);
+	sl_hist_init(&m->latency_noipi);
+	hash_grow(&p->hash);
+	m->llc_source = "default (one domain)";
+	if (cfg->llc_spec) {
+		int nd;
+
+		if (!sl_parse_llc(cfg->llc_spec, &m->llc_of, &m->nr_llc_cpus, &nd))
+			m->llc_source = "--llc";
+	}
+
+	m->analyzers = xcalloc((size_t)sl_nr_analyzers, sizeof(*m->analyzers));
+	for (int i = 0; i < sl_nr_analyzers; i++) {
+		const struct sl_analyzer_ops *ops = sl_analyzer_registry[i];
+		struct sl_analyzer *a = xcalloc(1, sizeof(*a));
+
+		a->ops = ops;
+		a->id = i;
+		a->priv = ops->priv_size ? xcalloc(1, ops->priv_size) : NULL;
+		a->task_off = p->task_priv_size;
+		p->task_priv_size += (ops->task_priv_size + 7) & ~(size_t)7;
+		a->cpu_off = p->cpu_priv_size;
+		p->cpu_priv_size += (ops->cpu_priv_size + 7) & ~(size_t)7;
+		m->analyzers[m->nr_analyzers++] = a;
+	}
+	if (info->ncpus > 0 && info->ncpus <= MAX_CPUS)
+		ensure_cpu(m, info->ncpus - 1);
+	for (int i = 0; i < m->nr_analyzers; i++) {
+		struct sl_analyzer *a = m->analyzers[i];
+
+		if (a->ops->init && a->ops->init(a, m)) {
+			/* an analyzer that cannot run is left out, not fatal */
+			a->ops = &(const struct sl_analyzer_ops){ .name = a->ops->name };
+		}
+	}
+	return m;
+}
+
+void sl_model_free(struct sl_model *m)
+{
+	struct model_priv *p;
+
+	if (!m)
+		return;
+	p = priv_of(m);
+	for (int i = 0; i < m->nr_analyzers; i++) {
+		struct sl_analyzer *a = m->analyzers[i];
+
+		if (a->ops->destroy)
+			a->ops->destroy(a, m);
+		free(a->priv);
+		free(a);
+	}
+	free(m->analyzers);
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		sl_hist_free(&m->tasks[i]->latency);
+		free(m->tasks[i]);
+	}
+	free(m->tasks);
+	for (int i = 0; i < m->nr_cpus; i++)
+		sl_hist_free(&m->cpus[i].latency);
+	free(m->cpus);
+	sl_hist_free(&m->latency);
+	sl_hist_free(&m->latency_local);
+	sl_hist_free(&m->latency_remote);
+	sl_hist_free(&m->latency_ipi);
+	sl_hist_free(&m->latency_noipi);
+	free(m->event_counts);
+	free(m->llc_of);
+	sl_findings_free(m->findings);
+	free(p->hash.slots);
+	free(p->cpu_priv);
+	free(p->open_wake);
+	free(p->last_placed);
+	free(p->last_placed_seq);
+	free(p);
+	free(m);
+}

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * options.c - parse the analysis options and hold their defaults
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "util.h"
+
+const char sl_analysis_options_help[] =
+	"Finding thresholds and models:\n"
+	"  --min-cost=D          wakee-stacking: report when the wakee waited >= D (50us)\n"
+	"  --sync-window=D       sync wakeup: waker blocks within D after waking (100us)\n"
+	"  --tolerance=D         late-preemption: report when later than D (1ms)\n"
+	"  --idle-threshold=D    idle-while-runnable: idle overlap >= D (1ms)\n"
+	"  --slice-model=M       eevdf or cfs (default: from the kernel version, else eevdf)\n"
+	"  --base-slice=D        EEVDF base slice (default 0.75ms x (1 + ilog2(min(ncpus, 8))))\n"
+	"  --hz=N                the kernel's HZ (default: inferred from the trace)\n"
+	"  --llc=LIST            last-level-cache domains, e.g. 0-3,4-7 (default: one)\n"
+	"  --assume-migratable   treat tasks seen on one CPU only as migratable\n"
+	"  --max-findings=N      keep the N most costly findings in the lists (1000)\n"
+	"Filters (the model still reads every event):\n"
+	"  --cpus=LIST           only these CPUs, e.g. 0-3,8\n"
+	"  --pid=PID[,PID...]    only these tasks\n"
+	"  --comm=COMM           only tasks with this name (repeatable)\n"
+	"  --from=T, --to=T      only this time window: trace seconds (913.5) or\n"
+	"                        +DURATION from the trace start (+100ms)\n"
+	"  --reader=R            trace.dat reader: flyrecord (default) or libtracecmd\n"
+	"Durations: 250000 (ns), 250us, 1.5ms, 2s.\n";
+
+void sl_config_init(struct sl_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->min_cost_ns = 50000;
+	cfg->sync_window_ns = 100000;
+	cfg->tolerance_ns = 1000000;
+	cfg->idle_threshold_ns = 1000000;
+	cfg->slice_model = SL_SLICE_EEVDF;
+	cfg->max_findings = 1000;
+	cfg->to_ns = UINT64_MAX;
+}
+
+void sl_config_free(struct sl_config *cfg)
+{
+	free(cfg->llc_spec);
+	free(cfg->cpus.words);
+	free(cfg->pids);
+	for (size_t i = 0; i < cfg->nr_comms; i++)
+		free(cfg->comms[i]);
+	free(cfg->comms);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+int sl_parse_reader_opt(const char *arg, enum sl_dat_reader *reader)
+{
+	if (!strcmp(arg, "libtracecmd"))
+		*reader = SL_DAT_READER_LIBTRACECMD;
+	else if (!strcmp(arg, "flyrecord"))
+		*reader = SL_DAT_READER_FLYRECORD;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int sl_parse_llc(const char *spec, int **dom_out, int *nr_cpus_out, int *nr_domains_out)
+{
+	char *copy = xstrdup(spec), *save = NULL;
+	int *dom = NULL, nr_cpus = 0, nr_domains = 0;
+	size_t alloc = 0;
+
+	/* domains are separated by ',' only between ranges: "0-3,4-7" is two
+	 * domains; a domain listing single CPUs uses '+': "0+2,1+3" */
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *save2 = NULL;
+
+		for (char *part = strtok_r(tok, "+", &save2); part; part = strtok_r(NULL, "+", &save2)) {
+			char *end;
+			long a = strtol(part, &end, 10), b = a;
+
+			if (end == part || a < 0 || a > 65535)
+				goto bad;
+			if (*end == '-') {
+				char *p2 = end + 1;
+
+				b = strtol(p2, &end, 10);
+				if (end == p2 || b < a || b > 65535)
+					goto bad;
+			}
+			if (*end)
+				goto bad;
+			GROW(dom, alloc, (size_t)b + 1);
+			for (long c = nr_cpus; c <= b; c++)
+				dom[c] = -1;
+			if (b + 1 > nr_cpus)
+				nr_cpus = (int)b + 1;
+			for (long c = a; c <= b; c++) {
+				if (dom[c] >= 0)
+					goto bad;	/* a CPU in two domains */
+				dom[c] = nr_domains;
+			}
+		}
+		nr_domains++;
+	}
+	free(copy);
+	if (!nr_domains)
+		return -EINVAL;
+	*dom_out = dom;
+	*nr_cpus_out = nr_cpus;
+	*nr_domains_out = nr_domains;
+	return 0;
+bad:
+	free(copy);
+	free(dom);
+	return -EINVAL;
+}
+
+static int duration_opt(const char *cmd, const char *name, const char *arg, uint64_t *out)
+{
+	if (parse_duration(arg, out)) {
+		error_msg("%s: --%s: '%s' is not a duration (e.g. 100us, 1.5ms)", cmd, name, arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int time_opt(const char *cmd, const char *name, const char *arg, uint64_t *out, bool *rel)
+{
+	*rel = arg[0] == '+';
+	if ((*rel ? parse_duration(arg + 1, out) : parse_timestamp(arg, out))) {
+		error_msg("%s: --%s: '%s' is not a time (trace seconds like 913.5, or +100ms)",
+			  cmd, name, arg);
+		return -1;
+	}
+	/* a relative time without a unit is seconds, like an absolute one */
+	if (*rel && !strpbrk(arg + 1, "nmus"))
+		return parse_timestamp(arg + 1, out);
+	return 0;
+}
+
+int sl_config_option(struct sl_config *cfg, int id, const char *arg, const char *cmd)
+{
+	char *end;
+	long v;
+
+	switch (id) {
+	case SL_OPT_MIN_COST:
+		return duration_opt(cmd, "min-cost", arg, &cfg->min_cost_ns);
+	case SL_OPT_SYNC_WINDOW:
+		return duration_opt(cmd, "sync-window", arg, &cfg->sync_window_ns);
+	case SL_OPT_TOLERANCE:
+		return duration_opt(cmd, "tolerance", arg, &cfg->tolerance_ns);
+	case SL_OPT_IDLE_THRESHOLD:
+		return duration_opt(cmd, "idle-threshold", arg, &cfg->idle_threshold_ns);
+	case SL_OPT_BASE_SLICE:
+		if (duration_opt(cmd, "base-slice", arg, &cfg->base_slice_ns))
+			return -1;
+		if (!cfg->base_slice_ns) {
+			error_msg("%s: --base-slice must be positive", cmd);
+			return -1;
+		}
+		return 0;
+	case SL_OPT_SLICE_MODEL:
+		if (!strcmp(arg, "eevdf"))
+			cfg->slice_model = SL_SLICE_EEVDF;
+		else if (!strcmp(arg, "cfs"))
+			cfg->slice_model = SL_SLICE_CFS;
+		else {
+			error_msg("%s: --slice-model must be eevdf or cfs", cmd);
+			return -1;
+		}
+		cfg->slice_model_set = true;
+		return 0;
+	case SL_OPT_HZ:
+		v = strtol(arg, &end, 10);
+		if (end == arg || *end || v < 10 || v > 100000) {
+			error_msg("%s: --hz: '%s' is not a tick rate (e.g. 250)", cmd, arg);
+			return -1;
+		}
+		cfg->hz = (int)v;
+		return 0;
+	case SL_OPT_LLC: {
+		int *dom, n, nd;
+
+		if (sl_parse_llc(arg, &dom, &n, &nd)) {
+			error_msg("%s: --llc: '%s' is not a list of CPU domains (e.g. 0-3,4-7)", cmd, arg);
+			return -1;
+		}
+		free(dom);
+		free(cfg->llc_spec);
+		cfg->llc_spec = xstrdup(arg);
+		return 0;
+	}
+	case SL_OPT_ASSUME_MIGRATABLE:
+		cfg->assume_migratable = true;
+		return 0;
+	case SL_OPT_MAX_FINDINGS:
+		v = strtol(arg, &end, 10);
+		if (end == arg || *end || v < 0 || v > 10000000) {
+			error_msg("%s: --max-findings: '%s' is not a count", cmd, arg);
+			return -1;
+		}
+		cfg->max_findings = (size_t)v;
+		return 0;
+	case SL_OPT_CPUS:
+		free(cfg->cpus.words);
+		cfg->cpus.words = NULL;
+		if (parse_cpulist(arg, &cfg->cpus.words, &cfg->cpus.nr_words)) {
+			error_msg("%s: --cpus: '%s' is not a CPU list (e.g. 0-3,8)", cmd, arg);
+			return -1;
+		}
+		return 0;
+	case SL_OPT_PID: {
+		const char *p = arg;
+
+		while (*p) {
+			v = strtol(p, &end, 10);
+			if (end == p || v < 0 || v > INT32_MAX || (*end && *end != ',')) {
+				error_msg("%s: --pid: '%s' is not a list of pids", cmd, arg);
+				return -1;
+			}
+			cfg->pids = xrealloc(cfg->pids, (cfg->nr_pids + 1) * sizeof(*cfg->pids));
+			cfg->pids[cfg->nr_pids++] = (int32_t)v;
+			p = *end ? end + 1 : end;
+		}
+		return 0;
+	}
+	case SL_OPT_COMM:
+		cfg->comms = xrealloc(cfg->comms, (cfg->nr_comms + 1) * sizeof(*cfg->comms));
+		cfg->comms[cfg->nr_comms++] = xstrdup(arg);
+		return 0;
+	case SL_OPT_FROM:
+		cfg->from_set = true;
+		return time_opt(cmd, "from", arg, &cfg->from_ns, &cfg->from_rel);
+	case SL_OPT_TO:
+		cfg->to_set = true;
+		return time_opt(cmd, "to", arg, &cfg->to_ns, &cfg->to_rel);
+	case SL_OPT_READER:
+		if (sl_parse_reader_opt(arg, &cfg->read.dat_reader)) {
+			error_msg("%s: --reader must be libtracecmd or flyrecord", cmd);
+			return -1;
+		}
+		return 0;
+	default:
+		return -1;
+	}
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * options.h - the analysis options every command that analyzes accepts
+ *
+ * analyze, diff and explore put SL_ANALYSIS_OPTIONS in their getopt_long
+ * tables and hand any option id >= SL_OPT_BASE to sl_config_option(), so
+ * the same thresholds and filters mean the same thing everywhere.
+ */
+#ifndef SCHEDLINT_OPTIONS_H
+#define SCHEDLINT_OPTIONS_H
+
+#include <getopt.h>
+
+#include "schedlint/config.h"
+
+enum {
+	SL_OPT_BASE = 1000,
+	SL_OPT_MIN_COST = SL_OPT_BASE,
+	SL_OPT_SYNC_WINDOW,
+	SL_OPT_TOLERANCE,
+	SL_OPT_IDLE_THRESHOLD,
+	SL_OPT_BASE_SLICE,
+	SL_OPT_SLICE_MODEL,
+	SL_OPT_HZ,
+	SL_OPT_LLC,
+	SL_OPT_ASSUME_MIGRATABLE,
+	SL_OPT_MAX_FINDINGS,
+	SL_OPT_CPUS,
+	SL_OPT_PID,
+	SL_OPT_COMM,
+	SL_OPT_FROM,
+	SL_OPT_TO,
+	SL_OPT_READER,
+	SL_OPT__END,
+};
+
+#define SL_ANALYSIS_OPTIONS \
+	{ "min-cost",          required_argument, NULL, SL_OPT_MIN_COST }, \
+	{ "sync-window",       required_argument, NULL, SL_OPT_SYNC_WINDOW }, \
+	{ "tolerance",         required_argument, NULL, SL_OPT_TOLERANCE }, \
+	{ "idle-threshold",    required_argument, NULL, SL_OPT_IDLE_THRESHOLD }, \
+	{ "base-slice",        required_argument, NULL, SL_OPT_BASE_SLICE }, \
+	{ "slice-model",       required_argument, NULL, SL_OPT_SLICE_MODEL }, \
+	{ "hz",                required_argument, NULL, SL_OPT_HZ }, \
+	{ "llc",               required_argument, NULL, SL_OPT_LLC }, \
+	{ "assume-migratable", no_argument,       NULL, SL_OPT_ASSUME_MIGRATABLE }, \
+	{ "max-findings",      required_argument, NULL, SL_OPT_MAX_FINDINGS }, \
+	{ "cpus",              required_argument, NULL, SL_OPT_CPUS }, \
+	{ "pid",               required_argument, NULL, SL_OPT_PID }, \
+	{ "comm",              required_argument, NULL, SL_OPT_COMM }, \
+	{ "from",              required_argument, NULL, SL_OPT_FROM }, \
+	{ "to",                required_argument, NULL, SL_OPT_TO }, \
+	{ "reader",            required_argument, NULL, SL_OPT_READER }
+
+/* The help text of those options, for each command's --help. */
+extern const char sl_analysis_options_help[];
+
+/* Apply option id with its argument; -1 with a message printed on a bad value. */
+int sl_config_option(struct sl_config *cfg, int id, const char *arg, const char *cmd);
+int sl_parse_reader_opt(const char *arg, enum sl_dat_reader *reader);
+/* Parse an --llc spec into domains: dom[cpu] = domain index, -1 when absent. */
+int sl_parse_llc(const char *spec, int **dom, int *nr_cpus, int *nr_domains);
+
+#endif /* SCHEDLINT_OPTIONS_H */

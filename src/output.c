@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * output.c - stdout that notices write errors
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "output.h"
+#include "util.h"
+
+void sl_output_begin(FILE *f)
+{
+	/* a large buffer: reports and dumps are written in one go */
+	static char buf[1 << 16];
+
+	if (f == stdout)
+		setvbuf(f, buf, _IOFBF, sizeof(buf));
+}
+
+int sl_output_end(FILE *f)
+{
+	if (fflush(f) == 0 && !ferror(f))
+		return 0;
+	error_msg("write error on output: %s", strerror(errno ? errno : EIO));
+	return -1;
+}

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report_json.c - the "schedlint.report/1" JSON object (SPEC "Output")
+ *
+ * Names are stable (diff and users' scripts read them); times are integer
+ * ns.  Fields beyond the SPEC's are additions, never renames.
+ */
+#include <cJSON.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlint/analyzer.h"
+#include "schedlint/findings.h"
+#include "schedlint/report.h"
+#include "slice.h"
+#include "util.h"
+
+/* The events the model uses, always listed (0 when absent) in this order. */
+static const char *const known_events[] = {
+	"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new",
+	"sched_migrate_task", "sched_process_fork", "sched_process_exit",
+	"sched_wake_idle_without_ipi", "ipi_send_cpu", "ipi_send_cpumask",
+	"ipi_raise", "ipi_entry", "reschedule_entry", "call_function_entry",
+	"call_function_single_entry", "local_timer_entry", "csd_queue_cpu",
+	"csd_function_entry",
+};
+
+cJSON *sl_json_u64(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	return cJSON_CreateRaw(buf);
+}
+
+void sl_json_add_u64(cJSON *obj, const char *name, uint64_t v)
+{
+	cJSON_AddItemToObject(obj, name, sl_json_u64(v));
+}
+
+void sl_json_add_i64(cJSON *obj, const char *name, int64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	cJSON_AddRawToObject(obj, name, buf);
+}
+
+cJSON *sl_hist_json(const struct sl_hist *h)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	sl_json_add_u64(o, "count", h->count);
+	sl_json_add_u64(o, "min_ns", h->count ? h->min : 0);
+	sl_json_add_u64(o, "mean_ns", sl_hist_mean(h));
+	for (int i = 0; i < SL_NR_PCTS; i++)
+		sl_json_add_u64(o, sl_pct_json[i], sl_hist_percentile(h, sl_pcts[i]));
+	sl_json_add_u64(o, "max_ns", h->max);
+	return o;
+}
+
+static cJSON *trace_json(struct sl_model *m, const char *path)
+{
+	const struct sl_trace_info *info = m->info;
+	cJSON *t = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(t, "path", path);
+	cJSON_AddStringToObject(t, "format", sl_format_name(info->format));
+	sl_json_add_i64(t, "cpus", info->ncpus > m->nr_cpus ? info->ncpus : m->nr_cpus);
+	if (info->kernel[0])
+		cJSON_AddStringToObject(t, "kernel", info->kernel);
+	else
+		cJSON_AddNullToObject(t, "kernel");
+	if (info->clock[0])
+		cJSON_AddStringToObject(t, "clock", info->clock);
+	else
+		cJSON_AddNullToObject(t, "clock");
+	sl_json_add_u64(t, "first_ns", m->first_ts);
+	sl_json_add_u64(t, "last_ns", m->last_ts);
+	sl_json_add_u64(t, "duration_ns", sl_dur(m->first_ts, m->last_ts));
+	sl_json_add_u64(t, "events", m->nr_events);
+	sl_json_add_u64(t, "lost_events", m->lost_events);
+	/* additions */
+	sl_json_add_u64(t, "lost_gaps", m->lost_gaps);
+	if (info->compression[0])
+		cJSON_AddStringToObject(t, "compression", info->compression);
+	sl_json_add_u64(t, "clock_inversions", m->clock_inversions);
+	sl_json_add_u64(t, "max_clock_inversion_ns", m->max_inversion_ns);
+	sl_json_add_u64(t, "bad_lines", info->bad_lines);
+	sl_json_add_u64(t, "samples_dropped_at_gaps", m->samples_dropped_gap);
+	sl_json_add_u64(t, "implied_switches", m->implied_switches);
+	cJSON_AddBoolToObject(t, "has_sched_waking", m->seen_waking);
+	cJSON_AddBoolToObject(t, "has_sched_wakeup", m->seen_wakeup);
+	return t;
+}
+
+static bool is_known_event(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(known_events); i++)
+		if (!strcmp(known_events[i], name))
+			return true;
+	return false;
+}
+
+static void events_json(struct sl_model *m, cJSON *root)
+{
+	cJSON *ev = cJSON_AddObjectToObject(root, "events");
+	cJSON *other_by_name = cJSON_CreateObject();
+	uint64_t other = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(known_events); i++) {
+		uint32_t id = sl_strtab_find(m->strtab, known_events[i], strlen(known_events[i]));
+		uint64_t n = id && id < m->event_counts_alloc ? m->event_counts[id] : 0;
+
+		sl_json_add_u64(ev, known_events[i], n);
+	}
+	for (size_t id = 1; id < m->event_counts_alloc; id++) {
+		const char *name = sl_str(m->strtab, (uint32_t)id);
+
+		if (!m->event_counts[id] || is_known_event(name))
+			continue;
+		other += m->event_counts[id];
+		sl_json_add_u64(other_by_name, name, m->event_counts[id]);
+	}
+	sl_json_add_u64(ev, "other", other);
+	cJSON_AddItemToObject(root, "other_events", other_by_name);
+}
+
+static void config_json(struct sl_model *m, cJSON *root)
+{
+	const struct sl_config *cfg = m->cfg;
+	cJSON *c = cJSON_AddObjectToObject(root, "config");
+	cJSON *llc = cJSON_CreateArray();
+
+	cJSON_AddStringToObject(c, "slice_model",
+				sl_slice_model(m) == SL_SLICE_CFS ? "cfs" : "eevdf");
+	sl_json_add_u64(c, "base_slice_ns", sl_base_slice(m));
+	sl_json_add_u64(c, "tolerance_ns", cfg->tolerance_ns);
+	sl_json_add_u64(c, "sync_window_ns", cfg->sync_window_ns);
+	sl_json_add_u64(c, "min_cost_ns", cfg->min_cost_ns);
+	sl_json_add_u64(c, "idle_threshold_ns", cfg->idle_threshold_ns);
+	if (!m->nr_llc_cpus) {
+		cJSON *dom = cJSON_CreateArray();
+
+		for (int cpu = 0; cpu < m->nr_cpus; cpu++)
+			cJSON_AddItemToArray(dom, cJSON_CreateNumber(cpu));
+		cJSON_AddItemToArray(llc, dom);
+	} else {
+		int nr_dom = 0;
+
+		for (int cpu = 0; cpu < m->nr_llc_cpus; cpu++)
+			if (m->llc_of[cpu] + 1 > nr_dom)
+				nr_dom = m->llc_of[cpu] + 1;
+		for (int d = 0; d < nr_dom; d++) {
+			cJSON *dom = cJSON_CreateArray();
+
+			for (int cpu = 0; cpu < m->nr_llc_cpus; cpu++)
+				if (m->llc_of[cpu] == d)
+					cJSON_AddItemToArray(dom, cJSON_CreateNumber(cpu));
+			cJSON_AddItemToArray(llc, dom);
+		}
+	}
+	cJSON_AddItemToObject(c, "llc", llc);
+	cJSON_AddStringToObject(c, "llc_source", m->llc_source);
+	if (sl_hz(m))
+		sl_json_add_i64(c, "hz", sl_hz(m));
+	else
+		cJSON_AddNullToObject(c, "hz");
+	cJSON_AddBoolToObject(c, "assume_migratable", cfg->assume_migratable);
+	sl_json_add_u64(c, "max_findings", cfg->max_findings);
+}
+
+static bool task_active(const struct sl_task *t)
+{
+	return t->switches || t->wakeups || t->run_ns || t->wait_ns || t->preemptions ||
+	       t->migrations || t->latency.count;
+}
+
+static void tasks_json(struct sl_model *m, cJSON *root)
+{
+	cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
+
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		const struct sl_task *t = m->tasks[i];
+
+		if (!task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
+			continue;
+		cJSON *o = cJSON_CreateObject();
+
+		sl_json_add_i64(o, "pid", t->pid);
+		cJSON_AddStringToObject(o, "comm", sl_task_comm(m, t));
+		sl_json_add_u64(o, "wakeups", t->wakeups);
+		cJSON_AddItemToObject(o, "wakeup_latency", sl_hist_json(&t->latency));
+		sl_json_add_u64(o, "run_ns", t->run_ns);
+		sl_json_add_u64(o, "wait_ns", t->wait_ns);
+		sl_json_add_u64(o, "switches", t->switches);
+		sl_json_add_u64(o, "preemptions", t->preemptions);
+		sl_json_add_u64(o, "migrations", t->migrations);
+		sl_json_add_i64(o, "prio", t->prio);
+		cJSON_AddItemToArray(tasks, o);
+	}
+}
+
+/* Per-comm latency: the tasks' histograms merged (a comm is a program). */
+static void comms_json(struct sl_model *m, cJSON *root)
+{
+	cJSON *comms = cJSON_AddArrayToObject(root, "comms");
+	uint32_t nr = sl_strtab_count(m->strtab);
+	struct sl_hist *by_comm = xcalloc(nr, sizeof(*by_comm));
+	uint64_t *ntasks = xcalloc(nr, sizeof(*ntasks));
+
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		const struct sl_task *t = m->tasks[i];
+
+		if (!task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
+			continue;
+		sl_hist_merge(&by_comm[t->comm], &t->latency);
+		ntasks[t->comm]++;
+	}
+	for (uint32_t id = 0; id < nr; id++) {
+		if (!ntasks[id])
+			continue;
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "comm", sl_str(m->strtab, id));
+		sl_json_add_u64(o, "tasks", ntasks[id]);
+		cJSON_AddItemToObject(o, "wakeup_latency", sl_hist_json(&by_comm[id]));
+		cJSON_AddItemToArray(comms, o);
+		sl_hist_free(&by_comm[id]);
+	}
+	free(by_comm);
+	free(ntasks);
+}
+
+static void cpus_json(struct sl_model *m, cJSON *root)
+{
+	cJSON *cpus = cJSON_AddArrayToObject(root, "cpus");
+
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct sl_cpu *c = &m->cpus[cpu];
+
+		if (!sl_filter_cpu(m->cfg, cpu))
+			continue;
+		cJSON *o = cJSON_CreateObject();
+		uint64_t known = c->busy_ns + c->idle_ns;
+
+		sl_json_add_i64(o, "cpu", cpu);
+		sl_json_add_u64(o, "busy_ns", c->busy_ns);
+		sl_json_add_u64(o, "idle_ns", c->idle_ns);
+		sl_json_add_u64(o, "switches", c->switches);
+		sl_json_add_u64(o, "wakeups", c->wakeups);
+		sl_json_add_u64(o, "max_queue", c->max_queue);
+		cJSON_AddNumberToObject(o, "mean_queue",
+					known ? (double)c->queue_area / (double)known : 0.0);
+		sl_json_add_u64(o, "lost_events", c->lost_events);
+		sl_json_add_u64(o, "lost_gaps", c->lost_gaps);
+		sl_json_add_u64(o, "implied_switches", c->implied_switches);
+		cJSON_AddItemToObject(o, "wakeup_latency", sl_hist_json(&c->latency));
+		cJSON_AddItemToArray(cpus, o);
+	}
+}
+
+static void summary_json(struct sl_model *m, cJSON *root)
+{
+	cJSON *s = cJSON_AddObjectToObject(root, "summary");
+
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
+		const struct sl_kind_summary *ks = &m->findings->summary[k];
+		cJSON *o = cJSON_AddObjectToObject(s, sl_kinds[k].name);
+
+		sl_json_add_u64(o, "count", ks->count);
+		sl_json_add_u64(o, "cost_ns", ks->cost);
+		sl_json_add_u64(o, "max_cost_ns", ks->max_cost);
+	}
+}
+
+static void findings_json(struct sl_model *m, cJSON *root)
+{
+	cJSON *arr = cJSON_AddArrayToObject(root, "findings");
+	size_t nr;
+	const struct sl_finding *f = sl_findings_sorted(m->findings, &nr);
+	char msg[512];
+
+	for (size_t i = 0; i < nr; i++, f++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "kind", sl_kinds[f->kind].name);
+		sl_json_add_u64(o, "ts_ns", f->ts);
+		sl_json_add_i64(o, "cpu", f->cpu);
+		sl_json_add_i64(o, "pid", f->pid);
+		cJSON_AddStringToObject(o, "comm", sl_str(m->strtab, f->comm));
+		sl_json_add_u64(o, "cost_ns", f->cost);
+		sl_finding_message(f, m, msg, sizeof(msg));
+		cJSON_AddStringToObject(o, "message", msg);
+		if (f->ops && f->ops->json)
+			f->ops->json(f, m, o);
+		cJSON_AddItemToArray(arr, o);
+	}
+	cJSON_AddBoolToObject(root, "findings_truncated", m->findings->dropped > 0);
+}
+
+cJSON *sl_report_json(struct sl_model *m, const char *path)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON *tool;
+	cJSON *lat;
+
+	cJSON_AddStringToObject(root, "schema", "schedlint.report/1");
+	tool = cJSON_AddObjectToObject(root, "tool");
+	cJSON_AddStringToObject(tool, "name", "schedlint");
+	cJSON_AddStringToObject(tool, "version", SCHEDLINT_VERSION);
+	cJSON_AddItemToObject(root, "trace", trace_json(m, path));
+	events_json(m, root);
+	config_json(m, root);
+
+	lat = sl_hist_json(&m->latency);
+	cJSON_AddItemToObject(lat, "local", sl_hist_json(&m->latency_local));
+	cJSON_AddItemToObject(lat, "remote", sl_hist_json(&m->latency_remote));
+	cJSON_AddItemToObject(lat, "remote_ipi", sl_hist_json(&m->latency_ipi));
+	cJSON_AddItemToObject(lat, "remote_no_ipi", sl_hist_json(&m->latency_noipi));
+	cJSON_AddItemToObject(root, "wakeup_latency", lat);
+
+	tasks_json(m, root);
+	comms_json(m, root);
+	cpus_json(m, root);
+	for (int i = 0; i < m->nr_analyzers; i++) {
+		struct sl_analyzer *a = m->analyzers[i];
+
+		if (a->ops->report_json)
+			a->ops->report_json(a, m, root);
+	}
+	if (!cJSON_GetObjectItem(root, "ipi")) {
+		cJSON *ipi = cJSON_AddObjectToObject(root, "ipi");
+
+		sl_json_add_u64(ipi, "sent", 0);
+		cJSON_AddObjectToObject(ipi, "by_callsite");
+		sl_json_add_u64(ipi, "wakelist_wakeups", 0);
+		sl_json_add_u64(ipi, "direct_remote_wakeups", 0);
+	}
+	summary_json(m, root);
+	findings_json(m, root);
+	return root;
+}

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report_text.c - the terminal report
+ *
+ * Dense and in the order a scheduler developer reads: what the trace is,
+ * what the wakeup latency was (schbench's table), where time went per CPU,
+ * which tasks suffered, then each finding kind with the exact timestamps
+ * to open in trace-cmd report or KernelShark.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlint/analyzer.h"
+#include "schedlint/findings.h"
+#include "schedlint/report.h"
+#include "slice.h"
+#include "util.h"
+
+const char *sl_color(const struct sl_report *r, enum sl_color c)
+{
+	static const char *const codes[] = {
+		[SL_C_RESET] = "\033[0m", [SL_C_BOLD] = "\033[1m", [SL_C_DIM] = "\033[2m",
+		[SL_C_RED] = "\033[31m", [SL_C_YELLOW] = "\033[33m", [SL_C_GREEN] = "\033[32m",
+		[SL_C_CYAN] = "\033[36m",
+	};
+	return r->color ? codes[c] : "";
+}
+
+void sl_report_section(struct sl_report *r, const char *title)
+{
+	fprintf(r->out, "\n%s%s%s\n", sl_color(r, SL_C_BOLD), title, sl_color(r, SL_C_RESET));
+}
+
+/* A duration in a fixed 8-column cell: "   27.3us", "  3.36ms". */
+static const char *cell(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%5" PRIu64 "ns", ns);
+	else if (ns < 100000)
+		snprintf(buf, len, "%5.1fus", ns / 1e3);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%5.0fus", ns / 1e3);
+	else if (ns < 100000000)
+		snprintf(buf, len, "%5.2fms", ns / 1e6);
+	else if (ns < 10000000000ULL)
+		snprintf(buf, len, "%5.0fms", ns / 1e6);
+	else
+		snprintf(buf, len, "%6.1fs", ns / 1e9);
+	return buf;
+}
+
+void sl_report_latency_header(struct sl_report *r, int w)
+{
+	fprintf(r->out, "  %s%-*s %8s %8s", sl_color(r, SL_C_DIM), w, "", "count", "min");
+	for (int i = 0; i < SL_NR_PCTS; i++)
+		fprintf(r->out, " %8s", sl_pct_names[i]);
+	fprintf(r->out, " %8s %8s%s\n", "max", "mean", sl_color(r, SL_C_RESET));
+}
+
+void sl_report_latency_row(struct sl_report *r, int w, const char *label, const struct sl_hist *h)
+{
+	char b[32];
+
+	fprintf(r->out, "  %-*.*s %8" PRIu64, w, w, label, h->count);
+	if (!h->count) {
+		fputc('\n', r->out);
+		return;
+	}
+	fprintf(r->out, " %8s", cell(b, sizeof(b), h->min));
+	for (int i = 0; i < SL_NR_PCTS; i++)
+		fprintf(r->out, " %8s", cell(b, sizeof(b), sl_hist_percentile(h, sl_pcts[i])));
+	fprintf(r->out, " %8s", cell(b, sizeof(b), h->max));
+	fprintf(r->out, " %8s\n", cell(b, sizeof(b), sl_hist_mean(h)));
+}
+
+/* A bar of width cells for frac in [0,1], with eighth blocks. */
+static void bar(struct sl_report *r, double frac, int width)
+{
+	static const char *const eighths[] = { "", "▏", "▎", "▍", "▌", "▋", "▊", "▉" };
+	int units = (int)(frac * width * 8 + 0.5), full = units / 8, rest = units % 8;
+	int cells = 0;
+
+	if (frac < 0)
+		units = full = rest = 0;
+	for (; cells < full && cells < width; cells++)
+		fputs("█", r->out);
+	if (cells < width && rest) {
+		fputs(eighths[rest], r->out);
+		cells++;
+	}
+	for (; cells < width; cells++)
+		fputc(' ', r->out);
+}
+
+static void trace_facts(struct sl_report *r, struct sl_model *m)
+{
+	const struct sl_trace_info *info = m->info;
+	char a[32], b[32], d[32];
+	int ncpus = info->ncpus > m->nr_cpus ? info->ncpus : m->nr_cpus;
+
+	fprintf(r->out, "%sschedlint %s%s — %s\n", sl_color(r, SL_C_BOLD), SCHEDLINT_VERSION,
+		sl_color(r, SL_C_RESET), r->path);
+	fprintf(r->out, "  trace    %s", sl_format_name(info->format));
+	if (info->compression[0] && strcmp(info->compression, "none"))
+		fprintf(r->out, " (%s)", info->compression);
+	fprintf(r->out, ", %d CPUs", ncpus);
+	if (info->kernel[0])
+		fprintf(r->out, ", kernel %s", info->kernel);
+	if (info->clock[0])
+		fprintf(r->out, ", clock %s", info->clock);
+	fputc('\n', r->out);
+	fprintf(r->out, "  span     %s .. %s (%s), %" PRIu64 " events\n",
+		fmt_ts(a, sizeof(a), m->first_ts), fmt_ts(b, sizeof(b), m->last_ts),
+		fmt_duration(d, sizeof(d), sl_dur(m->first_ts, m->last_ts)), m->nr_events);
+
+	fputs("  events  ", r->out);
+	for (int t = 1; t < SL_EV__COUNT; t++)
+		if (m->type_counts[t] && t != SL_EV_LOST)
+			fprintf(r->out, " %s %" PRIu64, sl_event_type_name(t), m->type_counts[t]);
+	if (m->type_counts[SL_EV_OTHER])
+		fprintf(r->out, " other %" PRIu64, m->type_counts[SL_EV_OTHER]);
+	fputc('\n', r->out);
+
+	if (m->lost_gaps) {
+		fprintf(r->out, "  %slost     %" PRIu64 " events in %" PRIu64 " gaps:", sl_color(r, SL_C_YELLOW),
+			m->lost_events, m->lost_gaps);
+		for (int cpu = 0; cpu < m->nr_cpus; cpu++)
+			if (m->cpus[cpu].lost_gaps)
+				fprintf(r->out, " cpu%d %" PRIu64 "%s", cpu, m->cpus[cpu].lost_events,
+					m->cpus[cpu].lost_events ? "" : "?");
+		fprintf(r->out, "%s\n           no latency or finding is computed across a gap"
+			" (%" PRIu64 " wakeups not measured)\n", sl_color(r, SL_C_RESET),
+			m->samples_dropped_gap);
+	}
+	if (!m->seen_waking && m->seen_wakeup)
+		fputs("  note     no sched_waking events: wakeup time = sched_wakeup time\n", r->out);
+	if (m->seen_waking && !m->seen_wakeup)
+		fputs("  note     no sched_wakeup events (perf sched record?): wakees are enqueued"
+		      " at their waking\n", r->out);
+	if (!m->seen_waking && !m->seen_wakeup)
+		fputs("  note     no wakeup events: wakeup latency cannot be measured\n", r->out);
+	if (m->implied_switches) {
+		fprintf(r->out, "  note     %" PRIu64 " context switches are missing from the trace (",
+			m->implied_switches);
+		const char *sep = "";
+
+		for (int cpu = 0; cpu < m->nr_cpus; cpu++)
+			if (m->cpus[cpu].implied_switches) {
+				fprintf(r->out, "%scpu%d %" PRIu64, sep, cpu, m->cpus[cpu].implied_switches);
+				sep = ", ";
+			}
+		fputs("):\n           inferred from the task running each CPU's next event,"
+		      " at the earliest time possible\n", r->out);
+	}
+	if (info->bad_lines)
+		fprintf(r->out, "  %snote     %" PRIu64 " lines were not events (first: line %" PRIu64 ")%s\n",
+			sl_color(r, SL_C_YELLOW), info->bad_lines, info->first_bad_line,
+			sl_color(r, SL_C_RESET));
+	if (m->max_inversion_ns > 100000)
+		fprintf(r->out, "  note     timestamps go back by up to %s (%" PRIu64 " times): "
+			"clocks disagree across CPUs\n",
+			fmt_duration(d, sizeof(d), m->max_inversion_ns), m->clock_inversions);
+}
+
+static void latency_section(struct sl_report *r, struct sl_model *m)
+{
+	sl_report_section(r, "Wakeup latency (waking -> running)");
+	if (!m->latency.count) {
+		fputs("  no wakeup-latency samples\n", r->out);
+		return;
+	}
+	sl_report_latency_header(r, 14);
+	sl_report_latency_row(r, 14, "all", &m->latency);
+	sl_report_latency_row(r, 14, "local", &m->latency_local);
+	sl_report_latency_row(r, 14, "remote", &m->latency_remote);
+	if (m->latency_ipi.count)
+		sl_report_latency_row(r, 14, " remote + IPI", &m->latency_ipi);
+	if (m->latency_noipi.count && m->latency_ipi.count)
+		sl_report_latency_row(r, 14, " remote no IPI", &m->latency_noipi);
+}
+
+/* "1us", "20ms": a 1-2-5 boundary as a short label */
+static const char *short_ns(char *buf, size_t len, uint64_t ns)
+{
+	static const struct { uint64_t div; const char *unit; } units[] = {
+		{ 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" }, { 1, "ns" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (ns >= units[i].div) {
+			snprintf(buf, len, "%" PRIu64 "%s", ns / units[i].div, units[i].unit);
+			return buf;
+		}
+	snprintf(buf, len, "0");
+	return buf;
+}
+
+/*
+ * Histogram: one row per 1-2-5 step (1us, 2us, 5us, 10us, ...), the way
+ * people read latencies, with bars scaled to the fullest row.
+ */
+static void histogram_section(struct sl_report *r, struct sl_model *m)
+{
+	uint64_t bounds[64], rows[64] = { 0 }, maxc = 0;
+	struct sl_hist_iter it = { 0 };
+	uint64_t lo, hi, c, b = 1;
+	int nr = 0, first = -1, last = -1;
+	char a[32];
+
+	if (!m->latency.count)
+		return;
+	for (int i = 0; nr < 60 && b < UINT64_MAX / 10; i++) {
+		static const int steps[] = { 1, 2, 5 };
+
+		bounds[nr++] = b * (uint64_t)steps[i % 3];
+		if (i % 3 == 2)
+			b *= 10;
+	}
+	while (sl_hist_next(&m->latency, &it, &lo, &hi, &c)) {
+		int row = 0;
+
+		while (row + 1 < nr && bounds[row + 1] <= lo)
+			row++;
+		rows[row] += c;
+	}
+	for (int i = 0; i < nr; i++) {
+		if (!rows[i])
+			continue;
+		if (first < 0)
+			first = i;
+		last = i;
+		if (rows[i] > maxc)
+			maxc = rows[i];
+	}
+	sl_report_section(r, "Latency histogram");
+	for (int i = first; i <= last; i++) {
+		fprintf(r->out, "  %6s .. |", short_ns(a, sizeof(a), bounds[i]));
+		fputs(sl_color(r, SL_C_CYAN), r->out);
+		bar(r, (double)rows[i] / (double)maxc, 40);
+		fputs(sl_color(r, SL_C_RESET), r->out);
+		fprintf(r->out, " %" PRIu64 "\n", rows[i]);
+	}
+}
+
+static void cpus_section(struct sl_report *r, struct sl_model *m)
+{
+	char a[32];
+
+	sl_report_section(r, "CPUs");
+	fprintf(r->out, "  %scpu  utilization                  busy  switches  wakeups  maxq  meanq      p99 lat%s\n",
+		sl_color(r, SL_C_DIM), sl_color(r, SL_C_RESET));
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct sl_cpu *c = &m->cpus[cpu];
+		uint64_t known = c->busy_ns + c->idle_ns;
+		double util = known ? (double)c->busy_ns / (double)known : 0;
+
+		if (!sl_filter_cpu(m->cfg, cpu))
+			continue;
+		fprintf(r->out, "  %3d  ", cpu);
+		fputs(sl_color(r, util > 0.9 ? SL_C_RED : SL_C_GREEN), r->out);
+		bar(r, util, 24);
+		fputs(sl_color(r, SL_C_RESET), r->out);
+		fprintf(r->out, " %5.1f%% %9" PRIu64 " %8" PRIu64 " %5u %6.2f %8s\n", util * 100,
+			c->switches, c->wakeups, c->max_queue,
+			known ? (double)c->queue_area / (double)known : 0.0,
+			c->latency.count ? fmt_duration(a, sizeof(a), sl_hist_percentile(&c->latency, 99)) : "-");
+	}
+}
+
+static int by_p99_desc(const void *a, const void *b)
+{
+	const struct sl_task *x = *(const struct sl_task *const *)a;
+	const struct sl_task *y = *(const struct sl_task *const *)b;
+	uint64_t px = sl_hist_percentile(&x->latency, 99), py = sl_hist_percentile(&y->latency, 99);
+
+	if (px != py)
+		return px < py ? 1 : -1;
+	return x->pid - y->pid;
+}
+
+static void tasks_section(struct sl_report *r, struct sl_model *m)
+{
+	struct sl_task **list = xcalloc(m->nr_tasks + 1, sizeof(*list));
+	size_t n = 0;
+	char b[6][32];
+
+	for (uint32_t i = 0; i < m->nr_tasks; i++)
+		if (m->tasks[i]->latency.count && sl_filter_task(m->cfg, m->strtab, m->tasks[i]))
+			list[n++] = m->tasks[i];
+	if (!n) {
+		free(list);
+		return;
+	}
+	qsort(list, n, sizeof(*list), by_p99_desc);
+	sl_report_section(r, "Tasks by wakeup-latency p99");
+	fprintf(r->out, "  %s%-24s %7s %8s %8s %8s %9s %9s %6s %6s%s\n", sl_color(r, SL_C_DIM),
+		"task", "wakeups", "p50", "p99", "max", "run", "wait", "preem", "migr",
+		sl_color(r, SL_C_RESET));
+	for (size_t i = 0; i < n && i < (size_t)r->top; i++) {
+		const struct sl_task *t = list[i];
+		char name[40];
+
+		snprintf(name, sizeof(name), "%s:%d", sl_task_comm(m, t), t->pid);
+		fprintf(r->out, "  %-24s %7" PRIu64 " %8s %8s %8s %9s %9s %6" PRIu64 " %6" PRIu64 "\n",
+			name, t->latency.count,
+			cell(b[0], 32, sl_hist_percentile(&t->latency, 50)),
+			cell(b[1], 32, sl_hist_percentile(&t->latency, 99)),
+			cell(b[2], 32, t->latency.max), fmt_duration(b[3], 32, t->run_ns),
+			fmt_duration(b[4], 32, t->wait_ns), t->preemptions, t->migrations);
+	}
+	if (n > (size_t)r->top)
+		fprintf(r->out, "  ... %zu more tasks with wakeups (--json lists all)\n", n - (size_t)r->top);
+	free(list);
+}
+
+static void findings_section(struct sl_report *r, struct sl_model *m)
+{
+	const struct sl_findings *fs = m->findings;
+	char a[32], b[32], ts[32], msg[512];
+	size_t nr, shown = 0;
+	const struct sl_finding *f;
+
+	sl_report_section(r, "Findings");
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
+		const struct sl_kind_summary *s = &fs->summary[k];
+		bool bad = s->count && sl_kinds[k].listed;
+
+		fprintf(r->out, "  %s%-20s %7" PRIu64 "%s", sl_color(r, bad ? SL_C_RED : SL_C_RESET),
+			sl_kinds[k].name, s->count, sl_color(r, SL_C_RESET));
+		if (s->count)
+			fprintf(r->out, "   total %9s   worst %9s", fmt_duration(a, sizeof(a), s->cost),
+				fmt_duration(b, sizeof(b), s->max_cost));
+		if (!s->count)
+			fprintf(r->out, "%*s", 43, "");
+		fprintf(r->out, "   %s%s%s\n", sl_color(r, SL_C_DIM), sl_kinds[k].what,
+			sl_color(r, SL_C_RESET));
+	}
+
+	f = sl_findings_sorted(m->findings, &nr);
+	if (!nr)
+		return;
+	fprintf(r->out, "\n  most costly (timestamps as trace-cmd report prints them):\n");
+	for (size_t i = 0; i < nr && shown < (size_t)r->top; i++, f++, shown++) {
+		sl_finding_message(f, m, msg, sizeof(msg));
+		fprintf(r->out, "  %s%s%s cpu%-3d %-18s %s%9s%s  %s:%d  %s\n", sl_color(r, SL_C_BOLD),
+			fmt_ts(ts, sizeof(ts), f->ts), sl_color(r, SL_C_RESET), f->cpu,
+			sl_kinds[f->kind].name, sl_color(r, SL_C_YELLOW),
+			fmt_duration(a, sizeof(a), f->cost), sl_color(r, SL_C_RESET),
+			sl_str(m->strtab, f->comm), f->pid, msg);
+	}
+	if (fs->dropped)
+		fprintf(r->out, "  (lists keep the %zu most costly findings; summaries count all)\n",
+			fs->max);
+}
+
+void sl_report_text(struct sl_report *r, struct sl_model *m)
+{
+	if (r->top <= 0)
+		r->top = 10;
+	trace_facts(r, m);
+	latency_section(r, m);
+	histogram_section(r, m);
+	cpus_section(r, m);
+	tasks_section(r, m);
+	for (int i = 0; i < m->nr_analyzers; i++) {
+		struct sl_analyzer *a = m->analyzers[i];
+
+		if (a->ops->report_text)
+			a->ops->report_text(a, m, r);
+	}
+	findings_section(r, m);
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slice.c - scheduler parameters: model, base slice, weights, HZ
+ *
+ * The kernel scales its latency tunables by a factor of the CPU count
+ * (SCHED_TUNABLESCALING_LOG: 1 + ilog2(min(ncpus, 8))), so the default
+ * base slice is 0.75 ms on 1 CPU, 1.5 ms on 2, 2.25 ms on 4, 3 ms on 8+.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "slice.h"
+
+/* kernel/sched/core.c: sched_prio_to_weight[40], nice -20 .. 19 */
+static const uint32_t prio_to_weight[40] = {
+	88761, 71755, 56483, 46273, 36291,
+	29154, 23254, 18705, 14949, 11916,
+	9548, 7620, 6100, 4904, 3906,
+	3121, 2501, 1991, 1586, 1277,
+	1024, 820, 655, 526, 423,
+	335, 272, 215, 172, 137,
+	110, 87, 70, 56, 45,
+	36, 29, 23, 18, 15,
+};
+
+uint32_t sl_prio_weight(int prio)
+{
+	if (prio < 100 || prio > 139)
+		return 1024;
+	return prio_to_weight[prio - 100];
+}
+
+bool sl_kernel_version(const char *release, int *major, int *minor)
+{
+	char *end;
+	long ma, mi;
+
+	if (!release || !*release)
+		return false;
+	ma = strtol(release, &end, 10);
+	if (end == release || *end != '.')
+		return false;
+	mi = strtol(end + 1, &end, 10);
+	*major = (int)ma;
+	*minor = (int)mi;
+	return true;
+}
+
+enum sl_slice_model sl_slice_model(const struct sl_model *m)
+{
+	int major, minor;
+
+	if (m->cfg->slice_model_set)
+		return m->cfg->slice_model;
+	if (sl_kernel_version(m->info->kernel, &major, &minor))
+		return major > 6 || (major == 6 && minor >= 6) ? SL_SLICE_EEVDF : SL_SLICE_CFS;
+	return SL_SLICE_EEVDF;
+}
+
+unsigned int sl_slice_factor(const struct sl_model *m)
+{
+	int ncpus = m->info->ncpus > 0 ? m->info->ncpus : m->nr_cpus;
+	unsigned int factor = 1;
+
+	if (ncpus > 8)
+		ncpus = 8;
+	while (ncpus > 1) {
+		factor++;
+		ncpus >>= 1;
+	}
+	return factor;
+}
+
+uint64_t sl_base_slice(const struct sl_model *m)
+{
+	if (m->cfg->base_slice_ns)
+		return m->cfg->base_slice_ns;
+	return 750000ULL * sl_slice_factor(m);
+}
+
+int sl_hz(const struct sl_model *m)
+{
+	return m->cfg->hz ? m->cfg->hz : m->hz_inferred;
+}

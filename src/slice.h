@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * slice.h - the scheduler parameters a trace implies (SPEC "late-preemption")
+ */
+#ifndef SCHEDLINT_SLICE_H
+#define SCHEDLINT_SLICE_H
+
+#include <stdint.h>
+
+#include "schedlint/model.h"
+
+/* EEVDF or CFS: --slice-model, else the trace's kernel (>= 6.6 is EEVDF), else EEVDF. */
+enum sl_slice_model sl_slice_model(const struct sl_model *m);
+/* The CPU-count factor 1 + ilog2(min(ncpus, 8)) of sysctl_sched_base_slice & co. */
+unsigned int sl_slice_factor(const struct sl_model *m);
+/* --base-slice, else 0.75 ms x factor. */
+uint64_t sl_base_slice(const struct sl_model *m);
+/* --hz, else what the trace showed (0 when unknown). */
+int sl_hz(const struct sl_model *m);
+/* The kernel's sched_prio_to_weight[] for a prio 100..139 (nice -20..19); 1024 otherwise. */
+uint32_t sl_prio_weight(int prio);
+/* Parse "6.18.44-fc" into 6, 18; false when the string has no version. */
+bool sl_kernel_version(const char *release, int *major, int *minor);
+
+#endif /* SCHEDLINT_SLICE_H */
