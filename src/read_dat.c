@@ -146,6 +146,7 @@ int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
 	ret = sl_dat_header_check(path, &hdr, err);
 	if (ret < 0)
 		return ret;
+	sl_dat_header_free(&hdr);
 
 	dr = xcalloc(1, sizeof(*dr));
 	dr->r.ops = &dat_ops;

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_hist.c - percentiles by nearest rank, exact or within 1%
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "schedlint/hist.h"
+
+/* nearest rank over a sorted array: the ceil(p/100 * n)-th value */
+static uint64_t nearest_rank(const uint64_t *sorted, size_t n, double p)
+{
+	size_t rank = (size_t)((p / 100.0) * (double)n);
+
+	if ((double)rank < p / 100.0 * (double)n)
+		rank++;
+	if (rank < 1)
+		rank = 1;
+	return sorted[rank - 1];
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void test_small_values_exact(void **state)
+{
+	struct sl_hist h;
+
+	sl_hist_init(&h);
+	for (uint64_t v = 1; v <= 100; v++)
+		sl_hist_add(&h, v);
+	assert_int_equal(h.count, 100);
+	assert_int_equal(h.min, 1);
+	assert_int_equal(h.max, 100);
+	assert_int_equal(sl_hist_mean(&h), 50);		/* 5050 / 100 */
+	assert_int_equal(sl_hist_percentile(&h, 50), 50);
+	assert_int_equal(sl_hist_percentile(&h, 99), 99);
+	assert_int_equal(sl_hist_percentile(&h, 99.9), 100);
+	assert_int_equal(sl_hist_percentile(&h, 100), 100);
+	sl_hist_free(&h);
+}
+
+static void test_empty(void **state)
+{
+	struct sl_hist h;
+
+	sl_hist_init(&h);
+	assert_int_equal(sl_hist_percentile(&h, 50), 0);
+	assert_int_equal(sl_hist_mean(&h), 0);
+	sl_hist_free(&h);
+}
+
+/* random latencies over six decades: every percentile within 1% of the exact one */
+static void test_relative_error(void **state)
+{
+	enum { N = 100000 };
+	uint64_t *v = malloc(N * sizeof(*v));
+	const double pcts[] = { 50, 75, 90, 95, 99, 99.5, 99.9 };
+	struct sl_hist h;
+	uint64_t sum = 0;
+
+	sl_hist_init(&h);
+	srand(42);
+	for (int i = 0; i < N; i++) {
+		/* log-uniform from 100 ns to 100 ms */
+		double e = 2.0 + 6.0 * rand() / (double)RAND_MAX;
+		uint64_t x = 1;
+
+		for (double p = 0; p < e; p += 1)
+			x = (uint64_t)(x * (e - p >= 1 ? 10.0 : 1.0 + 9.0 * (e - p)));
+		v[i] = x;
+		sum += x;
+		sl_hist_add(&h, x);
+	}
+	qsort(v, N, sizeof(*v), cmp_u64);
+	assert_int_equal(h.min, v[0]);
+	assert_int_equal(h.max, v[N - 1]);
+	assert_int_equal(sl_hist_mean(&h), sum / N);
+	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+		double exact = (double)nearest_rank(v, N, pcts[i]);
+		double got = (double)sl_hist_percentile(&h, pcts[i]);
+
+		assert_true(got >= exact * 0.99 && got <= exact * 1.01);
+	}
+	sl_hist_free(&h);
+	free(v);
+}
+
+static void test_merge(void **state)
+{
+	struct sl_hist a, b;
+
+	sl_hist_init(&a);
+	sl_hist_init(&b);
+	for (uint64_t v = 1000; v < 2000; v++)
+		sl_hist_add(&a, v);
+	for (uint64_t v = 5000000; v < 5001000; v++)
+		sl_hist_add(&b, v);
+	sl_hist_merge(&a, &b);
+	assert_int_equal(a.count, 2000);
+	assert_int_equal(a.min, 1000);
+	assert_int_equal(a.max, 5000999);
+	uint64_t p75 = sl_hist_percentile(&a, 75);
+
+	assert_true(p75 >= 4950000 && p75 <= 5050000);
+	sl_hist_free(&a);
+	sl_hist_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_small_values_exact),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_relative_error),
+		cmocka_unit_test(test_merge),
+	};
+	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);
+}

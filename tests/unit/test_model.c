@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_model.c - the SPEC's state-model rules, one test (or more) per rule
+ *
+ * Each test feeds a short hand-written event sequence and checks what
+ * SPEC.md "The state model (rules)" says must follow.  Times are in us
+ * to keep the sequences readable.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "schedlint/analyzer.h"
+#include "schedlint/model.h"
+
+#define US 1000ULL
+
+struct fixture {
+	struct sl_config cfg;
+	struct sl_trace_info info;
+	struct sl_strtab *st;
+	struct sl_model *m;
+	/* the samples delivered to analyzers, through a test analyzer */
+};
+
+static struct sl_latency_sample samples[64];
+static int nr_samples;
+
+static void rec_latency(struct sl_analyzer *a, struct sl_model *m, const struct sl_latency_sample *s)
+{
+	if (nr_samples < 64)
+		samples[nr_samples++] = *s;
+}
+
+/* A model with its usual analyzers, plus sample capture through the model's samples */
+static struct fixture *setup_model(int ncpus)
+{
+	static struct fixture f;
+
+	memset(&f, 0, sizeof(f));
+	sl_config_init(&f.cfg);
+	f.info.ncpus = ncpus;
+	f.info.has_waking = SL_YES;
+	f.info.has_wakeup = SL_YES;
+	f.st = sl_strtab_new();
+	f.m = sl_model_new(&f.cfg, f.st, &f.info);
+	nr_samples = 0;
+	/* capture samples: an extra analyzer appended for the test */
+	static struct sl_analyzer_ops cap = { .name = "capture", .on_latency = rec_latency };
+	static struct sl_analyzer capa = { .ops = &cap };
+	f.m->analyzers = realloc(f.m->analyzers, (size_t)(f.m->nr_analyzers + 1) * sizeof(*f.m->analyzers));
+	f.m->analyzers[f.m->nr_analyzers++] = &capa;
+	return &f;
+}
+
+static void teardown_model(struct fixture *f)
+{
+	/* the capture analyzer is static: take it out before freeing */
+	f->m->nr_analyzers--;
+	sl_model_free(f->m);
+	sl_strtab_free(f->st);
+	sl_config_free(&f->cfg);
+}
+
+static uint32_t comm(struct fixture *f, const char *s)
+{
+	return sl_intern_cstr(f->st, s);
+}
+
+static void ev_switch(struct fixture *f, uint64_t us, int cpu, int prev, int prev_class,
+		      char letter, int next)
+{
+	struct sl_event ev = { .ts = us * US, .cpu = cpu, .pid = prev, .type = SL_EV_SWITCH,
+			       .name = comm(f, "sched_switch") };
+
+	ev.sw.prev_pid = prev;
+	ev.sw.next_pid = next;
+	ev.sw.prev_prio = ev.sw.next_prio = 120;
+	ev.sw.prev_class = (uint8_t)prev_class;
+	ev.sw.prev_letter = letter;
+	ev.sw.prev_comm = comm(f, prev ? "task" : "swapper");
+	ev.sw.next_comm = comm(f, next ? "task" : "swapper");
+	sl_model_feed(f->m, &ev);
+}
+
+static void ev_wake(struct fixture *f, int type, uint64_t us, int cpu, int waker, int pid, int target)
+{
+	struct sl_event ev = { .ts = us * US, .cpu = cpu, .pid = waker, .type = (uint16_t)type,
+			       .name = comm(f, type == SL_EV_WAKING ? "sched_waking" :
+					       type == SL_EV_WAKEUP ? "sched_wakeup" : "sched_wakeup_new") };
+
+	ev.wake.pid = pid;
+	ev.wake.prio = 120;
+	ev.wake.target_cpu = target;
+	ev.wake.comm = comm(f, "task");
+	ev.wake.success = true;
+	sl_model_feed(f->m, &ev);
+}
+
+static void ev_migrate(struct fixture *f, uint64_t us, int cpu, int running, int pid, int from, int to)
+{
+	struct sl_event ev = { .ts = us * US, .cpu = cpu, .pid = running, .type = SL_EV_MIGRATE,
+			       .name = comm(f, "sched_migrate_task") };
+
+	ev.migrate.pid = pid;
+	ev.migrate.prio = 120;
+	ev.migrate.orig_cpu = from;
+	ev.migrate.dest_cpu = to;
+	ev.migrate.comm = comm(f, "task");
+	sl_model_feed(f->m, &ev);
+}
+
+static void ev_lost(struct fixture *f, uint64_t us, int cpu)
+{
+	struct sl_event ev = { .ts = us * US, .cpu = cpu, .pid = -1, .type = SL_EV_LOST,
+			       .name = comm(f, "lost_events") };
+
+	ev.lost.count = 10;
+	sl_model_feed(f->m, &ev);
+}
+
+/* Put task pid to sleep on cpu (known state: ran, then blocked). */
+static void sleeping(struct fixture *f, uint64_t us, int cpu, int pid)
+{
+	ev_switch(f, us, cpu, 0, SL_PREV_RUNNABLE, 'R', pid);
+	ev_switch(f, us + 1, cpu, pid, SL_PREV_BLOCKED, 'S', 0);
+}
+
+/* Rule 1: waking is logged by the waker; wake time = waking time. */
+static void test_rule1_wake_time_is_waking(void **state)
+{
+	struct fixture *f = setup_model(4);
+
+	sleeping(f, 10, 1, 100);
+	ev_switch(f, 20, 0, 0, SL_PREV_RUNNABLE, 'R', 200);		/* the waker runs on 0 */
+	ev_wake(f, SL_EV_WAKING, 30, 0, 200, 100, 1);		/* target_cpu = prev CPU */
+	ev_wake(f, SL_EV_WAKEUP, 35, 1, 0, 100, 1);
+	ev_switch(f, 50, 1, 0, SL_PREV_RUNNABLE, 'R', 100);
+	assert_int_equal(nr_samples, 1);
+	assert_int_equal(samples[0].latency, 20 * US);		/* 50 - 30, not 50 - 35 */
+	assert_int_equal(samples[0].waker_pid, 200);
+	assert_int_equal(samples[0].waker_cpu, 0);
+	assert_true(samples[0].remote);
+	teardown_model(f);
+}
+
+/* Rule 2: the destination is a migrate's dest_cpu during the wakeup... */
+static void test_rule2_destination_from_migrate(void **state)
+{
+	struct fixture *f = setup_model(4);
+
+	sleeping(f, 10, 1, 100);
+	ev_switch(f, 20, 0, 0, SL_PREV_RUNNABLE, 'R', 200);
+	ev_wake(f, SL_EV_WAKING, 30, 0, 200, 100, 1);
+	ev_migrate(f, 31, 0, 200, 100, 1, 2);
+	ev_switch(f, 32, 0, 200, SL_PREV_RUNNABLE, 'R', 0);	/* the waker goes on */
+	assert_int_equal(f->m->cpus[2].nr_pending, 1);
+	assert_int_equal(f->m->cpus[1].nr_pending, 0);
+	assert_int_equal(sl_model_task(f->m, 100)->cpu, 2);
+	teardown_model(f);
+}
+
+/* ... without one, it stays on its previous CPU (sched_waking.target_cpu) */
+static void test_rule2_destination_previous_cpu(void **state)
+{
+	struct fixture *f = setup_model(4);
+
+	sleeping(f, 10, 3, 100);
+	ev_switch(f, 20, 0, 0, SL_PREV_RUNNABLE, 'R', 200);
+	ev_wake(f, SL_EV_WAKING, 30, 0, 200, 100, 3);
+	ev_switch(f, 32, 0, 200, SL_PREV_BLOCKED, 'S', 0);
+	assert_int_equal(f->m->cpus[3].nr_pending, 1);
+	assert_int_equal(f->m->cpus[0].nr_pending, 0);
+	teardown_model(f);
+}
+
+/* Rule 2: runqueue updates apply to the destination, not the logging CPU */
+static void test_rule2_enqueue_on_destination(void **state)
+{
+	struct fixture *f = setup_model(4);
+
+	sleeping(f, 10, 2, 100);
+	ev_switch(f, 20, 0, 0, SL_PREV_RUNNABLE, 'R', 200);
+	ev_switch(f, 21, 2, 0, SL_PREV_RUNNABLE, 'R', 300);	/* cpu 2 busy */
+	ev_wake(f, SL_EV_WAKING, 30, 0, 200, 100, 2);
+	ev_wake(f, SL_EV_WAKEUP, 31, 0, 200, 100, 2);		/* direct path: logged on 0 */
+	assert_int_equal(f->m->cpus[2].nr_queued, 1);
+	assert_int_equal(f->m->cpus[0].nr_queued, 0);
+	assert_int_equal(f->m->cpus[2].nr_pending, 0);
+	assert_int_equal(f->m->cpus[2].wakeups, 1);
+	teardown_model(f);
+}
+
+/* Rule 3: a CPU with a pending wakeup is not idle */
+static void test_rule3_pending_not_idle(void **state)
+{
+	struct fixture *f = setup_model(4);
+
+	sleeping(f, 10, 1, 100);
+	ev_switch(f, 20, 0, 0, SL_PREV_RUNNABLE, 'R', 200);
+	assert_true(sl_cpu_is_idle(&f->m->cpus[1]));
+	ev_wake(f, SL_EV_WAKING, 30, 0, 200, 100, 1);
+	ev_switch(f, 31, 0, 200, SL_PREV_BLOCKED, 'S', 0);	/* placement decided */
+	assert_false(sl_cpu_is_idle(&f->m->cpus[1]));
+	assert_int_equal(f->m->cpus[1].nr_pending, 1);
+	ev_wake(f, SL_EV_WAKEUP, 40, 1, 0, 100, 1);
+	assert_int_equal(f->m->cpus[1].nr_pending, 0);
+	assert_int_equal(f->m->cpus[1].nr_queued, 1);
+	assert_false(sl_cpu_is_idle(&f->m->cpus[1]));
+	teardown_model(f);
+}
+
+/* Rule 4: waking a task that is running or runnable changes nothing */
+static void test_rule4_wakeup_of_running_task(void **state)
+{
+	struct fixture *f = setup_model(2);
+
+	ev_switch(f, 10, 0, 0, SL_PREV_RUNNABLE, 'R', 100);	/* 100 runs on 0 */
+	ev_switch(f, 11, 1, 0, SL_PREV_RUNNABLE, 'R', 200);
+	ev_wake(f, SL_EV_WAKING, 20, 1, 200, 100, 0);
+	ev_wake(f, SL_EV_WAKEUP, 21, 1, 200, 100, 0);
+	assert_int_equal(sl_model_task(f->m, 100)->state, SL_TASK_RUNNING);
+	assert_int_equal(f->m->cpus[0].nr_queued, 0);
+	ev_switch(f, 30, 0, 100, SL_PREV_RUNNABLE, 'R', 0);	/* preempted: queued */
+	ev_wake(f, SL_EV_WAKING, 31, 1, 200, 100, 0);
+	ev_switch(f, 40, 0, 0, SL_PREV_RUNNABLE, 'R', 100);
+	assert_int_equal(nr_samples, 0);
+	assert_int_equal(sl_model_task(f->m, 100)->wakeups, 0);
+	teardown_model(f);
+}
+
+/* Rule 5: sched_wakeup_new makes a task runnable on target_cpu, no latency sample */
+static void test_rule5_wakeup_new(void **state)
+{
+	struct fixture *f = setup_model(4);
+
+	ev_switch(f, 10, 0, 0, SL_PREV_RUNNABLE, 'R', 200);
+	ev_wake(f, SL_EV_WAKEUP_NEW, 20, 0, 200, 101, 3);
+	assert_int_equal(f->m->cpus[3].nr_queued, 1);
+	assert_int_equal(sl_model_task(f->m, 101)->runnable_reason, SL_RUNNABLE_NEW);
+	ev_switch(f, 30, 3, 0, SL_PREV_RUNNABLE, 'R', 101);
+	assert_int_equal(nr_samples, 0);
+	assert_int_equal(sl_model_task(f->m, 101)->state, SL_TASK_RUNNING);
+	teardown_model(f);
+}
+
+/* Rule 6: R and R+ stay runnable on that CPU; S blocks; X dies */
+static void test_rule6_prev_states(void **state)
+{
+	struct fixture *f = setup_model(2);
+
+	ev_switch(f, 10, 0, 0, SL_PREV_RUNNABLE, 'R', 100);
+	ev_switch(f, 20, 0, 100, SL_PREV_PREEMPTED, 'R', 101);
+	assert_int_equal(sl_model_task(f->m, 100)->state, SL_TASK_QUEUED);
+	assert_int_equal(sl_model_task(f->m, 100)->cpu, 0);
+	assert_int_equal(sl_model_task(f->m, 100)->preemptions, 1);
+	assert_int_equal(f->m->cpus[0].nr_queued, 1);
+	ev_switch(f, 30, 0, 101, SL_PREV_RUNNABLE, 'R', 100);
+	assert_int_equal(sl_model_task(f->m, 101)->state, SL_TASK_QUEUED);
+	ev_switch(f, 40, 0, 100, SL_PREV_BLOCKED, 'D', 101);
+	assert_int_equal(sl_model_task(f->m, 100)->state, SL_TASK_BLOCKED);
+	assert_int_equal(sl_model_task(f->m, 100)->block_letter, 'D');
+	ev_switch(f, 50, 0, 101, SL_PREV_DEAD, 'X', 0);
+	assert_int_equal(sl_model_task(f->m, 101)->state, SL_TASK_DEAD);
+	assert_int_equal(f->m->cpus[0].nr_queued, 0);
+	assert_true(sl_cpu_is_idle(&f->m->cpus[0]));
+	teardown_model(f);
+}
+
+/* Rule 6: a task switched in while the model thinks it blocked: runnable, no sample */
+static void test_rule6_stale_blocked_switch_in(void **state)
+{
+	struct fixture *f = setup_model(2);
+
+	sleeping(f, 10, 0, 100);
+	ev_switch(f, 30, 0, 0, SL_PREV_RUNNABLE, 'R', 100);	/* no wakeup seen */
+	assert_int_equal(nr_samples, 0);
+	assert_int_equal(sl_model_task(f->m, 100)->state, SL_TASK_RUNNING);
+	teardown_model(f);
+}
+
+/* Rule 7: migrating a queued task moves it between runqueues */
+static void test_rule7_migrate_queued(void **state)
+{
+	struct fixture *f = setup_model(4);
+
+	ev_switch(f, 10, 0, 0, SL_PREV_RUNNABLE, 'R', 100);
+	ev_switch(f, 20, 0, 100, SL_PREV_PREEMPTED, 'R', 101);
+	ev_migrate(f, 25, 3, 0, 100, 0, 3);			/* load balance from CPU 3 */
+	assert_int_equal(f->m->cpus[0].nr_queued, 0);
+	assert_int_equal(f->m->cpus[3].nr_queued, 1);
+	assert_int_equal(sl_model_task(f->m, 100)->runnable_reason, SL_RUNNABLE_MIGRATED);
+	assert_int_equal(sl_model_task(f->m, 100)->migrations, 1);
+	teardown_model(f);
+}
+
+/* Rule 8: a task whose first event is a switch-out ran since the start: no sample */
+static void test_rule8_first_event_switch_out(void **state)
+{
+	struct fixture *f = setup_model(2);
+
+	ev_switch(f, 10, 0, 100, SL_PREV_BLOCKED, 'S', 0);
+	assert_int_equal(sl_model_task(f->m, 100)->state, SL_TASK_BLOCKED);
+	assert_int_equal(sl_model_task(f->m, 100)->run_ns, 0);
+	assert_int_equal(nr_samples, 0);
+	teardown_model(f);
+}
+
+/* Rule 9: small clock inversions across CPUs: no negative times, counted */
+static void test_rule9_clock_skew(void **state)
+{
+	struct fixture *f = setup_model(2);
+
+	sleeping(f, 10, 1, 100);
+	ev_switch(f, 20, 0, 0, SL_PREV_RUNNABLE, 'R', 200);
+	ev_wake(f, SL_EV_WAKING, 30, 0, 200, 100, 1);
+	ev_wake(f, SL_EV_WAKEUP, 32, 0, 200, 100, 1);
+	/* CPU 1's clock is 5 us behind: its switch-in looks earlier than the waking */
+	ev_switch(f, 28, 1, 0, SL_PREV_RUNNABLE, 'R', 100);
+	assert_int_equal(nr_samples, 1);
+	assert_true(samples[0].latency < 1000 * US);		/* 0, not a wrapped huge value */
+	assert_int_equal(f->m->clock_inversions, 1);
+	teardown_model(f);
+}
+
+/* Lost events: the CPU is unknown until its next switch; no sample across the gap */
+static void test_lost_events_no_sample_across_gap(void **state)
+{
+	struct fixture *f = setup_model(2);
+
+	sleeping(f, 10, 1, 100);
+	ev_switch(f, 20, 0, 0, SL_PREV_RUNNABLE, 'R', 200);
+	ev_wake(f, SL_EV_WAKING, 30, 0, 200, 100, 1);
+	ev_wake(f, SL_EV_WAKEUP, 31, 1, 0, 100, 1);
+	ev_lost(f, 40, 1);
+	assert_false(f->m->cpus[1].known);
+	assert_int_equal(f->m->cpus[1].nr_queued, 0);
+	ev_switch(f, 50, 1, 0, SL_PREV_RUNNABLE, 'R', 100);
+	assert_int_equal(nr_samples, 0);
+	assert_true(f->m->cpus[1].known);
+	assert_int_equal(f->m->lost_events, 10);
+	teardown_model(f);
+}
+
+/* An event of a task that is not the model's running one: an untraced switch */
+static void test_implied_switch(void **state)
+{
+	struct fixture *f = setup_model(2);
+	struct sl_event ev = { 0 };
+
+	sleeping(f, 10, 1, 100);
+	ev_switch(f, 20, 0, 0, SL_PREV_RUNNABLE, 'R', 200);
+	ev_wake(f, SL_EV_WAKING, 30, 0, 200, 100, 1);
+	ev_wake(f, SL_EV_WAKEUP, 40, 1, 0, 100, 1);		/* logged by idle on 1 */
+	/* 100 runs on CPU 1 without a sched_switch: its own waking shows it */
+	ev_wake(f, SL_EV_WAKING, 60, 1, 100, 200, 0);
+	assert_int_equal(nr_samples, 1);
+	assert_int_equal(samples[0].latency, 10 * US);		/* earliest: CPU 1's last event */
+	assert_true(samples[0].implied_switch);
+	assert_int_equal(f->m->implied_switches, 1);
+	assert_int_equal(sl_model_task(f->m, 100)->state, SL_TASK_RUNNING);
+	(void)ev;
+	teardown_model(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rule1_wake_time_is_waking),
+		cmocka_unit_test(test_rule2_destination_from_migrate),
+		cmocka_unit_test(test_rule2_destination_previous_cpu),
+		cmocka_unit_test(test_rule2_enqueue_on_destination),
+		cmocka_unit_test(test_rule3_pending_not_idle),
+		cmocka_unit_test(test_rule4_wakeup_of_running_task),
+		cmocka_unit_test(test_rule5_wakeup_new),
+		cmocka_unit_test(test_rule6_prev_states),
+		cmocka_unit_test(test_rule6_stale_blocked_switch_in),
+		cmocka_unit_test(test_rule7_migrate_queued),
+		cmocka_unit_test(test_rule8_first_event_switch_out),
+		cmocka_unit_test(test_rule9_clock_skew),
+		cmocka_unit_test(test_lost_events_no_sample_across_gap),
+		cmocka_unit_test(test_implied_switch),
+	};
+	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
+}
