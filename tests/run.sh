@@ -8,7 +8,8 @@
 cd "$(dirname "$0")/.." || exit 2
 export CMOCKA_MESSAGE_OUTPUT=TAP
 export SCHEDLINT=${SCHEDLINT:-$PWD/schedlint} SCHEDGEN=${SCHEDGEN:-$PWD/schedgen}
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:fast_unwind_on_malloc=0}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 out=$(mktemp -d)
