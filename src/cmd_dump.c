@@ -104,6 +104,9 @@ void sl_dump_event(FILE *f, const struct sl_strtab *st, const struct sl_event *e
 	case SL_EV_LOST:
 		fprintf(f, " count=%" PRIu64, ev->lost.count);
 		break;
+	case SL_EV_MARKER:
+		fprintf(f, " text=%s", sl_str(st, ev->marker.text));
+		break;
 	default:
 		break;
 	}

@@ -38,6 +38,7 @@ enum field_slot {
 	F_IPI_CPU = 0, F_IPI_CALLSITE, F_IPI_CALLBACK,					/* ipi_send_cpu, csd */
 	F_VECTOR = 0,									/* irq_vectors */
 	F_IDLE_CPU = 0,									/* wake_idle_without_ipi */
+	F_MARKER_BUF = 0,								/* ftrace print */
 };
 
 struct field_ref {
@@ -84,6 +85,7 @@ static const struct event_spec event_specs[] = {
 	{ "irq_vectors", "local_timer_entry", SL_EV_TIMER_TICK, { "?vector" } },
 	{ "csd", "csd_queue_cpu", SL_EV_CSD_QUEUE, { "cpu", "callsite", "?func" } },
 	{ "csd", "csd_function_entry", SL_EV_CSD_FUNC_ENTRY, { "?func" } },
+	{ "ftrace", "print", SL_EV_MARKER, { "buf" } },
 };
 
 #define MAX_STATE_FLAGS 32
@@ -208,6 +210,31 @@ static uint32_t field_str(struct sl_dat_decoder *d, const struct field_ref *f,
 
 	if (nul)
 		len = (int)(nul - s);
+	return sl_intern(d->strtab, (const char *)s, (size_t)len);
+}
+
+/*
+ * The text of a trace_marker write: ftrace's print event ends in a
+ * flexible "char buf[]" (size 0 in the format) that runs to the end of
+ * the record, NUL-terminated, usually with the writer's newline.
+ */
+static uint32_t field_marker_text(struct sl_dat_decoder *d, const struct field_ref *f,
+				  const uint8_t *data, int size)
+{
+	const uint8_t *s, *nul;
+	int len;
+
+	if (!f->valid || (f->flags & TEP_FIELD_IS_DYNAMIC) || f->size > 0)
+		return field_str(d, f, data, size);
+	if (f->offset >= size)
+		return 0;
+	s = data + f->offset;
+	len = size - f->offset;
+	nul = memchr(s, '\0', (size_t)len);
+	if (nul)
+		len = (int)(nul - s);
+	while (len > 0 && s[len - 1] == '\n')
+		len--;
 	return sl_intern(d->strtab, (const char *)s, (size_t)len);
 }
 
@@ -700,6 +727,9 @@ int sl_dat_decode(struct sl_dat_decoder *d, int cpu, uint64_t ts,
 		break;
 	case SL_EV_WAKE_IDLE_NO_IPI:
 		ev->idle_no_ipi.target_cpu = (int32_t)field_int(d, &f[F_IDLE_CPU], data, size);
+		break;
+	case SL_EV_MARKER:
+		ev->marker.text = field_marker_text(d, &f[F_MARKER_BUF], data, size);
 		break;
 	default:
 		break;

@@ -25,6 +25,7 @@ const char *sl_event_type_name(enum sl_event_type type)
 		[SL_EV_CSD_QUEUE]	 = "csd_queue",
 		[SL_EV_CSD_FUNC_ENTRY]	 = "csd_func_entry",
 		[SL_EV_LOST]		 = "lost",
+		[SL_EV_MARKER]		 = "marker",
 	};
 	return type < SL_EV__COUNT && names[type] ? names[type] : "?";
 }

@@ -871,6 +871,29 @@ static void note_ipi(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
 	}
 }
 
+/*
+ * handle_marker - facts the recorder wrote into the trace itself
+ *
+ * schedlint record writes the machine's LLC groups to its instance's
+ * trace_marker before it enables any event, so this marker is the
+ * trace's first event and every later LLC question (sl_same_llc) is
+ * answered from it.  --llc wins over it; the first such marker counts.
+ */
+static void handle_marker(struct sl_model *m, const struct sl_event *ev)
+{
+	const char *text = sl_str(m->strtab, ev->marker.text);
+	size_t prefix = strlen(SL_MARKER_LLC);
+	int *dom, nr_cpus, nr_domains;
+
+	if (strncmp(text, SL_MARKER_LLC, prefix) || m->cfg->llc_spec || m->nr_llc_cpus)
+		return;
+	if (sl_parse_llc(text + prefix, &dom, &nr_cpus, &nr_domains))
+		return;		/* not ours after all: an ordinary marker */
+	m->llc_of = dom;
+	m->nr_llc_cpus = nr_cpus;
+	m->llc_source = SL_LLC_FROM_TRACE;
+}
+
 /* Lost events: the CPU's state is unknown until its next sched_switch. */
 static void handle_lost(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
 {
@@ -1010,6 +1033,9 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 	case SL_EV_IPI_SEND_CPUMASK:
 	case SL_EV_IPI_RAISE:
 		note_ipi(m, ev, ts);
+		break;
+	case SL_EV_MARKER:
+		handle_marker(m, ev);
 		break;
 	default:
 		break;

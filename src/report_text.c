@@ -94,6 +94,41 @@ static void bar(struct sl_report *r, double frac, int width)
 		fputc(' ', r->out);
 }
 
+/* The LLC domains as --llc takes them (CPUs of a domain joined by '+'), and where they came from. */
+static void llc_line(struct sl_report *r, const struct sl_model *m)
+{
+	int nr_domains = 0;
+
+	fputs("  llc      ", r->out);
+	if (!m->nr_llc_cpus) {
+		fputs("one domain of all CPUs (the default: the trace does not say; see --llc)\n",
+		      r->out);
+		return;
+	}
+	for (int cpu = 0; cpu < m->nr_llc_cpus; cpu++)
+		nr_domains = MAX(nr_domains, m->llc_of[cpu] + 1);
+	for (int d = 0; d < nr_domains; d++) {
+		const char *sep = "";
+
+		fputs(d ? "," : "", r->out);
+		for (int cpu = 0; cpu < m->nr_llc_cpus; cpu++) {
+			int last = cpu;
+
+			if (m->llc_of[cpu] != d)
+				continue;
+			while (last + 1 < m->nr_llc_cpus && m->llc_of[last + 1] == d)
+				last++;
+			if (last > cpu)
+				fprintf(r->out, "%s%d-%d", sep, cpu, last);
+			else
+				fprintf(r->out, "%s%d", sep, cpu);
+			sep = "+";
+			cpu = last;
+		}
+	}
+	fprintf(r->out, " (from %s)\n", m->llc_source);
+}
+
 static void trace_facts(struct sl_report *r, struct sl_model *m)
 {
 	const struct sl_trace_info *info = m->info;
@@ -111,6 +146,7 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 	if (info->clock[0])
 		fprintf(r->out, ", clock %s", info->clock);
 	fputc('\n', r->out);
+	llc_line(r, m);
 	fprintf(r->out, "  span     %s .. %s (%s), %" PRIu64 " events\n",
 		fmt_ts(a, sizeof(a), m->first_ts), fmt_ts(b, sizeof(b), m->last_ts),
 		fmt_duration(d, sizeof(d), sl_dur(m->first_ts, m->last_ts)), m->nr_events);

@@ -37,6 +37,7 @@ enum sl_event_type {
 	SL_EV_CSD_QUEUE,	/* csd:csd_queue_cpu */
 	SL_EV_CSD_FUNC_ENTRY,	/* csd:csd_function_entry */
 	SL_EV_LOST,		/* pseudo event: the ring buffer of cpu lost events before ts */
+	SL_EV_MARKER,		/* ftrace:print, a write to trace_marker: its text */
 	SL_EV__COUNT
 };
 
@@ -109,6 +110,9 @@ struct sl_event {
 		struct {	/* SL_EV_LOST */
 			uint64_t count;		/* 0 when the input does not say how many */
 		} lost;
+		struct {	/* SL_EV_MARKER */
+			uint32_t text;		/* interned, without the trailing newline */
+		} marker;
 	};
 };
 

@@ -162,6 +162,14 @@ struct sl_switch_info {
 	bool implied;			/* not in the trace: inferred from the CPU's next event */
 };
 
+/*
+ * The trace_marker text schedlint record writes before tracing starts:
+ * SL_MARKER_LLC followed by the machine's LLC groups in --llc syntax
+ * ("schedlint: llc=0-3+8-11,4-7+12-15").
+ */
+#define SL_MARKER_LLC		"schedlint: llc="
+#define SL_LLC_FROM_TRACE	"trace marker (schedlint record)"
+
 struct sl_analyzer;
 struct sl_findings;
 
@@ -198,10 +206,15 @@ struct sl_model {
 	struct sl_hist latency_local, latency_remote;
 	struct sl_hist latency_ipi, latency_noipi;	/* remote only */
 
-	/* last-level-cache domains: llc_of[cpu], -1 = a domain of its own */
+	/*
+	 * last-level-cache domains: llc_of[cpu], -1 = a domain of its own.
+	 * From --llc, else from an SL_MARKER_LLC marker in the trace (set when
+	 * the model meets it: schedlint record makes it the first event), so
+	 * ask sl_same_llc() when deciding rather than caching it in init().
+	 */
 	int *llc_of;
 	int nr_llc_cpus;		/* entries in llc_of; 0 = one domain for all */
-	const char *llc_source;		/* "--llc", or "default (one domain)" */
+	const char *llc_source;		/* "--llc", SL_LLC_FROM_TRACE or "default (one domain)" */
 
 	struct sl_analyzer **analyzers;
 	int nr_analyzers;

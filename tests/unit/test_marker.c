@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_marker.c - the LLC topology marker schedlint record writes
+ *
+ * record writes "schedlint: llc=<--llc spec>" to trace_marker before it
+ * enables any event; the readers turn ftrace's print event into an
+ * SL_EV_MARKER, and the model takes its LLC domains from it unless --llc
+ * was given.  These tests feed the marker to the model directly.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "schedlint/model.h"
+#include "options.h"
+
+struct fixture {
+	struct sl_config cfg;
+	struct sl_trace_info info;
+	struct sl_strtab *st;
+	struct sl_model *m;
+};
+
+static void setup(struct fixture *f, const char *llc_opt)
+{
+	memset(f, 0, sizeof(*f));
+	sl_config_init(&f->cfg);
+	if (llc_opt)
+		assert_int_equal(sl_config_option(&f->cfg, SL_OPT_LLC, llc_opt, "test"), 0);
+	f->info.ncpus = 4;
+	f->info.has_waking = SL_YES;
+	f->info.has_wakeup = SL_YES;
+	f->st = sl_strtab_new();
+	f->m = sl_model_new(&f->cfg, f->st, &f->info);
+}
+
+static void teardown(struct fixture *f)
+{
+	sl_model_free(f->m);
+	sl_strtab_free(f->st);
+	sl_config_free(&f->cfg);
+}
+
+static void marker(struct fixture *f, uint64_t ts, const char *text)
+{
+	struct sl_event ev = { .ts = ts, .cpu = 0, .pid = 4242, .type = SL_EV_MARKER,
+			       .name = sl_intern_cstr(f->st, "print") };
+
+	ev.marker.text = sl_intern_cstr(f->st, text);
+	sl_model_feed(f->m, &ev);
+}
+
+/* Without --llc the marker decides: CPUs 0,2 and 1,3 share their caches. */
+static void test_marker_sets_llc(void **state)
+{
+	struct fixture f;
+
+	setup(&f, NULL);
+	assert_true(sl_same_llc(f.m, 0, 1));		/* default: one domain */
+	marker(&f, 1000, "schedlint: llc=0+2,1+3");
+	assert_true(sl_same_llc(f.m, 0, 2));
+	assert_true(sl_same_llc(f.m, 1, 3));
+	assert_false(sl_same_llc(f.m, 0, 1));
+	assert_false(sl_same_llc(f.m, 2, 3));
+	assert_string_equal(f.m->llc_source, SL_LLC_FROM_TRACE);
+	assert_int_equal(f.m->type_counts[SL_EV_MARKER], 1);
+	teardown(&f);
+}
+
+/* --llc wins over the marker. */
+static void test_llc_option_overrides_marker(void **state)
+{
+	struct fixture f;
+
+	setup(&f, "0-1,2-3");
+	marker(&f, 1000, "schedlint: llc=0+2,1+3");
+	assert_true(sl_same_llc(f.m, 0, 1));
+	assert_false(sl_same_llc(f.m, 0, 2));
+	assert_string_equal(f.m->llc_source, "--llc");
+	teardown(&f);
+}
+
+/* Other markers, a malformed one, and a second topology marker change nothing. */
+static void test_other_markers_ignored(void **state)
+{
+	struct fixture f;
+
+	setup(&f, NULL);
+	marker(&f, 1000, "hello from the benchmark");
+	marker(&f, 1001, "schedlint: llc=banana");
+	assert_int_equal(f.m->nr_llc_cpus, 0);
+	assert_true(sl_same_llc(f.m, 0, 3));
+	marker(&f, 1002, "schedlint: llc=0-1,2-3");
+	marker(&f, 1003, "schedlint: llc=0-3");
+	assert_false(sl_same_llc(f.m, 1, 2));
+	assert_int_equal(f.m->type_counts[SL_EV_MARKER], 4);
+	teardown(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_marker_sets_llc),
+		cmocka_unit_test(test_llc_option_overrides_marker),
+		cmocka_unit_test(test_other_markers_ignored),
+	};
+	return cmocka_run_group_tests_name("marker", tests, NULL, NULL);
+}
