@@ -622,7 +622,14 @@ static void handle_migrate(struct sl_model *m, const struct sl_event *ev, uint64
 
 	switch (t->state) {
 	case SL_TASK_WAKING:
-		t->cpu = dest;		/* rule 2: the wakeup's destination */
+		/*
+		 * Rule 2: the wakeup's destination.  select_task_rq() runs once
+		 * per wakeup, so it is decided here, not at the waker's next
+		 * event: on the wakelist path that may come long after the
+		 * wakee sits in the destination's ttwu_pending window.
+		 */
+		t->cpu = dest;
+		place(m, t, dest, ev->migrate.orig_cpu, ts);
 		break;
 	case SL_TASK_PENDING:
 		detach(m, t, ts);
@@ -642,6 +649,15 @@ static void handle_migrate(struct sl_model *m, const struct sl_event *ev, uint64
 }
 
 /* --- sched_switch (rule 6) --- */
+
+/* Affinity evidence: t ran on cpu (switched in, or switched out, there). */
+static void seen_running(struct sl_task *t, int cpu)
+{
+	if (t->first_cpu < 0)
+		t->first_cpu = cpu;
+	else if (t->first_cpu != cpu)
+		t->multi_cpu = true;
+}
 
 static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
 {
@@ -687,6 +703,7 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 		}
 		prev->cpu = c->cpu;
 		prev->state_lost = false;
+		seen_running(prev, c->cpu);
 		switch (ev->sw.prev_class) {
 		case SL_PREV_RUNNABLE:
 		case SL_PREV_PREEMPTED:
@@ -749,10 +766,7 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 		next->since = ts;
 		if (sl_filter_task(m->cfg, m->strtab, next) && sl_filter_time(m->cfg, ts))
 			next->switches++;
-		if (next->first_cpu < 0)
-			next->first_cpu = c->cpu;
-		else if (next->first_cpu != c->cpu)
-			next->multi_cpu = true;
+		seen_running(next, c->cpu);
 	}
 
 	c->curr = next;

@@ -75,7 +75,7 @@ struct sl_task {
 	uint64_t wake_seq;		/* counts this task's wakeups: (pid, wake_seq) names one */
 
 	/* affinity evidence */
-	int32_t first_cpu;		/* first CPU seen running on, -1 none */
+	int32_t first_cpu;		/* first CPU seen running on (switched in or out), -1 none */
 	bool multi_cpu;			/* seen running on two or more CPUs */
 
 	/* accounting (clipped to --from/--to) */

@@ -30,6 +30,14 @@ struct fixture {
 
 static struct sl_latency_sample samples[64];
 static int nr_samples;
+static struct sl_placement placements[64];
+static int nr_placements;
+
+static void rec_placement(struct sl_analyzer *a, struct sl_model *m, const struct sl_placement *p)
+{
+	if (nr_placements < 64)
+		placements[nr_placements++] = *p;
+}
 
 static void rec_latency(struct sl_analyzer *a, struct sl_model *m, const struct sl_latency_sample *s)
 {
@@ -50,8 +58,10 @@ static struct fixture *setup_model(int ncpus)
 	f.st = sl_strtab_new();
 	f.m = sl_model_new(&f.cfg, f.st, &f.info);
 	nr_samples = 0;
+	nr_placements = 0;
 	/* capture samples: an extra analyzer appended for the test */
-	static struct sl_analyzer_ops cap = { .name = "capture", .on_latency = rec_latency };
+	static struct sl_analyzer_ops cap = { .name = "capture", .on_latency = rec_latency,
+					      .on_placement = rec_placement };
 	static struct sl_analyzer capa = { .ops = &cap };
 	f.m->analyzers = realloc(f.m->analyzers, (size_t)(f.m->nr_analyzers + 1) * sizeof(*f.m->analyzers));
 	f.m->analyzers[f.m->nr_analyzers++] = &capa;
@@ -162,6 +172,34 @@ static void test_rule2_destination_from_migrate(void **state)
 	assert_int_equal(f->m->cpus[2].nr_pending, 1);
 	assert_int_equal(f->m->cpus[1].nr_pending, 0);
 	assert_int_equal(sl_model_task(f->m, 100)->cpu, 2);
+	teardown_model(f);
+}
+
+/*
+ * ... and it is decided at that migrate: on the wakelist path nothing else
+ * may follow on the waker's CPU for a long time, while the wakee already
+ * sits in the destination's ttwu_pending window.
+ */
+static void test_rule2_placement_at_migrate(void **state)
+{
+	struct fixture *f = setup_model(4);
+
+	sleeping(f, 10, 1, 100);
+	ev_switch(f, 20, 0, 0, SL_PREV_RUNNABLE, 'R', 200);
+	ev_wake(f, SL_EV_WAKING, 30, 0, 200, 100, 1);
+	assert_int_equal(nr_placements, 0);
+	ev_migrate(f, 31, 0, 200, 100, 1, 2);			/* nothing follows on CPU 0 */
+	assert_int_equal(nr_placements, 1);
+	assert_int_equal(placements[0].dest_cpu, 2);
+	assert_int_equal(placements[0].prev_cpu, 1);
+	assert_int_equal(placements[0].ts, 31 * US);
+	assert_int_equal(placements[0].wake_ts, 30 * US);
+	assert_int_equal(f->m->cpus[2].nr_pending, 1);
+	assert_false(sl_cpu_is_idle(&f->m->cpus[2]));
+	ev_wake(f, SL_EV_WAKEUP, 40, 2, 0, 100, 2);		/* the IPI lands on 2 */
+	assert_int_equal(nr_placements, 1);			/* placed once */
+	assert_int_equal(f->m->cpus[2].nr_pending, 0);
+	assert_int_equal(f->m->cpus[2].nr_queued, 1);
 	teardown_model(f);
 }
 
@@ -311,6 +349,31 @@ static void test_rule8_first_event_switch_out(void **state)
 	teardown_model(f);
 }
 
+/* SPEC "Affinity": per-CPU kthreads pinned, seen running on two CPUs = migratable */
+static void test_affinity_evidence(void **state)
+{
+	struct fixture *f = setup_model(2);
+	struct sl_event ev = { .ts = 5 * US, .cpu = 1, .pid = 300, .type = SL_EV_SWITCH,
+			       .name = comm(f, "sched_switch") };
+
+	/* 100: first seen switched out on 0 (rule 8), later switched in on 1 */
+	ev_switch(f, 10, 0, 100, SL_PREV_BLOCKED, 'S', 0);
+	ev_switch(f, 20, 1, 0, SL_PREV_RUNNABLE, 'R', 100);
+	assert_int_equal(sl_task_affinity(f->m, sl_model_task(f->m, 100)), SL_AFFINITY_MIGRATABLE);
+	/* 101: only ever on CPU 0 */
+	ev_switch(f, 30, 0, 0, SL_PREV_RUNNABLE, 'R', 101);
+	ev_switch(f, 40, 0, 101, SL_PREV_BLOCKED, 'S', 0);
+	assert_int_equal(sl_task_affinity(f->m, sl_model_task(f->m, 101)), SL_AFFINITY_UNKNOWN);
+	/* 300: a per-CPU kthread, whatever CPUs it shows up on */
+	ev.sw = (typeof(ev.sw)){ .prev_pid = 300, .next_pid = 0, .prev_prio = 120, .next_prio = 120,
+				 .prev_class = SL_PREV_BLOCKED, .prev_letter = 'S',
+				 .prev_comm = comm(f, "kworker/1:2"), .next_comm = comm(f, "swapper") };
+	ev.ts = 50 * US;
+	sl_model_feed(f->m, &ev);
+	assert_int_equal(sl_task_affinity(f->m, sl_model_task(f->m, 300)), SL_AFFINITY_PINNED);
+	teardown_model(f);
+}
+
 /* Rule 9: small clock inversions across CPUs: no negative times, counted */
 static void test_rule9_clock_skew(void **state)
 {
@@ -373,6 +436,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rule1_wake_time_is_waking),
 		cmocka_unit_test(test_rule2_destination_from_migrate),
+		cmocka_unit_test(test_rule2_placement_at_migrate),
 		cmocka_unit_test(test_rule2_destination_previous_cpu),
 		cmocka_unit_test(test_rule2_enqueue_on_destination),
 		cmocka_unit_test(test_rule3_pending_not_idle),
@@ -382,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_rule6_stale_blocked_switch_in),
 		cmocka_unit_test(test_rule7_migrate_queued),
 		cmocka_unit_test(test_rule8_first_event_switch_out),
+		cmocka_unit_test(test_affinity_evidence),
 		cmocka_unit_test(test_rule9_clock_skew),
 		cmocka_unit_test(test_lost_events_no_sample_across_gap),
 		cmocka_unit_test(test_implied_switch),
