@@ -85,6 +85,10 @@ struct scenario {
 	struct periodic *per;
 	size_t nr_per, alloc_per;
 
+	/* comms given in event lines: events keep pointers until the output closes */
+	char **strings;
+	size_t nr_strings, alloc_strings;
+
 	/* the tokens of the line being read */
 	char *tok[MAX_TOKENS];
 	int ntok, pos;
@@ -151,6 +155,13 @@ static bool accept(struct scenario *sc, const char *word)
 		return true;
 	}
 	return false;
+}
+
+static const char *keep(struct scenario *sc, const char *s)
+{
+	GROW(sc->strings, sc->alloc_strings, sc->nr_strings + 1);
+	sc->strings[sc->nr_strings] = xstrdup(s);
+	return sc->strings[sc->nr_strings++];
 }
 
 static int want_int(struct scenario *sc, const char *what, long long min, long long max,
@@ -430,7 +441,7 @@ static int setting(struct scenario *sc, const char *key)
 			return fail(sc, "kernel: which one? (%s)", sg_kernel_names());
 		if (!sg_kernel_find(w))
 			return fail(sc, "unknown kernel '%s' (known: %s)", w, sg_kernel_names());
-		sc->kernel = w;
+		sc->kernel = sg_kernel_name(sg_kernel_find(w));	/* w is the line buffer */
 	} else if (!strcmp(key, "endian")) {
 		w = next(sc);
 		if (!w || (strcmp(w, "big") && strcmp(w, "little")) || no_more(sc))
@@ -1069,9 +1080,9 @@ static int step_event(struct scenario *sc, uint64_t ts)
 		} else if (!strcmp(k, "flags")) {
 			flags = val;
 		} else if (!strcmp(k, "comm") || !strcmp(k, "prev_comm") || !strcmp(k, "parent_comm")) {
-			ev.comm[0] = val;
+			ev.comm[0] = keep(sc, val);
 		} else if (!strcmp(k, "next_comm") || !strcmp(k, "child_comm")) {
-			ev.comm[1] = val;
+			ev.comm[1] = keep(sc, val);
 		} else if (!strcmp(k, "prio") || !strcmp(k, "prev_prio")) {
 			ok = !parse_int(val, -1000, 1000, &v);
 			ev.prio[0] = v;
@@ -1279,6 +1290,9 @@ static void free_scenario(struct scenario *sc)
 	free(sc->tasks);
 	free(sc->pp);
 	free(sc->per);
+	for (size_t i = 0; i < sc->nr_strings; i++)
+		free(sc->strings[i]);
+	free(sc->strings);
 	if (sc->started)
 		sg_sched_free(&sc->sched);
 }
