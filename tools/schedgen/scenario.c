@@ -66,7 +66,6 @@ struct scenario {
 	int long_size;
 	int big_endian;
 	uint64_t start;			/* trace time of scenario time 0 */
-	unsigned int hz;
 
 	struct sg_abi abi;
 	struct sg_output *out;
@@ -418,12 +417,6 @@ static int setting(struct scenario *sc, const char *key)
 			sc->sched.gap = ns;
 		else
 			sc->sched.ipi_delay = ns;
-		return 0;
-	}
-	if (!strcmp(key, "hz")) {
-		if (want_int(sc, "hz", 1, 10000, &v) || no_more(sc))
-			return -1;
-		sc->hz = v;
 		return 0;
 	}
 	if (strcmp(key, "cpus") && strcmp(key, "kernel") && strcmp(key, "endian") &&
@@ -1300,7 +1293,7 @@ static void free_scenario(struct scenario *sc)
 int cmd_scenario(int argc, char **argv)
 {
 	struct sg_common_opts opts = { .big_endian = -1 };
-	struct scenario sc = { .big_endian = -1, .hz = 250 };
+	struct scenario sc = { .big_endian = -1 };
 	char *line = NULL;
 	size_t cap = 0;
 	FILE *f;
