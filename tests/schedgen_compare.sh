@@ -29,8 +29,15 @@ awk "$common"'
 /^#/ { next }
 /^CPU:/ { split($1, c, ":"); print "lost", c[2], $3; next }
 {
-	out = substr($2, 2, length($2) - 2) + 0 " " $4 " " $5 " " pid($1) " " flags($3)
-	for (i = 6; i <= NF; i++) {
+	# a trace_marker write: the kernel names it by %ps of its ip, trace-cmd "print"
+	first = 6
+	name = $5
+	if (name == "tracing_mark_write:") {
+		name = "print:"
+		first = 5
+	}
+	out = substr($2, 2, length($2) - 2) + 0 " " $4 " " name " " pid($1) " " flags($3)
+	for (i = first; i <= NF; i++) {
 		x = $i
 		if (x ~ /^call(site|back)=/)
 			sub(/\/0x[0-9a-f]+$/, "", x)

@@ -91,6 +91,14 @@ check "4.9: the text has the 4.x header and 4-char irq info" \
 check "4.13: TASK_STATE_MAX is 4096" \
 	sh -c "trace-cmd report -R '$TMP/o.dat' | grep -q 'prev_state=4096 '"
 
+# --- trace markers -------------------------------------------------------------
+printf '%s\n' "cpus 8" "task 1 schedlint running" "@0 mark schedlint: llc=0-3,4-7" \
+	"@1ms mark cpu 5 hello" > "$TMP/mark.scn"
+"$SCHEDGEN" scenario "$TMP/mark.scn" -o "$TMP/m.dat" --text "$TMP/m.txt" --big-endian --long-size 4
+same_events "mark" "$TMP/m.dat" "$TMP/m.txt"
+check "mark: trace-cmd shows the trace_marker write" \
+	sh -c "trace-cmd report '$TMP/m.dat' | grep -q 'print: *tracing_mark_write: schedlint: llc=0-3,4-7$'"
+
 # --- lost events -------------------------------------------------------------
 "$SCHEDGEN" scenario "$TESTDATA/scenarios/lost-events.scn" -o "$TMP/l.dat" --text "$TMP/l.txt"
 check "lost events: trace-cmd prints the dropped-events line" \

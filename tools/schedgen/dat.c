@@ -4,7 +4,7 @@
  *
  * Layout (trace-cmd.dat.v6(5)): the initial format (magic, "6", endianness,
  * long size, page size), header_page and header_event, the ftrace formats
- * (none), the event formats by system, kallsyms, printk formats (none),
+ * (just print, for trace_marker writes), the event formats by system, kallsyms, printk formats (none),
  * saved cmdlines, the CPU count, options, "flyrecord" with one (offset,
  * size) pair per CPU and the trace clock, then each CPU's ring-buffer pages
  * from a page-aligned offset.
@@ -388,7 +388,21 @@ static size_t build_header(struct sg_dat *dat, struct hbuf *b,
 	hbuf_u64(b, strlen(sg_header_event_text()));
 	hbuf_bytes(b, sg_header_event_text(), strlen(sg_header_event_text()));
 
-	hbuf_u32(b, 0);		/* ftrace (function tracer) formats: none */
+	/* ftrace's own events: only print (trace_marker writes) */
+	count_at = b->len;
+	hbuf_u32(b, 0);
+	count = 0;
+	for (int t = 0; t < SG_NR_EVENT_TYPES; t++) {
+		int len;
+
+		if (!sg_kernel_has(abi->kernel, t) || strcmp(sg_event_system(t), "ftrace"))
+			continue;
+		len = sg_format_text(abi, t, text, text_len);
+		hbuf_u64(b, len);
+		hbuf_bytes(b, text, len);
+		count++;
+	}
+	sg_put32(abi, b->p + count_at, count);
 
 	/* event formats, grouped by system in the order of enum sg_event_type */
 	count_at = b->len;
@@ -400,7 +414,7 @@ static size_t build_header(struct sg_dat *dat, struct hbuf *b,
 		uint32_t nevents = 0;
 		size_t nevents_at;
 
-		if (!sg_kernel_has(abi->kernel, t))
+		if (!sg_kernel_has(abi->kernel, t) || !strcmp(sys, "ftrace"))
 			continue;
 		for (int u = 0; u < t; u++)
 			if (sg_kernel_has(abi->kernel, u) && !strcmp(sg_event_system(u), sys))

@@ -114,6 +114,18 @@ static const struct sg_field ipi_send_cpu_fields[] = {
 	F("void *", "callback", FK_PTR, V_ADDR1),
 };
 
+/* ftrace's own print event: its format lives among the ftrace formats */
+static const struct sg_field print_fields[] = {
+	F("unsigned long", "ip", FK_ULONG, V_MARK_IP),
+	{ "char", "buf", 0, FK_STRING, V_COMM0 },
+};
+
+/* 4.x printed the flexible array without its brackets (array -1 here) */
+static const struct sg_field print_fields_4[] = {
+	F("unsigned long", "ip", FK_ULONG, V_MARK_IP),
+	{ "char", "buf", -1, FK_STRING, V_COMM0 },
+};
+
 static const struct sg_field vector_fields[] = {
 	F("int", "vector", FK_S32, V_ARG0),
 };
@@ -159,6 +171,7 @@ static const char cpu_fmt[] = "\"cpu=%d\", REC->cpu";
 static const char ipi_send_cpu_fmt[] =
 	"\"cpu=%u callsite=%pS callback=%pS\", REC->cpu, REC->callsite, REC->callback";
 static const char vector_fmt[] = "\"vector=%d\", REC->vector";
+static const char print_fmt[] = "\"%ps: %s\", (void *)REC->ip, REC->buf";
 
 /* ------------------------------------------------------------------ */
 /* Kernels */
@@ -191,6 +204,7 @@ static const struct sg_kernel kernels[] = {
 			EVENT(SG_LOCAL_TIMER_ENTRY, "irq_vectors", "local_timer_entry", 165, vector_fields, vector_fmt),
 			EVENT(SG_RESCHEDULE_ENTRY, "irq_vectors", "reschedule_entry", 155, vector_fields, vector_fmt),
 			EVENT(SG_CALL_FUNCTION_SINGLE_ENTRY, "irq_vectors", "call_function_single_entry", 151, vector_fields, vector_fmt),
+			EVENT(SG_FTRACE_PRINT, "ftrace", "print", 5, print_fields, print_fmt),
 		},
 	},
 	{
@@ -220,6 +234,7 @@ static const struct sg_kernel kernels[] = {
 			EVENT(SG_LOCAL_TIMER_ENTRY, "irq_vectors", "local_timer_entry", 36, vector_fields, vector_fmt),
 			EVENT(SG_RESCHEDULE_ENTRY, "irq_vectors", "reschedule_entry", 42, vector_fields, vector_fmt),
 			EVENT(SG_CALL_FUNCTION_SINGLE_ENTRY, "irq_vectors", "call_function_single_entry", 38, vector_fields, vector_fmt),
+			EVENT(SG_FTRACE_PRINT, "ftrace", "print", 5, print_fields_4, print_fmt),
 		},
 	},
 	{
@@ -244,6 +259,7 @@ static const struct sg_kernel kernels[] = {
 			EVENT(SG_LOCAL_TIMER_ENTRY, "irq_vectors", "local_timer_entry", 36, vector_fields, vector_fmt),
 			EVENT(SG_RESCHEDULE_ENTRY, "irq_vectors", "reschedule_entry", 42, vector_fields, vector_fmt),
 			EVENT(SG_CALL_FUNCTION_SINGLE_ENTRY, "irq_vectors", "call_function_single_entry", 38, vector_fields, vector_fmt),
+			EVENT(SG_FTRACE_PRINT, "ftrace", "print", 5, print_fields_4, print_fmt),
 		},
 	},
 };
@@ -255,6 +271,7 @@ static const char *const event_systems[SG_NR_EVENT_TYPES] = {
 	[SG_SCHED_PROCESS_EXIT] = "sched", [SG_SCHED_WAKE_IDLE_WITHOUT_IPI] = "sched",
 	[SG_IPI_SEND_CPU] = "ipi", [SG_LOCAL_TIMER_ENTRY] = "irq_vectors",
 	[SG_RESCHEDULE_ENTRY] = "irq_vectors", [SG_CALL_FUNCTION_SINGLE_ENTRY] = "irq_vectors",
+	[SG_FTRACE_PRINT] = "ftrace",
 };
 
 static const char *const event_names[SG_NR_EVENT_TYPES] = {
@@ -267,6 +284,7 @@ static const char *const event_names[SG_NR_EVENT_TYPES] = {
 	[SG_IPI_SEND_CPU] = "ipi_send_cpu", [SG_LOCAL_TIMER_ENTRY] = "local_timer_entry",
 	[SG_RESCHEDULE_ENTRY] = "reschedule_entry",
 	[SG_CALL_FUNCTION_SINGLE_ENTRY] = "call_function_single_entry",
+	[SG_FTRACE_PRINT] = "print",
 };
 
 const struct sg_kernel *sg_kernel_find(const char *name)
@@ -397,17 +415,20 @@ static int field_size(const struct sg_abi *abi, const struct sg_field *f)
 	case FK_DATA_LOC:
 		return 4;
 	case FK_LONG:
+	case FK_ULONG:
 	case FK_PTR:
 		return abi->long_size;
 	case FK_CHARS:
 		return f->array;
+	case FK_STRING:
+		return 0;
 	}
 	return 0;
 }
 
 static int field_align(const struct sg_abi *abi, const struct sg_field *f)
 {
-	return f->kind == FK_CHARS ? 1 : field_size(abi, f);
+	return f->kind == FK_CHARS || f->kind == FK_STRING ? 1 : field_size(abi, f);
 }
 
 static bool field_signed(const struct sg_field *f)
@@ -477,6 +498,8 @@ int sg_format_text(const struct sg_abi *abi, int type, char *buf, size_t len)
 			OUT("\n");
 		if (f->kind == FK_CHARS)
 			OUT("\tfield:%s %s[%d];", f->type, f->name, f->array);
+		else if (f->kind == FK_STRING && f->array >= 0)
+			OUT("\tfield:%s %s[];", f->type, f->name);
 		else
 			OUT("\tfield:%s %s;", f->type, f->name);
 		OUT("\toffset:%d;\tsize:%d;\tsigned:%d;\n", lay.offset[i], lay.size[i],
@@ -540,6 +563,7 @@ static const struct {
 		{ "generic_smp_call_function_single_interrupt", 0x10 },
 	[SYM_ON_EACH_CPU_COND_MASK] = { "on_each_cpu_cond_mask", 0x60 },
 	[SYM_UPDATE_CURR] = { "update_curr", 0x140 },
+	[SYM_TRACING_MARK_WRITE] = { "tracing_mark_write", 0x240 },
 };
 
 static uint64_t text_base(const struct sg_abi *abi)

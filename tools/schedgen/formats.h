@@ -15,10 +15,12 @@ enum sg_field_kind {
 	FK_S32,
 	FK_U32,
 	FK_LONG,	/* the kernel's long: 4 or 8 bytes */
+	FK_ULONG,
 	FK_PTR,		/* void *: 4 or 8 bytes */
 	FK_CHARS,	/* char name[array] */
 	FK_DATA_LOC,	/* __data_loc char[]: u32 (len << 16 | offset), string after the struct */
 	FK_BOOL,
+	FK_STRING,	/* char name[]: a NUL-terminated string ends the record */
 };
 
 /* Which member of struct sg_event a field takes its value from. */
@@ -34,6 +36,7 @@ enum sg_value_source {
 	V_STATE,
 	V_ADDR0, V_ADDR1,
 	V_ONE,		/* the old wakeup events' "success", always 1 */
+	V_MARK_IP,	/* ftrace print: where the text came from (tracing_mark_write) */
 };
 
 struct sg_field {

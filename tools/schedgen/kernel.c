@@ -792,6 +792,16 @@ int sg_tick(struct sg_sched *s, int cpu, uint64_t *ts)
 	return emit(s, &ev, ts);
 }
 
+/* A write to trace_marker by whatever runs on @cpu. */
+int sg_mark(struct sg_sched *s, int cpu, const char *text, uint64_t *ts)
+{
+	struct sg_event ev;
+
+	ev_init(s, &ev, SG_FTRACE_PRINT, cpu, 0, 0);
+	ev.comm[0] = text;
+	return emit(s, &ev, ts);
+}
+
 int sg_lose(struct sg_sched *s, int cpu, uint64_t count, uint64_t *ts)
 {
 	struct sg_event ev;

@@ -144,6 +144,7 @@ int sg_exit(struct sg_sched *s, struct sg_task *t, uint64_t *ts);
 int sg_migrate(struct sg_sched *s, struct sg_task *t, int dest, int on_cpu, uint64_t *ts);
 int sg_tick(struct sg_sched *s, int cpu, uint64_t *ts);
 int sg_lose(struct sg_sched *s, int cpu, uint64_t count, uint64_t *ts);
+int sg_mark(struct sg_sched *s, int cpu, const char *text, uint64_t *ts);
 /* Log one event as given, updating the state as the state model reads it. */
 int sg_raw_event(struct sg_sched *s, struct sg_event *ev, struct sg_task *t0, struct sg_task *t1);
 

@@ -92,6 +92,7 @@ static uint64_t field_value(const struct sg_event *ev, int id, enum sg_value_sou
 	case V_ADDR0:		return ev->addr[0];
 	case V_ADDR1:		return ev->addr[1];
 	case V_ONE:		return 1;
+	case V_MARK_IP:		return 0;	/* set by the caller: needs the ABI */
 	case V_COMM0:
 	case V_COMM1:
 		break;
@@ -149,8 +150,20 @@ size_t sg_record_encode(const struct sg_abi *abi, const struct sg_event *ev, uin
 			sg_put32(abi, p, (uint32_t)field_value(ev, lay->id, f->src));
 			break;
 		case FK_LONG:
+		case FK_ULONG:
 		case FK_PTR:
-			sg_putlong(abi, p, field_value(ev, lay->id, f->src));
+			sg_putlong(abi, p, f->src == V_MARK_IP ?
+				   sg_sym_addr(abi, SYM_TRACING_MARK_WRITE, 0) :
+				   field_value(ev, lay->id, f->src));
+			break;
+		case FK_STRING:
+			/* the text, a newline as a write to trace_marker gets one, a NUL */
+			s = ev->comm[0] ? ev->comm[0] : "";
+			len = strnlen(s, SG_MAX_MARK);
+			memcpy(p, s, len);
+			p[len] = '\n';
+			p[len + 1] = '\0';
+			dyn = lay->offset[i] + len + 2;
 			break;
 		}
 	}

@@ -862,6 +862,33 @@ static int step_lose(struct scenario *sc, uint64_t *ts)
 	return sg_lose(&sc->sched, cpu, n, ts) ? fail_sched(sc) : 0;
 }
 
+/* mark [cpu C] TEXT...: a trace_marker write, such as "schedlint: llc=0-3,4-7" */
+static int step_mark(struct scenario *sc, uint64_t *ts)
+{
+	char text[SG_MAX_MARK + 1];
+	size_t n = 0;
+	int cpu = 0;
+
+	if (accept(sc, "cpu") && want_cpu(sc, &cpu))
+		return -1;
+	if (!peek(sc))
+		return fail(sc, "mark: the text is missing");
+	/* the words of the line, one blank between them */
+	while (peek(sc)) {
+		const char *w = next(sc);
+		size_t len = strlen(w);
+
+		if (n + !!n + len > SG_MAX_MARK)
+			return fail(sc, "mark: longer than %d characters", SG_MAX_MARK);
+		if (n)
+			text[n++] = ' ';
+		memcpy(text + n, w, len);
+		n += len;
+	}
+	text[n] = '\0';
+	return sg_mark(&sc->sched, cpu, keep(sc, text), ts) ? fail_sched(sc) : 0;
+}
+
 /* hogs T1 T2... on cpu C slice TIME for TIME [ticks] */
 static int step_hogs(struct scenario *sc, uint64_t *ts)
 {
@@ -1205,6 +1232,7 @@ static const struct {
 	{ "migrate", step_migrate },
 	{ "tick", step_tick },
 	{ "lose", step_lose },
+	{ "mark", step_mark },
 	{ "hogs", step_hogs },
 	{ "pingpong", step_pingpong },
 };

@@ -46,6 +46,7 @@ enum sg_event_type {
 	SG_LOCAL_TIMER_ENTRY,
 	SG_RESCHEDULE_ENTRY,
 	SG_CALL_FUNCTION_SINGLE_ENTRY,
+	SG_FTRACE_PRINT,	/* a trace_marker write ("tracing_mark_write: TEXT") */
 	SG_NR_EVENT_TYPES,
 	/* Not an event: the ring buffer of ev->cpu dropped ev->addr[0] events here. */
 	SG_LOST = SG_NR_EVENT_TYPES,
@@ -73,7 +74,8 @@ struct sg_event {
 	uint8_t preempt_count;	/* common_preempt_count: preempt depth | migrate-disable << 4 */
 	int cpu;		/* the CPU whose ring buffer logged it */
 	int common_pid;		/* the task running when it was logged (0 = idle) */
-	const char *comm[2];	/* comm / prev_comm / parent_comm;  next_comm / child_comm */
+	const char *comm[2];	/* comm / prev_comm / parent_comm;  next_comm / child_comm;
+				 * SG_FTRACE_PRINT: comm[0] is the text */
 	int pid[2];		/* pid / prev_pid / parent_pid;  next_pid / child_pid */
 	int prio[2];		/* prio / prev_prio;  next_prio */
 	int arg[2];		/* target_cpu | orig_cpu, dest_cpu | ipi cpu | vector | group_dead */
@@ -121,6 +123,7 @@ enum sg_sym {
 	SYM_GENERIC_SMP_CALL_FUNCTION_SINGLE_INTERRUPT,
 	SYM_ON_EACH_CPU_COND_MASK,
 	SYM_UPDATE_CURR,
+	SYM_TRACING_MARK_WRITE,
 	SG_NR_SYMS,
 };
 uint64_t sg_sym_addr(const struct sg_abi *abi, int sym, unsigned int offset);
@@ -130,6 +133,7 @@ size_t sg_sym_format(const struct sg_abi *abi, uint64_t addr, char *buf);
 size_t sg_kallsyms_text(const struct sg_abi *abi, char *buf, size_t len);
 
 /* record.c: the binary record of ev (without the ring-buffer header) into buf. */
+#define SG_MAX_MARK	200	/* bytes of marker text kept */
 #define SG_MAX_RECORD	256
 size_t sg_record_encode(const struct sg_abi *abi, const struct sg_event *ev, uint8_t *buf);
 void sg_put16(const struct sg_abi *abi, uint8_t *p, uint16_t v);

@@ -258,6 +258,10 @@ static char *put_fields(struct sg_text *t, char *p, const struct sg_event *ev)
 		p = put_str(p, "vector=");
 		p = put_int(p, ev->arg[0]);
 		break;
+	case SG_FTRACE_PRINT:
+		/* the buffer's own newline ends the line */
+		p = put_left(p, ev->comm[0], strnlen(ev->comm[0], SG_MAX_MARK), 0);
+		break;
 	}
 	return p;
 }
@@ -304,7 +308,8 @@ int sg_text_event(struct sg_text *t, const struct sg_event *ev, const char *task
 	*p++ = '.';
 	p = put_u64_zero(p, us % 1000000, 6);
 	p = put_str(p, ": ");
-	p = put_str(p, sg_event_name(ev->type));
+	/* print's fmt is "%ps: %s": the writer's function, then the text */
+	p = put_str(p, ev->type == SG_FTRACE_PRINT ? "tracing_mark_write" : sg_event_name(ev->type));
 	p = put_str(p, ": ");
 	p = put_fields(t, p, ev);
 	*p++ = '\n';
