@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "schedgen.h"
 
@@ -291,11 +292,14 @@ int sg_output_close(struct sg_output *out)
 	return ret;
 }
 
+/* After an error: no half-written file is left behind. */
 void sg_output_abort(struct sg_output *out)
 {
 	if (out->dat)
 		sg_dat_abort(out->dat);
-	if (out->text)
+	if (out->text) {
 		sg_text_close(out->text);
+		unlink(out->opts.text_path);
+	}
 	free_output(out);
 }
