@@ -92,8 +92,10 @@ check "4.13: TASK_STATE_MAX is 4096" \
 	sh -c "trace-cmd report -R '$TMP/o.dat' | grep -q 'prev_state=4096 '"
 
 # --- trace markers -------------------------------------------------------------
+# (a record over 112 bytes keeps its length in the event's array[0])
+long=$(printf '%0150d' 0)
 printf '%s\n' "cpus 8" "task 1 schedlint running" "@0 mark schedlint: llc=0-3,4-7" \
-	"@1ms mark cpu 5 hello" > "$TMP/mark.scn"
+	"@1ms mark cpu 5 hello" "@2ms mark cpu 5 $long" > "$TMP/mark.scn"
 "$SCHEDGEN" scenario "$TMP/mark.scn" -o "$TMP/m.dat" --text "$TMP/m.txt" --big-endian --long-size 4
 same_events "mark" "$TMP/m.dat" "$TMP/m.txt"
 check "mark: trace-cmd shows the trace_marker write" \
