@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * read_text.c - scheduler traces as text: tracefs, trace-cmd report, perf script
+ *
+ * Three producers print the same ring-buffer events as text, each its way:
+ *
+ *  - the tracefs "trace" file (header "# tracer: nop", "#P:2") and
+ *    "trace_pipe" (no header): with or without the irq-info column ("d.h1."
+ *    or, before 5.x, "d.h1"), with or without a "(tgid)" column, pid
+ *    column 5 or 7 wide, "CPU:1 [LOST 123 EVENTS]" after an overrun;
+ *  - "trace-cmd report" (first line "cpus=2", maybe "version = 6"): the
+ *    sched plugin's "bash:2856 [120] S ==> foo:12 [120]", -N for the kernel
+ *    print formats, -R for raw numbers, -t for ns, -l for the latency
+ *    layout, and "CPU:1 [123 EVENTS DROPPED]" / "CPU:1 [EVENTS DROPPED]";
+ *  - "perf script" of sched tracepoints: "sched:sched_switch:" names, the
+ *    pid right-aligned after the comm, ":-1 -1" for tasks already gone.
+ *
+ * The dialect is detected from the content (headers, then the shape of the
+ * first event line), never from the file name.  Pitfalls that shaped the
+ * code: comms may hold blanks, dashes, colons and brackets; timestamps have
+ * 6 decimals (us) unless -t/--ns; prev_state is printed three different
+ * ways (see read_text_fields.c); a lost-event marker says nothing about
+ * time, so it is held until the next event of its CPU gives it one.
+ *
+ * Speed: lines are parsed in place in a large read buffer, with no
+ * allocation per line, no sscanf/strtol, and caches in front of the string
+ * table for event names and comms.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "read_text.h"
+#include "util.h"
+
+#define TEXT_BUF_SIZE		(1024 * 1024)
+/* The first event must come within this many non-comment lines. */
+#define DETECT_MAX_LINES	1000
+
+static inline const char *skip_blanks(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+static bool starts_with(const char *p, const char *end, const char *lit, size_t len)
+{
+	return (size_t)(end - p) >= len && !memcmp(p, lit, len);
+}
+#define STARTS_WITH(p, end, lit)	starts_with(p, end, lit, sizeof(lit) - 1)
+
+static struct sl_error *text_err(struct text_reader *r)
+{
+	return r->base.err ? r->base.err : r->open_err;
+}
+
+void text_note_cpu(struct text_reader *r, int32_t cpu)
+{
+	if (cpu >= r->base.info.ncpus)
+		r->base.info.ncpus = cpu + 1;
+}
+
+/* --- input: lines out of a large buffer --- */
+
+/*
+ * next_line - the next line in [*line, *end), without its newline.
+ * Returns 1, 0 at the end of the input, or -errno.  A line longer than
+ * the buffer is counted as bad and skipped; a last line without a newline
+ * (a truncated file) is still handed out.
+ */
+static int next_line(struct text_reader *r, const char **line, const char **end)
+{
+	for (;;) {
+		char *start = r->buf + r->pos;
+		size_t avail = r->len - r->pos;
+		char *nl = memchr(start, '\n', avail);
+		ssize_t n;
+
+		if (nl) {
+			r->pos = (size_t)(nl + 1 - r->buf);
+			r->line_no++;
+			if (r->skipping) {
+				r->skipping = false;
+				continue;
+			}
+			*line = start;
+			*end = nl;
+			return 1;
+		}
+		if (r->eof) {
+			if (!avail)
+				return 0;
+			r->pos = r->len;
+			r->line_no++;
+			if (r->skipping) {
+				r->skipping = false;
+				return 0;
+			}
+			*line = start;
+			*end = start + avail;
+			return 1;
+		}
+		if (r->pos) {
+			memmove(r->buf, start, avail);
+			r->len = avail;
+			r->pos = 0;
+		}
+		if (r->len == r->buf_size) {
+			/* a line longer than the buffer: not a trace line */
+			if (!r->skipping) {
+				r->base.info.bad_lines++;
+				if (!r->base.info.first_bad_line) {
+					r->base.info.first_bad_line = r->line_no + 1;
+					snprintf(r->first_bad, sizeof(r->first_bad), "(a line of more than %zu bytes)",
+						 r->buf_size);
+				}
+				if (!r->events)
+					r->unrecognized++;
+			}
+			r->skipping = true;
+			r->len = 0;
+		}
+		n = read(r->fd, r->buf + r->len, r->buf_size - r->len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			r->eof = true;
+		r->len += (size_t)n;
+	}
+}
+
+/* --- lines that are not events --- */
+
+static void set_format(struct text_reader *r, enum sl_format fmt, bool from_header)
+{
+	if (r->format_from_header && !from_header)
+		return;
+	r->base.info.format = fmt;
+	r->format_from_header |= from_header;
+}
+
+static void set_ncpus_from_header(struct text_reader *r, const char *p, const char *end)
+{
+	uint64_t n;
+
+	p = skip_blanks(p, end);
+	if (text_parse_u64(&p, end, &n) && n > 0 && n <= TEXT_MAX_CPU + 1 &&
+	    (int)n > r->base.info.ncpus) {
+		r->base.info.ncpus = (int)n;
+		r->ncpus_from_header = true;
+	}
+}
+
+/* "# tracer: nop", "# entries-in-buffer/entries-written: 1/1   #P:2", perf's "# nrcpus avail : 2" */
+static void handle_comment(struct text_reader *r, const char *p, const char *end)
+{
+	const char *q;
+
+	if (STARTS_WITH(p, end, "# tracer:")) {
+		set_format(r, SL_FMT_FTRACE_TEXT, true);
+		return;
+	}
+	if (STARTS_WITH(p, end, "# entries-in-buffer")) {
+		for (q = p; (q = memchr(q, '#', (size_t)(end - q))); q++)
+			if (STARTS_WITH(q, end, "#P:"))
+				set_ncpus_from_header(r, q + 3, end);
+		return;
+	}
+	if (STARTS_WITH(p, end, "# nrcpus avail :")) {
+		set_format(r, SL_FMT_PERF_SCRIPT, true);
+		set_ncpus_from_header(r, p + 16, end);
+		return;
+	}
+	if (STARTS_WITH(p, end, "# ========"))	/* perf script --header */
+		set_format(r, SL_FMT_PERF_SCRIPT, true);
+}
+
+/* trace-cmd report's "cpus=2" and "version = 6" (the latter from its stderr) */
+static bool handle_header(struct text_reader *r, const char *p, const char *end)
+{
+	if (STARTS_WITH(p, end, "cpus=")) {
+		set_format(r, SL_FMT_TRACECMD_REPORT, true);
+		set_ncpus_from_header(r, p + 5, end);
+		return true;
+	}
+	if (STARTS_WITH(p, end, "version = ")) {
+		set_format(r, SL_FMT_TRACECMD_REPORT, true);
+		return true;
+	}
+	return false;
+}
+
+static void hold_lost(struct text_reader *r, uint32_t cpu, uint64_t count, bool known)
+{
+	GROW(r->lost, r->lost_alloc, (size_t)cpu + 1);
+	if (!r->lost[cpu].pending) {
+		r->lost[cpu].pending = true;
+		r->lost[cpu].count = 0;
+		r->lost_pending++;
+	}
+	r->lost[cpu].count += count;
+	if (known)
+		r->base.info.lost_events += count;
+	else
+		r->base.info.lost_unknown++;
+	text_note_cpu(r, (int32_t)cpu);
+}
+
+/*
+ * handle_lost_marker - "CPU:1 [LOST 123 EVENTS]", "CPU:1 [LOST EVENTS]"
+ * (tracefs), "CPU:1 [123 EVENTS DROPPED]", "CPU:1 [EVENTS DROPPED]"
+ * (trace-cmd, maybe after an "instance: " prefix).  trace-cmd's
+ * "[SUBBUFFER START]" is accepted and ignored.  Returns false if the
+ * line is none of these.
+ */
+static bool handle_lost_marker(struct text_reader *r, const char *p, const char *end)
+{
+	uint64_t cpu, count = 0;
+	bool known;
+
+	if (!STARTS_WITH(p, end, "CPU:")) {
+		const char *colon = memchr(p, ':', (size_t)(end - p));
+
+		if (!colon || colon + 1 >= end || colon[1] != ' ')
+			return false;
+		p = skip_blanks(colon + 1, end);
+		if (!STARTS_WITH(p, end, "CPU:"))
+			return false;
+	}
+	p += 4;
+	if (!text_parse_u64(&p, end, &cpu) || cpu > TEXT_MAX_CPU || !STARTS_WITH(p, end, " ["))
+		return false;
+	p += 2;
+	if (STARTS_WITH(p, end, "LOST ")) {
+		p += 5;
+		known = text_parse_u64(&p, end, &count);
+		if (!(known ? STARTS_WITH(p, end, " EVENTS]") : STARTS_WITH(p, end, "EVENTS]")))
+			return false;
+	} else if (STARTS_WITH(p, end, "SUBBUFFER START]")) {
+		return true;
+	} else {
+		known = text_parse_u64(&p, end, &count);
+		if (!(known ? STARTS_WITH(p, end, " EVENTS DROPPED]") : STARTS_WITH(p, end, "EVENTS DROPPED]")))
+			return false;
+		set_format(r, SL_FMT_TRACECMD_REPORT, false);
+	}
+	hold_lost(r, (uint32_t)cpu, count, known);
+	return true;
+}
+
+/* Keep the first bad line for the error message, printable and short. */
+static int note_bad_line(struct text_reader *r, const char *p, const char *end)
+{
+	struct sl_trace_info *info = &r->base.info;
+
+	info->bad_lines++;
+	if (!info->first_bad_line) {
+		size_t n = MIN((size_t)(end - p), sizeof(r->first_bad) - 1);
+
+		info->first_bad_line = r->line_no;
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)p[i];
+
+			r->first_bad[i] = c >= 0x20 && c < 0x7f && c != '"' ? (char)c : '?';
+		}
+		r->first_bad[n] = '\0';
+	}
+	if (!r->events && ++r->unrecognized >= DETECT_MAX_LINES) {
+		sl_error_set(text_err(r), "not a recognized trace (line %llu: \"%s\")",
+			     (unsigned long long)info->first_bad_line, r->first_bad);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --- events --- */
+
+static void fill_lost_event(struct text_reader *r, uint32_t cpu, uint64_t ts, struct sl_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->ts = ts;
+	ev->cpu = (int32_t)cpu;
+	ev->pid = -1;
+	ev->type = SL_EV_LOST;
+	ev->name = r->lost_name;
+	ev->lost.count = r->lost[cpu].count;
+	r->lost[cpu].pending = false;
+	r->lost_pending--;
+	r->events++;
+}
+
+static void note_event(struct text_reader *r, const struct text_line *line, const struct sl_event *ev)
+{
+	struct sl_trace_info *info = &r->base.info;
+
+	if (info->format == SL_FMT_UNKNOWN)
+		set_format(r, line->perf ? SL_FMT_PERF_SCRIPT :
+			   line->latency ? SL_FMT_TRACECMD_REPORT : SL_FMT_FTRACE_TEXT, false);
+	else if (r->plugin_shape && info->format == SL_FMT_FTRACE_TEXT)
+		set_format(r, SL_FMT_TRACECMD_REPORT, false);	/* only trace-cmd prints these */
+	if (ev->cpu >= info->ncpus)
+		info->ncpus = ev->cpu + 1;
+	if (ev->ts > r->last_ts)
+		r->last_ts = ev->ts;
+	if (ev->type == SL_EV_WAKING)
+		info->has_waking = SL_YES;
+	else if (ev->type == SL_EV_WAKEUP)
+		info->has_wakeup = SL_YES;
+	r->events++;
+}
+
+/*
+ * handle_line - one line of input.  Returns 1 with *ev filled (a held
+ * lost marker of the event's CPU comes first: then the event waits in the
+ * queue), 0 for a line that gives no event, or -errno.
+ */
+static int handle_line(struct text_reader *r, const char *p, const char *end, struct sl_event *ev)
+{
+	const char *line_start = p;
+	struct text_line line;
+
+	while (end > p && (end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	/* event lines first: they are nearly all of the input */
+	if ((p == end || *p != '#') &&
+	    !text_parse_line(r, line_start, end, &line) && !text_parse_event(r, &line, ev))
+		goto event;
+
+	p = skip_blanks(p, end);
+	if (p == end)
+		return 0;
+	if (*p == '#') {
+		handle_comment(r, p, end);
+		return 0;
+	}
+	if (handle_header(r, p, end) || handle_lost_marker(r, p, end))
+		return 0;
+	/* perf script -g: callchain lines, tab-indented, under each event */
+	if (*line_start == '\t' && r->base.info.format == SL_FMT_PERF_SCRIPT)
+		return 0;
+	return note_bad_line(r, p, end);
+
+event:
+	note_event(r, &line, ev);
+	if (r->lost_pending && (size_t)ev->cpu < r->lost_alloc && r->lost[ev->cpu].pending) {
+		r->queue[r->q_len++] = *ev;
+		fill_lost_event(r, (uint32_t)ev->cpu, ev->ts, ev);
+	}
+	return 1;
+}
+
+/* At the end of the input: markers still held get the last timestamp. */
+static int flush_lost(struct text_reader *r, struct sl_event *ev)
+{
+	for (size_t cpu = 0; r->lost_pending && cpu < r->lost_alloc; cpu++) {
+		if (r->lost[cpu].pending) {
+			fill_lost_event(r, (uint32_t)cpu, r->last_ts, ev);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int fail(struct text_reader *r, int ret)
+{
+	r->sticky_error = ret;
+	return ret;
+}
+
+/* pump - produce the next event from the input: 1, 0 at the end, or -errno. */
+static int pump(struct text_reader *r, struct sl_event *ev)
+{
+	const char *line = NULL, *end = NULL;
+	int ret;
+
+	if (r->sticky_error)
+		return r->sticky_error;
+	for (;;) {
+		ret = next_line(r, &line, &end);
+		if (ret < 0) {
+			sl_error_set(text_err(r), "read error after line %llu: %s",
+				     (unsigned long long)r->line_no, strerror(-ret));
+			return fail(r, ret);
+		}
+		if (ret == 0)
+			break;
+		ret = handle_line(r, line, end, ev);
+		if (ret < 0)
+			return fail(r, ret);
+		if (ret > 0)
+			return 1;
+	}
+	if (!r->events && !r->lost_pending) {
+		if (r->base.info.bad_lines) {
+			sl_error_set(text_err(r), "not a recognized trace (line %llu: \"%s\")",
+				     (unsigned long long)r->base.info.first_bad_line, r->first_bad);
+			return fail(r, -EINVAL);
+		}
+		sl_error_set(text_err(r), "no events");
+		return fail(r, -ENODATA);
+	}
+	return flush_lost(r, ev);
+}
+
+static int text_next(struct sl_reader *base, struct sl_event *ev)
+{
+	struct text_reader *r = (struct text_reader *)base;
+
+	if (r->q_len) {
+		*ev = r->queue[0];
+		r->queue[0] = r->queue[1];
+		r->q_len--;
+		return 1;
+	}
+	return pump(r, ev);
+}
+
+static void text_close(struct sl_reader *base)
+{
+	struct text_reader *r = (struct text_reader *)base;
+
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r->buf);
+	free(r->lost);
+	free(r->mask_words);
+	free(r);
+}
+
+static const struct sl_reader_ops text_ops = {
+	.next = text_next,
+	.close = text_close,
+};
+
+/*
+ * sl_read_text_open - open prefix + fd as a text trace.  Reads up to the
+ * first event, so that a file that is no trace fails here, and the
+ * dialect and the header facts (ncpus) are known when this returns.
+ */
+int sl_read_text_open(int fd, const char *prefix, size_t prefix_len,
+		      struct sl_strtab *strtab, struct sl_reader **out,
+		      struct sl_error *err)
+{
+	struct text_reader *r = xcalloc(1, sizeof(*r));
+	struct sl_event first;
+	int ret;
+
+	*out = NULL;
+	r->base.ops = &text_ops;
+	r->base.strtab = strtab;
+	r->strtab = strtab;
+	r->open_err = err;
+	r->fd = fd;
+	r->buf_size = MAX((size_t)TEXT_BUF_SIZE, prefix_len);
+	r->buf = xmalloc(r->buf_size);
+	if (prefix_len)
+		memcpy(r->buf, prefix, prefix_len);
+	r->len = prefix_len;
+	text_fields_init(r);
+
+	ret = pump(r, &first);
+	if (ret <= 0) {
+		text_close(&r->base);
+		return ret ? ret : -ENODATA;
+	}
+	/* first goes before whatever handle_line() queued behind it */
+	if (r->q_len)
+		r->queue[1] = r->queue[0];
+	r->queue[0] = first;
+	r->q_len++;
+	if (r->base.info.format == SL_FMT_UNKNOWN)
+		r->base.info.format = SL_FMT_FTRACE_TEXT;
+	*out = &r->base;
+	return 0;
+}
