@@ -28,8 +28,48 @@
 #include "read_text.h"
 #include "util.h"
 
+/*
+ * trace-cmd report -R prints a char array as "ARRAY[6b, 77, 00, ...]" when
+ * one value of that field was not printable (libtraceevent then drops the
+ * field's string flag for good: one odd comm turns every comm into hex).
+ */
+static size_t decode_array_comm(const char *s, size_t len, char *out, size_t out_size)
+{
+	static const char open[] = "ARRAY[";
+	const char *p = s + sizeof(open) - 1, *end = s + len - 1;
+	size_t n = 0;
+
+	if (len < sizeof(open) || memcmp(s, open, sizeof(open) - 1) || *end != ']')
+		return 0;
+	while (p + 1 < end && n < out_size) {
+		int hi = hex_digit(p[0]), lo = hex_digit(p[1]);
+
+		if (hi < 0 || lo < 0)
+			return 0;
+		if (!hi && !lo)
+			break;
+		out[n++] = (char)(hi << 4 | lo);
+		p += 2;
+		if (p < end && (p[0] != ',' || p + 1 >= end || p[1] != ' '))
+			return 0;
+		p += 2;
+	}
+	return n;
+}
+
 uint32_t text_intern_comm(struct text_reader *r, int32_t pid, const char *s, size_t len)
 {
+	char decoded[64];
+
+	if (len > 6 && s[0] == 'A') {
+		size_t n = decode_array_comm(s, len, decoded, sizeof(decoded));
+
+		if (n) {
+			s = decoded;
+			len = n;
+		}
+	}
+
 	/* the last byte is in the key: every CPU's idle task is pid 0 ("swapper/1") */
 	uint32_t slot = ((uint32_t)pid ^ (len ? (uint8_t)s[len - 1] << 4 : 0)) % COMM_CACHE_SIZE;
 	struct comm_cache_entry *e = &r->comm_cache[slot];
@@ -72,12 +112,17 @@ bool kv_key(struct kv *c, const char *key, size_t len)
 	return true;
 }
 
-/* A comm value: everything up to " <next>" (next includes its '='). */
+/*
+ * A comm value: everything up to " <next>" (next includes its '=').  The
+ * key after a comm is always a pid, so a digit must follow: a comm that
+ * holds " pid=" is still read whole.
+ */
 static inline __attribute__((always_inline))
 bool kv_comm(struct kv *c, const char *next, size_t next_len, const char **s, size_t *len)
 {
-	for (const char *q = c->p; q + next_len < c->end; q++) {
-		if (*q != ' ' || q[1] != next[0] || memcmp(q + 1, next, next_len))
+	for (const char *q = c->p; q + next_len + 1 < c->end; q++) {
+		if (*q != ' ' || q[1] != next[0] || memcmp(q + 1, next, next_len) ||
+		    !(is_digit(q[1 + next_len]) || q[1 + next_len] == '-'))
 			continue;
 		*s = c->p;
 		*len = (size_t)(q - c->p);
@@ -175,6 +220,8 @@ static void lookahead_state_encoding(struct text_reader *r)
 	const char *p = r->buf + r->pos, *end = r->buf + r->len;
 
 	r->state_lookahead_done = true;
+	if (!r->buf || r->pos >= r->len)
+		return;
 	if (memmem(p, (size_t)(end - p), killable, sizeof(killable) - 1)) {
 		r->state_enc = STATE_ENC_OLD;
 		return;
@@ -293,17 +340,6 @@ void text_prev_state(struct text_reader *r, const char *s, const char *end, bool
 
 /* --- cpumasks --- */
 
-static int hex_value(char c)
-{
-	if (is_digit(c))
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static void mask_set(struct text_reader *r, uint32_t cpu, uint32_t *nr_words)
 {
 	size_t need = cpu / 64 + 1;
@@ -322,7 +358,7 @@ static int parse_hex_mask(struct text_reader *r, const char *s, const char *end,
 	uint32_t bit = 0;
 
 	for (const char *p = end; p > s; p--) {
-		int v = hex_value(p[-1]);
+		int v = hex_digit(p[-1]);
 
 		if (p[-1] == ',')
 			continue;

@@ -38,17 +38,6 @@ static inline const char *skip_blanks(const char *p, const char *end)
 	return p;
 }
 
-static int hex_value(char c)
-{
-	if (is_digit(c))
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* The pid token that ends right before q, as found by pid_before(). */
 struct pid_token {
 	uint64_t value;
@@ -169,8 +158,8 @@ static const char *parse_raw_flags(const char *p, const char *end, uint8_t *ctx)
 
 	if (end - p < 4 || p[0] != '-' || p[1] != '0' || p[2] != 'x')
 		return NULL;
-	for (p += 3; p < end && hex_value(*p) >= 0 && digits < 8; p++, digits++)
-		flags = flags << 4 | (uint32_t)hex_value(*p);
+	for (p += 3; p < end && hex_digit(*p) >= 0 && digits < 8; p++, digits++)
+		flags = flags << 4 | (uint32_t)hex_digit(*p);
 	if (!digits)
 		return NULL;
 	*ctx = SL_CTX_KNOWN;
