@@ -57,7 +57,7 @@ static struct sl_error *text_err(struct text_reader *r)
 	return r->base.err ? r->base.err : r->open_err;
 }
 
-void text_note_cpu(struct text_reader *r, int32_t cpu)
+static void note_cpu(struct text_reader *r, int32_t cpu)
 {
 	if (cpu >= r->base.info.ncpus)
 		r->base.info.ncpus = cpu + 1;
@@ -65,11 +65,14 @@ void text_note_cpu(struct text_reader *r, int32_t cpu)
 
 /* --- input: lines out of a large buffer --- */
 
+/* next_line() found a line longer than the whole buffer: bad, skipped */
+#define LINE_TOO_LONG	2
+
 /*
  * next_line - the next line in [*line, *end), without its newline.
- * Returns 1, 0 at the end of the input, or -errno.  A line longer than
- * the buffer is counted as bad and skipped; a last line without a newline
- * (a truncated file) is still handed out.
+ * Returns 1, 0 at the end of the input, LINE_TOO_LONG with the start of a
+ * line that does not fit the buffer (its rest is skipped), or -errno.  A
+ * last line without a newline (a truncated file) is still handed out.
  */
 static int next_line(struct text_reader *r, const char **line, const char **end)
 {
@@ -81,24 +84,20 @@ static int next_line(struct text_reader *r, const char **line, const char **end)
 
 		if (nl) {
 			r->pos = (size_t)(nl + 1 - r->buf);
-			r->line_no++;
-			if (r->skipping) {
+			if (r->skipping) {	/* the tail of a too long line */
 				r->skipping = false;
 				continue;
 			}
+			r->line_no++;
 			*line = start;
 			*end = nl;
 			return 1;
 		}
 		if (r->eof) {
-			if (!avail)
-				return 0;
 			r->pos = r->len;
-			r->line_no++;
-			if (r->skipping) {
-				r->skipping = false;
+			if (!avail || r->skipping)
 				return 0;
-			}
+			r->line_no++;
 			*line = start;
 			*end = start + avail;
 			return 1;
@@ -109,19 +108,15 @@ static int next_line(struct text_reader *r, const char **line, const char **end)
 			r->pos = 0;
 		}
 		if (r->len == r->buf_size) {
-			/* a line longer than the buffer: not a trace line */
-			if (!r->skipping) {
-				r->base.info.bad_lines++;
-				if (!r->base.info.first_bad_line) {
-					r->base.info.first_bad_line = r->line_no + 1;
-					snprintf(r->first_bad, sizeof(r->first_bad), "(a line of more than %zu bytes)",
-						 r->buf_size);
-				}
-				if (!r->events)
-					r->unrecognized++;
-			}
-			r->skipping = true;
+			/* no newline in the whole buffer: drop it (still readable until the next read) */
 			r->len = 0;
+			if (!r->skipping) {
+				r->skipping = true;
+				r->line_no++;
+				*line = r->buf;
+				*end = r->buf + r->buf_size;
+				return LINE_TOO_LONG;
+			}
 		}
 		n = read(r->fd, r->buf + r->len, r->buf_size - r->len);
 		if (n < 0) {
@@ -150,11 +145,8 @@ static void set_ncpus_from_header(struct text_reader *r, const char *p, const ch
 	uint64_t n;
 
 	p = skip_blanks(p, end);
-	if (text_parse_u64(&p, end, &n) && n > 0 && n <= TEXT_MAX_CPU + 1 &&
-	    (int)n > r->base.info.ncpus) {
-		r->base.info.ncpus = (int)n;
-		r->ncpus_from_header = true;
-	}
+	if (text_parse_u64(&p, end, &n) && n > 0 && n <= TEXT_MAX_CPU + 1)
+		note_cpu(r, (int32_t)n - 1);
 }
 
 /* "# tracer: nop", "# entries-in-buffer/entries-written: 1/1   #P:2", perf's "# nrcpus avail : 2" */
@@ -209,7 +201,7 @@ static void hold_lost(struct text_reader *r, uint32_t cpu, uint64_t count, bool 
 		r->base.info.lost_events += count;
 	else
 		r->base.info.lost_unknown++;
-	text_note_cpu(r, (int32_t)cpu);
+	note_cpu(r, (int32_t)cpu);
 }
 
 /*
@@ -304,8 +296,7 @@ static void note_event(struct text_reader *r, const struct text_line *line, cons
 			   line->latency ? SL_FMT_TRACECMD_REPORT : SL_FMT_FTRACE_TEXT, false);
 	else if (r->plugin_shape && info->format == SL_FMT_FTRACE_TEXT)
 		set_format(r, SL_FMT_TRACECMD_REPORT, false);	/* only trace-cmd prints these */
-	if (ev->cpu >= info->ncpus)
-		info->ncpus = ev->cpu + 1;
+	note_cpu(r, ev->cpu);
 	if (ev->ts > r->last_ts)
 		r->last_ts = ev->ts;
 	if (ev->type == SL_EV_WAKING)
@@ -390,7 +381,10 @@ static int pump(struct text_reader *r, struct sl_event *ev)
 		}
 		if (ret == 0)
 			break;
-		ret = handle_line(r, line, end, ev);
+		if (ret == LINE_TOO_LONG)
+			ret = note_bad_line(r, line, end);
+		else
+			ret = handle_line(r, line, end, ev);
 		if (ret < 0)
 			return fail(r, ret);
 		if (ret > 0)

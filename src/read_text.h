@@ -85,7 +85,6 @@ struct text_reader {
 
 	/* detection */
 	bool format_from_header;	/* a "cpus=" or "# tracer" line decided it */
-	bool ncpus_from_header;
 	bool plugin_shape;		/* a sched plugin line was seen: trace-cmd report */
 	uint64_t unrecognized;		/* non-comment lines before the first event */
 	uint64_t events;		/* events produced so far (LOST included) */
@@ -203,8 +202,5 @@ int text_parse_cpumask(struct text_reader *r, const char *s, const char *end,
 		       struct sl_cpumask_ref *mask);
 void text_prev_state(struct text_reader *r, const char *s, const char *end, bool plugin,
 		     uint8_t *class, char *letter);
-
-/* read_text.c */
-void text_note_cpu(struct text_reader *r, int32_t cpu);
 
 #endif /* SCHEDLINT_READ_TEXT_H */

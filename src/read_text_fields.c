@@ -57,6 +57,10 @@ static size_t decode_array_comm(const char *s, size_t len, char *out, size_t out
 	return n;
 }
 
+/*
+ * text_intern_comm - intern a comm field, through a cache keyed by pid: a
+ * task's comm rarely changes, so most lines cost one short compare.
+ */
 uint32_t text_intern_comm(struct text_reader *r, int32_t pid, const char *s, size_t len)
 {
 	char decoded[64];
@@ -114,8 +118,9 @@ bool kv_key(struct kv *c, const char *key, size_t len)
 
 /*
  * A comm value: everything up to " <next>" (next includes its '=').  The
- * key after a comm is always a pid, so a digit must follow: a comm that
- * holds " pid=" is still read whole.
+ * key after a comm is always a pid, so a digit must follow: the comm
+ * "prev_pid=1 z" is read whole, only " prev_pid=<digit>" inside a comm
+ * would cut it.
  */
 static inline __attribute__((always_inline))
 bool kv_comm(struct kv *c, const char *next, size_t next_len, const char **s, size_t *len)

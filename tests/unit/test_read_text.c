@@ -919,6 +919,10 @@ static void test_damaged_lines(void **state)
 	assert_int_equal(r->info.bad_lines, 5);
 	assert_int_equal(r->info.first_bad_line, 2);
 	sl_reader_close(r);
+
+	/* nothing but one line longer than the read buffer */
+	memset(text, 'q', huge);
+	expect_open_error(text, huge, -EINVAL, "not a recognized trace (line 1: \"qqqq");
 	free(text);
 }
 
