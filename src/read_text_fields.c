@@ -476,27 +476,39 @@ static bool plugin_task(struct text_reader *r, const char *s, const char *e,
 	return true;
 }
 
+/* The next " ==> " in [p, end), found by its rare '>'; NULL if none. */
+static const char *find_arrow(const char *p, const char *end)
+{
+	for (const char *gt = p + 3; gt + 1 < end; gt++) {
+		gt = memchr(gt, '>', (size_t)(end - gt));
+		if (!gt || gt + 1 >= end)
+			return NULL;
+		if (gt[1] == ' ' && gt[-1] == '=' && gt[-2] == '=' && gt[-3] == ' ')
+			return gt - 3;
+	}
+	return NULL;
+}
+
 /* "bash:2856 [120] S ==> foo:12 [120]": split at the " ==> " after a state. */
 static int switch_plugin(struct text_reader *r, struct kv *c, struct sl_event *ev)
 {
-	static const char arrow[] = " ==> ";
-	const char *p = c->p;
+	const char *arrow = c->p;
 
-	while ((p = memmem(p, (size_t)(c->end - p), arrow, sizeof(arrow) - 1))) {
-		const char *state = p;
+	while ((arrow = find_arrow(arrow, c->end))) {
+		const char *state = arrow;
 
 		while (state > c->p && state[-1] != ' ')
 			state--;
-		if (state > c->p && state < p &&
+		if (state > c->p && state < arrow &&
 		    plugin_task(r, c->p, state - 1, &ev->sw.prev_pid, &ev->sw.prev_prio,
 				&ev->sw.prev_comm) &&
-		    plugin_task(r, p + sizeof(arrow) - 1, c->end, &ev->sw.next_pid,
+		    plugin_task(r, arrow + 5, c->end, &ev->sw.next_pid,
 				&ev->sw.next_prio, &ev->sw.next_comm)) {
-			text_prev_state(r, state, p, true, &ev->sw.prev_class, &ev->sw.prev_letter);
+			text_prev_state(r, state, arrow, true, &ev->sw.prev_class, &ev->sw.prev_letter);
 			r->plugin_shape = true;
 			return 0;
 		}
-		p++;
+		arrow++;
 	}
 	return -EINVAL;
 }
