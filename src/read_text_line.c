@@ -90,15 +90,21 @@ static bool pid_before(const char *start, const char *q, struct pid_token *tok)
 	return tok->sep == '-' || is_blank(tok->sep);
 }
 
-/*
- * find_cpu_column - the "[CPU]" of the line: "[", digits, "]", with a
- * blank before it and a pid before that.  Returns the char after ']'.
- */
-static const char *find_cpu_column(const char *p, const char *end, int32_t *cpu,
-				   struct pid_token *pid)
+/* After "[CPU]": a blank, or trace-cmd -R's raw flags "-0x..". */
+static bool cpu_column_ends(const char *q, const char *end)
 {
-	const char *start = p;
+	return q < end && (is_blank(*q) ||
+			   (end - q > 3 && q[0] == '-' && q[1] == '0' && q[2] == 'x'));
+}
 
+/*
+ * find_cpu_column - the first "[CPU]" at or after p: "[", digits, "]",
+ * with a blank before it and a pid before that.  Returns the char after
+ * ']'.
+ */
+static const char *find_cpu_column(const char *start, const char *p, const char *end,
+				   int32_t *cpu, struct pid_token *pid)
+{
 	while ((p = memchr(p, '[', (size_t)(end - p)))) {
 		const char *q = p + 1;
 		uint32_t v = 0;
@@ -106,6 +112,7 @@ static const char *find_cpu_column(const char *p, const char *end, int32_t *cpu,
 		while (q < end && is_digit(*q) && v <= TEXT_MAX_CPU)
 			v = v * 10 + (uint32_t)(*q++ - '0');
 		if (q > p + 1 && q < end && *q == ']' && v <= TEXT_MAX_CPU &&
+		    cpu_column_ends(q + 1, end) &&
 		    p > start && is_blank(p[-1]) && pid_before(start, p, pid)) {
 			*cpu = (int32_t)v;
 			return q + 1;
@@ -354,7 +361,7 @@ int text_parse_line(struct text_reader *r, const char *p, const char *end,
 		    struct text_line *line)
 {
 	struct pid_token pid;
-	const char *q;
+	const char *bracket = p, *q;
 
 	line->ctx = 0;
 	line->perf = false;
@@ -362,24 +369,24 @@ int text_parse_line(struct text_reader *r, const char *p, const char *end,
 	line->end = end;
 	line->fields = p;
 
-	q = find_cpu_column(p, end, &line->cpu, &pid);
-	if (q) {
+	/* a comm such as "foo 12 [3]" looks like a column: then try the next one */
+	while ((q = find_cpu_column(p, bracket, end, &line->cpu, &pid))) {
+		bracket = q;
+		line->ctx = 0;
 		q = parse_flags_column(q, end, &line->ctx);
-		if (!q)
-			return -EINVAL;
-	} else {
+		if (q && (q = parse_timestamp_column(q, end, &line->ts)) &&
+		    parse_event_name(r, q, end, line))
+			break;
+	}
+	if (!q) {
 		q = parse_latency_layout(p, end, line);
-		if (!q)
+		if (!q || !(q = parse_timestamp_column(q, end, &line->ts)) ||
+		    !parse_event_name(r, q, end, line))
 			return -EINVAL;
 		line->latency = true;
 		pid.value = (uint64_t)line->pid;
-		pid.sep = '-';
 		pid.may_be_negative = false;
 	}
-	q = parse_timestamp_column(q, end, &line->ts);
-	if (!q || !parse_event_name(r, q, end, line))
-		return -EINVAL;
-
 	if (pid.value > INT32_MAX)
 		return -EINVAL;
 	line->pid = (int32_t)pid.value;

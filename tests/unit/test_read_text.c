@@ -374,6 +374,15 @@ static void test_odd_comms(void **state)
 	ev = one_event("           <...>-1701  [001]    76.211513: sched_switch:          prev_comm=trace-cmd prev_pid=1701 prev_prio=120 prev_state=S next_comm=swapper/1 next_pid=0 next_prio=120");
 	assert_int_equal(ev.pid, 1701);
 
+	/* a comm that looks like a pid and a CPU column */
+	ev = one_event("      foo 12 [3]-9772    [001] d..2.  1096.756420: sched_switch: prev_comm=foo 12 [3] prev_pid=9772 prev_prio=120 prev_state=S ==> next_comm=oddwork.sh next_pid=9773 next_prio=120");
+	assert_int_equal(ev.pid, 9772);
+	assert_int_equal(ev.cpu, 1);
+	assert_string_equal(S(ev.sw.prev_comm), "foo 12 [3]");
+	ev = one_event("      foo 12 [3]  9772 [001]  1092.434261:       sched:sched_switch: prev_comm=foo 12 [3] prev_pid=9772 prev_prio=120 prev_state=S ==> next_comm=oddwork.sh next_pid=9653 next_prio=120");
+	assert_int_equal(ev.pid, 9772);
+	assert_int_equal(ev.cpu, 1);
+
 	ev = one_event("           \xe9t\xe9-9790    [000] d..2.  1096.774700: sched_switch: prev_comm=\xe9t\xe9 prev_pid=9790 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120");
 	assert_string_equal(S(ev.sw.prev_comm), "\xe9t\xe9");
 }
