@@ -27,15 +27,6 @@
 #include "read_text.h"
 #include "util.h"
 
-/* The trace.dat reader lives in another branch until merged; the real one wins. */
-__attribute__((weak)) int sl_read_dat_open(const char *path, const struct sl_read_opts *opts,
-					   struct sl_strtab *strtab, struct sl_reader **out,
-					   struct sl_error *err)
-{
-	sl_error_set(err, "trace.dat not supported in this build");
-	return -ENOSYS;
-}
-
 static struct sl_strtab *st;
 static struct sl_error err;
 
