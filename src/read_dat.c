@@ -42,6 +42,8 @@ struct dat_reader {
 	int ncpus;
 	struct sl_event pending;	/* an event held back behind a lost-events marker */
 	bool have_pending;
+	bool compressed;		/* v7 with compressed CPU data */
+	bool drained;			/* some CPU was read to its end */
 };
 
 static void fill_kernel_release(struct sl_trace_info *info, const char *uname)
@@ -85,6 +87,8 @@ static int dat_next(struct sl_reader *r, struct sl_event *ev)
 	dr->current[cpu] = tracecmd_read_data(dr->handle, cpu);
 	if (dr->current[cpu])
 		cpu_heap_push(&dr->heap, dr->current[cpu]->ts, cpu);
+	else
+		dr->drained = true;
 
 	ret = sl_dat_decode(dr->decoder, cpu, rec->ts, rec->data, rec->size, ev);
 	if (ret < 0) {
@@ -114,6 +118,35 @@ static int dat_next(struct sl_reader *r, struct sl_event *ev)
 	return 1;
 }
 
+/*
+ * dat_seek_time - libtracecmd binary-searches each CPU's pages by their
+ * timestamps and leaves the CPU on the page before ts; we refill the heap
+ * from there.  On compressed (v7) files every probe decompresses a chunk,
+ * and libtracecmd 3.1.6 returns nothing more for a CPU that was read to
+ * its end: then the caller must reopen the file (-ENOTSUP).
+ */
+static int dat_seek_time(struct sl_reader *r, uint64_t ts)
+{
+	struct dat_reader *dr = (struct dat_reader *)r;
+
+	if (dr->compressed && dr->drained)
+		return -ENOTSUP;
+	dr->have_pending = false;
+	dr->heap.nr = 0;
+	for (int cpu = 0; cpu < dr->ncpus; cpu++) {
+		if (dr->current[cpu])
+			tracecmd_free_record(dr->current[cpu]);
+		dr->current[cpu] = NULL;
+		/* fails for a CPU without data: it has nothing to read anyway */
+		if (tracecmd_set_cpu_to_timestamp(dr->handle, cpu, ts) < 0)
+			continue;
+		dr->current[cpu] = tracecmd_read_data(dr->handle, cpu);
+		if (dr->current[cpu])
+			cpu_heap_push(&dr->heap, dr->current[cpu]->ts, cpu);
+	}
+	return 0;
+}
+
 static void dat_close(struct sl_reader *r)
 {
 	struct dat_reader *dr = (struct dat_reader *)r;
@@ -133,6 +166,7 @@ static void dat_close(struct sl_reader *r)
 static const struct sl_reader_ops dat_ops = {
 	.next = dat_next,
 	.close = dat_close,
+	.seek_time = dat_seek_time,
 };
 
 int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
@@ -191,9 +225,10 @@ int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
 		else
 			snprintf(info->clock, sizeof(info->clock), "%.*s", (int)strcspn(s, " \n"), s);
 	}
-	if (info->file_version >= 7 && !tracecmd_get_file_compress_proto(dr->handle, &s, &ver) && s)
+	if (info->file_version >= 7 && !tracecmd_get_file_compress_proto(dr->handle, &s, &ver) && s) {
 		snprintf(info->compression, sizeof(info->compression), "%s", s);
-	else
+		dr->compressed = strcmp(s, "none") != 0;
+	} else
 		snprintf(info->compression, sizeof(info->compression), "none");
 	sl_dat_fill_info(tep, info);
 

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "read_text.h"
@@ -427,9 +428,111 @@ static void text_close(struct sl_reader *base)
 	free(r);
 }
 
+/* --- seeking by time (explore re-reads windows) --- */
+
+#define PROBE_CHUNK		(64 * 1024)
+/* A probe gives up after this much text without an event line. */
+#define PROBE_MAX_SCAN		(4 * 1024 * 1024)
+
+/*
+ * probe_event_line - the first event line that starts at or after byte
+ * off: its start offset and timestamp.  False when there is none (end of
+ * file, or PROBE_MAX_SCAN of lines that are no events) or on a read error.
+ */
+static bool probe_event_line(struct text_reader *r, char *buf, uint64_t off,
+			     uint64_t *line_off, uint64_t *ts)
+{
+	/* from the byte before off: a line starts after the first newline */
+	uint64_t base = off ? off - 1 : 0;
+	bool at_line_start = off == 0;
+	size_t have = 0, start = 0;
+
+	for (uint64_t scanned = 0; scanned < PROBE_MAX_SCAN;) {
+		ssize_t n;
+
+		if (start) {	/* keep the unfinished line, read after it */
+			memmove(buf, buf + start, have - start);
+			base += start;
+			have -= start;
+			start = 0;
+		}
+		if (have == PROBE_CHUNK)	/* a line longer than the chunk: not an event */
+			have = 0, base += PROBE_CHUNK, at_line_start = false;
+		n = pread(r->fd, buf + have, PROBE_CHUNK - have, (off_t)(base + have));
+		if (n <= 0)
+			return false;
+		have += (size_t)n;
+		scanned += (uint64_t)n;
+		for (;;) {
+			char *line = buf + start, *nl = memchr(line, '\n', have - start);
+			const char *end = nl;
+			struct text_line tl;
+
+			if (!nl)
+				break;
+			start = (size_t)(nl + 1 - buf);
+			if (!at_line_start) {
+				at_line_start = true;
+				continue;
+			}
+			while (end > line && (end[-1] == '\r' || end[-1] == ' '))
+				end--;
+			if (line < end && *line != '#' && !text_parse_line(r, line, end, &tl)) {
+				*line_off = base + (uint64_t)(line - buf);
+				*ts = tl.ts;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/*
+ * text_seek_time - binary search of the file by the timestamps of its
+ * event lines: every producer prints events merged in time order.  The
+ * search stops within PROBE_CHUNK bytes before the first event at ts.
+ * Needs a file (lseek); a pipe gets -ENOTSUP.
+ */
+static int text_seek_time(struct sl_reader *base, uint64_t ts)
+{
+	struct text_reader *r = (struct text_reader *)base;
+	uint64_t lo = 0, hi, line_off, line_ts;
+	struct stat st;
+	char *buf;
+
+	if (fstat(r->fd, &st) < 0 || !S_ISREG(st.st_mode) || lseek(r->fd, 0, SEEK_CUR) < 0)
+		return -ENOTSUP;
+	buf = xmalloc(PROBE_CHUNK);
+	/* lo: its first event line is before ts (or lo = 0); hi: not */
+	hi = (uint64_t)st.st_size;
+	while (hi - lo > PROBE_CHUNK) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (probe_event_line(r, buf, mid, &line_off, &line_ts) && line_ts < ts)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	free(buf);
+
+	if (lseek(r->fd, (off_t)(lo ? lo - 1 : 0), SEEK_SET) < 0) {
+		sl_error_set(text_err(r), "cannot seek: %s", strerror(errno));
+		return -errno;
+	}
+	r->pos = r->len = 0;
+	r->eof = false;
+	r->skipping = lo > 0;		/* the rest of the line lo is in */
+	r->q_len = 0;
+	for (size_t cpu = 0; cpu < r->lost_alloc; cpu++)
+		r->lost[cpu].pending = false;
+	r->lost_pending = 0;
+	return 0;
+}
+
 static const struct sl_reader_ops text_ops = {
 	.next = text_next,
 	.close = text_close,
+	.seek_time = text_seek_time,
 };
 
 /*

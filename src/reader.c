@@ -125,6 +125,13 @@ int sl_reader_next(struct sl_reader *r, struct sl_event *ev)
 	return r->ops->next(r, ev);
 }
 
+int sl_reader_seek_time(struct sl_reader *r, uint64_t ts)
+{
+	if (!r->ops->seek_time)
+		return -ENOTSUP;
+	return r->ops->seek_time(r, ts);
+}
+
 void sl_reader_close(struct sl_reader *r)
 {
 	if (!r)

@@ -18,6 +18,8 @@ int tracecmd_page_size(struct tracecmd_input *handle);
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+int tracecmd_set_cpu_to_timestamp(struct tracecmd_input *handle, int cpu,
+				  unsigned long long ts);
 int tracecmd_get_file_compress_proto(struct tracecmd_input *handle,
 				     const char **name, const char **version);
 

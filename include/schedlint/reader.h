@@ -73,6 +73,15 @@ struct sl_reader_ops {
 	/* 1 = *ev filled, 0 = end of trace, < 0 = -errno with err filled */
 	int (*next)(struct sl_reader *r, struct sl_event *ev);
 	void (*close)(struct sl_reader *r);
+	/*
+	 * Optional: reposition the stream so that next() returns every event
+	 * at or after ts, in order, possibly preceded by some earlier ones
+	 * (the caller skips what it does not want).  A held lost-events
+	 * marker is dropped; lost events behind the new position are reported
+	 * (and counted in info) again.  0, or -errno with err filled.  Explore re-reads the window
+	 * it shows this way instead of keeping every event in memory.
+	 */
+	int (*seek_time)(struct sl_reader *r, uint64_t ts);
 };
 
 struct sl_reader {
@@ -87,6 +96,12 @@ int sl_reader_open(const char *path, const struct sl_read_opts *opts,
 		   struct sl_strtab *strtab, struct sl_reader **out,
 		   struct sl_error *err);
 int sl_reader_next(struct sl_reader *r, struct sl_event *ev);
+/*
+ * Go to ts (see seek_time above).  -ENOTSUP when the reader cannot seek
+ * (a pipe, or a backend without it): then reopen the input and skip the
+ * events before ts - correct, in bounded memory, only slower.
+ */
+int sl_reader_seek_time(struct sl_reader *r, uint64_t ts);
 void sl_reader_close(struct sl_reader *r);
 
 const char *sl_format_name(enum sl_format fmt);
