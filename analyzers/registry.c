@@ -8,9 +8,11 @@
 #include "schedlint/analyzer.h"
 
 extern const struct sl_analyzer_ops sl_ipi_analyzer;
+extern const struct sl_analyzer_ops sl_sync_wake_analyzer;
 
 const struct sl_analyzer_ops *const sl_analyzer_registry[] = {
 	&sl_ipi_analyzer,
+	&sl_sync_wake_analyzer,
 };
 
 const int sl_nr_analyzers = sizeof(sl_analyzer_registry) / sizeof(sl_analyzer_registry[0]);

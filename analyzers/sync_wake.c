@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sync_wake.c - synchronous wakeups placed on another CPU (sync-wake-remote)
+ *
+ * What it flags: a task W wakes T and goes to sleep right after, leaving
+ * its CPU with nothing to run, yet T was placed on another CPU and had to
+ * be kicked there (usually by an IPI: ttwu_queue_wakelist) and brought out
+ * of idle.  A pipe, a futex handoff, a request/reply over a socket: the
+ * kernel calls these wakeups WF_SYNC, and "sched: consider WF_SYNC to find
+ * idle siblings" shows what the remote placement costs (perf bench sched
+ * pipe 8.8 -> 3.7 us/op once the waker's CPU counts as idle).
+ *
+ * Definition (SPEC "Findings"): W (a task, not interrupt context when the
+ * trace says so) wakes T from CPU a; T's destination b != a; W then blocks
+ * on a (switch-out with a non-runnable state) within --sync-window
+ * (default 100 us) after the waking, and at that switch-out nothing but T
+ * could run on a (next is the idle task or T, nothing else queued or
+ * pending on a).  Cost = T's wakeup latency.  With b == a the same pattern
+ * is sync-wake-local, a measurement: the report sets the latencies of the
+ * two side by side, as the WF_SYNC mail does, and names the pairs of tasks
+ * that ping-pong across CPUs most.
+ *
+ * How: a wakeup's destination is known at its placement, which always
+ * comes before the waker's next sched_switch on a; each CPU keeps the few
+ * wakeups its running task made since it was switched in, and that task's
+ * switch-out decides them.  The latency sample may come before the
+ * switch-out (T ran on b first) or after it; the wakee's slot keeps
+ * whichever half came first, keyed by the task's wake_seq.
+ *
+ * Blind spots: the trace does not carry WF_SYNC itself, so this is the
+ * pattern, not the flag: a waker that happens to block soon after an
+ * unrelated wakeup counts too.  Traces without irq-info (perf script,
+ * trace-cmd report without flags) cannot tell a wakeup from an interrupt
+ * that came while W ran; it is then taken as W's.  A switch-out the trace
+ * does not show (implied by the model) or lost events on a leave the
+ * wakeup undecided.  Wakees never switched in before the end (no latency)
+ * are not counted.  On kernels without sched_waking the waker is whoever
+ * logged sched_wakeup; on the wakelist path that is the target CPU's
+ * interrupt, so those wakeups are not seen as synchronous.
+ */
+#include <cJSON.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlint/analyzer.h"
+#include "schedlint/report.h"
+#include "util.h"
+
+#define SYNC_CANDIDATES	8	/* wakeups by one running task awaiting its switch-out */
+#define SYNC_PAIRS	64	/* pairs of tasks tracked (space-saving: the heaviest stay) */
+#define SYNC_PAIRS_JSON	10
+#define SYNC_PAIRS_TEXT	5
+
+/* A wakeup by the task running on this CPU; decided at its switch-out. */
+struct candidate {
+	struct sl_task *wakee;
+	uint64_t wake_seq;		/* the wakee's wakeup this is */
+	uint64_t wake_ts;
+	int32_t waker_pid;
+	int32_t dest_cpu;		/* where the placement put it */
+};
+
+struct sync_cpu {
+	struct candidate cand[SYNC_CANDIDATES];
+	uint8_t nr;			/* entries in use */
+	uint8_t oldest;			/* the one to overwrite when full */
+};
+
+/* Per task: what is known of its wakeup in flight (seq), both halves. */
+struct sync_task {
+	uint64_t seq;			/* wake_seq these fields are about, 0 none */
+	bool decided;			/* the waker slept in time with nothing else to run */
+	bool sampled;			/* the latency sample arrived */
+	bool done;			/* counted (or dropped by the filters) */
+	/* decided: */
+	struct sl_task *waker;
+	int32_t waker_cpu, dest_cpu;
+	uint64_t wake_ts, sleep_after;
+	/* sampled: */
+	uint64_t latency;
+	bool ipi;
+};
+
+/* Two tasks that wake each other: counts since the entry was made. */
+struct pair {
+	struct sl_task *a, *b;		/* a->index < b->index (shown by pid) */
+	uint64_t remote, local;		/* sync-wake-remote / -local between them */
+	uint64_t cost;			/* total latency of the remote ones */
+	uint64_t weight;		/* remote + the evicted entry's (space-saving bound) */
+};
+
+struct sync_priv {
+	struct sl_hist remote, local;	/* latency of the counted ones */
+	struct pair pairs[SYNC_PAIRS];
+	int nr_pairs;
+};
+
+/* The finding's own fields. */
+struct sync_detail {
+	int32_t waker_pid, waker_cpu;
+	uint32_t waker_comm;
+	uint64_t sleep_after;
+	bool ipi;
+};
+
+static bool interrupt_context(uint8_t ctx)
+{
+	return (ctx & SL_CTX_KNOWN) && (ctx & (SL_CTX_HARDIRQ | SL_CTX_SOFTIRQ | SL_CTX_NMI));
+}
+
+/* --- the finding --- */
+
+static void sync_message(const struct sl_finding *f, const struct sl_model *m, char *buf, size_t len)
+{
+	const struct sync_detail *d = f->detail;
+	char after[32];
+
+	snprintf(buf, len, "woken by %s:%d, which slept %s later leaving cpu%d idle; "
+		 "placed on cpu%d%s", sl_str(m->strtab, d->waker_comm), d->waker_pid,
+		 fmt_duration(after, sizeof(after), d->sleep_after), d->waker_cpu, f->cpu,
+		 d->ipi ? " with an IPI" : "");
+}
+
+static void sync_json_fields(const struct sl_finding *f, const struct sl_model *m, cJSON *obj)
+{
+	const struct sync_detail *d = f->detail;
+
+	sl_json_add_i64(obj, "waker_pid", d->waker_pid);
+	sl_json_add_i64(obj, "waker_cpu", d->waker_cpu);
+	sl_json_add_u64(obj, "sleep_after_ns", d->sleep_after);
+	cJSON_AddBoolToObject(obj, "ipi", d->ipi);
+	cJSON_AddStringToObject(obj, "waker_comm", sl_str(m->strtab, d->waker_comm));
+}
+
+static const struct sl_finding_ops sync_finding_ops = {
+	.message = sync_message,
+	.json = sync_json_fields,
+};
+
+/* --- pairs: the heaviest ping-pong partners in bounded memory --- */
+
+static struct pair *pair_find(struct sync_priv *p, struct sl_task *a, struct sl_task *b)
+{
+	for (int i = 0; i < p->nr_pairs; i++)
+		if (p->pairs[i].a == a && p->pairs[i].b == b)
+			return &p->pairs[i];
+	return NULL;
+}
+
+/*
+ * Space-saving (Metwally et al.): a new pair takes the lightest entry's
+ * place and inherits its weight, so a pair that ping-pongs often enough
+ * is never pushed out by many occasional ones.  The counts shown are the
+ * pair's own since it got its entry: exact for the pairs that matter.
+ */
+static void pair_add(struct sync_priv *p, struct sl_task *x, struct sl_task *y, bool remote,
+		     uint64_t cost)
+{
+	struct sl_task *a = x->index < y->index ? x : y, *b = a == x ? y : x;
+	struct pair *e = pair_find(p, a, b);
+
+	if (!e && !remote)
+		return;		/* local only: not a cross-CPU ping-pong */
+	if (!e) {
+		uint64_t base = 0;
+
+		if (p->nr_pairs < SYNC_PAIRS) {
+			e = &p->pairs[p->nr_pairs++];
+		} else {
+			e = &p->pairs[0];
+			for (int i = 1; i < SYNC_PAIRS; i++)
+				if (p->pairs[i].weight < e->weight)
+					e = &p->pairs[i];
+			base = e->weight;
+		}
+		*e = (struct pair){ .a = a, .b = b, .weight = base };
+	}
+	if (remote) {
+		e->remote++;
+		e->weight++;
+		e->cost += cost;
+	} else {
+		e->local++;
+	}
+}
+
+/* --- deciding --- */
+
+static struct sync_task *slot_for(struct sl_model *m, struct sl_analyzer *a, struct sl_task *t,
+				  uint64_t seq)
+{
+	struct sync_task *st = sl_task_priv(m, a, t);
+
+	if (st->seq != seq)
+		*st = (struct sync_task){ .seq = seq };
+	return st;
+}
+
+/* Both halves are known: count it. */
+static void count_sync(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
+		       struct sync_task *st)
+{
+	struct sync_priv *p = a->priv;
+	bool remote = st->dest_cpu != st->waker_cpu;
+	bool counted;
+
+	if (!st->decided || !st->sampled || st->done)
+		return;
+	st->done = true;
+	if (remote) {
+		struct sync_detail *d = xmalloc(sizeof(*d));
+		struct sl_finding f = {
+			.kind = SL_KIND_SYNC_WAKE_REMOTE, .ts = st->wake_ts, .cpu = st->dest_cpu,
+			.pid = t->pid, .comm = t->comm, .cost = st->latency,
+			.ops = &sync_finding_ops, .detail = d,
+		};
+
+		*d = (struct sync_detail){
+			.waker_pid = st->waker->pid, .waker_cpu = st->waker_cpu,
+			.waker_comm = st->waker->comm, .sleep_after = st->sleep_after, .ipi = st->ipi,
+		};
+		counted = sl_finding_add(m, &f);
+	} else {
+		counted = sl_measure_add(m, SL_KIND_SYNC_WAKE_LOCAL, st->wake_ts, st->waker_cpu,
+					 t->pid, t->comm, st->latency);
+	}
+	if (!counted)
+		return;
+	sl_hist_add(remote ? &p->remote : &p->local, st->latency);
+	pair_add(p, st->waker, t, remote, st->latency);
+}
+
+/* Could nothing but t run on c after this switch? (queued and pending count) */
+static bool only_task(const struct sl_cpu *c, const struct sl_task *t)
+{
+	if (c->nr_queued + c->nr_pending > 1)
+		return false;
+	return (!c->queued || c->queued == t) && (!c->pending || c->pending == t);
+}
+
+/**
+ * sync_on_placement - remember a wakeup made by the task running on its CPU
+ */
+static void sync_on_placement(struct sl_analyzer *a, struct sl_model *m, const struct sl_placement *pl)
+{
+	struct sync_cpu *sc;
+	struct candidate *slot = NULL;
+
+	if (pl->waker_pid <= 0 || pl->waker_cpu < 0 || pl->waker_cpu >= m->nr_cpus ||
+	    interrupt_context(pl->waker_ctx) || !pl->task->wake_valid)
+		return;
+	sc = sl_cpu_priv(m, a, pl->waker_cpu);
+	for (int i = 0; i < sc->nr && !slot; i++)
+		if (sc->cand[i].wakee == pl->task)
+			slot = &sc->cand[i];
+	if (!slot && sc->nr < SYNC_CANDIDATES) {
+		slot = &sc->cand[sc->nr++];
+	} else if (!slot) {
+		/* a waker of many: the oldest wakeups are past the window first */
+		slot = &sc->cand[sc->oldest];
+		sc->oldest = (uint8_t)((sc->oldest + 1) % SYNC_CANDIDATES);
+	}
+	*slot = (struct candidate){
+		.wakee = pl->task, .wake_seq = pl->task->wake_seq, .wake_ts = pl->wake_ts,
+		.waker_pid = pl->waker_pid, .dest_cpu = pl->dest_cpu,
+	};
+}
+
+/**
+ * sync_on_switch - the task that woke others leaves its CPU: decide its wakeups
+ */
+static void sync_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
+{
+	struct sync_cpu *sc = sl_cpu_priv(m, a, sw->cpu);
+	const struct sl_cpu *c = &m->cpus[sw->cpu];
+	bool blocked;
+
+	if (!sc->nr)
+		return;
+	blocked = !sw->implied && sw->prev &&
+		  (sw->prev_class == SL_PREV_BLOCKED || sw->prev_class == SL_PREV_DEAD);
+	for (int i = 0; blocked && i < sc->nr; i++) {
+		const struct candidate *cd = &sc->cand[i];
+		struct sl_task *t = cd->wakee;
+		uint64_t after = sl_dur(cd->wake_ts, sw->ts);
+		struct sync_task *st;
+
+		if (cd->waker_pid != sw->prev->pid || t->wake_seq != cd->wake_seq ||
+		    after > m->cfg->sync_window_ns)
+			continue;
+		if ((sw->next && sw->next != t) || !only_task(c, t))
+			continue;
+		st = slot_for(m, a, t, cd->wake_seq);
+		if (st->decided || st->done)
+			continue;
+		st->decided = true;
+		st->waker = sw->prev;
+		st->waker_cpu = sw->cpu;
+		st->dest_cpu = cd->dest_cpu;
+		st->wake_ts = cd->wake_ts;
+		st->sleep_after = after;
+		count_sync(a, m, t, st);
+	}
+	/* whatever ran here is off the CPU: its wakeups are decided */
+	sc->nr = 0;
+	sc->oldest = 0;
+}
+
+static void sync_on_latency(struct sl_analyzer *a, struct sl_model *m, const struct sl_latency_sample *s)
+{
+	struct sync_task *st = slot_for(m, a, s->task, s->wake_seq);
+
+	if (st->sampled)
+		return;
+	st->sampled = true;
+	st->latency = s->latency;
+	st->ipi = s->ipi;
+	count_sync(a, m, s->task, st);
+}
+
+static void sync_on_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cpu,
+				uint64_t gap_start, uint64_t ts)
+{
+	struct sync_cpu *sc = sl_cpu_priv(m, a, cpu);
+
+	sc->nr = 0;
+	sc->oldest = 0;
+}
+
+/* --- report --- */
+
+static int by_remote_desc(const void *x, const void *y)
+{
+	const struct pair *p = x, *q = y;
+
+	if (p->remote != q->remote)
+		return p->remote < q->remote ? 1 : -1;
+	if (p->cost != q->cost)
+		return p->cost < q->cost ? 1 : -1;
+	return (int)p->a->index - (int)q->a->index;
+}
+
+/* The pairs, heaviest first, into out (SYNC_PAIRS entries); returns how many. */
+static int sorted_pairs(const struct sync_priv *p, struct pair *out)
+{
+	memcpy(out, p->pairs, (size_t)p->nr_pairs * sizeof(*out));
+	qsort(out, (size_t)p->nr_pairs, sizeof(*out), by_remote_desc);
+	return p->nr_pairs;
+}
+
+static double share(uint64_t part, uint64_t all)
+{
+	return all ? (double)part / (double)all : 0.0;
+}
+
+static void sync_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_report *r)
+{
+	struct sync_priv *p = a->priv;
+	uint64_t all = p->remote.count + p->local.count;
+	struct pair pairs[SYNC_PAIRS];
+	char title[96], label[32], x[32], y[32];
+	int n;
+
+	if (!all)
+		return;
+	snprintf(title, sizeof(title), "Synchronous wakeups (the waker slept within %s)",
+		 fmt_duration(x, sizeof(x), m->cfg->sync_window_ns));
+	sl_report_section(r, title);
+	sl_report_latency_header(r, 16);
+	snprintf(label, sizeof(label), "remote %5.1f%%", 100 * share(p->remote.count, all));
+	sl_report_latency_row(r, 16, label, &p->remote);
+	snprintf(label, sizeof(label), "local  %5.1f%%", 100 * share(p->local.count, all));
+	sl_report_latency_row(r, 16, label, &p->local);
+	if (p->remote.count && p->local.count) {
+		uint64_t rm = sl_hist_percentile(&p->remote, 50), lm = sl_hist_percentile(&p->local, 50);
+
+		fprintf(r->out, "  median latency: remote %s, local %s", fmt_duration(x, sizeof(x), rm),
+			fmt_duration(y, sizeof(y), lm));
+		if (lm)
+			fprintf(r->out, " (x%.1f)", (double)rm / (double)lm);
+		fputc('\n', r->out);
+	}
+	n = sorted_pairs(p, pairs);
+	if (!n)
+		return;
+	fprintf(r->out, "  %sping-pong across CPUs%s\n", sl_color(r, SL_C_DIM), sl_color(r, SL_C_RESET));
+	for (int i = 0; i < n && i < SYNC_PAIRS_TEXT; i++) {
+		const struct pair *e = &pairs[i];
+		bool swap = e->b->pid < e->a->pid;
+		const struct sl_task *x1 = swap ? e->b : e->a, *x2 = swap ? e->a : e->b;
+		char ta[48], tb[48];
+
+		snprintf(ta, sizeof(ta), "%s:%d", sl_task_comm(m, x1), x1->pid);
+		snprintf(tb, sizeof(tb), "%s:%d", sl_task_comm(m, x2), x2->pid);
+		fprintf(r->out, "  %24s <-> %-24s %7" PRIu64 " remote %6" PRIu64 " local   waited %s\n",
+			ta, tb, e->remote, e->local, fmt_duration(x, sizeof(x), e->cost));
+	}
+}
+
+static cJSON *side_json(const struct sl_hist *h, uint64_t all)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	sl_json_add_u64(o, "count", h->count);
+	cJSON_AddNumberToObject(o, "share", share(h->count, all));
+	cJSON_AddItemToObject(o, "latency", sl_hist_json(h));
+	return o;
+}
+
+static void sync_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *root)
+{
+	struct sync_priv *p = a->priv;
+	cJSON *o = cJSON_AddObjectToObject(root, "sync_wake");
+	cJSON *list;
+	uint64_t all = p->remote.count + p->local.count;
+	struct pair pairs[SYNC_PAIRS];
+	int n = sorted_pairs(p, pairs);
+
+	sl_json_add_u64(o, "window_ns", m->cfg->sync_window_ns);
+	cJSON_AddItemToObject(o, "remote", side_json(&p->remote, all));
+	cJSON_AddItemToObject(o, "local", side_json(&p->local, all));
+	list = cJSON_AddArrayToObject(o, "pairs");
+	for (int i = 0; i < n && i < SYNC_PAIRS_JSON; i++) {
+		const struct pair *e = &pairs[i];
+		cJSON *po = cJSON_CreateObject(), *tasks = cJSON_AddArrayToObject(po, "tasks");
+		bool swap = e->b->pid < e->a->pid;
+		const struct sl_task *ts[2] = { swap ? e->b : e->a, swap ? e->a : e->b };
+
+		for (int k = 0; k < 2; k++) {
+			cJSON *t = cJSON_CreateObject();
+
+			sl_json_add_i64(t, "pid", ts[k]->pid);
+			cJSON_AddStringToObject(t, "comm", sl_task_comm(m, ts[k]));
+			cJSON_AddItemToArray(tasks, t);
+		}
+		sl_json_add_u64(po, "remote", e->remote);
+		sl_json_add_u64(po, "local", e->local);
+		sl_json_add_u64(po, "cost_ns", e->cost);
+		cJSON_AddItemToArray(list, po);
+	}
+}
+
+static int sync_init(struct sl_analyzer *a, struct sl_model *m)
+{
+	struct sync_priv *p = a->priv;
+
+	sl_hist_init(&p->remote);
+	sl_hist_init(&p->local);
+	return 0;
+}
+
+static void sync_destroy(struct sl_analyzer *a, struct sl_model *m)
+{
+	struct sync_priv *p = a->priv;
+
+	sl_hist_free(&p->remote);
+	sl_hist_free(&p->local);
+}
+
+const struct sl_analyzer_ops sl_sync_wake_analyzer = {
+	.name = "sync-wake",
+	.priv_size = sizeof(struct sync_priv),
+	.task_priv_size = sizeof(struct sync_task),
+	.cpu_priv_size = sizeof(struct sync_cpu),
+	.init = sync_init,
+	.on_placement = sync_on_placement,
+	.on_switch = sync_on_switch,
+	.on_latency = sync_on_latency,
+	.on_cpu_unknown = sync_on_cpu_unknown,
+	.report_text = sync_report_text,
+	.report_json = sync_report_json,
+	.destroy = sync_destroy,
+};
