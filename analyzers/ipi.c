@@ -2,22 +2,38 @@
 /*
  * ipi.c - inter-processor interrupts and how remote wakeups reach their CPU
  *
- * What it measures: IPIs sent, by callsite (x86 and others since 6.6:
- * ipi:ipi_send_cpu / ipi_send_cpumask; arm64: ipi:ipi_raise with its
- * reason), IPIs received by vector (x86 irq_vectors:*_entry, arm64
- * ipi:ipi_entry), and how remote wakeups were delivered: through the
- * wakelist ("Reduce ttwu rq->lock contention": the waker queues the task
- * on the target CPU's wake list and kicks it with an IPI; sched_wakeup is
- * then logged on the target CPU, inside the IPI) or directly (the waker
- * takes the remote runqueue lock and logs sched_wakeup itself).  Also the
- * delay from the IPI send to the sched_wakeup it caused, and
- * sched_wake_idle_without_ipi (a polling idle CPU woken without an IPI).
+ * What it measures (SPEC "Measurements": IPIs): IPIs sent, by callsite
+ * (x86 and others since 6.6: ipi:ipi_send_cpu / ipi_send_cpumask, whose
+ * callsite and callback name the reason; arm64: ipi:ipi_raise with its
+ * reason string) and how many CPUs they targeted; IPIs received, by x86
+ * vector (irq_vectors:reschedule_entry, call_function_entry,
+ * call_function_single_entry; the only IPI evidence before 6.6) or arm64
+ * reason (ipi:ipi_entry); smp_call_function work items (csd:csd_queue_cpu,
+ * csd:csd_function_entry, 6.6+) by function.
  *
- * Blind spots: without ipi events, IPIs are unknown (reported as 0 with
- * the events missing); IPIs sent from interrupt context on behalf of no
- * task are counted but not tied to a wakeup.
+ * Remote wakeups (the wakee's destination is not the waker's CPU) by how
+ * they were delivered: through the wakelist ("Reduce ttwu rq->lock
+ * contention", today's ttwu_queue_wakelist: the waker queues the task on
+ * the target CPU's wake list and kicks it with an IPI; sched_wakeup is then
+ * logged on the target CPU, inside the IPI) or directly (the waker takes
+ * the remote runqueue lock and logs sched_wakeup itself, then maybe sends
+ * a reschedule IPI).  They are counted at their sched_wakeup; whether an
+ * IPI went to the destination for them (the model ties an IPI sent by the
+ * waker's CPU to its last wakee) is settled when the wakee runs, because
+ * the direct path's reschedule IPI comes after sched_wakeup.  Also the
+ * delay from the IPI send to the sched_wakeup it caused (wakelist), and
+ * sched_wake_idle_without_ipi: an idle CPU polling its need-resched flag
+ * is woken without an IPI.
+ *
+ * Blind spots: without ipi_send_* / ipi_raise events whether a wakeup had
+ * an IPI is unknown (null in the JSON), and without any IPI events the
+ * counts are 0 with events_present false.  On kernels without
+ * sched_waking the waker is whoever logged sched_wakeup, so a wakelist
+ * wakeup (logged on the target) looks local.  Traces without sched_wakeup
+ * (perf sched record) cannot tell the wakelist from the direct path.
  */
 #include <cJSON.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,103 +41,245 @@
 #include "schedlint/report.h"
 #include "util.h"
 
-struct ipi_priv {
-	uint64_t sent;			/* send events (one per event, not per target) */
-	uint64_t *by_callsite;		/* indexed by interned callsite */
-	size_t by_callsite_alloc;
-	uint64_t *received;		/* indexed by interned event name */
-	size_t received_alloc;
-	uint64_t wakelist_wakeups;	/* remote wakeups enqueued by the target CPU */
-	uint64_t direct_remote_wakeups;	/* remote wakeups enqueued by the waker's CPU */
-	uint64_t wakeups_with_ipi;
-	uint64_t wake_idle_without_ipi;
-	struct sl_hist send_to_wakeup;	/* IPI send -> sched_wakeup, wakelist wakeups */
-	bool have_ipi_events;
+#define IPI_TEXT_NAMES 6	/* callsites, vectors, functions shown per line */
+
+/* counts by interned string (callsite, vector event, function) */
+struct name_counts {
+	uint64_t *n;
+	size_t alloc;
 };
 
-static void count(uint64_t **arr, size_t *alloc, uint32_t id)
+struct ipi_priv {
+	bool have_events;		/* any ipi:*, irq_vectors IPI entry or csd:* event */
+	bool have_send_events;		/* ipi_send_cpu/_cpumask or ipi_raise: sends are known */
+
+	uint64_t sent;			/* send events (one per event, not per target) */
+	uint64_t sent_targets;		/* CPUs they were sent to */
+	struct name_counts by_callsite;	/* sends by callsite, or arm64 reason */
+	struct name_counts by_callback;	/* sends by callback function (when given) */
+	uint64_t received;
+	struct name_counts received_by;	/* by x86 vector event name or arm64 reason */
+	uint64_t csd_queued, csd_run;
+	struct name_counts csd_queued_by, csd_run_by;	/* by function */
+
+	uint64_t remote_wakeups;
+	uint64_t wakelist_wakeups;	/* sched_wakeup logged on the target CPU */
+	uint64_t direct_remote_wakeups;	/* sched_wakeup logged on the waker's CPU */
+	uint64_t with_ipi;		/* remote wakeups with an IPI to the destination */
+	uint64_t wakelist_without_ipi;	/* wakelist wakeups whose CPU needed no IPI */
+	uint64_t wake_idle_without_ipi;
+	struct sl_hist send_to_wakeup;	/* IPI send -> sched_wakeup, wakelist wakeups */
+};
+
+/* Per task: its last remote wakeup, waiting for the IPI verdict. */
+struct ipi_task {
+	uint64_t seq;			/* wake_seq of the last sched_wakeup looked at */
+	bool awaiting;			/* counted; with or without IPI not settled yet */
+	bool wakelist;
+};
+
+static void count_name(struct name_counts *c, uint32_t id)
 {
-	GROW(*arr, *alloc, (size_t)id + 1);
-	(*arr)[id]++;
+	GROW(c->n, c->alloc, (size_t)id + 1);
+	c->n[id]++;
 }
 
+static uint64_t popcount_mask(const struct sl_cpumask_ref *m)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < m->nr_words; i++)
+		n += (uint64_t)__builtin_popcountll(m->words[i]);
+	return n;
+}
+
+/* A sched_wakeup the model just applied: a remote wakeup to count? */
+static void note_wakeup(struct sl_analyzer *a, struct sl_model *m, const struct sl_event *ev)
+{
+	struct ipi_priv *p = a->priv;
+	struct sl_task *t = sl_model_task(m, ev->wake.pid);
+	struct ipi_task *it;
+
+	/* only the wakeup of a blocked task enqueues it here and now (rule 4) */
+	if (!t || t->state != SL_TASK_QUEUED || t->wakeup_cpu != ev->cpu || t->wakeup_ts != m->now)
+		return;
+	it = sl_task_priv(m, a, t);
+	if (it->seq == t->wake_seq)
+		return;
+	it->seq = t->wake_seq;
+	it->awaiting = false;
+	if (t->waker_cpu < 0 || t->cpu == t->waker_cpu)
+		return;		/* local */
+	if (!sl_filter_task(m->cfg, m->strtab, t) || !sl_filter_cpu(m->cfg, t->cpu) ||
+	    !sl_filter_time(m->cfg, m->now))
+		return;
+	p->remote_wakeups++;
+	it->awaiting = true;
+	it->wakelist = ev->cpu != t->waker_cpu;
+	if (!it->wakelist) {
+		p->direct_remote_wakeups++;
+		return;
+	}
+	p->wakelist_wakeups++;
+	if (t->ipi_sent && t->wakeup_ts >= t->ipi_ts)
+		sl_hist_add(&p->send_to_wakeup, t->wakeup_ts - t->ipi_ts);
+}
+
+/* The wakee runs (or the trace ends): was there an IPI for its wakeup? */
+static void settle(struct ipi_priv *p, struct ipi_task *it, const struct sl_task *t)
+{
+	if (!it->awaiting || it->seq != t->wake_seq)
+		return;
+	it->awaiting = false;
+	if (t->ipi_sent)
+		p->with_ipi++;
+	else if (it->wakelist)
+		p->wakelist_without_ipi++;
+}
+
+/**
+ * ipi_on_event - count IPIs sent and received, csd work, remote wakeups
+ */
 static void ipi_on_event(struct sl_analyzer *a, struct sl_model *m, const struct sl_event *ev)
 {
 	struct ipi_priv *p = a->priv;
+	bool in = sl_filter_cpu(m->cfg, ev->cpu) && sl_filter_time(m->cfg, ev->ts);
 
-	if (!sl_filter_cpu(m->cfg, ev->cpu) || !sl_filter_time(m->cfg, ev->ts))
-		return;
 	switch (ev->type) {
 	case SL_EV_IPI_SEND_CPU:
 	case SL_EV_IPI_SEND_CPUMASK:
 	case SL_EV_IPI_RAISE:
-		p->have_ipi_events = true;
+		p->have_events = p->have_send_events = true;
+		if (!in)
+			break;
 		p->sent++;
-		count(&p->by_callsite, &p->by_callsite_alloc, ev->ipi.callsite);
+		p->sent_targets += ev->ipi.target_cpu >= 0 ? 1 : popcount_mask(&ev->ipi.mask);
+		count_name(&p->by_callsite, ev->ipi.callsite);
+		if (ev->ipi.callback)
+			count_name(&p->by_callback, ev->ipi.callback);
 		break;
 	case SL_EV_IPI_ENTRY:
-		p->have_ipi_events = true;
-		count(&p->received, &p->received_alloc, ev->ipi.callsite);
-		break;
 	case SL_EV_IRQ_VECTOR:
-		p->have_ipi_events = true;
-		count(&p->received, &p->received_alloc, ev->name);
+		p->have_events = true;
+		if (!in)
+			break;
+		p->received++;
+		count_name(&p->received_by, ev->type == SL_EV_IPI_ENTRY ? ev->ipi.callsite : ev->name);
+		break;
+	case SL_EV_CSD_QUEUE:
+		p->have_events = true;
+		if (!in)
+			break;
+		p->csd_queued++;
+		count_name(&p->csd_queued_by, ev->ipi.callback);
+		break;
+	case SL_EV_CSD_FUNC_ENTRY:
+		p->have_events = true;
+		if (!in)
+			break;
+		p->csd_run++;
+		count_name(&p->csd_run_by, ev->ipi.callback);
 		break;
 	case SL_EV_WAKE_IDLE_NO_IPI:
-		p->wake_idle_without_ipi++;
+		if (sl_filter_cpu(m->cfg, ev->idle_no_ipi.target_cpu) && sl_filter_time(m->cfg, ev->ts))
+			p->wake_idle_without_ipi++;
+		break;
+	case SL_EV_WAKEUP:
+		note_wakeup(a, m, ev);
 		break;
 	default:
 		break;
 	}
 }
 
-static void ipi_on_latency(struct sl_analyzer *a, struct sl_model *m, const struct sl_latency_sample *s)
+static void ipi_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
 {
-	struct ipi_priv *p = a->priv;
+	if (sw->next)
+		settle(a->priv, sl_task_priv(m, a, sw->next), sw->next);
+}
 
-	if (!s->in_filter || !s->remote || s->wakeup_cpu < 0)
-		return;
-	if (s->wakeup_cpu != s->waker_cpu) {
-		p->wakelist_wakeups++;
-		if (s->ipi && s->wakeup_ts >= s->ipi_ts)
-			sl_hist_add(&p->send_to_wakeup, s->wakeup_ts - s->ipi_ts);
-	} else {
-		p->direct_remote_wakeups++;
-	}
-	if (s->ipi)
-		p->wakeups_with_ipi++;
+static void ipi_finish(struct sl_analyzer *a, struct sl_model *m)
+{
+	for (uint32_t i = 0; i < m->nr_tasks; i++)
+		settle(a->priv, sl_task_priv(m, a, m->tasks[i]), m->tasks[i]);
+}
+
+/* --- report --- */
+
+struct name_count {
+	const char *name;
+	uint64_t n;
+};
+
+static int by_count_desc(const void *x, const void *y)
+{
+	const struct name_count *a = x, *b = y;
+
+	if (a->n != b->n)
+		return a->n < b->n ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+/* The non-zero counts, most first (allocated; *nr entries). */
+static struct name_count *sorted_names(const struct sl_model *m, const struct name_counts *c, size_t *nr)
+{
+	struct name_count *v = xcalloc(c->alloc + 1, sizeof(*v));
+
+	*nr = 0;
+	for (size_t id = 0; id < c->alloc; id++)
+		if (c->n[id])
+			v[(*nr)++] = (struct name_count){ sl_str(m->strtab, (uint32_t)id), c->n[id] };
+	qsort(v, *nr, sizeof(*v), by_count_desc);
+	return v;
+}
+
+/* ": a 12, b 3, c 1 (+2 more)" */
+static void print_names(struct sl_report *r, const struct sl_model *m, const struct name_counts *c)
+{
+	size_t nr;
+	struct name_count *v = sorted_names(m, c, &nr);
+
+	for (size_t i = 0; i < nr && i < IPI_TEXT_NAMES; i++)
+		fprintf(r->out, "%s%s %" PRIu64, i ? ", " : ": ", v[i].name, v[i].n);
+	if (nr > IPI_TEXT_NAMES)
+		fprintf(r->out, " (+%zu more)", nr - IPI_TEXT_NAMES);
+	free(v);
 }
 
 static void ipi_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_report *r)
 {
 	struct ipi_priv *p = a->priv;
-	uint64_t remote = p->wakelist_wakeups + p->direct_remote_wakeups;
 
-	if (!p->have_ipi_events && !remote)
+	if (!p->have_events && !p->remote_wakeups && !p->wake_idle_without_ipi)
 		return;
 	sl_report_section(r, "IPIs and remote wakeups");
-	fprintf(r->out, "  %llu IPIs sent", (unsigned long long)p->sent);
-	if (p->sent) {
-		const char *sep = ": ";
-
-		for (size_t id = 0; id < p->by_callsite_alloc; id++) {
-			if (!p->by_callsite[id])
-				continue;
-			fprintf(r->out, "%s%s %llu", sep, sl_str(m->strtab, (uint32_t)id),
-				(unsigned long long)p->by_callsite[id]);
-			sep = ", ";
-		}
+	if (p->have_send_events) {
+		fprintf(r->out, "  sent      %" PRIu64 " (to %" PRIu64 " CPUs)", p->sent, p->sent_targets);
+		print_names(r, m, &p->by_callsite);
+		fputc('\n', r->out);
 	}
-	fputc('\n', r->out);
-	if (remote)
-		fprintf(r->out, "  %llu remote wakeups: %llu via the wakelist (IPI to the target), "
-			"%llu direct; %llu with an IPI\n", (unsigned long long)remote,
-			(unsigned long long)p->wakelist_wakeups,
-			(unsigned long long)p->direct_remote_wakeups,
-			(unsigned long long)p->wakeups_with_ipi);
+	if (p->received) {
+		fprintf(r->out, "  received  %" PRIu64, p->received);
+		print_names(r, m, &p->received_by);
+		fputc('\n', r->out);
+	}
+	if (p->csd_queued || p->csd_run) {
+		fprintf(r->out, "  csd       %" PRIu64 " queued", p->csd_queued);
+		print_names(r, m, &p->csd_queued_by);
+		fprintf(r->out, "; %" PRIu64 " run\n", p->csd_run);
+	}
+	if (p->remote_wakeups) {
+		fprintf(r->out, "  remote wakeups %" PRIu64 ": %" PRIu64 " via the wakelist (sched_wakeup"
+			" on the target), %" PRIu64 " direct", p->remote_wakeups, p->wakelist_wakeups,
+			p->direct_remote_wakeups);
+		if (p->have_send_events)
+			fprintf(r->out, "; %" PRIu64 " with an IPI, %" PRIu64 " wakelist without",
+				p->with_ipi, p->wakelist_without_ipi);
+		fputc('\n', r->out);
+	}
 	if (p->wake_idle_without_ipi)
-		fprintf(r->out, "  %llu wakeups of a polling idle CPU without an IPI\n",
-			(unsigned long long)p->wake_idle_without_ipi);
+		fprintf(r->out, "  %" PRIu64 " wakeups of a polling idle CPU without an IPI"
+			" (sched_wake_idle_without_ipi)\n", p->wake_idle_without_ipi);
 	if (p->send_to_wakeup.count) {
 		fputc('\n', r->out);
 		sl_report_latency_header(r, 20);
@@ -129,41 +287,82 @@ static void ipi_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl
 	}
 }
 
+static void names_json(const struct sl_model *m, cJSON *obj, const char *name,
+		       const struct name_counts *c)
+{
+	cJSON *o = cJSON_AddObjectToObject(obj, name);
+	size_t nr;
+	struct name_count *v = sorted_names(m, c, &nr);
+
+	for (size_t i = 0; i < nr; i++)
+		sl_json_add_u64(o, v[i].name, v[i].n);
+	free(v);
+}
+
+/* a count that is only known when the trace has IPI-send events */
+static void known_u64(cJSON *obj, const char *name, bool known, uint64_t v)
+{
+	if (known)
+		sl_json_add_u64(obj, name, v);
+	else
+		cJSON_AddNullToObject(obj, name);
+}
+
 static void ipi_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *root)
 {
 	struct ipi_priv *p = a->priv;
 	cJSON *ipi = cJSON_AddObjectToObject(root, "ipi");
-	cJSON *by = cJSON_AddObjectToObject(ipi, "by_callsite");
-	cJSON *rcv = cJSON_AddObjectToObject(ipi, "received");
+	cJSON *csd;
 
+	cJSON_AddBoolToObject(ipi, "events_present", p->have_events);
 	sl_json_add_u64(ipi, "sent", p->sent);
-	for (size_t id = 0; id < p->by_callsite_alloc; id++)
-		if (p->by_callsite[id])
-			sl_json_add_u64(by, sl_str(m->strtab, (uint32_t)id), p->by_callsite[id]);
-	for (size_t id = 0; id < p->received_alloc; id++)
-		if (p->received[id])
-			sl_json_add_u64(rcv, sl_str(m->strtab, (uint32_t)id), p->received[id]);
+	sl_json_add_u64(ipi, "sent_targets", p->sent_targets);
+	names_json(m, ipi, "by_callsite", &p->by_callsite);
+	names_json(m, ipi, "by_callback", &p->by_callback);
+	sl_json_add_u64(ipi, "received_total", p->received);
+	names_json(m, ipi, "received", &p->received_by);
+	sl_json_add_u64(ipi, "remote_wakeups", p->remote_wakeups);
 	sl_json_add_u64(ipi, "wakelist_wakeups", p->wakelist_wakeups);
 	sl_json_add_u64(ipi, "direct_remote_wakeups", p->direct_remote_wakeups);
-	sl_json_add_u64(ipi, "remote_wakeups_with_ipi", p->wakeups_with_ipi);
+	known_u64(ipi, "remote_wakeups_with_ipi", p->have_send_events, p->with_ipi);
+	known_u64(ipi, "wakelist_without_ipi", p->have_send_events, p->wakelist_without_ipi);
 	sl_json_add_u64(ipi, "wake_idle_without_ipi", p->wake_idle_without_ipi);
 	cJSON_AddItemToObject(ipi, "send_to_wakeup", sl_hist_json(&p->send_to_wakeup));
+	csd = cJSON_AddObjectToObject(ipi, "csd");
+	sl_json_add_u64(csd, "queued", p->csd_queued);
+	names_json(m, csd, "queued_by_func", &p->csd_queued_by);
+	sl_json_add_u64(csd, "run", p->csd_run);
+	names_json(m, csd, "run_by_func", &p->csd_run_by);
+}
+
+static int ipi_init(struct sl_analyzer *a, struct sl_model *m)
+{
+	struct ipi_priv *p = a->priv;
+
+	sl_hist_init(&p->send_to_wakeup);
+	return 0;
 }
 
 static void ipi_destroy(struct sl_analyzer *a, struct sl_model *m)
 {
 	struct ipi_priv *p = a->priv;
+	struct name_counts *all[] = {
+		&p->by_callsite, &p->by_callback, &p->received_by, &p->csd_queued_by, &p->csd_run_by,
+	};
 
-	free(p->by_callsite);
-	free(p->received);
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
+		free(all[i]->n);
 	sl_hist_free(&p->send_to_wakeup);
 }
 
 const struct sl_analyzer_ops sl_ipi_analyzer = {
 	.name = "ipi",
 	.priv_size = sizeof(struct ipi_priv),
+	.task_priv_size = sizeof(struct ipi_task),
+	.init = ipi_init,
 	.on_event = ipi_on_event,
-	.on_latency = ipi_on_latency,
+	.on_switch = ipi_on_switch,
+	.finish = ipi_finish,
 	.report_text = ipi_report_text,
 	.report_json = ipi_report_json,
 	.destroy = ipi_destroy,
