@@ -231,6 +231,18 @@ static void count_sync(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 	pair_add(p, st->waker, t, remote, st->latency);
 }
 
+/*
+ * Did the waker block within the window?  Compared at the microsecond, the
+ * resolution of text traces (tracefs rounds to it), so a trace.dat and its
+ * text decide alike: a sleep 100.07 us after the waking is 100 us in both.
+ */
+static bool within_window(const struct sl_model *m, uint64_t wake_ts, uint64_t ts)
+{
+	uint64_t a = (wake_ts + 500) / 1000, b = (ts + 500) / 1000;
+
+	return b <= a || (b - a) * 1000 <= m->cfg->sync_window_ns;
+}
+
 /* Could nothing but t run on c after this switch? (queued and pending count) */
 static bool only_task(const struct sl_cpu *c, const struct sl_task *t)
 {
@@ -287,7 +299,7 @@ static void sync_on_switch(struct sl_analyzer *a, struct sl_model *m, const stru
 		struct sync_task *st;
 
 		if (cd->waker_pid != sw->prev->pid || t->wake_seq != cd->wake_seq ||
-		    after > m->cfg->sync_window_ns)
+		    !within_window(m, cd->wake_ts, sw->ts))
 			continue;
 		if ((sw->next && sw->next != t) || !only_task(c, t))
 			continue;

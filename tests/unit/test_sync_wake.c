@@ -335,6 +335,29 @@ static void test_waker_exits(void **state)
 	teardown(f);
 }
 
+/* W sleeps sleep_ns after its waking at 30 us */
+static void window_case_ns(struct fixture *f, uint64_t sleep_ns)
+{
+	struct sl_event ev = { .ts = 30 * US + sleep_ns, .cpu = 0, .pid = 100,
+			       .type = SL_EV_SWITCH, .ctx = TASK };
+
+	start(f);
+	sleeper(f, 10, 1, 200);
+	runs(f, 20, 0, 100);
+	waking(f, 30, 0, 100, TASK, 200, 1);
+	ipi_send(f, 31, 0, 100, 1);
+	wakeup(f, 45, 1, 0, 200, 1);
+	runs(f, 50, 1, 200);
+	ev.sw.prev_pid = 100;
+	ev.sw.prev_prio = ev.sw.next_prio = 120;
+	ev.sw.prev_class = SL_PREV_BLOCKED;
+	ev.sw.prev_letter = 'S';
+	ev.sw.prev_comm = comm_of(f, 100);
+	ev.sw.next_comm = comm_of(f, 0);
+	feed(f, &ev, "sched_switch");
+	finish(f);
+}
+
 static void window_case(struct fixture *f, uint64_t sleep_us)
 {
 	start(f);
@@ -359,6 +382,17 @@ static void test_window(void **state)
 
 	f = setup();
 	window_case(f, 101);
+	assert_int_equal(count_of(f, SL_KIND_SYNC_WAKE_REMOTE), 0);
+	teardown(f);
+
+	/* compared at the us, as text traces give it: 100.4 us is in, 100.5 out */
+	f = setup();
+	window_case_ns(f, 100 * US + 499);
+	assert_int_equal(count_of(f, SL_KIND_SYNC_WAKE_REMOTE), 1);
+	teardown(f);
+
+	f = setup();
+	window_case_ns(f, 100 * US + 500);
 	assert_int_equal(count_of(f, SL_KIND_SYNC_WAKE_REMOTE), 0);
 	teardown(f);
 
