@@ -3,7 +3,9 @@
 # (issue 5, acceptance 4): perf bench sched pipe across two CPUs is
 # nearly all sync-wake-remote; pinned to one CPU its synchronous wakeups
 # stay local.  The references come from trace-cmd report of the same file,
-# and two findings were checked by hand against it.
+# and two findings were checked by hand against it.  Then acceptance 5
+# for the real traces (their .dat and .txt agree; scenarios.sh does it for
+# the scenarios) and --sync-window on a scenario.
 . tests/lib.sh
 
 PIPE=$TESTDATA/real/pipe.dat
@@ -111,5 +113,63 @@ assert d['summary']['sync-wake-local']['count'] >= 500, d['summary']['sync-wake-
 assert len(remote) <= 5, len(remote)
 assert d['sync_wake']['local']['share'] > 0.95
 PY
+
+# Acceptance 5: the .dat and the .txt of each trace give the same
+# synchronous-wakeup findings and IPI counts (text times are rounded to the
+# microsecond: times compare within 1 us, everything else exactly).
+for base in pipe pipe-pinned; do
+	analyze "$TESTDATA/real/$base.dat" "$TMP/$base.dat.json"
+	analyze "$TESTDATA/real/$base.txt" "$TMP/$base.txt.json"
+	check_py "$base: .dat and .txt give the same sync wakeups and IPIs" \
+		"$TMP/$base.dat.json" "$TMP/$base.txt.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+for k in ('sync-wake-remote', 'sync-wake-local'):
+    assert a['summary'][k]['count'] == b['summary'][k]['count'], (k, a['summary'][k], b['summary'][k])
+def key(f):
+    return (f['pid'], f['cpu'], f['waker_pid'], f['waker_cpu'], f['ipi'], (f['ts_ns'] + 500) // 1000)
+fa = sorted((f for f in a['findings'] if f['kind'] == 'sync-wake-remote'), key=key)
+fb = sorted((f for f in b['findings'] if f['kind'] == 'sync-wake-remote'), key=key)
+assert [key(f) for f in fa] == [key(f) for f in fb], 'different findings'
+for x, y in zip(fa, fb):
+    for k in ('cost_ns', 'sleep_after_ns'):
+        assert abs(x[k] - y[k]) <= 1000, (k, x, y)
+for k in ('remote', 'local'):
+    assert a['sync_wake'][k]['count'] == b['sync_wake'][k]['count'], k
+pa = [(sorted(t['pid'] for t in p['tasks']), p['remote'], p['local']) for p in a['sync_wake']['pairs']]
+pb = [(sorted(t['pid'] for t in p['tasks']), p['remote'], p['local']) for p in b['sync_wake']['pairs']]
+assert sorted(pa) == sorted(pb), (pa, pb)
+ia, ib = a['ipi'], b['ipi']
+for k, v in ia.items():
+    if k in ('send_to_wakeup',):
+        assert v['count'] == ib[k]['count'], k
+    else:
+        assert v == ib[k], (k, v, ib[k])
+PY
+done
+
+# --sync-window: in sync-wake-not.scn the waker of case B sleeps 150 us
+# after its wakeup; with a 200 us window that one (and only it) counts.
+if "$SCHEDGEN" scenario "$TESTDATA/scenarios/sync-wake-not.scn" -o "$TMP/not.dat" \
+	--text "$TMP/not.txt" 2> "$TMP/err"; then
+	for fmt in dat txt; do
+		analyze "$TMP/not.$fmt" "$TMP/not.json"
+		"$SCHEDLINT" analyze --json --sync-window 200us "$TMP/not.$fmt" > "$TMP/not200.json" 2> "$TMP/err"
+		check_py "sync-wake-not.$fmt: the 150 us sleep counts with --sync-window 200us only" \
+			"$TMP/not.json" "$TMP/not200.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a['summary']['sync-wake-remote']['count'] == 0, a['summary']
+f = [f for f in b['findings'] if f['kind'] == 'sync-wake-remote']
+assert len(f) == 1 and b['summary']['sync-wake-remote']['count'] == 1, f
+f = f[0]
+assert (f['pid'], f['waker_pid'], f['cpu'], f['waker_cpu']) == (202, 102, 5, 1), f
+assert (f['ts_ns'], f['sleep_after_ns'], f['cost_ns'], f['ipi']) == (2100000, 150000, 8000, True), f
+assert b['sync_wake']['window_ns'] == 200000 and b['config']['sync_window_ns'] == 200000
+PY
+	done
+else
+	fail "schedgen sync-wake-not.scn" "$(cat "$TMP/err")"
+fi
 
 echo "1..$_n"
