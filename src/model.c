@@ -424,14 +424,15 @@ static void lose_task(struct sl_model *m, struct sl_task *t, uint64_t ts)
 
 /* --- wakeups --- */
 
-static void start_wakeup(struct sl_model *m, struct sl_task *t, const struct sl_event *ev,
-			 uint64_t ts, bool valid)
+static void start_wakeup(struct sl_model *m, struct sl_task *t, int32_t waker_pid,
+			 int32_t waker_cpu, uint8_t waker_ctx, uint64_t ts, bool valid)
 {
+	t->early_waking = false;
 	t->wake_valid = valid;
 	t->wake_ts = ts;
-	t->waker_pid = ev->pid;
-	t->waker_cpu = ev->cpu;
-	t->waker_ctx = ev->ctx;
+	t->waker_pid = waker_pid;
+	t->waker_cpu = waker_cpu;
+	t->waker_ctx = waker_ctx;
 	t->wakeup_cpu = -1;
 	t->wakeup_ts = 0;
 	t->ipi_sent = false;
@@ -522,6 +523,20 @@ static void handle_waking(struct sl_model *m, const struct sl_event *ev, uint64_
 		return;
 	switch (t->state) {
 	case SL_TASK_RUNNING:
+		/*
+		 * Woken on another CPU while it still runs there: either it is
+		 * on its way to sleep (try_to_wake_up() logs the waking, then
+		 * waits for the switch-out to finish: p->on_cpu) or it never
+		 * slept (ttwu_runnable()).  Its next switch-out tells which.
+		 */
+		if (t->cpu != ev->cpu) {
+			t->early_waking = true;
+			t->early_waking_ts = ts;
+			t->early_waker_pid = ev->pid;
+			t->early_waker_cpu = ev->cpu;
+			t->early_waker_ctx = ev->ctx;
+		}
+		return;
 	case SL_TASK_QUEUED:
 	case SL_TASK_PENDING:
 	case SL_TASK_WAKING:
@@ -532,7 +547,7 @@ static void handle_waking(struct sl_model *m, const struct sl_event *ev, uint64_
 	/* a task whose state was lost with its CPU's events may not have slept */
 	bool valid = !(t->state == SL_TASK_UNKNOWN && t->state_lost);
 
-	start_wakeup(m, t, ev, ts, valid);
+	start_wakeup(m, t, ev->pid, ev->cpu, ev->ctx, ts, valid);
 	t->state = SL_TASK_WAKING;
 	t->since = ts;
 	t->cpu = ev->wake.target_cpu;	/* rule 1: the previous CPU, until a migrate says */
@@ -556,6 +571,8 @@ static void handle_wakeup(struct sl_model *m, const struct sl_event *ev, uint64_
 
 	switch (t->state) {
 	case SL_TASK_RUNNING:
+		t->early_waking = false;	/* ttwu_runnable(): it never slept */
+		return;
 	case SL_TASK_QUEUED:
 		return;		/* rule 4 */
 	case SL_TASK_WAKING:
@@ -577,7 +594,7 @@ static void handle_wakeup(struct sl_model *m, const struct sl_event *ev, uint64_
 		bool has_waking = m->seen_waking || m->info->has_waking == SL_YES;
 		bool valid = !has_waking && !(t->state == SL_TASK_UNKNOWN && t->state_lost);
 
-		start_wakeup(m, t, ev, ts, valid);
+		start_wakeup(m, t, ev->pid, ev->cpu, ev->ctx, ts, valid);
 		place(m, t, dest, -1, ts);
 		if (t->state != SL_TASK_QUEUED) {
 			detach(m, t, ts);
@@ -645,6 +662,28 @@ static void handle_migrate(struct sl_model *m, const struct sl_event *ev, uint64
 	default:
 		t->cpu = dest;
 		break;
+	}
+}
+
+/*
+ * The waking logged while the task was still switching out on its CPU
+ * (see handle_waking) was a real wakeup from sleep: start it now, at the
+ * waking's time, with the waker's CPU open for the placement's migrate.
+ */
+static void early_waking_applies(struct sl_model *m, struct sl_task *t, uint64_t ts)
+{
+	struct model_priv *p = priv_of(m);
+	int waker_cpu = t->early_waker_cpu;
+
+	start_wakeup(m, t, t->early_waker_pid, waker_cpu, t->early_waker_ctx,
+		     t->early_waking_ts, true);
+	t->state = SL_TASK_WAKING;
+	t->since = ts;
+	/* t->cpu stays the CPU it just left: its previous CPU */
+	if (waker_cpu >= 0 && waker_cpu < m->nr_cpus) {
+		if (p->open_wake[waker_cpu] && p->open_wake[waker_cpu] != t)
+			close_placement(m, waker_cpu, ts);
+		p->open_wake[waker_cpu] = t;
 	}
 }
 
@@ -721,8 +760,11 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 			prev->state = SL_TASK_BLOCKED;
 			prev->block_letter = ev->sw.prev_letter;
 			prev->since = ts;
+			if (prev->early_waking && !p->implied)
+				early_waking_applies(m, prev, ts);
 			break;
 		}
+		prev->early_waking = false;
 	}
 
 	if (next) {

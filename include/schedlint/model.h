@@ -74,6 +74,12 @@ struct sl_task {
 	uint64_t ipi_ts;
 	uint64_t wake_seq;		/* counts this task's wakeups: (pid, wake_seq) names one */
 
+	/* a waking logged while it still ran on another CPU (see model.c) */
+	bool early_waking;
+	uint64_t early_waking_ts;
+	int32_t early_waker_pid, early_waker_cpu;
+	uint8_t early_waker_ctx;
+
 	/* affinity evidence */
 	int32_t first_cpu;		/* first CPU seen running on (switched in or out), -1 none */
 	bool multi_cpu;			/* seen running on two or more CPUs */

@@ -431,6 +431,45 @@ static void test_implied_switch(void **state)
 	teardown_model(f);
 }
 
+/*
+ * Rule 4's edge: try_to_wake_up() logs the waking, then waits for the
+ * wakee to finish switching out on its CPU (p->on_cpu).  The waking comes
+ * first in the trace, the task was going to sleep: a real wakeup.
+ */
+static void test_rule4_waking_during_switch_out(void **state)
+{
+	struct fixture *f = setup_model(4);
+
+	ev_switch(f, 10, 1, 0, SL_PREV_RUNNABLE, 'R', 100);	/* 100 runs on 1 */
+	ev_switch(f, 11, 0, 0, SL_PREV_RUNNABLE, 'R', 200);	/* the waker on 0 */
+	ev_wake(f, SL_EV_WAKING, 30, 0, 200, 100, 1);		/* 100 still on CPU 1 */
+	ev_switch(f, 32, 1, 100, SL_PREV_BLOCKED, 'S', 0);	/* ... now it is off */
+	ev_migrate(f, 33, 0, 200, 100, 1, 2);
+	ev_wake(f, SL_EV_WAKEUP, 34, 0, 200, 100, 2);
+	ev_switch(f, 40, 2, 0, SL_PREV_RUNNABLE, 'R', 100);
+	assert_int_equal(nr_samples, 1);
+	assert_int_equal(samples[0].latency, 10 * US);		/* from the waking at 30 */
+	assert_int_equal(samples[0].cpu, 2);
+	assert_int_equal(samples[0].waker_pid, 200);
+	teardown_model(f);
+}
+
+/* ... whereas a wakeup of a task that never slept (ttwu_runnable) is none */
+static void test_rule4_ttwu_runnable(void **state)
+{
+	struct fixture *f = setup_model(4);
+
+	ev_switch(f, 10, 1, 0, SL_PREV_RUNNABLE, 'R', 100);
+	ev_switch(f, 11, 0, 0, SL_PREV_RUNNABLE, 'R', 200);
+	ev_wake(f, SL_EV_WAKING, 30, 0, 200, 100, 1);
+	ev_wake(f, SL_EV_WAKEUP, 31, 0, 200, 100, 1);		/* still running: no-op */
+	ev_switch(f, 50, 1, 100, SL_PREV_BLOCKED, 'S', 0);	/* sleeps later, for real */
+	assert_int_equal(sl_model_task(f->m, 100)->state, SL_TASK_BLOCKED);
+	assert_int_equal(sl_model_task(f->m, 100)->wakeups, 0);
+	assert_int_equal(f->m->cpus[1].nr_pending + f->m->cpus[1].nr_queued, 0);
+	teardown_model(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -441,6 +480,8 @@ int main(void)
 		cmocka_unit_test(test_rule2_enqueue_on_destination),
 		cmocka_unit_test(test_rule3_pending_not_idle),
 		cmocka_unit_test(test_rule4_wakeup_of_running_task),
+		cmocka_unit_test(test_rule4_waking_during_switch_out),
+		cmocka_unit_test(test_rule4_ttwu_runnable),
 		cmocka_unit_test(test_rule5_wakeup_new),
 		cmocka_unit_test(test_rule6_prev_states),
 		cmocka_unit_test(test_rule6_stale_blocked_switch_in),
