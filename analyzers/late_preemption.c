@@ -1,0 +1,994 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * late_preemption.c - fair tasks that ran far past their slice while others waited
+ *
+ * What it flags: a run of a fair task R (prio >= 100; RT and DL runs are
+ * never judged) on CPU c, from its switch-in t0 to its switch-out t1 (a
+ * preemption, a block or an exit), that ended more than --tolerance after
+ * the moment the scheduler should have switched to a waiter.  The kernel
+ * mechanism: a fair task is preempted when its slice is used up, but only
+ * when something looks: the tick, or the HRTICK hrtimer armed for the end
+ * of the slice.  With HRTICK off (the default) or not armed (the bug of
+ * "sched: Fix SCHED_HRTICK bug leading to late preemption of tasks":
+ * tasks alone in their cgroup), slices end at the next tick, 4 ms at
+ * HZ=250, 10 ms at HZ=100, however short the slice.
+ *
+ * The definition (SPEC "late-preemption"): tc = the first instant in
+ * [t0, t1) at which another fair task was queued on c.  Queued, not
+ * pending: a wakeup in its ttwu_pending window is not on the runqueue yet
+ * (it is enqueued at sched_wakeup), so the scheduler can neither pick it
+ * nor count it.  The waiters W of the run = every other fair task queued
+ * on c at some instant of the run, from tc up to and including t1, each
+ * counted once (a task that leaves and comes back is one waiter).
+ * Expected switch time:
+ *   EEVDF (default): max(t0, tc) + slice, slice = base slice x
+ *     max(1, w(R) / max weight in W); base slice = 0.75 ms x
+ *     (1 + ilog2(min(ncpus, 8))), or --base-slice;
+ *   CFS (--slice-model cfs, or a kernel before 6.6): max(t0 + slice, tc),
+ *     slice = max(min_gran, period x w(R) / (w(R) + sum of weights in W)),
+ *     period = max(latency, n x min_gran), n = 1 + |W|, min_gran = 0.75 ms
+ *     x factor (or --base-slice: the kernel renamed min_granularity to
+ *     base_slice in 6.6), latency = 8 x min_gran (6 ms x factor).
+ * Weights from the kernel's prio_to_weight (src/slice.c), the prio the
+ * switch-out reports; divisions round down.  Cost = t1 - expected,
+ * reported when > --tolerance.  Fields: ran_ns (t1 - t0), expected_ns
+ * (expected - t0, so cost = ran - expected), slice_ns, start_ns (t0),
+ * contended_since_ns (tc), waiting (the first 16 pids of W, in arrival
+ * order), nr_waiting (|W|), max_wait_ns (the longest any waiter had been
+ * queued on c, up to t1 or until it left).
+ *
+ * Tick: HZ is inferred from the spacing of irq_vectors:local_timer_entry
+ * on each CPU (the most common spacing: idle NOHZ gaps are longer, other
+ * hrtimers rarer), else from the quantization of preemption times (the
+ * switch-outs of runnable tasks cluster at one phase of the tick period).
+ * finish() stores it in m->hz_inferred: the one thing an analyzer may
+ * write into the model (sl_hz() reads it).  A late preemption is "at the
+ * tick" when it follows a local_timer_entry on its CPU by at most 200 us
+ * (or, without timer events, falls in the 200 us phase window of the tick
+ * period where the CPU's late preemptions cluster); when 80% or more of
+ * at least 3 late preemptions are, the summary names the cause.
+ *
+ * Blind spots: runs whose start or end the trace does not show (the
+ * task's first event is its switch-out, an implied switch, lost events)
+ * are counted but not judged; a run still going at the end of the trace
+ * has no t1 and is not judged; weights are per task, not per cgroup (a
+ * group's weight and its share of the runqueue are not in the trace); the
+ * EEVDF formula is the SPEC's bound, not the kernel's lag and deadline
+ * bookkeeping; a local_timer_entry is any hrtimer interrupt, so a late
+ * preemption after a non-tick timer counts as at the tick; when a run has
+ * more than 16 waiters, only the first 16 are charged as "waited behind".
+ */
+#define _GNU_SOURCE	/* qsort_r */
+#include <cJSON.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlint/analyzer.h"
+#include "schedlint/findings.h"
+#include "schedlint/report.h"
+#include "slice.h"
+#include "util.h"
+
+#define LP_LISTED		16		/* waiters named per run (all are counted) */
+#define LP_TICK_WINDOW_NS	200000ULL	/* a tick-driven switch follows its tick by less */
+#define LP_MIN_LATE		3		/* late preemptions needed to name the tick as cause */
+
+/* HZ from the timer spacing: 1%-wide log buckets from 200 us to 50 ms */
+#define LP_SPACING_MIN_NS	200000.0
+#define LP_SPACING_BUCKETS	555
+#define LP_SPACING_STEP		1.01
+#define LP_MIN_SPACINGS		5
+
+/* HZ from preemption phases: candidate tick rates, phase bins per period */
+#define LP_NR_CAND		5		/* slot 0: --hz, then the x86 Kconfig choices */
+#define LP_PHASE_BINS		100
+#define LP_MIN_PREEMPTIONS	8
+#define LP_MIN_SCORE		0.7
+
+static const int known_hz[] = { 24, 32, 48, 64, 100, 128, 200, 250, 256, 300, 500, 1000, 1024, 1200 };
+static const int cand_hz_fixed[LP_NR_CAND - 1] = { 100, 250, 300, 1000 };
+
+/* One waiter of the watched run, for the finding's pid list and the victims table. */
+struct lp_waiter {
+	struct sl_task *task;
+	uint64_t since;			/* queued on the CPU since */
+	uint64_t until;			/* left the queue, 0 = still there */
+};
+
+/* Phase histograms of one CPU (allocated at its first preemption). */
+struct lp_phases {
+	uint32_t preempt[LP_NR_CAND][LP_PHASE_BINS];	/* every switch-out of a runnable task */
+	uint32_t late[LP_NR_CAND][LP_PHASE_BINS];	/* late preemptions in the filters */
+};
+
+struct lp_cpu {
+	/* the run being watched: a fair task switched in at a traced switch */
+	struct sl_task *run_task;	/* R, NULL = none */
+	uint64_t run_id;		/* unique per watched run */
+	uint64_t t0;			/* its switch-in */
+	uint64_t tc;			/* first instant a fair waiter was queued (valid: contended) */
+	bool contended;
+	uint32_t nr_waiters;		/* |W| */
+	uint32_t max_weight;		/* of W */
+	uint64_t sum_weight;		/* of W */
+	uint64_t max_wait;		/* longest wait of a waiter that already left */
+	struct sl_task *max_wait_task;
+	struct lp_waiter listed[LP_LISTED];	/* the first waiters of W */
+	uint32_t nr_listed;
+
+	/* a fair task running here whose run cannot be judged, and why */
+	struct sl_task *unjudged_task;
+	uint8_t unjudged_why;		/* enum lp_unjudged */
+
+	uint64_t last_tick;		/* last local_timer_entry (valid: have_tick) */
+	bool have_tick;			/* one seen since the start or the last gap */
+	struct lp_phases *phases;
+
+	/* summary, in the filters */
+	uint64_t runs;			/* contended runs judged */
+	uint64_t late, cost, max_cost;	/* findings counted */
+	uint64_t late_preempt;		/* of which ended by preemption */
+	uint64_t at_timer;		/* of those, within the window after a local_timer_entry */
+	uint64_t at_tick;		/* set by finish: late preemptions at the tick */
+};
+
+struct lp_task {
+	uint64_t run_id;		/* the watched run whose W it joined last */
+	uint64_t queued_since;		/* its current or last wait in a runqueue began */
+	/* as the late runner */
+	uint64_t late, cost, max_cost;
+	/* as a waiter behind late runs: how often, and its wait after the expected switch */
+	uint64_t delayed, delayed_ns;
+};
+
+enum lp_unjudged { LP_UNKNOWN_START, LP_IMPLIED, LP_LOST, LP__NR_UNJUDGED };
+
+struct lp_priv {
+	enum sl_slice_model model;
+	uint64_t next_run_id;
+	uint64_t unjudged[LP__NR_UNJUDGED];	/* fair runs not judged, by reason */
+	uint64_t runs, late;			/* contended runs judged, findings counted */
+	uint64_t late_preempt, at_tick;
+
+	/* tick inference */
+	int cand_hz[LP_NR_CAND];		/* 0 = unused slot */
+	uint64_t timer_events;
+	uint32_t spacing_count[LP_SPACING_BUCKETS];
+	uint64_t spacing_sum[LP_SPACING_BUCKETS];
+	uint64_t preempt_samples;
+
+	/* set by finish */
+	int hz;					/* what the trace shows, 0 unknown */
+	const char *hz_source;			/* "local_timer_entry", "preemption times", NULL */
+	uint64_t hz_spacing_ns;			/* the most common timer spacing */
+	uint64_t hz_support, hz_total;		/* spacings (or preemptions) behind it, of all */
+	char cause[96];				/* "" = none named */
+};
+
+/* The finding's own fields. */
+struct lp_detail {
+	uint64_t start, tc, ran, expected_len, slice;
+	uint64_t max_wait;
+	int32_t max_wait_pid;
+	uint32_t max_wait_comm;
+	uint32_t nr_waiting, nr_listed;
+	int32_t waiting[LP_LISTED];
+	uint8_t model;
+};
+
+static bool is_fair(const struct sl_task *t)
+{
+	return t && t->prio >= 100 && t->prio <= 139;
+}
+
+static bool in_filter(const struct sl_model *m, int cpu, uint64_t ts, const struct sl_task *t)
+{
+	return sl_filter_cpu(m->cfg, cpu) && sl_filter_time(m->cfg, ts) &&
+	       sl_filter_task(m->cfg, m->strtab, t);
+}
+
+/* --- the slice models --- */
+
+/* CFS's sysctl_sched_min_granularity and sysctl_sched_latency for this trace. */
+static uint64_t cfs_min_gran(const struct sl_model *m)
+{
+	return m->cfg->base_slice_ns ? m->cfg->base_slice_ns : 750000ULL * sl_slice_factor(m);
+}
+
+static uint64_t cfs_latency(const struct sl_model *m)
+{
+	return 8 * cfs_min_gran(m);	/* sched_nr_latency = 8: 6 ms x factor */
+}
+
+/* The slice of R with the waiters W (SPEC "late-preemption"). */
+static uint64_t run_slice(const struct sl_model *m, enum sl_slice_model model, uint32_t w_r,
+			  uint32_t nr_waiters, uint32_t max_weight, uint64_t sum_weight)
+{
+	if (model == SL_SLICE_CFS) {
+		uint64_t min_gran = cfs_min_gran(m);
+		uint64_t period = MAX(cfs_latency(m), (uint64_t)(nr_waiters + 1) * min_gran);
+		uint64_t slice = period * w_r / (w_r + sum_weight);
+
+		return MAX(min_gran, slice);
+	}
+	uint64_t base = sl_base_slice(m);
+
+	return w_r > max_weight ? base * w_r / max_weight : base;
+}
+
+/* --- tick inference --- */
+
+static int spacing_bucket(uint64_t ns)
+{
+	if (ns < LP_SPACING_MIN_NS)
+		return -1;
+	int b = (int)(log((double)ns / LP_SPACING_MIN_NS) / log(LP_SPACING_STEP));
+
+	return b < LP_SPACING_BUCKETS ? b : -1;
+}
+
+static int phase_bin(uint64_t ts, int hz)
+{
+	double period = 1e9 / hz;
+	int bin = (int)(fmod((double)ts, period) / period * LP_PHASE_BINS);
+
+	return bin < 0 ? 0 : bin >= LP_PHASE_BINS ? LP_PHASE_BINS - 1 : bin;
+}
+
+/* Bins of the phase histogram the tick window spans at hz. */
+static int window_bins(int hz)
+{
+	double bin_ns = 1e9 / hz / LP_PHASE_BINS;
+	int w = (int)ceil(LP_TICK_WINDOW_NS / bin_ns);
+
+	return w < 1 ? 1 : w > LP_PHASE_BINS ? LP_PHASE_BINS : w;
+}
+
+/* The most samples in w consecutive bins (circular). */
+static uint64_t best_window(const uint32_t *h, int w)
+{
+	uint64_t sum = 0, best;
+
+	for (int i = 0; i < w; i++)
+		sum += h[i];
+	best = sum;
+	for (int i = 1; i < LP_PHASE_BINS; i++) {
+		sum += h[(i + w - 1) % LP_PHASE_BINS];
+		sum -= h[i - 1];
+		if (sum > best)
+			best = sum;
+	}
+	return best;
+}
+
+static struct lp_phases *cpu_phases(struct lp_cpu *c)
+{
+	if (!c->phases)
+		c->phases = xcalloc(1, sizeof(*c->phases));
+	return c->phases;
+}
+
+static void add_phase(struct lp_priv *p, uint32_t h[LP_NR_CAND][LP_PHASE_BINS], uint64_t ts)
+{
+	for (int k = 0; k < LP_NR_CAND; k++)
+		if (p->cand_hz[k])
+			h[k][phase_bin(ts, p->cand_hz[k])]++;
+}
+
+static int cand_slot(const struct lp_priv *p, int hz)
+{
+	for (int k = 0; k < LP_NR_CAND; k++)
+		if (hz && p->cand_hz[k] == hz)
+			return k;
+	return -1;
+}
+
+/* A measured rate snaps to the HZ a kernel can have when within 2%. */
+static int snap_hz(double hz)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(known_hz); i++)
+		if (fabs(hz - known_hz[i]) <= known_hz[i] * 0.02)
+			return known_hz[i];
+	return (int)(hz + 0.5);
+}
+
+/* HZ from the most common local_timer_entry spacing (with its neighbour buckets). */
+static bool hz_from_timers(struct lp_priv *p)
+{
+	uint64_t best = 0, total = 0;
+	int at = -1;
+
+	for (int b = 0; b < LP_SPACING_BUCKETS; b++) {
+		uint64_t n = p->spacing_count[b];
+
+		total += n;
+		if (b > 0)
+			n += p->spacing_count[b - 1];
+		if (b + 1 < LP_SPACING_BUCKETS)
+			n += p->spacing_count[b + 1];
+		if (n > best) {
+			best = n;
+			at = b;
+		}
+	}
+	if (at < 0 || best < LP_MIN_SPACINGS)
+		return false;
+	uint64_t sum = 0, n = 0;
+
+	for (int b = MAX(at - 1, 0); b <= MIN(at + 1, LP_SPACING_BUCKETS - 1); b++) {
+		sum += p->spacing_sum[b];
+		n += p->spacing_count[b];
+	}
+	p->hz_spacing_ns = sum / n;
+	p->hz = snap_hz(1e9 / ((double)sum / n));
+	p->hz_source = "local_timer_entry";
+	p->hz_support = n;
+	p->hz_total = total;
+	return true;
+}
+
+/*
+ * HZ from preemption times: the lowest candidate rate (longest period) at
+ * which the switch-outs of runnable tasks cluster in one tick window on
+ * each CPU, clearly more than uniform phases would (score: the excess over
+ * the window's share, 0 = uniform, 1 = all in it).
+ */
+static bool hz_from_preemptions(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a)
+{
+	if (p->preempt_samples < LP_MIN_PREEMPTIONS)
+		return false;
+	for (int k = 1; k < LP_NR_CAND; k++) {
+		int w = window_bins(p->cand_hz[k]);
+		uint64_t hits = 0;
+
+		for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+			struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
+
+			if (c->phases)
+				hits += best_window(c->phases->preempt[k], w);
+		}
+		double share = (double)w / LP_PHASE_BINS;
+		double f = (double)hits / (double)p->preempt_samples;
+
+		if ((f - share) / (1 - share) >= LP_MIN_SCORE) {
+			p->hz = p->cand_hz[k];
+			p->hz_source = "preemption times";
+			p->hz_support = hits;
+			p->hz_total = p->preempt_samples;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* --- the watched run --- */
+
+static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
+		       struct sl_task *t, uint64_t ts)
+{
+	struct lp_task *lt = sl_task_priv(m, a, t);
+	uint32_t w = sl_prio_weight(t->prio);
+
+	if (lt->run_id == c->run_id) {
+		/* back in the queue: one waiter, its new wait listed */
+		for (uint32_t i = 0; i < c->nr_listed; i++)
+			if (c->listed[i].task == t)
+				c->listed[i] = (struct lp_waiter){ .task = t, .since = ts };
+		return;
+	}
+	lt->run_id = c->run_id;
+	if (!c->contended) {
+		c->contended = true;
+		c->tc = ts;
+	}
+	c->nr_waiters++;
+	c->max_weight = MAX(c->max_weight, w);
+	c->sum_weight += w;
+	if (c->nr_listed < LP_LISTED)
+		c->listed[c->nr_listed++] = (struct lp_waiter){ .task = t, .since = ts };
+}
+
+static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
+		      struct lp_cpu *c, int cpu, struct sl_task *t, uint64_t ts)
+{
+	const struct sl_cpu *mc = sl_model_cpu(m, cpu);
+
+	c->run_task = t;
+	c->run_id = ++p->next_run_id;
+	c->t0 = ts;
+	c->tc = 0;
+	c->contended = false;
+	c->nr_waiters = 0;
+	c->max_weight = 0;
+	c->sum_weight = 0;
+	c->max_wait = 0;
+	c->max_wait_task = NULL;
+	c->nr_listed = 0;
+	/* whoever is queued already waits from the start (in queue order: oldest first) */
+	const struct sl_task *last = NULL;
+
+	for (const struct sl_task *q = mc->queued; q; q = q->q_next)
+		last = q;
+	for (const struct sl_task *q = last; q; q = q->q_prev)
+		if (is_fair(q) && q != t)
+			add_waiter(m, a, c, (struct sl_task *)q, ts);
+}
+
+static void note_wait(struct lp_cpu *c, struct sl_task *t, uint64_t wait)
+{
+	if (wait > c->max_wait || !c->max_wait_task) {
+		c->max_wait = wait;
+		c->max_wait_task = t;
+	}
+}
+
+static void lp_detail_free(void *d)
+{
+	free(d);
+}
+
+static void lp_message(const struct sl_finding *f, const struct sl_model *m, char *buf, size_t len)
+{
+	const struct lp_detail *d = f->detail;
+	char ran[32], slice[32], from[32], wait[32];
+	int n;
+
+	n = snprintf(buf, len, "ran %s, %s slice %s", fmt_duration(ran, sizeof(ran), d->ran),
+		     d->model == SL_SLICE_CFS ? "CFS" : "EEVDF",
+		     fmt_duration(slice, sizeof(slice), d->slice));
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (d->tc > d->start)
+		n += snprintf(buf + n, len - (size_t)n, ", first waiter at +%s",
+			      fmt_duration(from, sizeof(from), d->tc - d->start));
+	else
+		n += snprintf(buf + n, len - (size_t)n, ", %u waiting from the start", d->nr_waiting);
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (d->tc > d->start)
+		n += snprintf(buf + n, len - (size_t)n, " (%u waiting)", d->nr_waiting);
+	if (n < 0 || (size_t)n >= len)
+		return;
+	snprintf(buf + n, len - (size_t)n, "; %s:%d waited %s", sl_str(m->strtab, d->max_wait_comm),
+		 d->max_wait_pid, fmt_duration(wait, sizeof(wait), d->max_wait));
+}
+
+static void lp_json(const struct sl_finding *f, const struct sl_model *m, cJSON *o)
+{
+	const struct lp_detail *d = f->detail;
+	cJSON *w = cJSON_AddArrayToObject(o, "waiting");
+
+	sl_json_add_u64(o, "ran_ns", d->ran);
+	sl_json_add_u64(o, "expected_ns", d->expected_len);
+	sl_json_add_u64(o, "slice_ns", d->slice);
+	sl_json_add_u64(o, "start_ns", d->start);
+	sl_json_add_u64(o, "contended_since_ns", d->tc);
+	for (uint32_t i = 0; i < d->nr_listed; i++)
+		cJSON_AddItemToArray(w, cJSON_CreateNumber(d->waiting[i]));
+	sl_json_add_u64(o, "nr_waiting", d->nr_waiting);
+	sl_json_add_u64(o, "max_wait_ns", d->max_wait);
+	sl_json_add_i64(o, "max_wait_pid", d->max_wait_pid);
+}
+
+static const struct sl_finding_ops lp_finding_ops = {
+	.message = lp_message,
+	.json = lp_json,
+	.free_detail = lp_detail_free,
+};
+
+/*
+ * judge_run - the watched run of R on cpu ended at t1: compare with the model
+ */
+static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
+		      struct lp_cpu *c, int cpu, const struct sl_switch_info *sw)
+{
+	struct sl_task *r = c->run_task;
+	uint64_t t0 = c->t0, t1 = sw->ts, expected, slice, cost;
+	const struct sl_cpu *mc = sl_model_cpu(m, cpu);
+	bool counted = in_filter(m, cpu, t1, r);
+
+	if (!c->contended || c->tc >= t1)
+		return;		/* nobody waited during [t0, t1): nothing to judge */
+
+	slice = run_slice(m, p->model, sl_prio_weight(r->prio), c->nr_waiters, c->max_weight,
+			  c->sum_weight);
+	if (p->model == SL_SLICE_CFS)
+		expected = MAX(t0 + slice, c->tc);
+	else
+		expected = MAX(t0, c->tc) + slice;
+	if (counted) {
+		c->runs++;
+		p->runs++;
+	}
+	cost = sl_dur(expected, t1);
+	if (cost <= m->cfg->tolerance_ns)
+		return;
+
+	/* the waiters still queued at t1 waited until then */
+	for (struct sl_task *q = mc->queued; q; q = q->q_next) {
+		struct lp_task *lq = sl_task_priv(m, a, q);
+
+		if (q != r && lq->run_id == c->run_id)
+			note_wait(c, q, sl_dur(lq->queued_since, t1));
+	}
+
+	struct lp_detail *d = xcalloc(1, sizeof(*d));
+
+	*d = (struct lp_detail){
+		.start = t0, .tc = c->tc, .ran = sl_dur(t0, t1), .expected_len = sl_dur(t0, expected),
+		.slice = slice, .max_wait = c->max_wait, .nr_waiting = c->nr_waiters,
+		.nr_listed = c->nr_listed, .model = (uint8_t)p->model,
+		.max_wait_pid = c->max_wait_task ? c->max_wait_task->pid : -1,
+		.max_wait_comm = c->max_wait_task ? c->max_wait_task->comm : 0,
+	};
+	for (uint32_t i = 0; i < c->nr_listed; i++)
+		d->waiting[i] = c->listed[i].task->pid;
+
+	struct sl_finding f = {
+		.kind = SL_KIND_LATE_PREEMPTION, .ts = t1, .cpu = cpu, .pid = r->pid,
+		.comm = r->comm, .cost = cost, .ops = &lp_finding_ops, .detail = d,
+	};
+
+	if (!sl_finding_add(m, &f))
+		return;
+
+	struct lp_task *lr = sl_task_priv(m, a, r);
+
+	p->late++;
+	c->late++;
+	c->cost += cost;
+	c->max_cost = MAX(c->max_cost, cost);
+	lr->late++;
+	lr->cost += cost;
+	lr->max_cost = MAX(lr->max_cost, cost);
+	for (uint32_t i = 0; i < c->nr_listed; i++) {
+		struct lp_waiter *w = &c->listed[i];
+		uint64_t from = MAX(w->since, expected), to = w->until ? w->until : t1;
+		struct lp_task *lw = sl_task_priv(m, a, w->task);
+
+		lw->delayed++;
+		lw->delayed_ns += sl_dur(from, to);
+	}
+	if (sw->prev_class == SL_PREV_RUNNABLE || sw->prev_class == SL_PREV_PREEMPTED) {
+		p->late_preempt++;
+		c->late_preempt++;
+		if (c->have_tick && sl_dur(c->last_tick, t1) <= LP_TICK_WINDOW_NS)
+			c->at_timer++;
+		add_phase(p, cpu_phases(c)->late, t1);
+	}
+}
+
+/* --- hooks --- */
+
+static int lp_init(struct sl_analyzer *a, struct sl_model *m)
+{
+	struct lp_priv *p = a->priv;
+	int k = 1;
+
+	p->model = sl_slice_model(m);
+	/* slot 0: --hz when it is not one of the others */
+	for (size_t i = 0; i < ARRAY_SIZE(cand_hz_fixed); i++)
+		p->cand_hz[k++] = cand_hz_fixed[i];
+	if (m->cfg->hz > 0 && cand_slot(p, m->cfg->hz) < 0)
+		p->cand_hz[0] = m->cfg->hz;
+	return 0;
+}
+
+static void lp_on_event(struct sl_analyzer *a, struct sl_model *m, const struct sl_event *ev)
+{
+	struct lp_priv *p = a->priv;
+	struct lp_cpu *c;
+	int b;
+
+	if (ev->type != SL_EV_TIMER_TICK)
+		return;
+	c = sl_cpu_priv(m, a, ev->cpu);
+	p->timer_events++;
+	if (c->have_tick && (b = spacing_bucket(sl_dur(c->last_tick, m->now))) >= 0) {
+		p->spacing_count[b]++;
+		p->spacing_sum[b] += sl_dur(c->last_tick, m->now);
+	}
+	c->last_tick = m->now;
+	c->have_tick = true;
+}
+
+static void lp_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
+			   int cpu, uint64_t ts, bool enter)
+{
+	struct lp_task *lt = sl_task_priv(m, a, t);
+	struct lp_cpu *c;
+
+	if (t->state != SL_TASK_QUEUED)
+		return;		/* pending wakeups are not on the runqueue yet */
+	if (enter)
+		lt->queued_since = ts;
+	c = sl_cpu_priv(m, a, cpu);
+	if (!c->run_task || t == c->run_task || !is_fair(t))
+		return;
+	if (enter) {
+		add_waiter(m, a, c, t, ts);
+	} else if (lt->run_id == c->run_id) {
+		note_wait(c, t, sl_dur(lt->queued_since, ts));
+		for (uint32_t i = 0; i < c->nr_listed; i++)
+			if (c->listed[i].task == t)
+				c->listed[i].until = ts;
+	}
+}
+
+static void count_unjudged(struct lp_priv *p, struct sl_model *m, int cpu, uint64_t ts,
+			   const struct sl_task *t, enum lp_unjudged why)
+{
+	if (in_filter(m, cpu, ts, t))
+		p->unjudged[why]++;
+}
+
+static void lp_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
+{
+	struct lp_priv *p = a->priv;
+	struct lp_cpu *c = sl_cpu_priv(m, a, sw->cpu);
+	struct sl_task *prev = sw->prev, *next = sw->next;
+
+	/* preemption times, for HZ without timer events */
+	if (prev && !sw->implied &&
+	    (sw->prev_class == SL_PREV_RUNNABLE || sw->prev_class == SL_PREV_PREEMPTED)) {
+		p->preempt_samples++;
+		add_phase(p, cpu_phases(c)->preempt, sw->ts);
+	}
+
+	/* the end of prev's run */
+	if (is_fair(prev)) {
+		if (c->run_task == prev && !sw->implied && sw->prev_known &&
+		    sw->prev_ran_since == c->t0)
+			judge_run(p, m, a, c, sw->cpu, sw);
+		else if (c->run_task == prev && sw->implied)
+			count_unjudged(p, m, sw->cpu, sw->ts, prev, LP_IMPLIED);
+		else if (c->unjudged_task == prev)
+			count_unjudged(p, m, sw->cpu, sw->ts, prev, c->unjudged_why);
+		else
+			count_unjudged(p, m, sw->cpu, sw->ts, prev, LP_UNKNOWN_START);
+	}
+	c->run_task = NULL;
+	c->unjudged_task = NULL;
+
+	/* the start of next's */
+	if (!is_fair(next))
+		return;
+	if (sw->implied) {
+		/* the switch-in happened somewhere before this time: t0 is not known */
+		c->unjudged_task = next;
+		c->unjudged_why = LP_IMPLIED;
+		return;
+	}
+	start_run(p, m, a, c, sw->cpu, next, sw->ts);
+}
+
+static void lp_on_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cpu,
+			      uint64_t gap_start, uint64_t ts)
+{
+	struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
+
+	if (c->run_task) {
+		c->unjudged_task = c->run_task;
+		c->unjudged_why = LP_LOST;
+	}
+	c->run_task = NULL;
+	c->have_tick = false;	/* ticks were lost too: no spacing across the gap */
+}
+
+static void lp_finish(struct sl_analyzer *a, struct sl_model *m)
+{
+	struct lp_priv *p = a->priv;
+	int hz, slot;
+
+	if (!hz_from_timers(p))
+		hz_from_preemptions(p, m, a);
+	m->hz_inferred = p->hz;
+
+	/* which late preemptions came at the tick */
+	hz = sl_hz(m);
+	slot = cand_slot(p, hz);
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
+
+		if (p->timer_events)
+			c->at_tick = c->at_timer;
+		else if (slot >= 0 && c->phases)
+			c->at_tick = best_window(c->phases->late[slot], window_bins(hz));
+		p->at_tick += c->at_tick;
+	}
+	if (hz && p->late_preempt >= LP_MIN_LATE && p->at_tick * 5 >= p->late_preempt * 4)
+		snprintf(p->cause, sizeof(p->cause),
+			 "preemption only at tick, HZ=%d: HRTICK off or not armed", hz);
+}
+
+/* --- report --- */
+
+static const char *const unjudged_what[LP__NR_UNJUDGED] = {
+	[LP_UNKNOWN_START] = "with an unknown start",
+	[LP_IMPLIED] = "with a switch the trace does not show",
+	[LP_LOST] = "across lost events",
+};
+
+static const char *model_name(enum sl_slice_model model)
+{
+	return model == SL_SLICE_CFS ? "cfs" : "eevdf";
+}
+
+static void model_line(struct sl_report *r, struct sl_model *m, struct lp_priv *p)
+{
+	char a[32], b[32], t[32];
+	int ncpus = m->info->ncpus > 0 ? m->info->ncpus : m->nr_cpus;
+
+	fprintf(r->out, "  model    ");
+	if (p->model == SL_SLICE_CFS)
+		fprintf(r->out, "CFS: latency %s, min_granularity %s%s",
+			fmt_duration(a, sizeof(a), cfs_latency(m)),
+			fmt_duration(b, sizeof(b), cfs_min_gran(m)),
+			m->cfg->base_slice_ns ? " (--base-slice)" : "");
+	else if (m->cfg->base_slice_ns)
+		fprintf(r->out, "EEVDF: base slice %s (--base-slice)",
+			fmt_duration(a, sizeof(a), sl_base_slice(m)));
+	else
+		fprintf(r->out, "EEVDF: base slice %s (0.75 ms x %u for %d CPUs)",
+			fmt_duration(a, sizeof(a), sl_base_slice(m)), sl_slice_factor(m), ncpus);
+	fprintf(r->out, "; tolerance %s; %s\n", fmt_duration(t, sizeof(t), m->cfg->tolerance_ns),
+		m->cfg->slice_model_set ? "--slice-model" :
+		m->info->kernel[0] ? "from the kernel version" : "the default");
+}
+
+static void tick_line(struct sl_report *r, struct sl_model *m, struct lp_priv *p)
+{
+	char a[32];
+
+	fprintf(r->out, "  tick     ");
+	if (m->cfg->hz)
+		fprintf(r->out, "HZ=%d (--hz)", m->cfg->hz);
+	if (p->hz && p->hz_source && !strcmp(p->hz_source, "local_timer_entry"))
+		fprintf(r->out, "%sHZ=%d from local_timer_entry (most common spacing %s, %" PRIu64
+			" of %" PRIu64 " intervals)", m->cfg->hz ? "; the trace shows " : "", p->hz,
+			fmt_duration(a, sizeof(a), p->hz_spacing_ns), p->hz_support, p->hz_total);
+	else if (p->hz)
+		fprintf(r->out, "%sHZ=%d from preemption times (%" PRIu64 " of %" PRIu64
+			" within 200 us of one tick phase)", m->cfg->hz ? "; the trace shows " : "",
+			p->hz, p->hz_support, p->hz_total);
+	else if (!m->cfg->hz)
+		fprintf(r->out, "HZ unknown (no local_timer_entry events, preemptions not quantized)");
+	fputc('\n', r->out);
+}
+
+static int by_cost_desc(const void *x, const void *y, void *arg)
+{
+	const struct sl_model *m = ((void **)arg)[0];
+	const struct sl_analyzer *a = ((void **)arg)[1];
+	const struct sl_task *tx = *(const struct sl_task *const *)x;
+	const struct sl_task *ty = *(const struct sl_task *const *)y;
+	const struct lp_task *lx = sl_task_priv(m, a, tx), *ly = sl_task_priv(m, a, ty);
+
+	if (lx->cost != ly->cost)
+		return lx->cost < ly->cost ? 1 : -1;
+	return tx->pid - ty->pid;
+}
+
+static int by_delay_desc(const void *x, const void *y, void *arg)
+{
+	const struct sl_model *m = ((void **)arg)[0];
+	const struct sl_analyzer *a = ((void **)arg)[1];
+	const struct sl_task *tx = *(const struct sl_task *const *)x;
+	const struct sl_task *ty = *(const struct sl_task *const *)y;
+	const struct lp_task *lx = sl_task_priv(m, a, tx), *ly = sl_task_priv(m, a, ty);
+
+	if (lx->delayed_ns != ly->delayed_ns)
+		return lx->delayed_ns < ly->delayed_ns ? 1 : -1;
+	return tx->pid - ty->pid;
+}
+
+/* The tasks with a non-zero field, sorted: a list to free. */
+static struct sl_task **task_list(struct sl_model *m, struct sl_analyzer *a, bool waiters, size_t *nr)
+{
+	struct sl_task **list = xcalloc(m->nr_tasks + 1, sizeof(*list));
+	void *arg[2] = { m, a };
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		const struct lp_task *lt = sl_task_priv(m, a, m->tasks[i]);
+
+		if (waiters ? lt->delayed : lt->late)
+			list[n++] = m->tasks[i];
+	}
+	qsort_r(list, n, sizeof(*list), waiters ? by_delay_desc : by_cost_desc, arg);
+	*nr = n;
+	return list;
+}
+
+static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_report *r)
+{
+	struct lp_priv *p = a->priv;
+	char b[4][32];
+	struct sl_task **list;
+	size_t n;
+
+	sl_report_section(r, "Late preemption (fair tasks past their slice while others waited)");
+	model_line(r, m, p);
+	tick_line(r, m, p);
+	if (p->cause[0])
+		fprintf(r->out, "  %scause    %s%s\n           %" PRIu64 " of %" PRIu64
+			" late preemptions came at the tick (%s)\n", sl_color(r, SL_C_RED), p->cause,
+			sl_color(r, SL_C_RESET), p->at_tick, p->late_preempt,
+			p->timer_events ? "within 200 us after a local_timer_entry on their CPU"
+					: "in one 200 us phase window of the tick period");
+	else if (p->late_preempt && sl_hz(m))
+		fprintf(r->out, "  at tick  %" PRIu64 " of %" PRIu64 " late preemptions\n",
+			p->at_tick, p->late_preempt);
+	fprintf(r->out, "  runs     %" PRIu64 " of %" PRIu64 " contended runs ended late", p->late, p->runs);
+	if (p->runs)
+		fprintf(r->out, " (%.1f%%)", 100.0 * (double)p->late / (double)p->runs);
+	fputc('\n', r->out);
+	if (p->unjudged[0] + p->unjudged[1] + p->unjudged[2]) {
+		const char *sep = "";
+
+		fprintf(r->out, "           not judged:");
+		for (int i = 0; i < LP__NR_UNJUDGED; i++)
+			if (p->unjudged[i]) {
+				fprintf(r->out, "%s %" PRIu64 " %s", sep, p->unjudged[i], unjudged_what[i]);
+				sep = ",";
+			}
+		fputc('\n', r->out);
+	}
+	if (!p->runs)
+		return;
+
+	fprintf(r->out, "\n  %scpu    runs    late   late%%      total       mean      worst  at tick%s\n",
+		sl_color(r, SL_C_DIM), sl_color(r, SL_C_RESET));
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
+
+		if (!c->runs)
+			continue;
+		fprintf(r->out, "  %3d %7" PRIu64 " %7" PRIu64 " %6.1f%% %10s %10s %10s %8" PRIu64 "\n",
+			cpu, c->runs, c->late, 100.0 * (double)c->late / (double)c->runs,
+			c->late ? fmt_duration(b[0], 32, c->cost) : "-",
+			c->late ? fmt_duration(b[1], 32, c->cost / c->late) : "-",
+			c->late ? fmt_duration(b[2], 32, c->max_cost) : "-", c->at_tick);
+	}
+
+	list = task_list(m, a, false, &n);
+	if (n) {
+		fprintf(r->out, "\n  %s%-24s %7s %10s %10s %10s%s\n", sl_color(r, SL_C_DIM), "ran late",
+			"times", "total", "mean", "worst", sl_color(r, SL_C_RESET));
+		for (size_t i = 0; i < n && i < (size_t)r->top; i++) {
+			const struct lp_task *lt = sl_task_priv(m, a, list[i]);
+			char name[40];
+
+			snprintf(name, sizeof(name), "%s:%d", sl_task_comm(m, list[i]), list[i]->pid);
+			fprintf(r->out, "  %-24s %7" PRIu64 " %10s %10s %10s\n", name, lt->late,
+				fmt_duration(b[0], 32, lt->cost), fmt_duration(b[1], 32, lt->cost / lt->late),
+				fmt_duration(b[2], 32, lt->max_cost));
+		}
+		if (n > (size_t)r->top)
+			fprintf(r->out, "  ... %zu more (--json lists all)\n", n - (size_t)r->top);
+	}
+	free(list);
+
+	list = task_list(m, a, true, &n);
+	if (n) {
+		fprintf(r->out, "\n  %s%-24s %7s %10s   %s%s\n", sl_color(r, SL_C_DIM), "waited behind them",
+			"times", "delayed", "(its wait after the expected switch)", sl_color(r, SL_C_RESET));
+		for (size_t i = 0; i < n && i < (size_t)r->top; i++) {
+			const struct lp_task *lt = sl_task_priv(m, a, list[i]);
+			char name[40];
+
+			snprintf(name, sizeof(name), "%s:%d", sl_task_comm(m, list[i]), list[i]->pid);
+			fprintf(r->out, "  %-24s %7" PRIu64 " %10s\n", name, lt->delayed,
+				fmt_duration(b[0], 32, lt->delayed_ns));
+		}
+		if (n > (size_t)r->top)
+			fprintf(r->out, "  ... %zu more (--json lists all)\n", n - (size_t)r->top);
+	}
+	free(list);
+}
+
+static void lp_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *root)
+{
+	struct lp_priv *p = a->priv;
+	cJSON *o = cJSON_AddObjectToObject(root, "late_preemption");
+	cJSON *nj = cJSON_AddObjectToObject(o, "not_judged");
+	cJSON *cpus, *tasks;
+
+	cJSON_AddStringToObject(o, "model", model_name(p->model));
+	sl_json_add_u64(o, "base_slice_ns", sl_base_slice(m));
+	if (p->model == SL_SLICE_CFS) {
+		sl_json_add_u64(o, "latency_ns", cfs_latency(m));
+		sl_json_add_u64(o, "min_granularity_ns", cfs_min_gran(m));
+	}
+	sl_json_add_u64(o, "tolerance_ns", m->cfg->tolerance_ns);
+	if (sl_hz(m))
+		sl_json_add_i64(o, "hz", sl_hz(m));
+	else
+		cJSON_AddNullToObject(o, "hz");
+	if (m->cfg->hz)
+		cJSON_AddStringToObject(o, "hz_source", "--hz");
+	else if (p->hz_source)
+		cJSON_AddStringToObject(o, "hz_source", p->hz_source);
+	else
+		cJSON_AddNullToObject(o, "hz_source");
+	if (p->hz)
+		sl_json_add_i64(o, "hz_inferred", p->hz);
+	else
+		cJSON_AddNullToObject(o, "hz_inferred");
+	sl_json_add_u64(o, "runs", p->runs);
+	sl_json_add_u64(o, "late", p->late);
+	sl_json_add_u64(o, "late_preemptions", p->late_preempt);
+	sl_json_add_u64(o, "at_tick", p->at_tick);
+	if (p->cause[0])
+		cJSON_AddStringToObject(o, "cause", p->cause);
+	else
+		cJSON_AddNullToObject(o, "cause");
+	sl_json_add_u64(nj, "unknown_start", p->unjudged[LP_UNKNOWN_START]);
+	sl_json_add_u64(nj, "implied_switch", p->unjudged[LP_IMPLIED]);
+	sl_json_add_u64(nj, "lost_events", p->unjudged[LP_LOST]);
+
+	cpus = cJSON_AddArrayToObject(o, "cpus");
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
+
+		if (!c->runs)
+			continue;
+		cJSON *co = cJSON_CreateObject();
+
+		sl_json_add_i64(co, "cpu", cpu);
+		sl_json_add_u64(co, "runs", c->runs);
+		sl_json_add_u64(co, "late", c->late);
+		sl_json_add_u64(co, "cost_ns", c->cost);
+		sl_json_add_u64(co, "max_cost_ns", c->max_cost);
+		sl_json_add_u64(co, "late_preemptions", c->late_preempt);
+		sl_json_add_u64(co, "at_tick", c->at_tick);
+		cJSON_AddItemToArray(cpus, co);
+	}
+	tasks = cJSON_AddArrayToObject(o, "tasks");
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		const struct sl_task *t = m->tasks[i];
+		const struct lp_task *lt = sl_task_priv(m, a, t);
+
+		if (!lt->late && !lt->delayed)
+			continue;
+		cJSON *to = cJSON_CreateObject();
+
+		sl_json_add_i64(to, "pid", t->pid);
+		cJSON_AddStringToObject(to, "comm", sl_task_comm(m, t));
+		sl_json_add_u64(to, "late", lt->late);
+		sl_json_add_u64(to, "cost_ns", lt->cost);
+		sl_json_add_u64(to, "max_cost_ns", lt->max_cost);
+		sl_json_add_u64(to, "delayed", lt->delayed);
+		sl_json_add_u64(to, "delayed_ns", lt->delayed_ns);
+		cJSON_AddItemToArray(tasks, to);
+	}
+}
+
+static void lp_destroy(struct sl_analyzer *a, struct sl_model *m)
+{
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
+
+		free(c->phases);
+		c->phases = NULL;
+	}
+}
+
+const struct sl_analyzer_ops sl_late_preemption_analyzer = {
+	.name = "late-preemption",
+	.priv_size = sizeof(struct lp_priv),
+	.task_priv_size = sizeof(struct lp_task),
+	.cpu_priv_size = sizeof(struct lp_cpu),
+	.init = lp_init,
+	.on_event = lp_on_event,
+	.on_runnable = lp_on_runnable,
+	.on_switch = lp_on_switch,
+	.on_cpu_unknown = lp_on_cpu_unknown,
+	.finish = lp_finish,
+	.report_text = lp_report_text,
+	.report_json = lp_report_json,
+	.destroy = lp_destroy,
+};
