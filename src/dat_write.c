@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dat_write.c - a trace.dat, file version 6, from the kernel's own pages
+ *
+ * Why our own writer rather than `trace-cmd extract` on the instance:
+ *  - `trace-cmd extract -B NAME` (3.1.6) writes a v7 file whose first
+ *    buffer is the (empty) top-level one and our instance a second buffer
+ *    "NAME": libtracecmd's tracecmd_open(), and so our reader and
+ *    KernelShark by default, read the empty one, and trace-cmd report
+ *    prefixes every line with "NAME:".  We write the instance's pages as
+ *    the file's one (top) buffer, so every reader reads them as they are.
+ *  - --live must read the per-CPU buffers while recording, and reading
+ *    trace_pipe_raw consumes them: extract would find nothing left.  One
+ *    path for both modes: read each page once, spool it here, decode it
+ *    too when live.
+ *  - no trace-cmd binary needed at record time, and no use of
+ *    libtracecmd's output functions, which its installed header lacks.
+ * Version 6 without compression is what every trace-cmd since 2.x and
+ * both of our readers read; record is not where file size matters most.
+ *
+ * Layout (trace-cmd.dat.v6(5)): magic, "6", endianness, long size, page
+ * size; header_page and header_event; ftrace formats; event formats by
+ * system; kallsyms; printk formats; saved cmdlines; the CPU count;
+ * options (CPUSTAT per CPU, TRACECLOCK, UNAME, VERSION, CPUCOUNT);
+ * "flyrecord" with one (offset, size) pair per CPU and, because of the
+ * TRACECLOCK option, the trace_clock text; then each CPU's pages from a
+ * page-aligned offset.  A CPU's pages must be contiguous in the file and
+ * their number is known only at the end, so they wait in one unlinked
+ * spool file per CPU (same file system as the output: the final copy is
+ * copy_file_range()).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dat_write.h"
+#include "util.h"
+
+/* trace-cmd's option ids (enum tracecmd_option_id) */
+enum {
+	OPT_DONE = 0,
+	OPT_CPUSTAT = 2,
+	OPT_TRACECLOCK = 4,
+	OPT_UNAME = 5,
+	OPT_CPUCOUNT = 8,
+	OPT_VERSION = 9,
+};
+
+struct sl_dat_writer {
+	char *path;
+	int out_fd;
+	int nr_cpus;
+	int page_size;
+	int *spool_fd;		/* per CPU, -1 until its first page */
+	uint64_t *spool_size;	/* bytes of pages per CPU */
+	char *dir;		/* where the spools go: the output's directory */
+};
+
+void sl_dat_meta_free(struct sl_dat_meta *meta)
+{
+	free(meta->header_page);
+	free(meta->header_event);
+	for (size_t i = 0; i < meta->nr_ftrace; i++) {
+		free(meta->ftrace[i].system);
+		free(meta->ftrace[i].text);
+	}
+	free(meta->ftrace);
+	for (size_t i = 0; i < meta->nr_events; i++) {
+		free(meta->events[i].system);
+		free(meta->events[i].text);
+	}
+	free(meta->events);
+	free(meta->kallsyms);
+	free(meta->printk_formats);
+	free(meta->cmdlines);
+	free(meta->trace_clock);
+	free(meta->uname);
+	free(meta->version);
+	if (meta->cpu_stats)
+		for (int i = 0; i < meta->nr_cpus; i++)
+			free(meta->cpu_stats[i]);
+	free(meta->cpu_stats);
+	memset(meta, 0, sizeof(*meta));
+}
+
+/* --- the header, built in memory in host byte order (the file says which) --- */
+
+struct hbuf {
+	uint8_t *p;
+	size_t len, alloc;
+};
+
+static void hbuf_bytes(struct hbuf *b, const void *data, size_t n)
+{
+	GROW(b->p, b->alloc, b->len + n);
+	memcpy(b->p + b->len, data, n);
+	b->len += n;
+}
+
+static void hbuf_str0(struct hbuf *b, const char *s)
+{
+	hbuf_bytes(b, s, strlen(s) + 1);
+}
+
+static void hbuf_u16(struct hbuf *b, uint16_t v)
+{
+	hbuf_bytes(b, &v, 2);
+}
+
+static void hbuf_u32(struct hbuf *b, uint32_t v)
+{
+	hbuf_bytes(b, &v, 4);
+}
+
+static void hbuf_u64(struct hbuf *b, uint64_t v)
+{
+	hbuf_bytes(b, &v, 8);
+}
+
+static void put_u32_at(struct hbuf *b, size_t at, uint32_t v)
+{
+	memcpy(b->p + at, &v, 4);
+}
+
+static void put_u64_at(struct hbuf *b, size_t at, uint64_t v)
+{
+	memcpy(b->p + at, &v, 8);
+}
+
+static void add_option(struct hbuf *b, uint16_t id, const void *data, uint32_t size)
+{
+	hbuf_u16(b, id);
+	hbuf_u32(b, size);
+	hbuf_bytes(b, data, size);
+}
+
+static bool host_bigendian(void)
+{
+	const uint16_t one = 1;
+
+	return *(const uint8_t *)&one == 0;
+}
+
+/* Everything before the pages; returns where the flyrecord table starts. */
+static size_t build_header(const struct sl_dat_writer *w, const struct sl_dat_meta *meta,
+			   struct hbuf *b)
+{
+	size_t table, count_at;
+	uint32_t nr_systems = 0;
+
+	hbuf_bytes(b, "\027\010\104tracing", 10);
+	hbuf_str0(b, "6");
+	hbuf_bytes(b, &(uint8_t){ host_bigendian() }, 1);
+	hbuf_bytes(b, &(uint8_t){ (uint8_t)meta->long_size }, 1);
+	hbuf_u32(b, (uint32_t)w->page_size);
+
+	hbuf_bytes(b, "header_page", 12);
+	hbuf_u64(b, meta->header_page_len);
+	hbuf_bytes(b, meta->header_page, meta->header_page_len);
+	hbuf_bytes(b, "header_event", 13);
+	hbuf_u64(b, meta->header_event_len);
+	hbuf_bytes(b, meta->header_event, meta->header_event_len);
+
+	hbuf_u32(b, (uint32_t)meta->nr_ftrace);
+	for (size_t i = 0; i < meta->nr_ftrace; i++) {
+		hbuf_u64(b, meta->ftrace[i].len);
+		hbuf_bytes(b, meta->ftrace[i].text, meta->ftrace[i].len);
+	}
+
+	/* systems: consecutive formats of one system form one group */
+	count_at = b->len;
+	hbuf_u32(b, 0);
+	for (size_t i = 0; i < meta->nr_events;) {
+		const char *sys = meta->events[i].system;
+		size_t j = i;
+
+		while (j < meta->nr_events && !strcmp(meta->events[j].system, sys))
+			j++;
+		hbuf_str0(b, sys);
+		hbuf_u32(b, (uint32_t)(j - i));
+		for (; i < j; i++) {
+			hbuf_u64(b, meta->events[i].len);
+			hbuf_bytes(b, meta->events[i].text, meta->events[i].len);
+		}
+		nr_systems++;
+	}
+	put_u32_at(b, count_at, nr_systems);
+
+	hbuf_u32(b, (uint32_t)meta->kallsyms_len);
+	hbuf_bytes(b, meta->kallsyms, meta->kallsyms_len);
+	hbuf_u32(b, (uint32_t)meta->printk_formats_len);
+	hbuf_bytes(b, meta->printk_formats, meta->printk_formats_len);
+	hbuf_u64(b, meta->cmdlines_len);
+	hbuf_bytes(b, meta->cmdlines, meta->cmdlines_len);
+
+	hbuf_u32(b, (uint32_t)w->nr_cpus);
+
+	hbuf_bytes(b, "options  ", 10);
+	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
+		const char *stats = meta->cpu_stats ? meta->cpu_stats[cpu] : NULL;
+		char head[32];
+		struct hbuf text = { 0 };
+
+		if (!stats)
+			continue;
+		snprintf(head, sizeof(head), "CPU: %d\n", cpu);
+		hbuf_bytes(&text, head, strlen(head));
+		hbuf_str0(&text, stats);
+		add_option(b, OPT_CPUSTAT, text.p, (uint32_t)text.len);
+		free(text.p);
+	}
+	if (meta->trace_clock)
+		add_option(b, OPT_TRACECLOCK, meta->trace_clock, (uint32_t)strlen(meta->trace_clock) + 1);
+	if (meta->uname)
+		add_option(b, OPT_UNAME, meta->uname, (uint32_t)strlen(meta->uname) + 1);
+	if (meta->version)
+		add_option(b, OPT_VERSION, meta->version, (uint32_t)strlen(meta->version) + 1);
+	add_option(b, OPT_CPUCOUNT, &(uint32_t){ (uint32_t)w->nr_cpus }, 4);
+	hbuf_u16(b, OPT_DONE);
+
+	hbuf_bytes(b, "flyrecord", 10);
+	table = b->len;
+	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
+		hbuf_u64(b, 0);
+		hbuf_u64(b, 0);
+	}
+	/* with a TRACECLOCK option, v6 readers expect the clock text after the table */
+	if (meta->trace_clock) {
+		hbuf_u64(b, strlen(meta->trace_clock));
+		hbuf_bytes(b, meta->trace_clock, strlen(meta->trace_clock));
+	}
+	return table;
+}
+
+/* --- spooling and copying --- */
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t r = write(fd, p, len);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
+
+/* An unlinked file in dir: nothing to clean up whatever happens to us. */
+static int open_spool(const char *dir)
+{
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == ENOENT)) {
+		char *tmpl = xmalloc(strlen(dir) + 32);
+
+		sprintf(tmpl, "%s/.schedlint-spool-XXXXXX", dir);
+		fd = mkostemp(tmpl, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(tmpl);
+		free(tmpl);
+	}
+	return fd;
+}
+
+static int copy_spool(int from, int to, uint64_t len)
+{
+	static uint8_t buf[1 << 16];
+	loff_t in = 0;
+
+	while (len) {
+		ssize_t r = copy_file_range(from, &in, to, NULL, len, 0);
+
+		if (r <= 0)
+			break;
+		len -= (uint64_t)r;
+	}
+	while (len) {
+		ssize_t r = pread(from, buf, MIN(len, sizeof(buf)), in);
+		int ret;
+
+		if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+		ret = write_all(to, buf, (size_t)r);
+		if (ret)
+			return ret;
+		in += r;
+		len -= (uint64_t)r;
+	}
+	return 0;
+}
+
+static void free_writer(struct sl_dat_writer *w)
+{
+	for (int cpu = 0; cpu < w->nr_cpus; cpu++)
+		if (w->spool_fd[cpu] >= 0)
+			close(w->spool_fd[cpu]);
+	if (w->out_fd >= 0)
+		close(w->out_fd);
+	free(w->spool_fd);
+	free(w->spool_size);
+	free(w->dir);
+	free(w->path);
+	free(w);
+}
+
+struct sl_dat_writer *sl_dat_writer_open(const char *path, int nr_cpus, int page_size,
+					 struct sl_error *err)
+{
+	struct sl_dat_writer *w = xcalloc(1, sizeof(*w));
+	char *copy;
+	int probe;
+
+	w->path = xstrdup(path);
+	w->nr_cpus = nr_cpus;
+	w->page_size = page_size;
+	w->spool_fd = xmalloc((size_t)nr_cpus * sizeof(*w->spool_fd));
+	w->spool_size = xcalloc((size_t)nr_cpus, sizeof(*w->spool_size));
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		w->spool_fd[cpu] = -1;
+	copy = xstrdup(path);
+	w->dir = xstrdup(dirname(copy));
+	free(copy);
+
+	w->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w->out_fd < 0) {
+		sl_error_set(err, "cannot create: %s", strerror(errno));
+		free_writer(w);
+		return NULL;
+	}
+	/* find out now, not after the recording, that spools cannot be made */
+	probe = open_spool(w->dir);
+	if (probe < 0) {
+		sl_error_set(err, "cannot create a temporary file in %s: %s", w->dir, strerror(errno));
+		sl_dat_writer_abort(w);
+		return NULL;
+	}
+	close(probe);
+	return w;
+}
+
+int sl_dat_writer_pages(struct sl_dat_writer *w, int cpu, const void *pages, size_t len,
+			struct sl_error *err)
+{
+	int ret;
+
+	if (cpu < 0 || cpu >= w->nr_cpus)
+		return -EINVAL;
+	if (w->spool_fd[cpu] < 0) {
+		w->spool_fd[cpu] = open_spool(w->dir);
+		if (w->spool_fd[cpu] < 0) {
+			ret = -errno;
+			sl_error_set(err, "cannot create a temporary file in %s: %s", w->dir,
+				     strerror(errno));
+			return ret;
+		}
+	}
+	ret = write_all(w->spool_fd[cpu], pages, len);
+	if (ret) {
+		sl_error_set(err, "writing the pages of CPU %d beside it: %s", cpu, strerror(-ret));
+		return ret;
+	}
+	w->spool_size[cpu] += len;
+	return 0;
+}
+
+uint64_t sl_dat_writer_data_size(const struct sl_dat_writer *w)
+{
+	uint64_t total = 0;
+
+	for (int cpu = 0; cpu < w->nr_cpus; cpu++)
+		total += w->spool_size[cpu];
+	return total;
+}
+
+int sl_dat_writer_finish(struct sl_dat_writer *w, const struct sl_dat_meta *meta,
+			 struct sl_error *err)
+{
+	struct hbuf b = { 0 };
+	uint64_t offset, start;
+	size_t table;
+	int ret;
+
+	table = build_header(w, meta, &b);
+	start = (b.len + (uint64_t)w->page_size - 1) / (uint64_t)w->page_size * (uint64_t)w->page_size;
+	offset = start;
+	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
+		put_u64_at(&b, table + 16 * (size_t)cpu, offset);
+		put_u64_at(&b, table + 16 * (size_t)cpu + 8, w->spool_size[cpu]);
+		offset += w->spool_size[cpu];
+	}
+	ret = write_all(w->out_fd, b.p, b.len);
+	free(b.p);
+	if (!ret && lseek(w->out_fd, (off_t)start, SEEK_SET) < 0)
+		ret = -errno;
+	for (int cpu = 0; cpu < w->nr_cpus && !ret; cpu++)
+		if (w->spool_size[cpu])
+			ret = copy_spool(w->spool_fd[cpu], w->out_fd, w->spool_size[cpu]);
+	/* a trace without pages still ends where its data would start */
+	if (!ret && ftruncate(w->out_fd, (off_t)offset) < 0)
+		ret = -errno;
+	if (!ret && close(w->out_fd) < 0)
+		ret = -errno;
+	w->out_fd = -1;
+	if (ret) {
+		sl_error_set(err, "writing the trace: %s", strerror(-ret));
+		unlink(w->path);
+	}
+	free_writer(w);
+	return ret;
+}
+
+void sl_dat_writer_abort(struct sl_dat_writer *w)
+{
+	if (!w)
+		return;
+	unlink(w->path);
+	free_writer(w);
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dat_write.h - write a trace.dat (version 6) from raw ring-buffer pages
+ *
+ * schedlint record reads the kernel's ring-buffer pages of its instance
+ * (per_cpu/cpuN/trace_pipe_raw) and hands them here as they come; the
+ * pages wait in one unlinked spool file per CPU next to the output, and
+ * sl_dat_writer_finish() writes the headers (struct sl_dat_meta: what the
+ * kernel says about its event formats, symbols and buffers) and then
+ * each CPU's pages.  The writer knows nothing of tracefs.
+ */
+#ifndef SCHEDLINT_DAT_WRITE_H
+#define SCHEDLINT_DAT_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedlint/reader.h"
+
+/* One event format file ("name: ...\nID: ...\nformat: ..."). */
+struct sl_dat_format {
+	char *system;
+	char *text;
+	size_t len;
+};
+
+/* Everything a trace.dat says besides the pages; texts are NUL-terminated. */
+struct sl_dat_meta {
+	int nr_cpus;			/* CPUs of the file (highest CPU + 1) */
+	int page_size;			/* ring-buffer sub-buffer size: one page of data */
+	int long_size;			/* the kernel's long (the page header's commit word) */
+	char *header_page;		/* events/header_page */
+	size_t header_page_len;
+	char *header_event;		/* events/header_event */
+	size_t header_event_len;
+	struct sl_dat_format *ftrace;	/* ftrace's own events (print, for trace_marker) */
+	size_t nr_ftrace;
+	struct sl_dat_format *events;	/* the other formats, systems kept together */
+	size_t nr_events;
+	char *kallsyms;			/* /proc/kallsyms: IPI callsites to names */
+	size_t kallsyms_len;
+	char *printk_formats;
+	size_t printk_formats_len;
+	char *cmdlines;			/* saved_cmdlines, read after tracing stopped */
+	size_t cmdlines_len;
+	char *trace_clock;		/* the instance's trace_clock file: "[local] global ..." */
+	char *uname;			/* "Linux host 6.18.44 #1 SMP ... x86_64" */
+	char *version;			/* the writer: "schedlint 0.1.0" */
+	char **cpu_stats;		/* nr_cpus per_cpu/cpuN/stats texts (NULL entries allowed) */
+};
+
+void sl_dat_meta_free(struct sl_dat_meta *meta);
+
+struct sl_dat_writer;
+
+/*
+ * Create path (truncating it) and the CPUs' spool files beside it.
+ * NULL with err filled when either cannot be created.
+ */
+struct sl_dat_writer *sl_dat_writer_open(const char *path, int nr_cpus, int page_size,
+					 struct sl_error *err);
+/* Append len bytes (whole pages) to cpu's data; -errno with err on a write error. */
+int sl_dat_writer_pages(struct sl_dat_writer *w, int cpu, const void *pages, size_t len,
+			struct sl_error *err);
+/* Bytes of page data so far. */
+uint64_t sl_dat_writer_data_size(const struct sl_dat_writer *w);
+/*
+ * Write the headers from meta, then every CPU's pages; close and free w.
+ * On error the output is removed and err filled.
+ */
+int sl_dat_writer_finish(struct sl_dat_writer *w, const struct sl_dat_meta *meta,
+			 struct sl_error *err);
+/* Give up: remove the output, free w. */
+void sl_dat_writer_abort(struct sl_dat_writer *w);
+
+#endif /* SCHEDLINT_DAT_WRITE_H */

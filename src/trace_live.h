@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * trace_live.h - the little of tracefs that schedlint record touches
+ */
+#ifndef SCHEDLINT_TRACE_LIVE_H
+#define SCHEDLINT_TRACE_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "dat_write.h"
+#include "schedlint/reader.h"
+
+struct tracefs_instance;
+
+struct sl_tracefs {
+	char *dir;			/* where tracefs is mounted */
+	bool we_mounted;		/* we mounted it: unmount when done */
+	struct tracefs_instance *instance;	/* ours, NULL when none */
+	char name[64];			/* its name under instances/ */
+	int nr_cpus;			/* its per_cpu/cpuN directories: highest N + 1 */
+	int page_size;			/* bytes of one ring-buffer page (sub-buffer) */
+	int *pipe_fd;			/* per CPU: trace_pipe_raw (non-blocking), -1 closed */
+	char **systems;			/* event systems with a wanted event */
+	size_t nr_systems;
+	char **wanted;			/* enable files to write when tracing starts */
+	size_t nr_wanted;
+};
+
+/* The ring buffer's counters of one CPU (per_cpu/cpuN/stats). */
+struct sl_tracefs_stats {
+	uint64_t entries;		/* events still in the buffer */
+	uint64_t overrun;		/* overwritten before we read them */
+	uint64_t commit_overrun;	/* lost because the buffer was too small for a nesting */
+	uint64_t dropped;		/* refused (only when not overwriting) */
+	char *text;			/* the whole file, for the trace.dat (caller frees) */
+};
+
+/*
+ * Find tracefs (mounting it at /sys/kernel/tracing when it is not mounted
+ * and we are root) and make libtracefs use it.  -errno with a message that
+ * says what to do.
+ */
+int sl_tracefs_open(struct sl_tracefs *t, struct sl_error *err);
+
+/* Create our instance schedlint-PID with buffer_kb per CPU (0 = the kernel's default). */
+int sl_tracefs_create(struct sl_tracefs *t, unsigned long buffer_kb, struct sl_error *err);
+
+/*
+ * Events to record: checked now, enabled by sl_tracefs_enable_wanted()
+ * once tracing is on (so that a marker written first is the first event).
+ * -ENOENT when this kernel has no such event.
+ */
+int sl_tracefs_want(struct sl_tracefs *t, const char *system, const char *event);
+/*
+ * What -e names: "system:event", "system/event", "system" (all its
+ * events) or "event" (searched in every system).  -ENOENT with err.
+ */
+int sl_tracefs_want_spec(struct sl_tracefs *t, const char *spec, struct sl_error *err);
+int sl_tracefs_enable_wanted(struct sl_tracefs *t, struct sl_error *err);
+
+int sl_tracefs_tracing_on(struct sl_tracefs *t, bool on);
+
+/* Write text to our instance's trace_marker (an ftrace print event). */
+int sl_tracefs_marker(struct sl_tracefs *t, const char *text);
+
+/* Open every CPU's trace_pipe_raw, non-blocking. */
+int sl_tracefs_open_pipes(struct sl_tracefs *t, struct sl_error *err);
+
+/*
+ * Read one page of cpu's ring buffer into buf (page_size bytes): the page
+ * length, 0 when the buffer is empty now, -errno on error.
+ */
+ssize_t sl_tracefs_read_page(struct sl_tracefs *t, int cpu, void *buf);
+
+int sl_tracefs_cpu_stats(struct sl_tracefs *t, int cpu, struct sl_tracefs_stats *st);
+
+/*
+ * What a trace.dat needs besides the pages, for the systems enabled so
+ * far: formats, header_page/header_event, kallsyms, printk formats, the
+ * clock and uname.  sl_tracefs_meta_end() adds what is known only at the
+ * end (saved cmdlines, per-CPU stats).
+ */
+int sl_tracefs_meta(struct sl_tracefs *t, struct sl_dat_meta *meta, struct sl_error *err);
+void sl_tracefs_meta_end(struct sl_tracefs *t, struct sl_dat_meta *meta);
+
+/*
+ * Leave the kernel as we found it: close the pipes, remove our instance
+ * (which disables its events and frees its buffers), unmount tracefs if
+ * we mounted it.  Safe to call at any point, and more than once.  Returns
+ * -errno when the instance could not be removed (then err says how to).
+ */
+int sl_tracefs_close(struct sl_tracefs *t, struct sl_error *err);
+
+#endif /* SCHEDLINT_TRACE_LIVE_H */
