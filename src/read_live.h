@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * read_live.h - ring-buffer pages read while recording, as sl_events in time order
+ *
+ * schedlint record --live hands every page it reads from the instance's
+ * per_cpu/cpuN/trace_pipe_raw to sl_live_add_page(); sl_live_next() gives
+ * back the events of all CPUs merged by timestamp, decoded by
+ * dat_decode.c with the formats the trace.dat will carry, but only up to
+ * a limit: an event is safe to hand on only once no CPU can still deliver
+ * an earlier one (see cmd_record.c for the window used).
+ */
+#ifndef SCHEDLINT_READ_LIVE_H
+#define SCHEDLINT_READ_LIVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dat_write.h"
+#include "schedlint/event.h"
+#include "schedlint/reader.h"
+#include "schedlint/strtab.h"
+
+struct sl_live;
+
+/* Decoders built from meta (the same formats the trace.dat gets); NULL + err on failure. */
+struct sl_live *sl_live_new(const struct sl_dat_meta *meta, struct sl_strtab *strtab,
+			    struct sl_error *err);
+void sl_live_free(struct sl_live *l);
+
+/* Queue one page of cpu (copied). */
+void sl_live_add_page(struct sl_live *l, int cpu, const void *page);
+
+/* The latest timestamp of any event queued so far (0 before the first). */
+uint64_t sl_live_newest(const struct sl_live *l);
+
+/*
+ * The next event in time order if its timestamp is <= limit: 1 and *ev
+ * (a lost-events marker comes before the first event after a gap), 0 when
+ * there is none yet, -EINVAL with err when a page holds a corrupt event.
+ */
+int sl_live_next(struct sl_live *l, uint64_t limit, struct sl_event *ev, struct sl_error *err);
+
+/* What the stream told so far: formats, CPU count, lost events. */
+void sl_live_info(const struct sl_live *l, struct sl_trace_info *info);
+
+/*
+ * Look at a raw page without decoding it: its data length (-EINVAL when
+ * that does not fit the page), and whether (and how many, 0 = unknown)
+ * events were lost before it.
+ */
+int sl_page_info(const void *page, int page_size, int long_size, bool *missed,
+		 uint64_t *missed_count);
+
+#endif /* SCHEDLINT_READ_LIVE_H */
