@@ -2,7 +2,8 @@
 # install-deps.sh - install the Debian 12 packages schedlint needs, if missing.
 # Called by `make run` and `make check`; quiet when everything is there.
 PKGS="build-essential pkg-config libtraceevent-dev libtracecmd-dev libtracefs-dev
-libcjson-dev libncurses-dev libzstd-dev zlib1g-dev libcmocka-dev trace-cmd tmux python3"
+libcjson-dev libncurses-dev libzstd-dev zlib1g-dev libcmocka-dev trace-cmd tmux python3
+linux-perf rt-tests util-linux"
 
 missing=""
 for p in $PKGS; do

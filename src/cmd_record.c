@@ -1,0 +1,881 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_record.c - schedlint record: capture the scheduler events of a run
+ *
+ * A private tracefs instance (trace_live.c) with the scheduler, IPI and
+ * interrupt-vector events this kernel has; the machine's LLC groups
+ * written to its trace_marker before any event is enabled (so they are
+ * the trace's first event, see SL_MARKER_LLC); CMD started once tracing
+ * runs (or nothing, until --duration or a signal); every CPU's ring
+ * buffer drained every DRAIN_MS into spool files (dat_write.c) and, with
+ * --live, decoded and fed to the model (read_live.c) with a summary
+ * refreshed every --interval; at the end a trace.dat and the instance
+ * removed.
+ *
+ * Leaving the kernel as found: everything we change is inside our
+ * instance, and removing it undoes it all.  The signal handlers only set
+ * flags; the signals are blocked except while we wait in ppoll(), so
+ * they are seen at one place in the loop, and every way out - normal
+ * end, CMD failure, SIGINT/SIGTERM/SIGHUP, errors - goes through
+ * record_cleanup().  Ctrl-C reaches CMD too (same process group): we
+ * stop recording, give CMD a moment to end, and SIGTERM it if it does
+ * not.  Only SIGKILL can leave the instance behind (the man page says how
+ * to remove it).
+ *
+ * Live ordering: trace_pipe_raw hands out each CPU's events in order, but
+ * CPUs are read one after another.  An event is handed to the model only
+ * once its timestamp is <= the newest timestamp seen before the current
+ * drain round started: every CPU has been read since that event was
+ * logged, so no CPU can still bring an earlier one (up to the few us of
+ * skew of the "local" clock, which the model tolerates).  The window is
+ * one drain round: the analysis runs about DRAIN_MS behind the kernel.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "dat_write.h"
+#include "live_top.h"
+#include "options.h"
+#include "read_live.h"
+#include "schedlint/model.h"
+#include "schedlint/report.h"
+#include "topology.h"
+#include "trace_live.h"
+#include "util.h"
+
+#define DRAIN_MS		100	/* how often the ring buffers are read */
+#define DEFAULT_BUFFER_KB	4096	/* per CPU */
+#define BATCH_PAGES		64	/* pages read before they are written out */
+#define CMD_GRACE_MS		2000	/* after we stop: CMD's time to end before SIGTERM/SIGKILL */
+
+static const char record_usage[] =
+	"usage: schedlint record [options] [--] [CMD [ARGS...]]\n"
+	"\n"
+	"Record the scheduler events of CMD's run (or, without CMD, until\n"
+	"--duration passes or Ctrl-C) into a trace.dat through a private tracefs\n"
+	"instance, without the function-tracer files trace-cmd record needs.\n"
+	"Needs root.\n"
+	"\n"
+	"  -o, --output=FILE     the trace.dat to write (trace.dat)\n"
+	"      --buffer-kb=N     ring buffer per CPU in KB (4096)\n"
+	"      --duration=D      stop after D (10s, 500ms; a bare number is seconds)\n"
+	"  -e, --event=EVENT     record this event too: system:event, system or event\n"
+	"                        (repeatable)\n"
+	"      --live            analyze while recording: a summary every --interval,\n"
+	"                        the full report at the end (takes analyze's options)\n"
+	"      --interval=D      --live refresh interval (1s)\n"
+	"\n"
+	"Exit status: 0 the trace was written (CMD succeeded, or was stopped by us);\n"
+	"1 the trace was written but CMD failed; 2 nothing usable was recorded.\n"
+	"\n";
+
+/* The events the model uses; sched_switch is the one we cannot do without. */
+static const struct {
+	const char *system, *event;
+	bool required;
+} record_events[] = {
+	{ "sched", "sched_switch", true  },
+	{ "sched", "sched_waking", false },
+	{ "sched", "sched_wakeup", false },
+	{ "sched", "sched_wakeup_new", false },
+	{ "sched", "sched_migrate_task", false },
+	{ "sched", "sched_process_fork", false },
+	{ "sched", "sched_process_exit", false },
+	{ "sched", "sched_wake_idle_without_ipi", false },
+	{ "ipi", "ipi_send_cpu", false },
+	{ "ipi", "ipi_send_cpumask", false },
+	{ "ipi", "ipi_raise", false },
+	{ "ipi", "ipi_entry", false },
+	{ "irq_vectors", "reschedule_entry", false },
+	{ "irq_vectors", "call_function_entry", false },
+	{ "irq_vectors", "call_function_single_entry", false },
+	{ "irq_vectors", "local_timer_entry", false },
+	{ "csd", "csd_queue_cpu", false },
+	{ "csd", "csd_function_entry", false },
+};
+
+static volatile sig_atomic_t stop_signal;	/* the signal that asked us to stop, 0 none */
+static volatile sig_atomic_t child_changed;	/* SIGCHLD seen */
+
+static void on_stop_signal(int sig)
+{
+	if (!stop_signal)
+		stop_signal = sig;
+}
+
+static void on_sigchld(int sig)
+{
+	child_changed = 1;
+}
+
+struct record {
+	/* what the user asked for */
+	const char *output;
+	unsigned long buffer_kb;
+	uint64_t duration_ns;		/* 0 = until CMD ends or a signal */
+	uint64_t interval_ns;
+	bool want_live;			/* --live */
+	bool analysis_opts;		/* an analyze option was given */
+	const char **extra_events;
+	size_t nr_extra_events;
+	char **cmd;			/* NULL-terminated, NULL = no command */
+	struct sl_config cfg;
+
+	/* the recording */
+	struct sl_tracefs tfs;
+	bool tfs_open;
+	struct sl_dat_meta meta;
+	struct sl_dat_writer *writer;
+	uint8_t *batch;			/* BATCH_PAGES pages */
+	uint64_t start_ns;		/* CLOCK_MONOTONIC when tracing started */
+	uint64_t end_ns;
+	uint64_t pages;
+	uint64_t pages_lost;		/* pages that say events were lost before them */
+	uint64_t lost_in_pages;		/* the counts those pages carry */
+	uint64_t bad_pages;		/* pages whose header does not fit the page: left out */
+	char *llc_spec;
+	int llc_level;
+
+	/* CMD */
+	pid_t child;			/* 0 = none or reaped */
+	int go_fd;			/* write end: CMD waits for a byte before exec */
+	int exec_err_fd;		/* read end: errno of a failed exec, EOF on success */
+	bool child_started;
+	bool child_done;
+	int child_status;		/* waitpid() status */
+	bool child_signalled_by_us;
+
+	/* --live */
+	struct sl_strtab *strtab;
+	struct sl_live *live;
+	struct sl_model *model;
+	struct sl_trace_info info;
+	uint64_t feed_limit;		/* events up to this are safe to feed */
+	struct sl_live_top top;
+	uint64_t next_refresh_ns;
+	char what[64];			/* the summary's title: CMD and its arguments */
+	bool live_out_failed;
+	bool warned_corrupt;
+
+	sigset_t orig_mask;
+	struct sigaction orig_action[4];	/* of handled_signals[], for CMD */
+};
+
+/* The signals we handle; CMD gets back what we were started with. */
+static const int handled_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* --duration: like parse_duration, but a bare number is seconds (as for timeout(1)). */
+static int parse_seconds(const char *arg, uint64_t *ns)
+{
+	if (!strpbrk(arg, "nmus"))
+		return parse_timestamp(arg, ns);
+	return parse_duration(arg, ns);
+}
+
+/* --- signals and CMD --- */
+
+static void setup_signals(struct record *rec)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+	sigset_t block;
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(handled_signals); i++) {
+		/* a closed stdout (--live | head) must not kill us before cleanup */
+		sa.sa_handler = handled_signals[i] == SIGPIPE ? SIG_IGN : on_stop_signal;
+		sigaction(handled_signals[i], &sa, &rec->orig_action[i]);
+	}
+	sa.sa_handler = on_sigchld;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+
+	/* delivered only inside ppoll(): one place notices them */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &rec->orig_mask);
+}
+
+/* Wait up to ns for a signal (the only place signals are delivered). */
+static void wait_signals(struct record *rec, uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL),
+			       .tv_nsec = (long)(ns % 1000000000ULL) };
+
+	ppoll(NULL, 0, &ts, &rec->orig_mask);
+}
+
+/*
+ * fork CMD now, but let it exec only when tracing runs (start_child), so
+ * fork's cost is not in the trace and a failed setup never runs it.
+ */
+static int prepare_child(struct record *rec, struct sl_error *err)
+{
+	int go[2], exec_err[2];
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(exec_err, O_CLOEXEC) < 0) {
+		sl_error_set(err, "pipe: %s", strerror(errno));
+		return -errno;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int ret = -errno;
+
+		sl_error_set(err, "fork: %s", strerror(errno));
+		close(go[0]);
+		close(go[1]);
+		close(exec_err[0]);
+		close(exec_err[1]);
+		return ret;
+	}
+	if (pid == 0) {
+		char byte = 0;
+		ssize_t n;
+		int e;
+
+		/* CMD gets the signal setup we were started with */
+		for (size_t i = 0; i < ARRAY_SIZE(handled_signals); i++)
+			sigaction(handled_signals[i], &rec->orig_action[i], NULL);
+		signal(SIGCHLD, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &rec->orig_mask, NULL);
+		close(go[1]);
+		close(exec_err[0]);
+		do
+			n = read(go[0], &byte, 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 1 || byte != 'g')
+			_exit(0);	/* recording never started: do not run */
+		execvp(rec->cmd[0], rec->cmd);
+		e = errno;
+		if (write(exec_err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(exec_err[1]);
+	rec->child = pid;
+	rec->go_fd = go[1];
+	rec->exec_err_fd = exec_err[0];
+	return 0;
+}
+
+/* Let CMD exec; -errno with err when exec failed. */
+static int start_child(struct record *rec, struct sl_error *err)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (write(rec->go_fd, "g", 1) != 1) {
+		sl_error_set(err, "cannot start %s: %s", rec->cmd[0], strerror(errno));
+		return -EIO;
+	}
+	close(rec->go_fd);
+	rec->go_fd = -1;
+	/* EOF: the exec closed the pipe (CLOEXEC); else the child sends its errno */
+	do
+		n = read(rec->exec_err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(rec->exec_err_fd);
+	rec->exec_err_fd = -1;
+	rec->child_started = true;
+	if (n == sizeof(e)) {
+		sl_error_set(err, "cannot run %s: %s", rec->cmd[0], strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+static void reap_child(struct record *rec, bool block)
+{
+	int status;
+	pid_t r;
+
+	if (!rec->child || rec->child_done)
+		return;
+	do
+		r = waitpid(rec->child, &status, block ? 0 : WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r == rec->child) {
+		rec->child_done = true;
+		rec->child_status = status;
+	}
+}
+
+/* After recording stopped: let CMD end by itself for a moment, then end it. */
+static void end_child(struct record *rec)
+{
+	uint64_t deadline;
+
+	if (!rec->child || rec->child_done)
+		return;
+	if (rec->go_fd >= 0) {
+		/* never started: closing the pipe makes it exit */
+		close(rec->go_fd);
+		rec->go_fd = -1;
+		reap_child(rec, true);
+		return;
+	}
+	/* a Ctrl-C reached CMD too: it is probably ending right now */
+	deadline = mono_ns() + (stop_signal == SIGINT ? CMD_GRACE_MS : 0) * 1000000ULL;
+	for (;;) {
+		reap_child(rec, false);
+		if (rec->child_done || mono_ns() >= deadline)
+			break;
+		wait_signals(rec, 50 * 1000000ULL);
+	}
+	if (rec->child_done)
+		return;
+	rec->child_signalled_by_us = true;
+	kill(rec->child, SIGTERM);
+	deadline = mono_ns() + CMD_GRACE_MS * 1000000ULL;
+	while (!rec->child_done && mono_ns() < deadline) {
+		wait_signals(rec, 50 * 1000000ULL);
+		reap_child(rec, false);
+	}
+	if (!rec->child_done) {
+		kill(rec->child, SIGKILL);
+		reap_child(rec, true);
+	}
+}
+
+/* --- draining the ring buffers --- */
+
+/*
+ * Feed the model the events up to limit, for at most budget_ns (0: no
+ * limit) so that a slow analysis does not delay the next drain; what is
+ * left waits in the live reader's queues.
+ */
+static void live_feed(struct record *rec, uint64_t limit, uint64_t budget_ns)
+{
+	uint64_t give_up = budget_ns ? mono_ns() + budget_ns : 0;
+	struct sl_error err = { "" };
+	struct sl_event ev;
+	unsigned int n = 0;
+	int ret;
+
+	while ((ret = sl_live_next(rec->live, limit, &ev, &err)) != 0) {
+		if (ret < 0) {
+			if (!rec->warned_corrupt)
+				warn_msg("record: %s (skipped)", err.msg);
+			rec->warned_corrupt = true;
+			continue;
+		}
+		sl_model_feed(rec->model, &ev);
+		if (give_up && !(++n % 4096) && mono_ns() >= give_up)
+			break;
+	}
+	sl_live_info(rec->live, &rec->info);
+}
+
+/*
+ * Read what every CPU's buffer holds now: pages to the spool, and to the
+ * live reader.  At most a buffer's worth per CPU and round, so a CPU that
+ * logs faster than we read cannot keep us from the others.
+ */
+static int drain(struct record *rec, struct sl_error *err)
+{
+	int page_size = rec->tfs.page_size;
+	uint64_t max_pages = MAX(rec->buffer_kb * 1024 / (uint64_t)page_size, BATCH_PAGES);
+
+	for (int cpu = 0; cpu < rec->tfs.nr_cpus; cpu++) {
+		uint64_t read_pages = 0;
+		bool empty = false;
+
+		while (!empty && read_pages < max_pages) {
+			int n = 0;
+
+			for (; n < BATCH_PAGES; n++) {
+				uint8_t *page = rec->batch + (size_t)n * (size_t)page_size;
+				ssize_t len = sl_tracefs_read_page(&rec->tfs, cpu, page);
+				uint64_t missed_count;
+				bool missed;
+				int data;
+
+				if (len < 0) {
+					sl_error_set(err, "reading CPU %d's ring buffer: %s", cpu,
+						     strerror((int)-len));
+					return (int)len;
+				}
+				if (len == 0) {
+					empty = true;
+					break;
+				}
+				if (len < page_size)
+					memset(page + len, 0, (size_t)(page_size - len));
+				data = sl_page_info(page, page_size, rec->meta.long_size, &missed,
+						    &missed_count);
+				if (data < 0) {
+					/* its length does not fit: kbuffer would read past it */
+					if (!rec->bad_pages++)
+						warn_msg("record: CPU %d's ring buffer gave a page with a "
+							 "corrupt header; such pages are left out", cpu);
+					n--;
+					continue;
+				}
+				if (!data && !missed) {
+					n--;	/* nothing in it */
+					continue;
+				}
+				if (missed) {
+					rec->pages_lost++;
+					rec->lost_in_pages += missed_count;
+				}
+			}
+			if (!n)
+				continue;
+			int ret = sl_dat_writer_pages(rec->writer, cpu, rec->batch,
+						      (size_t)n * (size_t)page_size, err);
+
+			if (ret)
+				return ret;
+			if (rec->live)
+				for (int i = 0; i < n; i++)
+					sl_live_add_page(rec->live, cpu, rec->batch + (size_t)i * (size_t)page_size);
+			rec->pages += (uint64_t)n;
+			read_pages += (uint64_t)n;
+		}
+	}
+	return 0;
+}
+
+static uint64_t kernel_lost(struct record *rec)
+{
+	uint64_t lost = 0;
+
+	for (int cpu = 0; cpu < rec->tfs.nr_cpus; cpu++) {
+		struct sl_tracefs_stats st;
+
+		if (sl_tracefs_cpu_stats(&rec->tfs, cpu, &st))
+			continue;
+		lost += st.overrun + st.commit_overrun + st.dropped;
+		free(st.text);
+	}
+	return lost;
+}
+
+static void live_refresh(struct record *rec, uint64_t now)
+{
+	struct sl_live_status st = {
+		.wall_ns = now - rec->start_ns,
+		.what = rec->what,
+		.kernel_lost = kernel_lost(rec),
+		.behind_ns = sl_dur(rec->model->now, sl_live_newest(rec->live)),
+		.bytes = sl_dat_writer_data_size(rec->writer),
+	};
+
+	if (rec->live_out_failed)
+		return;
+	if (sl_live_top_draw(&rec->top, rec->model, &st) < 0)
+		rec->live_out_failed = true;	/* stdout is gone: keep recording, stop drawing */
+}
+
+/* --- setup, the loop, the end --- */
+
+static int setup(struct record *rec, struct sl_error *err)
+{
+	struct sl_error werr;
+	int ret;
+
+	ret = sl_tracefs_open(&rec->tfs, err);
+	if (ret)
+		return ret;
+	rec->tfs_open = true;
+	if (rec->cmd) {
+		ret = prepare_child(rec, err);
+		if (ret)
+			return ret;
+	}
+	ret = sl_tracefs_create(&rec->tfs, rec->buffer_kb, err);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < ARRAY_SIZE(record_events); i++) {
+		ret = sl_tracefs_want(&rec->tfs, record_events[i].system, record_events[i].event);
+		if (ret && record_events[i].required) {
+			sl_error_set(err, "this kernel has no %s:%s event", record_events[i].system,
+				     record_events[i].event);
+			return ret;
+		}
+	}
+	for (size_t i = 0; i < rec->nr_extra_events; i++) {
+		ret = sl_tracefs_want_spec(&rec->tfs, rec->extra_events[i], err);
+		if (ret)
+			return ret;
+	}
+	ret = sl_tracefs_meta(&rec->tfs, &rec->meta, err);
+	if (ret)
+		return ret;
+	rec->writer = sl_dat_writer_open(rec->output, rec->tfs.nr_cpus, rec->tfs.page_size, &werr);
+	if (!rec->writer) {
+		sl_error_set(err, "%s: %s", rec->output, werr.msg);
+		return -EIO;
+	}
+	rec->batch = xmalloc((size_t)BATCH_PAGES * (size_t)rec->tfs.page_size);
+	rec->llc_spec = sl_llc_spec_from_sysfs("/sys/devices/system/cpu", &rec->llc_level);
+
+	if (rec->want_live) {
+		rec->strtab = sl_strtab_new();
+		rec->live = sl_live_new(&rec->meta, rec->strtab, err);
+		if (!rec->live)
+			return -EINVAL;
+		sl_live_info(rec->live, &rec->info);
+		rec->model = sl_model_new(&rec->cfg, rec->strtab, &rec->info);
+		sl_live_top_init(&rec->top, stdout, isatty(STDOUT_FILENO));
+		snprintf(rec->what, sizeof(rec->what), "%s",
+			 rec->cmd ? "" : rec->duration_ns ? "until --duration" : "until Ctrl-C");
+		for (char **arg = rec->cmd; arg && *arg; arg++) {
+			size_t used = strlen(rec->what);
+
+			snprintf(rec->what + used, sizeof(rec->what) - used, "%s%s",
+				 used ? " " : "", *arg);
+		}
+	}
+	return sl_tracefs_open_pipes(&rec->tfs, err);
+}
+
+/*
+ * The topology marker first (tracing on with no event enabled), then the
+ * events with tracing off - enabling a tracepoint patches kernel text and
+ * IPIs every CPU, which is not the workload's - then tracing on, then CMD.
+ */
+static int start(struct record *rec, struct sl_error *err)
+{
+	int ret;
+
+	if (rec->llc_spec) {
+		char text[8192];
+
+		snprintf(text, sizeof(text), SL_MARKER_LLC "%s", rec->llc_spec);
+		if (sl_tracefs_tracing_on(&rec->tfs, true) || sl_tracefs_marker(&rec->tfs, text))
+			warn_msg("record: cannot write the LLC groups to trace_marker; "
+				 "analyze will need --llc %s", rec->llc_spec);
+		sl_tracefs_tracing_on(&rec->tfs, false);
+	}
+	ret = sl_tracefs_enable_wanted(&rec->tfs, err);
+	if (ret)
+		return ret;
+	ret = sl_tracefs_tracing_on(&rec->tfs, true);
+	if (ret) {
+		sl_error_set(err, "cannot turn tracing on in the instance");
+		return ret;
+	}
+	rec->start_ns = mono_ns();
+	if (rec->cmd && !stop_signal)
+		return start_child(rec, err);
+	return 0;
+}
+
+static int record_loop(struct record *rec, struct sl_error *err)
+{
+	uint64_t deadline = rec->duration_ns ? rec->start_ns + rec->duration_ns : 0;
+	int ret;
+
+	rec->next_refresh_ns = rec->start_ns + rec->interval_ns;
+	if (!rec->cmd)
+		fprintf(stderr, "schedlint record: recording to %s %s\n", rec->output,
+			deadline ? "for --duration (Ctrl-C stops earlier)" : "until Ctrl-C");
+	for (;;) {
+		uint64_t now, wait = DRAIN_MS * 1000000ULL;
+
+		ret = drain(rec, err);
+		if (ret)
+			return ret;
+		now = mono_ns();
+		if (child_changed) {
+			child_changed = 0;
+			reap_child(rec, false);
+		}
+		/* stop() reads and feeds the rest */
+		if (stop_signal || (rec->cmd && (rec->child_done || !rec->child_started)) ||
+		    (deadline && now >= deadline))
+			break;
+		if (rec->live) {
+			live_feed(rec, rec->feed_limit, DRAIN_MS * 1000000ULL);
+			rec->feed_limit = sl_live_newest(rec->live);
+			if (now >= rec->next_refresh_ns) {
+				live_refresh(rec, now);
+				rec->next_refresh_ns = now + rec->interval_ns;
+			}
+			now = mono_ns();
+		}
+		if (deadline)
+			wait = MIN(wait, sl_dur(now, deadline));
+		wait_signals(rec, wait);
+	}
+	return 0;
+}
+
+/* Stop tracing, read what is left, end CMD. */
+static int stop(struct record *rec, struct sl_error *err)
+{
+	int ret;
+
+	sl_tracefs_tracing_on(&rec->tfs, false);
+	rec->end_ns = mono_ns();
+	ret = drain(rec, err);
+	end_child(rec);
+	if (rec->live && !ret) {
+		live_feed(rec, UINT64_MAX, 0);
+		live_refresh(rec, rec->end_ns);	/* the last summary: everything read */
+	}
+	return ret;
+}
+
+static void report_lost(struct record *rec)
+{
+	uint64_t total = 0;
+
+	for (int cpu = 0; cpu < rec->tfs.nr_cpus; cpu++) {
+		struct sl_tracefs_stats st;
+
+		if (sl_tracefs_cpu_stats(&rec->tfs, cpu, &st))
+			continue;
+		if (st.overrun || st.commit_overrun || st.dropped) {
+			if (!total)
+				fputs("schedlint record: the ring buffer lost events:", stderr);
+			fprintf(stderr, " cpu%d %" PRIu64, cpu,
+				st.overrun + st.commit_overrun + st.dropped);
+		}
+		total += st.overrun + st.commit_overrun + st.dropped;
+		free(st.text);
+	}
+	if (total)
+		fprintf(stderr, " (a bigger --buffer-kb than %lu helps)\n", rec->buffer_kb);
+	else if (rec->pages_lost)
+		fprintf(stderr, "schedlint record: %" PRIu64 " pages say events were lost before them\n",
+			rec->pages_lost);
+}
+
+/* What happened to CMD; returns the exit status of record (0 or 1). */
+static int report_child(struct record *rec)
+{
+	int st = rec->child_status;
+
+	if (!rec->cmd || !rec->child_started || !rec->child_done)
+		return 0;
+	if (WIFEXITED(st)) {
+		if (WEXITSTATUS(st) == 0)
+			return 0;
+		fprintf(stderr, "schedlint record: %s exited with status %d\n", rec->cmd[0],
+			WEXITSTATUS(st));
+		return 1;
+	}
+	if (WIFSIGNALED(st)) {
+		int sig = WTERMSIG(st);
+		/* stopped on purpose: by us, or by the Ctrl-C that stopped us too */
+		bool ours = rec->child_signalled_by_us || (stop_signal && sig == stop_signal);
+
+		fprintf(stderr, "schedlint record: %s %s by signal %d (%s)\n", rec->cmd[0],
+			ours ? "was stopped" : "was killed", sig, strsignal(sig));
+		return ours ? 0 : 1;
+	}
+	return 0;
+}
+
+/* Everything we set up, undone in one place; safe after any failure. */
+static int record_cleanup(struct record *rec)
+{
+	struct sl_error err = { "" };
+	int ret = 0;
+
+	end_child(rec);
+	if (rec->go_fd >= 0)
+		close(rec->go_fd);
+	if (rec->exec_err_fd >= 0)
+		close(rec->exec_err_fd);
+	if (rec->tfs_open && sl_tracefs_close(&rec->tfs, &err)) {
+		error_msg("record: %s", err.msg);
+		ret = -1;
+	}
+	rec->tfs_open = false;
+	sl_dat_writer_abort(rec->writer);	/* only when it was not finished */
+	rec->writer = NULL;
+	sl_dat_meta_free(&rec->meta);
+	free(rec->batch);
+	free(rec->llc_spec);
+	if (rec->live) {
+		sl_live_top_free(&rec->top);
+		sl_live_free(rec->live);
+	}
+	sl_model_free(rec->model);
+	sl_strtab_free(rec->strtab);
+	sl_config_free(&rec->cfg);
+	free(rec->extra_events);
+	return ret;
+}
+
+static int record_run(struct record *rec)
+{
+	struct sl_error err = { "" };
+	uint64_t bytes;
+	int ret, status;
+
+	setup_signals(rec);
+	ret = setup(rec, &err);
+	if (!ret)
+		ret = start(rec, &err);
+	if (!ret)
+		ret = record_loop(rec, &err);
+	if (rec->start_ns) {
+		int ret2 = stop(rec, ret ? NULL : &err);
+
+		if (!ret)
+			ret = ret2;
+	}
+	if (ret) {
+		error_msg("record: %s", err.msg);
+		return 2;
+	}
+
+	/* the file: stats and cmdlines are read before the instance goes */
+	report_lost(rec);
+	sl_tracefs_meta_end(&rec->tfs, &rec->meta);
+	bytes = sl_dat_writer_data_size(rec->writer);
+	ret = sl_dat_writer_finish(rec->writer, &rec->meta, &err);
+	rec->writer = NULL;
+	if (ret) {
+		error_msg("record: %s: %s", rec->output, err.msg);
+		return 2;
+	}
+	status = report_child(rec);
+	fprintf(stderr, "schedlint record: wrote %s: %.2f s, %.1f MB of events from %d CPUs; ",
+		rec->output, (rec->end_ns - rec->start_ns) / 1e9, bytes / 1e6, rec->tfs.nr_cpus);
+	if (rec->llc_spec)
+		fprintf(stderr, "LLC (L%d) groups %s\n", rec->llc_level, rec->llc_spec);
+	else
+		fputs("LLC groups unknown (no cache information in sysfs): analyze with --llc\n",
+		      stderr);
+
+	if (rec->live) {
+		struct sl_report r = {
+			.out = stdout, .color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR"),
+			.path = rec->output, .top = 10,
+		};
+
+		sl_model_finish(rec->model);
+		if (!rec->live_out_failed) {
+			fputc('\n', stdout);
+			sl_report_text(&r, rec->model);
+			fflush(stdout);
+		}
+	}
+	return status;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	enum { OPT_BUFFER_KB = 1, OPT_DURATION, OPT_LIVE, OPT_INTERVAL };
+	static const struct option long_opts[] = {
+		{ "output",    required_argument, NULL, 'o' },
+		{ "event",     required_argument, NULL, 'e' },
+		{ "buffer-kb", required_argument, NULL, OPT_BUFFER_KB },
+		{ "duration",  required_argument, NULL, OPT_DURATION },
+		{ "live",      no_argument,       NULL, OPT_LIVE },
+		{ "interval",  required_argument, NULL, OPT_INTERVAL },
+		{ "help",      no_argument,       NULL, 'h' },
+		SL_ANALYSIS_OPTIONS,
+		{ NULL, 0, NULL, 0 }
+	};
+	struct record rec = {
+		.output = "trace.dat", .buffer_kb = DEFAULT_BUFFER_KB,
+		.interval_ns = 1000000000ULL, .go_fd = -1, .exec_err_fd = -1,
+	};
+	char *end;
+	int c, status;
+
+	sl_config_init(&rec.cfg);
+	optind = 1;
+	/* '+': the first non-option is CMD; its own options are not ours */
+	while ((c = getopt_long(argc, argv, "+o:e:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			rec.output = optarg;
+			break;
+		case 'e':
+			rec.extra_events = xrealloc(rec.extra_events,
+						    (rec.nr_extra_events + 1) * sizeof(*rec.extra_events));
+			rec.extra_events[rec.nr_extra_events++] = optarg;
+			break;
+		case OPT_BUFFER_KB:
+			errno = 0;
+			rec.buffer_kb = strtoul(optarg, &end, 10);
+			if (errno || *end || !rec.buffer_kb || rec.buffer_kb > (1UL << 30)) {
+				error_msg("record: --buffer-kb: '%s' is not a size in KB", optarg);
+				goto usage;
+			}
+			break;
+		case OPT_DURATION:
+			if (parse_seconds(optarg, &rec.duration_ns) || !rec.duration_ns) {
+				error_msg("record: --duration: '%s' is not a duration (10s, 500ms)", optarg);
+				goto usage;
+			}
+			break;
+		case OPT_LIVE:
+			rec.want_live = true;
+			break;
+		case OPT_INTERVAL:
+			if (parse_seconds(optarg, &rec.interval_ns) || rec.interval_ns < 100000000ULL) {
+				error_msg("record: --interval: '%s' is not a duration of 100ms or more",
+					  optarg);
+				goto usage;
+			}
+			break;
+		case 'h':
+			fputs(record_usage, stdout);
+			fputs("Analysis options (with --live):\n", stdout);
+			fputs(sl_analysis_options_help, stdout);
+			sl_config_free(&rec.cfg);
+			free(rec.extra_events);
+			return 0;
+		default:
+			if (c >= SL_OPT_BASE && c < SL_OPT__END) {
+				if (sl_config_option(&rec.cfg, c, optarg, "record"))
+					goto usage;
+				rec.analysis_opts = true;
+				break;
+			}
+			goto usage;
+		}
+	}
+	if (rec.analysis_opts && !rec.want_live) {
+		error_msg("record: analysis options need --live (or give them to schedlint analyze)");
+		goto usage;
+	}
+	if (optind < argc)
+		rec.cmd = argv + optind;
+
+	status = record_run(&rec);
+	if (record_cleanup(&rec) && status != 2)
+		status = 2;
+	return status;
+
+usage:
+	fputs("usage: schedlint record [-o FILE] [--buffer-kb N] [--duration D] [-e EVENT]... "
+	      "[--live] [-- CMD ARGS]\n       (--help for more)\n", stderr);
+	sl_config_free(&rec.cfg);
+	free(rec.extra_events);
+	return 2;
+}

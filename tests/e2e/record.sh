@@ -1,0 +1,181 @@
+#!/bin/sh
+# record.sh - schedlint record on this machine's kernel: a trace.dat that
+# trace-cmd report and analyze read, the kernel left as found however the
+# recording ends (CMD ends or fails, SIGINT, SIGTERM, errors), --live.
+# Needs root (CI runs as root on a real VM); skipped otherwise.
+. tests/lib.sh
+
+if [ "$(id -u)" != 0 ]; then
+	echo "ok 1 - schedlint record # SKIP not root: recording needs a tracefs instance"
+	exit 0
+fi
+INSTANCES=/sys/kernel/tracing/instances
+
+# run_bg OUT ERR ARGS...: run record in the background (so we know its pid,
+# which names its instance), wait for it; sets $pid and $rc
+run_bg() {
+	out=$1 err=$2; shift 2
+	"$SCHEDLINT" record "$@" > "$out" 2> "$err" &
+	pid=$!
+	wait $pid
+	rc=$?
+}
+
+# no_instance NAME: our instance is gone
+no_instance() {
+	if [ -e "$INSTANCES/schedlint-$pid" ]; then
+		fail "$1: instance removed" "$INSTANCES/schedlint-$pid is still there"
+		rmdir "$INSTANCES/schedlint-$pid"
+	else
+		pass "$1: instance removed"
+	fi
+}
+
+# same_counts NAME FILE: analyze counts what trace-cmd report prints, event by event
+same_counts() {
+	if ! "$SCHEDLINT" analyze --json "$2" > "$TMP/a.json" 2> "$TMP/aerr"; then
+		fail "$1: analyze reads it" "$(cat "$TMP/aerr")"
+		return
+	fi
+	pass "$1: analyze reads it"
+	trace-cmd report "$2" 2>/dev/null | python3 tests/report_counts.py > "$TMP/tc.json"
+	python3 - "$TMP/a.json" "$TMP/tc.json" > "$TMP/diff" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+tc = json.load(open(sys.argv[2]))
+ours = {k: v for k, v in a["events"].items() if k != "other" and v}
+ours.update(a["other_events"])
+bad = [f"{k}: schedlint {ours.get(k, 0)} trace-cmd {tc.get(k, 0)}"
+       for k in sorted(set(ours) | set(tc)) if ours.get(k, 0) != tc.get(k, 0)]
+if a["trace"]["events"] != sum(tc.values()):
+    bad.append(f"total: schedlint {a['trace']['events']} trace-cmd {sum(tc.values())}")
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+	if [ $? = 0 ]; then pass "$1: event counts equal trace-cmd report's"
+	else fail "$1: event counts equal trace-cmd report's" "$(cat "$TMP/diff")"; fi
+}
+
+# 1. perf bench sched pipe: >= 1000 switches, analyze reads it, the LLC marker
+run_bg "$TMP/out" "$TMP/err" -o "$TMP/pipe.dat" -- perf bench sched pipe -l 2000
+expect_eq "pipe: exit status" "$rc" 0
+no_instance "pipe"
+switches=$(trace-cmd report "$TMP/pipe.dat" 2>/dev/null | grep -c ' sched_switch: ')
+if [ "$switches" -ge 1000 ]; then pass "pipe: trace-cmd report reads $switches sched_switch"
+else fail "pipe: trace-cmd report reads >= 1000 sched_switch" "got $switches; $(cat "$TMP/err")"; fi
+same_counts "pipe" "$TMP/pipe.dat"
+first=$("$SCHEDLINT" dump "$TMP/pipe.dat" | head -1)
+case "$first" in
+*" print marker text=schedlint: llc="*) pass "pipe: the LLC marker is the first event" ;;
+*) fail "pipe: the LLC marker is the first event" "first event: $first" ;;
+esac
+expect_eq "pipe: analyze takes the LLC groups from the trace" \
+	"$(json "$TMP/a.json" 'd["config"]["llc_source"]')" "trace marker (schedlint record)"
+"$SCHEDLINT" analyze --json --llc 0 "$TMP/pipe.dat" > "$TMP/llc.json" 2>/dev/null
+expect_eq "pipe: --llc overrides the trace's groups" \
+	"$(json "$TMP/llc.json" 'd["config"]["llc_source"], d["config"]["llc"]')" "('--llc', [[0]])"
+expect_eq "pipe: the pipe tasks' wakeups are measured" \
+	"$(json "$TMP/a.json" 'd["wakeup_latency"]["count"] >= 1000')" "True"
+
+# 2. no command, SIGINT after 3 s: exit 0, a readable file, no instance left
+"$SCHEDLINT" record -o "$TMP/idle.dat" > "$TMP/out" 2> "$TMP/err" &
+pid=$!
+sleep 3
+kill -INT $pid
+wait $pid
+expect_eq "SIGINT: exit status" "$?" 0
+no_instance "SIGINT"
+if trace-cmd report "$TMP/idle.dat" > /dev/null 2>&1 &&
+   "$SCHEDLINT" analyze "$TMP/idle.dat" > /dev/null 2>&1; then
+	pass "SIGINT: trace-cmd report and analyze read the file"
+else
+	fail "SIGINT: trace-cmd report and analyze read the file" "$(cat "$TMP/err")"
+fi
+
+# 3. a failing CMD: its status reported, the file still written, instance removed
+run_bg "$TMP/out" "$TMP/err" -o "$TMP/fail.dat" -- sh -c 'sleep 0.1; exit 3'
+expect_eq "failing CMD: exit status 1" "$rc" 1
+check "failing CMD: its exit status is reported" grep -q "sh exited with status 3" "$TMP/err"
+no_instance "failing CMD"
+check "failing CMD: the file is written and readable" "$SCHEDLINT" analyze "$TMP/fail.dat"
+
+# a CMD that cannot run: nothing recorded, exit 2, no file, no instance
+run_bg "$TMP/out" "$TMP/err" -o "$TMP/noexec.dat" -- /nonexistent/schedlint-test-cmd
+expect_eq "CMD that cannot run: exit status 2" "$rc" 2
+check "CMD that cannot run: says why" grep -q "cannot run /nonexistent/schedlint-test-cmd" "$TMP/err"
+check "CMD that cannot run: no file" test ! -e "$TMP/noexec.dat"
+no_instance "CMD that cannot run"
+
+# SIGTERM while CMD runs: CMD is ended too, exit 0, instance removed
+"$SCHEDLINT" record -o "$TMP/term.dat" -- sleep 30 > "$TMP/out" 2> "$TMP/err" &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+expect_eq "SIGTERM: exit status" "$?" 0
+no_instance "SIGTERM"
+check "SIGTERM: CMD was stopped" grep -q "sleep was stopped by signal 15" "$TMP/err"
+check "SIGTERM: the file is readable" "$SCHEDLINT" analyze "$TMP/term.dat"
+
+# --duration, an extra event, a bad event name
+run_bg "$TMP/out" "$TMP/err" -o "$TMP/dur.dat" --duration 300ms -e timer:hrtimer_start
+expect_eq "--duration: exit status" "$rc" 0
+check "-e: the extra event is recorded" sh -c \
+	"trace-cmd report '$TMP/dur.dat' 2>/dev/null | grep -q ' hrtimer_start: '"
+run_bg "$TMP/out" "$TMP/err" -o "$TMP/bad.dat" -e nosuch:event -- true
+expect_eq "-e unknown: exit status 2" "$rc" 2
+check "-e unknown: says which" grep -q "nosuch:event: no such event" "$TMP/err"
+no_instance "-e unknown"
+
+# without tracefs mounted (in a private mount namespace): record mounts it and unmounts it
+if command -v unshare > /dev/null && unshare -m true 2>/dev/null; then
+	unshare -m --propagation private sh -c '
+		for m in $(grep " - tracefs " /proc/self/mountinfo | cut -d" " -f5 | sort -r); do
+			umount "$m" || exit 9
+		done
+		"$1" record -o "$2" -- true || exit $?
+		! grep -q " - tracefs " /proc/self/mountinfo' sh "$SCHEDLINT" "$TMP/mnt.dat" \
+		> "$TMP/out" 2> "$TMP/err"
+	expect_eq "tracefs not mounted: mounted, recorded, unmounted" "$?" 0
+else
+	echo "ok - tracefs not mounted # SKIP no mount namespaces (unshare)"
+fi
+
+# not root: one clear error, exit 2
+if command -v setpriv > /dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$SCHEDLINT" record -o "$TMP/nr.dat" -- true > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" = 2 ] && grep -q "record needs root" "$TMP/err"; then pass "not root: exit 2, says so"
+	else fail "not root: exit 2, says so" "rc $rc: $(cat "$TMP/err")"; fi
+fi
+
+# 4. --live on 5 s of hackbench: refreshed summaries, then the full report
+run_bg "$TMP/live.out" "$TMP/live.err" --live --interval 500ms --duration 5 -o "$TMP/live.dat" -- \
+	hackbench -g 2 -l 100000000
+expect_eq "--live: exit status" "$rc" 0
+no_instance "--live"
+blocks=$(grep -c '^schedlint record --live ' "$TMP/live.out")
+if [ "$blocks" -ge 2 ]; then pass "--live: $blocks summaries printed"
+else fail "--live: at least two summaries printed" "got $blocks: $(cat "$TMP/live.err")"; fi
+check "--live: the summary shows latency" grep -q '^  wakeups .* measured .* p99 ' "$TMP/live.out"
+check "--live: then the full report" grep -q '^Findings' "$TMP/live.out"
+# the live report is the report of the file it wrote
+sed -n '/^schedlint [0-9]/,$p' "$TMP/live.out" > "$TMP/live.report"
+"$SCHEDLINT" analyze --color=never "$TMP/live.dat" > "$TMP/file.report" 2>/dev/null
+if cmp -s "$TMP/live.report" "$TMP/file.report"; then
+	pass "--live: its report equals analyze of the file"
+else
+	fail "--live: its report equals analyze of the file" \
+		"$(diff "$TMP/live.report" "$TMP/file.report" | head -5)"
+fi
+
+# --live into a closed pipe: recording still ends cleanly
+{
+	"$SCHEDLINT" record --live --interval 100ms --duration 1 -o "$TMP/head.dat" 2>/dev/null &
+	echo $! > "$TMP/pid"
+	wait
+} | head -c 1 > /dev/null
+pid=$(cat "$TMP/pid")
+no_instance "--live | head"
+check "--live | head: the file is written" "$SCHEDLINT" analyze "$TMP/head.dat"
