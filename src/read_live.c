@@ -14,6 +14,7 @@
  * live and from the file.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

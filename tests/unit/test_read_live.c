@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_read_live.c - the live reader merges CPUs' pages by time, up to a limit
+ *
+ * Pages are built by hand in the kernel's ring-buffer layout (8-byte page
+ * timestamp, commit word, events with a 4-byte header of type_len and
+ * time delta) holding sched_wake_idle_without_ipi events whose "cpu"
+ * field names each event, so the order they come out in is checkable.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "read_live.h"
+#include "util.h"
+
+#define PAGE 4096
+
+static char header_page[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+
+static char header_event[] = "# compressed entry header\n\ttype_len    :    5 bits\n";
+
+static char idle_format[] =
+	"name: sched_wake_idle_without_ipi\n"
+	"ID: 300\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:int cpu;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"cpu=%d\", REC->cpu\n";
+
+struct page {
+	uint8_t data[PAGE];
+	size_t used;		/* bytes of events */
+	uint64_t last_ts;
+};
+
+static void page_start(struct page *p, uint64_t ts)
+{
+	memset(p, 0, sizeof(*p));
+	memcpy(p->data, &ts, 8);
+	p->last_ts = ts;
+}
+
+/* One event tagged `tag` at ts (after the previous one, less than 2^27 ns later). */
+static void page_event(struct page *p, uint64_t ts, int32_t tag)
+{
+	uint8_t *e = p->data + 16 + p->used;
+	uint32_t header = (uint32_t)(ts - p->last_ts) << 5 | 3;	/* 12 bytes = 3 words */
+	uint16_t type = 300;
+	int32_t pid = 42;
+
+	memcpy(e, &header, 4);
+	memcpy(e + 4, &type, 2);
+	memcpy(e + 8, &pid, 4);
+	memcpy(e + 12, &tag, 4);
+	p->used += 16;
+	p->last_ts = ts;
+	uint64_t commit = p->used;
+
+	memcpy(p->data + 8, &commit, 8);
+}
+
+/* Events were lost before this page: the kernel's flags and the count after the data. */
+static void page_missed(struct page *p, uint64_t count)
+{
+	uint64_t commit = p->used | 1UL << 31 | 1UL << 30;
+
+	memcpy(p->data + 8, &commit, 8);
+	memcpy(p->data + 16 + p->used, &count, 8);
+}
+
+struct fixture {
+	struct sl_dat_meta meta;
+	struct sl_dat_format format;
+	struct sl_strtab *st;
+	struct sl_live *l;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = xcalloc(1, sizeof(*f));
+	struct sl_error err = { "" };
+
+	f->meta.nr_cpus = 2;
+	f->meta.page_size = PAGE;
+	f->meta.long_size = 8;
+	f->meta.header_page = header_page;
+	f->meta.header_page_len = sizeof(header_page) - 1;
+	f->meta.header_event = header_event;
+	f->meta.header_event_len = sizeof(header_event) - 1;
+	f->format.system = (char *)"sched";
+	f->format.text = idle_format;
+	f->format.len = sizeof(idle_format) - 1;
+	f->meta.events = &f->format;
+	f->meta.nr_events = 1;
+	f->st = sl_strtab_new();
+	f->l = sl_live_new(&f->meta, f->st, &err);
+	assert_non_null(f->l);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	sl_live_free(f->l);
+	sl_strtab_free(f->st);
+	free(f);
+	return 0;
+}
+
+/* The tags of the events next() gives up to limit, as a string "1 2 L3 4" (L = lost). */
+static const char *drain(struct fixture *f, uint64_t limit)
+{
+	static char out[256];
+	struct sl_error err = { "" };
+	struct sl_event ev;
+	uint64_t prev_ts = 0;
+
+	out[0] = '\0';
+	while (sl_live_next(f->l, limit, &ev, &err) > 0) {
+		char item[32];
+
+		assert_true(ev.ts >= prev_ts);
+		prev_ts = ev.ts;
+		if (ev.type == SL_EV_LOST)
+			snprintf(item, sizeof(item), "L%llu@%d", (unsigned long long)ev.lost.count, ev.cpu);
+		else {
+			assert_int_equal(ev.type, SL_EV_WAKE_IDLE_NO_IPI);
+			snprintf(item, sizeof(item), "%d", ev.idle_no_ipi.target_cpu);
+		}
+		if (out[0])
+			strcat(out, " ");
+		strcat(out, item);
+	}
+	return out;
+}
+
+/* Two CPUs' pages interleave by timestamp; the tags come out in time order. */
+static void test_merge_by_time(void **state)
+{
+	struct fixture *f = *state;
+	struct page p0, p1;
+
+	page_start(&p0, 1000);
+	page_event(&p0, 1000, 1);
+	page_event(&p0, 3000, 3);
+	page_event(&p0, 5000, 5);
+	page_start(&p1, 2000);
+	page_event(&p1, 2000, 2);
+	page_event(&p1, 4000, 4);
+	sl_live_add_page(f->l, 0, p0.data);
+	sl_live_add_page(f->l, 1, p1.data);
+	assert_int_equal(sl_live_newest(f->l), 5000);
+	assert_string_equal(drain(f, UINT64_MAX), "1 2 3 4 5");
+}
+
+/*
+ * The limit holds back what a CPU not read yet could still precede: after
+ * a round, only events up to the newest of the round before are handed on.
+ */
+static void test_limit_holds_back(void **state)
+{
+	struct fixture *f = *state;
+	struct page p0, p1, q1;
+
+	page_start(&p0, 1000);
+	page_event(&p0, 1000, 1);
+	page_event(&p0, 6000, 6);
+	sl_live_add_page(f->l, 0, p0.data);
+	page_start(&p1, 2000);
+	page_event(&p1, 2000, 2);
+	sl_live_add_page(f->l, 1, p1.data);
+	assert_string_equal(drain(f, 2500), "1 2");
+	/* CPU 1's next read brings an event older than CPU 0's waiting one */
+	page_start(&q1, 4000);
+	page_event(&q1, 4000, 4);
+	page_event(&q1, 7000, 7);
+	sl_live_add_page(f->l, 1, q1.data);
+	assert_string_equal(drain(f, 6000), "4 6");
+	assert_string_equal(drain(f, UINT64_MAX), "7");
+	assert_string_equal(drain(f, UINT64_MAX), "");
+}
+
+/* A page that says events were lost before it: a lost marker comes before its first event. */
+static void test_lost_before_page(void **state)
+{
+	struct fixture *f = *state;
+	struct page p0, q0;
+
+	page_start(&p0, 1000);
+	page_event(&p0, 1000, 1);
+	sl_live_add_page(f->l, 0, p0.data);
+	page_start(&q0, 9000);
+	page_event(&q0, 9000, 9);
+	page_missed(&q0, 17);
+	sl_live_add_page(f->l, 0, q0.data);
+	assert_string_equal(drain(f, UINT64_MAX), "1 L17@0 9");
+
+	struct sl_trace_info info;
+
+	sl_live_info(f->l, &info);
+	assert_int_equal(info.lost_events, 17);
+	assert_int_equal(info.ncpus, 2);
+}
+
+/* Empty pages and pages of an unknown CPU are skipped; many pages in a queue. */
+static void test_empty_and_many_pages(void **state)
+{
+	struct fixture *f = *state;
+	struct page p;
+	char expect[256] = "";
+
+	page_start(&p, 500);
+	sl_live_add_page(f->l, 1, p.data);		/* no events */
+	sl_live_add_page(f->l, 7, p.data);		/* no such CPU */
+	for (int i = 0; i < 20; i++) {
+		char tag[8];
+
+		page_start(&p, 1000 + (uint64_t)i * 100);
+		page_event(&p, 1000 + (uint64_t)i * 100, i);
+		sl_live_add_page(f->l, i % 2, p.data);
+		snprintf(tag, sizeof(tag), "%s%d", i ? " " : "", i);
+		strcat(expect, tag);
+	}
+	assert_string_equal(drain(f, UINT64_MAX), expect);
+}
+
+/* sl_page_info reads the commit word the way kbuffer does. */
+static void test_page_info(void **state)
+{
+	struct page p;
+	uint64_t count;
+	bool missed;
+
+	page_start(&p, 1000);
+	page_event(&p, 1000, 1);
+	assert_int_equal(sl_page_info(p.data, PAGE, 8, &missed, &count), 16);
+	assert_false(missed);
+	page_missed(&p, 5);
+	assert_int_equal(sl_page_info(p.data, PAGE, 8, &missed, &count), 16);
+	assert_true(missed);
+	assert_int_equal(count, 5);
+	uint64_t bad = 5000;
+
+	memcpy(p.data + 8, &bad, 8);
+	assert_true(sl_page_info(p.data, PAGE, 8, &missed, &count) < 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_merge_by_time, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_limit_holds_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lost_before_page, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_empty_and_many_pages, setup, teardown),
+		cmocka_unit_test(test_page_info),
+	};
+	return cmocka_run_group_tests_name("read_live", tests, NULL, NULL);
+}
