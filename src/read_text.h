@@ -113,6 +113,7 @@ struct text_reader {
 	uint32_t type_name[SL_EV__COUNT];	/* unused slot = 0 */
 	uint32_t lost_name;
 	uint32_t function_name;
+	uint32_t print_name;		/* trace_marker writes: "print", whatever the text calls them */
 	struct name_cache_entry name_cache[NAME_CACHE_SIZE];
 	struct comm_cache_entry comm_cache[COMM_CACHE_SIZE];
 

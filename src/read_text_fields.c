@@ -757,6 +757,31 @@ static int parse_wake_idle(struct text_reader *r, struct kv *c, struct sl_event 
 	return 0;
 }
 
+/*
+ * A trace_marker write, ftrace's print event ("%ps: %s" of the writer's ip
+ * and the text): the tracefs file shows "tracing_mark_write: TEXT",
+ * trace-cmd report "print: tracing_mark_write: TEXT" or, with -R,
+ * "print: ip=tracing_mark_write buf=TEXT".  Named "print" either way, as
+ * in a trace.dat.
+ */
+static int parse_marker(struct text_reader *r, struct kv *c, struct sl_event *ev)
+{
+	const char *p = c->p;
+
+	if (ev->name == r->print_name) {
+		/* skip the ip: "tracing_mark_write: " or "ip=... buf=" */
+		const char *sep = KEY(c, "ip=") ? memmem(c->p, (size_t)(c->end - c->p), " buf=", 5)
+						: memmem(p, (size_t)(c->end - p), ": ", 2);
+
+		if (!sep)
+			return -EINVAL;
+		p = sep + (*sep == ':' ? 2 : 5);
+	}
+	ev->name = r->print_name;
+	ev->marker.text = sl_intern(r->strtab, p, (size_t)(c->end - p));
+	return 0;
+}
+
 struct known_event {
 	const char *name;
 	enum sl_event_type type;
@@ -782,6 +807,8 @@ static const struct known_event known_events[] = {
 	{ "sched_wake_idle_without_ipi", SL_EV_WAKE_IDLE_NO_IPI, parse_wake_idle },
 	{ "csd_queue_cpu",		SL_EV_CSD_QUEUE,	parse_ipi_send_cpu },
 	{ "csd_function_entry",		SL_EV_CSD_FUNC_ENTRY,	parse_csd_function_entry },
+	{ "tracing_mark_write",		SL_EV_MARKER,		parse_marker },
+	{ "print",			SL_EV_MARKER,		parse_marker },
 };
 
 /*
@@ -809,6 +836,7 @@ void text_fields_init(struct text_reader *r)
 		r->type_name[known_events[i].type] = sl_intern_cstr(r->strtab, known_events[i].name);
 	r->lost_name = sl_intern_cstr(r->strtab, "lost_events");
 	r->function_name = sl_intern_cstr(r->strtab, "function");
+	r->print_name = sl_intern_cstr(r->strtab, "print");
 }
 
 /* Name cache entries remember the table index + 1 (0 = not modelled). */

@@ -71,6 +71,11 @@ case "$first" in
 esac
 expect_eq "pipe: analyze takes the LLC groups from the trace" \
 	"$(json "$TMP/a.json" 'd["config"]["llc_source"]')" "trace marker (schedlint record)"
+trace-cmd report "$TMP/pipe.dat" > "$TMP/pipe.txt" 2>/dev/null
+"$SCHEDLINT" analyze --json "$TMP/pipe.txt" > "$TMP/txt.json" 2>/dev/null
+expect_eq "pipe: its trace-cmd report text carries the LLC groups too" \
+	"$(json "$TMP/txt.json" 'd["config"]["llc_source"], d["config"]["llc"]')" \
+	"$(json "$TMP/a.json" 'd["config"]["llc_source"], d["config"]["llc"]')"
 "$SCHEDLINT" analyze --json --llc 0 "$TMP/pipe.dat" > "$TMP/llc.json" 2>/dev/null
 expect_eq "pipe: --llc overrides the trace's groups" \
 	"$(json "$TMP/llc.json" 'd["config"]["llc_source"], d["config"]["llc"]')" "('--llc', [[0]])"

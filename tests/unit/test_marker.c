@@ -11,12 +11,15 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "schedlint/model.h"
+#include "schedlint/reader.h"
 #include "options.h"
 
 struct fixture {
@@ -102,9 +105,52 @@ static void test_other_markers_ignored(void **state)
 	teardown(&f);
 }
 
+/* The text readers give the same marker event for every way text shows it. */
+static void test_text_marker_lines(void **state)
+{
+	static const char *const lines[] = {
+		/* the tracefs trace file */
+		"# tracer: nop\n"
+		"       schedlint-1570    [000] ..... 2486.999132: tracing_mark_write: "
+		"schedlint: llc=0-1+4-5,2-3\n",
+		/* trace-cmd report, default and -R */
+		"cpus=2\n"
+		"       schedlint-14634 [001]  3401.933553: print:                "
+		"tracing_mark_write: schedlint: llc=0-1+4-5,2-3\n",
+		"cpus=2\n"
+		"       schedlint-14634 [001]  3401.933553: print:                 "
+		"ip=tracing_mark_write buf=schedlint: llc=0-1+4-5,2-3\n",
+	};
+
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		struct sl_strtab *st = sl_strtab_new();
+		struct sl_error err = { "" };
+		struct sl_reader *r;
+		struct sl_event ev;
+		FILE *f = tmpfile();
+		int fd;
+
+		assert_non_null(f);
+		fputs(lines[i], f);
+		fflush(f);
+		fd = dup(fileno(f));
+		fclose(f);
+		lseek(fd, 0, SEEK_SET);
+		assert_int_equal(sl_read_text_open(fd, "", 0, st, &r, &err), 0);
+		r->err = &err;
+		assert_int_equal(sl_reader_next(r, &ev), 1);
+		assert_int_equal(ev.type, SL_EV_MARKER);
+		assert_string_equal(sl_str(st, ev.name), "print");
+		assert_string_equal(sl_str(st, ev.marker.text), "schedlint: llc=0-1+4-5,2-3");
+		sl_reader_close(r);
+		sl_strtab_free(st);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_marker_lines),
 		cmocka_unit_test(test_marker_sets_llc),
 		cmocka_unit_test(test_llc_option_overrides_marker),
 		cmocka_unit_test(test_other_markers_ignored),
