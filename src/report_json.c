@@ -170,6 +170,15 @@ static void config_json(struct sl_model *m, cJSON *root)
 		cJSON_AddNullToObject(c, "hz");
 	cJSON_AddBoolToObject(c, "assume_migratable", cfg->assume_migratable);
 	sl_json_add_u64(c, "max_findings", cfg->max_findings);
+	/* the --from/--to window (resolved to trace time): rates divide by it */
+	if (cfg->from_set)
+		sl_json_add_u64(c, "from_ns", cfg->from_ns);
+	else
+		cJSON_AddNullToObject(c, "from_ns");
+	if (cfg->to_set)
+		sl_json_add_u64(c, "to_ns", cfg->to_ns);
+	else
+		cJSON_AddNullToObject(c, "to_ns");
 }
 
 static bool task_active(const struct sl_task *t)
