@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * metrics.c - the metric list and its extraction from a report object
+ *
+ * One table (built once from the percentile and finding-kind lists, so a
+ * new kind is a new metric without touching this file) drives extraction,
+ * name checking and --list-metrics.
+ */
+#include <cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+#include "schedlint/findings.h"
+#include "schedlint/hist.h"
+#include "util.h"
+
+enum metric_src {
+	SRC_LATENCY,		/* wakeup_latency.<field>; needs samples, but count */
+	SRC_REMOTE_SHARE,	/* wakeup_latency.remote.count / count */
+	SRC_SUMMARY,		/* summary.<kind>.<field> */
+	SRC_SYNC_SHARE,		/* sync-wake-<field>.count / (local + remote) */
+	SRC_RATE_SWITCHES,	/* sum of cpus[].switches + implied_switches, per second */
+	SRC_RATE_MIGRATIONS,	/* sum of tasks[].migrations, per second */
+	SRC_RATE_IPIS,		/* ipi.sent, per second */
+};
+
+struct metric_def {
+	char name[64];
+	enum sl_metric_unit unit;
+	enum metric_src src;
+	const char *field;	/* the JSON field it comes from */
+	int kind;		/* SRC_SUMMARY: enum sl_kind */
+	char what[128];
+};
+
+#define MAX_DEFS (16 + 3 * SL_KIND__COUNT)
+static struct metric_def defs[MAX_DEFS];
+static size_t nr_defs;
+
+static struct metric_def *add_def(const char *name, enum sl_metric_unit unit,
+				  enum metric_src src, const char *field, const char *what)
+{
+	struct metric_def *d = &defs[nr_defs++];
+
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->unit = unit;
+	d->src = src;
+	d->field = field;
+	snprintf(d->what, sizeof(d->what), "%s", what);
+	return d;
+}
+
+static void build_defs(void)
+{
+	char name[64], what[128];
+
+	if (nr_defs)
+		return;
+	add_def("wakeup.count", SL_UNIT_COUNT, SRC_LATENCY, "count",
+		"wakeup-latency samples (wakeups of blocked tasks that ran)");
+	add_def("wakeup.mean", SL_UNIT_NS, SRC_LATENCY, "mean_ns", "mean wakeup latency");
+	for (int i = 0; i < SL_NR_PCTS; i++) {
+		/* "p99_9_ns" -> "wakeup.p99_9" */
+		snprintf(name, sizeof(name), "wakeup.%.*s", (int)strlen(sl_pct_json[i]) - 3,
+			 sl_pct_json[i]);
+		snprintf(what, sizeof(what), "wakeup latency %s (nearest rank)", sl_pct_names[i]);
+		add_def(name, SL_UNIT_NS, SRC_LATENCY, sl_pct_json[i], what);
+	}
+	add_def("wakeup.max", SL_UNIT_NS, SRC_LATENCY, "max_ns", "longest wakeup latency");
+	add_def("wakeup.remote_share", SL_UNIT_PERCENT, SRC_REMOTE_SHARE, "remote",
+		"% of wakeup-latency samples that ran on another CPU than the waker's");
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
+		struct metric_def *d;
+		const char *what_kind = sl_kinds[k].listed ? "findings" : "occurrences";
+
+		snprintf(name, sizeof(name), "%s.count", sl_kinds[k].name);
+		snprintf(what, sizeof(what), "%s %s", sl_kinds[k].name, what_kind);
+		d = add_def(name, SL_UNIT_COUNT, SRC_SUMMARY, "count", what);
+		d->kind = k;
+		snprintf(name, sizeof(name), "%s.cost", sl_kinds[k].name);
+		snprintf(what, sizeof(what), "total cost of the %s %s", sl_kinds[k].name, what_kind);
+		d = add_def(name, SL_UNIT_NS, SRC_SUMMARY, "cost_ns", what);
+		d->kind = k;
+		snprintf(name, sizeof(name), "%s.max_cost", sl_kinds[k].name);
+		snprintf(what, sizeof(what), "cost of the worst %s", sl_kinds[k].name);
+		d = add_def(name, SL_UNIT_NS, SRC_SUMMARY, "max_cost_ns", what);
+		d->kind = k;
+	}
+	add_def("sync-wake.local_share", SL_UNIT_PERCENT, SRC_SYNC_SHARE, "local",
+		"% of synchronous wakeups kept on the waker's CPU");
+	add_def("sync-wake.remote_share", SL_UNIT_PERCENT, SRC_SYNC_SHARE, "remote",
+		"% of synchronous wakeups placed on another CPU");
+	add_def("switches.per_s", SL_UNIT_PER_S, SRC_RATE_SWITCHES, "switches",
+		"context switches per second (traced and inferred)");
+	add_def("migrations.per_s", SL_UNIT_PER_S, SRC_RATE_MIGRATIONS, "migrations",
+		"task migrations (sched_migrate_task) per second");
+	add_def("ipis.per_s", SL_UNIT_PER_S, SRC_RATE_IPIS, "sent", "IPIs sent per second");
+}
+
+/* --- reading the report --- */
+
+struct extract {
+	const cJSON *root;
+	char *err;
+	size_t errlen;
+};
+
+/* Integers are written as raw digits (sl_json_add_u64): both kinds count. */
+static bool json_number(const cJSON *item, double *out)
+{
+	char *end;
+
+	if (cJSON_IsNumber(item)) {
+		*out = item->valuedouble;
+		return true;
+	}
+	if (cJSON_IsRaw(item) && item->valuestring) {
+		*out = strtod(item->valuestring, &end);
+		return end != item->valuestring && !*end;
+	}
+	return false;
+}
+
+static const cJSON *member(const cJSON *obj, const char *name)
+{
+	return cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, name) : NULL;
+}
+
+/* A required number at obj.name; the error names path. */
+static int need_number(struct extract *x, const cJSON *obj, const char *path,
+		       const char *name, double *out)
+{
+	if (json_number(member(obj, name), out))
+		return 0;
+	snprintf(x->err, x->errlen, "a schedlint.report/1 without the number %s%s%s",
+		 path, *path ? "." : "", name);
+	return -1;
+}
+
+static const cJSON *need_object(struct extract *x, const cJSON *obj, const char *path,
+				const char *name)
+{
+	const cJSON *o = member(obj, name);
+
+	if (cJSON_IsObject(o))
+		return o;
+	snprintf(x->err, x->errlen, "a schedlint.report/1 without the object %s%s%s",
+		 path, *path ? "." : "", name);
+	return NULL;
+}
+
+static const cJSON *need_array(struct extract *x, const cJSON *obj, const char *name)
+{
+	const cJSON *a = member(obj, name);
+
+	if (cJSON_IsArray(a))
+		return a;
+	snprintf(x->err, x->errlen, "a schedlint.report/1 without the array %s", name);
+	return NULL;
+}
+
+static int sum_field(struct extract *x, const char *array, const char *field,
+		     bool required, double *sum)
+{
+	const cJSON *arr = need_array(x, x->root, array), *item;
+	char path[64];
+	double v;
+
+	if (!arr)
+		return -1;
+	snprintf(path, sizeof(path), "%s[]", array);
+	cJSON_ArrayForEach(item, arr) {
+		if (json_number(member(item, field), &v))
+			*sum += v;
+		else if (required)
+			return need_number(x, item, path, field, &v);
+	}
+	return 0;
+}
+
+/* The analyzed time in seconds: the trace span, within --from/--to. */
+static int window_s(struct extract *x, double *secs)
+{
+	const cJSON *trace = need_object(x, x->root, "", "trace");
+	const cJSON *config = member(x->root, "config");
+	double duration, first, last, from, to;
+	bool have_from, have_to;
+
+	if (!trace || need_number(x, trace, "trace", "duration_ns", &duration))
+		return -1;
+	have_from = json_number(member(config, "from_ns"), &from);
+	have_to = json_number(member(config, "to_ns"), &to);
+	if (have_from || have_to) {
+		if (need_number(x, trace, "trace", "first_ns", &first) ||
+		    need_number(x, trace, "trace", "last_ns", &last))
+			return -1;
+		if (have_from && from > first)
+			first = from;
+		if (have_to && to < last)
+			last = to;
+		duration = last > first ? last - first : 0;
+	}
+	*secs = duration / 1e9;
+	return 0;
+}
+
+static struct sl_metric_value *push(struct sl_metrics *ms, const char *name,
+				    enum sl_metric_unit unit, bool valid, double value)
+{
+	struct sl_metric_value *v;
+
+	GROW(ms->v, ms->alloc, ms->nr + 1);
+	v = &ms->v[ms->nr++];
+	v->name = xstrdup(name);
+	v->unit = unit;
+	v->valid = valid && isfinite(value);
+	v->value = v->valid ? value : 0;
+	v->samples = 0;
+	return v;
+}
+
+static int extract_def(struct extract *x, const struct metric_def *d, struct sl_metrics *ms)
+{
+	const cJSON *lat, *summary, *ko, *ipi;
+	double count, a, b, secs, sum = 0;
+	bool valid = true;
+	double value = 0;
+
+	switch (d->src) {
+	case SRC_LATENCY:
+		lat = need_object(x, x->root, "", "wakeup_latency");
+		if (!lat || need_number(x, lat, "wakeup_latency", "count", &count) ||
+		    need_number(x, lat, "wakeup_latency", d->field, &value))
+			return -1;
+		/* an empty histogram has no percentiles (the report writes 0) */
+		valid = !strcmp(d->field, "count") || count > 0;
+		break;
+	case SRC_REMOTE_SHARE:
+		lat = need_object(x, x->root, "", "wakeup_latency");
+		if (!lat || need_number(x, lat, "wakeup_latency", "count", &count))
+			return -1;
+		ko = need_object(x, lat, "wakeup_latency", "remote");
+		if (!ko || need_number(x, ko, "wakeup_latency.remote", "count", &a))
+			return -1;
+		valid = count > 0;
+		value = valid ? 100.0 * a / count : 0;
+		break;
+	case SRC_SUMMARY:
+		summary = need_object(x, x->root, "", "summary");
+		if (!summary)
+			return -1;
+		ko = need_object(x, summary, "summary", sl_kinds[d->kind].name);
+		if (!ko)
+			return -1;
+		{
+			char path[64];
+
+			snprintf(path, sizeof(path), "summary.%s", sl_kinds[d->kind].name);
+			if (need_number(x, ko, path, d->field, &value))
+				return -1;
+		}
+		break;
+	case SRC_SYNC_SHARE:
+		summary = need_object(x, x->root, "", "summary");
+		if (!summary)
+			return -1;
+		ko = need_object(x, summary, "summary", "sync-wake-local");
+		if (!ko || need_number(x, ko, "summary.sync-wake-local", "count", &a))
+			return -1;
+		ko = need_object(x, summary, "summary", "sync-wake-remote");
+		if (!ko || need_number(x, ko, "summary.sync-wake-remote", "count", &b))
+			return -1;
+		valid = a + b > 0;
+		if (valid)
+			value = 100.0 * (!strcmp(d->field, "local") ? a : b) / (a + b);
+		break;
+	case SRC_RATE_SWITCHES:
+	case SRC_RATE_MIGRATIONS:
+	case SRC_RATE_IPIS:
+		if (window_s(x, &secs))
+			return -1;
+		if (d->src == SRC_RATE_SWITCHES) {
+			if (sum_field(x, "cpus", "switches", true, &sum) ||
+			    sum_field(x, "cpus", "implied_switches", false, &sum))
+				return -1;
+		} else if (d->src == SRC_RATE_MIGRATIONS) {
+			if (sum_field(x, "tasks", "migrations", true, &sum))
+				return -1;
+		} else {
+			ipi = need_object(x, x->root, "", "ipi");
+			if (!ipi || need_number(x, ipi, "ipi", "sent", &sum))
+				return -1;
+		}
+		valid = secs > 0;
+		value = valid ? sum / secs : 0;
+		break;
+	}
+	push(ms, d->name, d->unit, valid, value);
+	return 0;
+}
+
+/* Per-comm p99, for the comms with wakeup-latency samples (optional in a report). */
+static int extract_comms(struct extract *x, struct sl_metrics *ms)
+{
+	const cJSON *comms = member(x->root, "comms"), *item;
+	char name[256];
+
+	if (!comms)
+		return 0;
+	if (!cJSON_IsArray(comms)) {
+		snprintf(x->err, x->errlen, "a schedlint.report/1 whose comms is not an array");
+		return -1;
+	}
+	cJSON_ArrayForEach(item, comms) {
+		const cJSON *comm = member(item, "comm");
+		const cJSON *lat = member(item, "wakeup_latency");
+		double count, p99;
+
+		if (!cJSON_IsString(comm) || need_number(x, lat, "comms[].wakeup_latency", "count", &count) ||
+		    need_number(x, lat, "comms[].wakeup_latency", "p99_ns", &p99)) {
+			if (!cJSON_IsString(comm))
+				snprintf(x->err, x->errlen, "a schedlint.report/1 with a comms[] entry without comm");
+			return -1;
+		}
+		if (count <= 0)
+			continue;
+		snprintf(name, sizeof(name), SL_METRIC_COMM_PREFIX "%s" SL_METRIC_COMM_SUFFIX,
+			 comm->valuestring);
+		if (!sl_metrics_get(ms, name))
+			push(ms, name, SL_UNIT_NS, true, p99)->samples = count;
+	}
+	return 0;
+}
+
+static char *settings_line(const cJSON *root)
+{
+	static const char *const fields[] = {
+		"slice_model", "base_slice_ns", "tolerance_ns", "sync_window_ns",
+		"min_cost_ns", "idle_threshold_ns", "assume_migratable",
+	};
+	const cJSON *config = member(root, "config");
+	char buf[512];
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
+		const cJSON *f = member(config, fields[i]);
+		char *val;
+
+		if (!f)
+			continue;
+		val = cJSON_PrintUnformatted(f);
+		len += snprintf(buf + len, sizeof(buf) - MIN(len, sizeof(buf)), "%s%s=%s",
+				len ? " " : "", fields[i], val ? val : "?");
+		free(val);
+		if (len >= sizeof(buf))
+			break;
+	}
+	return xstrdup(buf);
+}
+
+int sl_metrics_from_report(const cJSON *root, struct sl_metrics *out, char *err, size_t errlen)
+{
+	struct extract x = { .root = root, .err = err, .errlen = errlen };
+	const cJSON *schema = member(root, "schema");
+
+	memset(out, 0, sizeof(*out));
+	build_defs();
+	if (!cJSON_IsObject(root)) {
+		snprintf(err, errlen, "a JSON value that is not an object, not a schedlint report "
+			 "(make one with schedlint analyze --json)");
+		return -1;
+	}
+	if (!cJSON_IsString(schema)) {
+		snprintf(err, errlen, "a JSON object without a \"schema\", not a schedlint report "
+			 "(make one with schedlint analyze --json)");
+		return -1;
+	}
+	if (strcmp(schema->valuestring, "schedlint.report/1")) {
+		snprintf(err, errlen, "a JSON file of schema '%.80s', not a schedlint report "
+			 "(schedlint.report/1, made by schedlint analyze --json)", schema->valuestring);
+		return -1;
+	}
+	for (size_t i = 0; i < nr_defs; i++)
+		if (extract_def(&x, &defs[i], out))
+			goto bad;
+	out->nr_static = out->nr;
+	if (extract_comms(&x, out))
+		goto bad;
+	out->settings = settings_line(root);
+	return 0;
+bad:
+	sl_metrics_free(out);
+	return -1;
+}
+
+void sl_metrics_free(struct sl_metrics *ms)
+{
+	for (size_t i = 0; i < ms->nr; i++)
+		free(ms->v[i].name);
+	free(ms->v);
+	free(ms->settings);
+	memset(ms, 0, sizeof(*ms));
+}
+
+const struct sl_metric_value *sl_metrics_get(const struct sl_metrics *ms, const char *name)
+{
+	for (size_t i = 0; i < ms->nr; i++)
+		if (!strcmp(ms->v[i].name, name))
+			return &ms->v[i];
+	return NULL;
+}
+
+/* --- names --- */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+bool sl_metric_is_comm(const char *canonical)
+{
+	return !strncmp(canonical, SL_METRIC_COMM_PREFIX, strlen(SL_METRIC_COMM_PREFIX));
+}
+
+char *sl_metric_canonical(const char *name, enum sl_metric_unit *unit, char *err, size_t errlen)
+{
+	size_t len = strlen(name);
+	char *s = xmalloc(len + 8);
+	bool had_ns = false;
+
+	build_defs();
+	memcpy(s, name, len + 1);
+	if (ends_with(s, "_ns")) {
+		s[len - 3] = 0;
+		len -= 3;
+		had_ns = true;
+	}
+	if (sl_metric_is_comm(s)) {
+		size_t plen = strlen(SL_METRIC_COMM_PREFIX), slen = strlen(SL_METRIC_COMM_SUFFIX);
+
+		if (len > plen + slen && ends_with(s, SL_METRIC_COMM_SUFFIX)) {
+			*unit = SL_UNIT_NS;
+			return s;
+		}
+		snprintf(err, errlen, "unknown metric '%s': per-comm metrics are comm.COMM.p99", name);
+		free(s);
+		return NULL;
+	}
+	/* "p99.9" as the reports print it, "p99_9" as the JSON names it */
+	if (ends_with(s, ".p99.9") || ends_with(s, ".p99.5"))
+		s[len - 2] = '_';
+	for (size_t i = 0; i < nr_defs; i++) {
+		if (strcmp(defs[i].name, s) || (had_ns && defs[i].unit != SL_UNIT_NS))
+			continue;
+		*unit = defs[i].unit;
+		return s;
+	}
+	snprintf(err, errlen, "unknown metric '%s' (schedlint diff --list-metrics lists them)", name);
+	free(s);
+	return NULL;
+}
+
+void sl_metrics_list(FILE *f)
+{
+	static const char *const unit_names[] = {
+		[SL_UNIT_COUNT] = "", [SL_UNIT_NS] = "ns", [SL_UNIT_PER_S] = "/s",
+		[SL_UNIT_PERCENT] = "%",
+	};
+
+	build_defs();
+	fprintf(f, "Metrics (time metrics are ns and also take the JSON field's _ns suffix,\n"
+		   "e.g. wakeup.p99_ns; p99.9 may be written p99_9):\n");
+	for (size_t i = 0; i < nr_defs; i++)
+		fprintf(f, "  %-32s %-3s %s\n", defs[i].name, unit_names[defs[i].unit], defs[i].what);
+	fprintf(f, "  %-32s %-3s %s\n", "comm.COMM.p99", "ns",
+		"wakeup latency p99 of the tasks named COMM (comms with samples on both sides)");
+}
+
+/* --- formatting --- */
+
+static const char *fmt_ns(char *buf, size_t len, const char *sign, double ns)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%s%.0f ns", sign, ns);
+	else if (ns < 10000)
+		snprintf(buf, len, "%s%.2f us", sign, ns / 1e3);
+	else if (ns < 1e6)
+		snprintf(buf, len, "%s%.1f us", sign, ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, len, "%s%.2f ms", sign, ns / 1e6);
+	else
+		snprintf(buf, len, "%s%.2f s", sign, ns / 1e9);
+	return buf;
+}
+
+static const char *fmt_plain(char *buf, size_t len, const char *sign, double v, const char *unit)
+{
+	if (v == floor(v) && v < 1e15)
+		snprintf(buf, len, "%s%.0f%s", sign, v, unit);
+	else if (v < 100)
+		snprintf(buf, len, "%s%.2f%s", sign, v, unit);
+	else
+		snprintf(buf, len, "%s%.1f%s", sign, v, unit);
+	return buf;
+}
+
+const char *sl_metric_fmt(char *buf, size_t len, enum sl_metric_unit unit, double v)
+{
+	switch (unit) {
+	case SL_UNIT_NS:
+		return fmt_ns(buf, len, "", v);
+	case SL_UNIT_PER_S:
+		return fmt_plain(buf, len, "", v < 100 ? v : round(v), "/s");
+	case SL_UNIT_PERCENT:
+		snprintf(buf, len, "%.1f%%", v);
+		return buf;
+	case SL_UNIT_COUNT:
+	default:
+		return fmt_plain(buf, len, "", v, "");
+	}
+}
+
+const char *sl_metric_fmt_delta(char *buf, size_t len, enum sl_metric_unit unit, double d)
+{
+	const char *sign = d > 0 ? "+" : d < 0 ? "-" : "";
+	double a = fabs(d);
+
+	if (d == 0) {
+		snprintf(buf, len, "0");
+		return buf;
+	}
+	switch (unit) {
+	case SL_UNIT_NS:
+		return fmt_ns(buf, len, sign, a);
+	case SL_UNIT_PER_S:
+		return fmt_plain(buf, len, sign, a < 100 ? a : round(a), "/s");
+	case SL_UNIT_PERCENT:
+		snprintf(buf, len, "%s%.1f pp", sign, a);
+		return buf;
+	case SL_UNIT_COUNT:
+	default:
+		return fmt_plain(buf, len, sign, a, "");
+	}
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * metrics.h - the numbers diff compares and --fail-on rules name
+ *
+ * Metrics are read from a "schedlint.report/1" JSON object, never from the
+ * model: diff analyzes a trace into that object in memory and parses a
+ * saved `analyze --json` file into the same object, so a trace and its
+ * saved report give identical metrics.
+ *
+ * Names are what users type in rules: "wakeup.p99", "late-preemption.count",
+ * "comm.sched-pipe.p99".  Time metrics are in ns and also accept the "_ns"
+ * suffix of the JSON field ("wakeup.p99_ns"); "p99.9" is "p99_9".
+ */
+#ifndef SCHEDLINT_METRICS_H
+#define SCHEDLINT_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct cJSON;
+
+enum sl_metric_unit {
+	SL_UNIT_COUNT,		/* events, findings, samples */
+	SL_UNIT_NS,		/* a duration */
+	SL_UNIT_PER_S,		/* a rate over the analyzed time */
+	SL_UNIT_PERCENT,	/* a share, 0..100 */
+};
+
+struct sl_metric_value {
+	char *name;			/* canonical, e.g. "wakeup.p99" */
+	enum sl_metric_unit unit;
+	bool valid;			/* false: nothing to measure (no samples, no time) */
+	double value;
+	double samples;			/* per-comm: its wakeup-latency samples (to rank) */
+};
+
+/* The metrics of one run (one report), static ones first, then per comm. */
+struct sl_metrics {
+	struct sl_metric_value *v;
+	size_t nr, alloc;
+	size_t nr_static;		/* v[0 .. nr_static) are the fixed list, in its order */
+	char *settings;			/* the report's thresholds and slice model, one
+					 * line: runs made with different ones are
+					 * not comparable finding for finding */
+};
+
+#define SL_METRIC_COMM_PREFIX "comm."
+#define SL_METRIC_COMM_SUFFIX ".p99"
+
+/*
+ * Extract the metrics of a report.  0 on success; -1 with err filled (one
+ * line, without the file name) when root is not a schedlint.report/1
+ * object or lacks a field the metrics need.
+ */
+int sl_metrics_from_report(const struct cJSON *root, struct sl_metrics *out,
+			   char *err, size_t errlen);
+void sl_metrics_free(struct sl_metrics *ms);
+const struct sl_metric_value *sl_metrics_get(const struct sl_metrics *ms, const char *name);
+
+/*
+ * The canonical name of a metric as a user wrote it ("wakeup.p99_ns" ->
+ * "wakeup.p99"), newly allocated; NULL with err filled when no such metric
+ * exists.  Per-comm names are accepted for any comm: whether it was seen is
+ * only known once the traces are read.
+ */
+char *sl_metric_canonical(const char *name, enum sl_metric_unit *unit, char *err, size_t errlen);
+bool sl_metric_is_comm(const char *canonical);
+
+/* The documented list, for --list-metrics (and the man page). */
+void sl_metrics_list(FILE *f);
+
+/* A value in its unit: "94.5 us", "4073", "28.7k/s", "97.2%" */
+const char *sl_metric_fmt(char *buf, size_t len, enum sl_metric_unit unit, double v);
+/* A signed difference in its unit: "+58.5 us", "+1695", "-3.1 pp" */
+const char *sl_metric_fmt_delta(char *buf, size_t len, enum sl_metric_unit unit, double d);
+
+#endif /* SCHEDLINT_METRICS_H */

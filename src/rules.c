@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rules.c - parse and evaluate --fail-on rules (semantics in rules.h)
+ */
+#include <cJSON.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules.h"
+#include "util.h"
+
+static char *trimmed(const char *s, size_t len)
+{
+	while (len && isspace((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	char *out = xmalloc(len + 1);
+
+	memcpy(out, s, len);
+	out[len] = 0;
+	return out;
+}
+
+/* A number in the metric's unit; durations for time metrics. */
+static int parse_amount(const char *s, enum sl_metric_unit unit, double *out)
+{
+	char *end;
+
+	if (!*s || isspace((unsigned char)*s))
+		return -EINVAL;
+	if (unit == SL_UNIT_NS) {
+		uint64_t ns;
+
+		if (parse_duration(s, &ns))
+			return -EINVAL;
+		*out = (double)ns;
+		return 0;
+	}
+	*out = strtod(s, &end);
+	if (end == s || !isfinite(*out) || *out < 0)
+		return -EINVAL;
+	if (unit == SL_UNIT_PER_S && !strcmp(end, "/s"))
+		end += 2;
+	return *end ? -EINVAL : 0;
+}
+
+int sl_rule_parse(const char *text, struct sl_rule *r, char *err, size_t errlen)
+{
+	const char *op = NULL;
+	char *value = NULL;
+	const char *num;
+	size_t vlen;
+	bool sign, pct;
+
+	memset(r, 0, sizeof(*r));
+	/* the operator is the last '<' or '>': comm names may hold anything */
+	for (const char *p = text; *p; p++)
+		if (*p == '<' || *p == '>')
+			op = p;
+	if (!op) {
+		snprintf(err, errlen, "--fail-on '%s': no '>' or '<' (e.g. 'wakeup.p99>+10%%')", text);
+		return -1;
+	}
+	r->text = xstrdup(text);
+	r->op = *op;
+	{
+		char *metric = trimmed(text, (size_t)(op - text));
+		char merr[200];
+
+		if (!*metric) {
+			snprintf(err, errlen, "--fail-on '%s': no metric before '%c'", text, r->op);
+			free(metric);
+			goto bad;
+		}
+		r->metric = sl_metric_canonical(metric, &r->unit, merr, sizeof(merr));
+		free(metric);
+		if (!r->metric) {
+			snprintf(err, errlen, "--fail-on '%s': %s", text, merr);
+			goto bad;
+		}
+	}
+	value = trimmed(op + 1, strlen(op + 1));
+	vlen = strlen(value);
+	sign = value[0] == '+' || value[0] == '-';
+	pct = vlen && value[vlen - 1] == '%';
+	num = value + sign;
+	if (pct)
+		value[vlen - 1] = 0;
+	if (sign && pct) {
+		char *end;
+
+		r->form = SL_RULE_PERCENT;
+		r->threshold = strtod(num, &end);
+		if (end == num || *end || !isfinite(r->threshold) || r->threshold < 0 ||
+		    isspace((unsigned char)*num))
+			goto bad_value;
+	} else if (sign) {
+		r->form = SL_RULE_DELTA;
+		if (parse_amount(num, r->unit, &r->threshold))
+			goto bad_value;
+	} else if (pct && r->unit != SL_UNIT_PERCENT) {
+		snprintf(err, errlen, "--fail-on '%s': a relative threshold takes a sign: "
+			 "'%c+%s%%' (or '%c-%s%%')", text, r->op, value, r->op, value);
+		goto bad;
+	} else {
+		r->form = SL_RULE_ABSOLUTE;
+		if (parse_amount(num, r->unit, &r->threshold))
+			goto bad_value;
+	}
+	if (value[0] == '-')
+		r->threshold = -r->threshold;
+	free(value);
+	return 0;
+
+bad_value:
+	snprintf(err, errlen, "--fail-on '%s': '%s' is not a threshold for %s (%s)", text,
+		 op + 1, r->metric,
+		 r->unit == SL_UNIT_NS ? "a duration: 500us, +10%, +1ms" :
+		 r->unit == SL_UNIT_PERCENT ? "a share: 50%, +5, +10%" : "a number: 100, +0, +10%");
+bad:
+	free(value);
+	sl_rule_free(r);
+	return -1;
+}
+
+void sl_rule_free(struct sl_rule *r)
+{
+	free(r->text);
+	free(r->metric);
+	memset(r, 0, sizeof(*r));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void sl_range_of(struct sl_range *r, const double *values, const bool *valid, size_t n)
+{
+	double *v = xcalloc(n ? n : 1, sizeof(*v));
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!valid || valid[i])
+			v[k++] = values[i];
+	memset(r, 0, sizeof(*r));
+	r->n = k;
+	r->valid = k > 0;
+	if (k) {
+		qsort(v, k, sizeof(*v), cmp_double);
+		r->min = v[0];
+		r->max = v[k - 1];
+		r->median = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	}
+	free(v);
+}
+
+double sl_pct_change(double base, double new)
+{
+	if (base == 0)
+		return new == 0 ? 0 : new > 0 ? INFINITY : -INFINITY;
+	return (new - base) / fabs(base) * 100.0;
+}
+
+const char *sl_verdict_name(enum sl_verdict v)
+{
+	switch (v) {
+	case SL_VERDICT_FAIL:
+		return "fail";
+	case SL_VERDICT_NOISE:
+		return "noise";
+	case SL_VERDICT_SKIP:
+		return "skip";
+	case SL_VERDICT_PASS:
+	default:
+		return "pass";
+	}
+}
+
+static const char *fmt_pct(char *buf, size_t len, double pct)
+{
+	if (isinf(pct))
+		snprintf(buf, len, "%sinf%% (from 0)", pct > 0 ? "+" : "-");
+	else
+		snprintf(buf, len, "%+.1f%%", pct);
+	return buf;
+}
+
+static const char *fmt_threshold(char *buf, size_t len, const struct sl_rule *r)
+{
+	switch (r->form) {
+	case SL_RULE_PERCENT:
+		snprintf(buf, len, "%+g%%", r->threshold);
+		return buf;
+	case SL_RULE_DELTA:
+		if (r->threshold == 0) {
+			snprintf(buf, len, "+0");
+			return buf;
+		}
+		return sl_metric_fmt_delta(buf, len, r->unit, r->threshold);
+	case SL_RULE_ABSOLUTE:
+	default:
+		return sl_metric_fmt(buf, len, r->unit, r->threshold);
+	}
+}
+
+void sl_rule_eval(const struct sl_rule *r, const struct sl_range *base,
+		  const struct sl_range *new, bool multi, struct sl_rule_result *res)
+{
+	char obs[64], thr[64], b[48], n[48];
+	double observed;
+	bool crossed, separated;
+
+	memset(res, 0, sizeof(*res));
+	fmt_threshold(thr, sizeof(thr), r);
+	if (!new->valid || (sl_rule_needs_base(r) && (!base || !base->valid))) {
+		res->verdict = SL_VERDICT_SKIP;
+		snprintf(res->why, sizeof(res->why), "not measured in %s (no samples or no time)",
+			 !new->valid ? (base ? "new" : "the trace") : "base");
+		return;
+	}
+	sl_metric_fmt(n, sizeof(n), r->unit, new->median);
+	if (r->form == SL_RULE_ABSOLUTE) {
+		observed = new->median;
+		snprintf(obs, sizeof(obs), "%s", n);
+	} else {
+		sl_metric_fmt(b, sizeof(b), r->unit, base->median);
+		if (r->form == SL_RULE_DELTA) {
+			observed = new->median - base->median;
+			sl_metric_fmt_delta(obs, sizeof(obs), r->unit, observed);
+		} else {
+			observed = sl_pct_change(base->median, new->median);
+			fmt_pct(obs, sizeof(obs), observed);
+		}
+	}
+	crossed = r->op == '>' ? observed > r->threshold : observed < r->threshold;
+	res->crossed = crossed;
+	res->observed = observed;
+	if (!crossed) {
+		res->verdict = SL_VERDICT_PASS;
+	} else if (r->form == SL_RULE_ABSOLUTE || !multi) {
+		res->verdict = SL_VERDICT_FAIL;
+	} else {
+		/* several runs: a change inside the noise is no regression */
+		separated = r->op == '>' ? new->min > base->max : new->max < base->min;
+		res->verdict = separated ? SL_VERDICT_FAIL : SL_VERDICT_NOISE;
+	}
+
+	if (r->form == SL_RULE_ABSOLUTE) {
+		snprintf(res->why, sizeof(res->why), "%s%s %s %s", multi ? "median " : "",
+			 obs, crossed ? (r->op == '>' ? ">" : "<") : (r->op == '>' ? "<=" : ">="),
+			 thr);
+		return;
+	}
+	{
+		char bmin[48], bmax[48], nmin[48], nmax[48];
+		int len;
+
+		len = snprintf(res->why, sizeof(res->why), "%s %s %s (%s%s -> %s)", obs,
+			       crossed ? (r->op == '>' ? ">" : "<") : (r->op == '>' ? "<=" : ">="),
+			       thr, multi ? "medians " : "", b, n);
+		if (!multi || !crossed || len < 0 || (size_t)len >= sizeof(res->why))
+			return;
+		sl_metric_fmt(bmin, sizeof(bmin), r->unit, base->min);
+		sl_metric_fmt(bmax, sizeof(bmax), r->unit, base->max);
+		sl_metric_fmt(nmin, sizeof(nmin), r->unit, new->min);
+		sl_metric_fmt(nmax, sizeof(nmax), r->unit, new->max);
+		snprintf(res->why + len, sizeof(res->why) - (size_t)len,
+			 res->verdict == SL_VERDICT_NOISE ?
+			 "; but the ranges overlap (base %s..%s, new %s..%s): noise, not a regression" :
+			 "; the ranges do not overlap (base %s..%s, new %s..%s)",
+			 bmin, bmax, nmin, nmax);
+	}
+}
+
+cJSON *sl_rule_json(const struct sl_rule *r, const struct sl_rule_result *res)
+{
+	static const char *const forms[] = {
+		[SL_RULE_ABSOLUTE] = "absolute", [SL_RULE_DELTA] = "delta",
+		[SL_RULE_PERCENT] = "percent",
+	};
+	cJSON *o = cJSON_CreateObject();
+	char op[2] = { r->op, 0 };
+
+	cJSON_AddStringToObject(o, "rule", r->text);
+	cJSON_AddStringToObject(o, "metric", r->metric);
+	cJSON_AddStringToObject(o, "op", op);
+	cJSON_AddStringToObject(o, "form", forms[r->form]);
+	cJSON_AddNumberToObject(o, "threshold", r->threshold);
+	cJSON_AddStringToObject(o, "verdict", sl_verdict_name(res->verdict));
+	cJSON_AddBoolToObject(o, "crossed", res->crossed);
+	if (res->verdict == SL_VERDICT_SKIP || !isfinite(res->observed))
+		cJSON_AddNullToObject(o, "observed");
+	else
+		cJSON_AddNumberToObject(o, "observed", res->observed);
+	cJSON_AddStringToObject(o, "message", res->why);
+	return o;
+}

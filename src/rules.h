@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rules.h - --fail-on rules: parse once, evaluate on one run or two sides
+ *
+ *   METRIC > VALUE     absolute: the (new) value is above VALUE
+ *   METRIC > +VALUE    the change new - base is above +VALUE
+ *   METRIC > +N%       the relative change is above +N%
+ *   and the same with '<' (and usually '-') for metrics where lower is
+ *   worse, e.g. 'switches.per_s<-10%'.
+ *
+ * VALUE is in the metric's unit; time metrics take durations (500us,
+ * 1.5ms; a bare number is ns); a share takes '%' in its absolute form.
+ *
+ * A relative change from a base of 0: 0 -> 0 is no change; 0 -> anything
+ * more is an infinite increase, which crosses every '>' threshold (a kind
+ * of finding that appears is a regression whatever the percentage).
+ *
+ * Several runs per side: the medians are compared, and a rule that
+ * compares the sides fails only when the threshold is crossed AND the two
+ * sides' ranges (min..max) do not overlap; crossed with overlapping ranges
+ * is reported as noise and passes.  An absolute rule looks at the new
+ * side's median only.
+ */
+#ifndef SCHEDLINT_RULES_H
+#define SCHEDLINT_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "metrics.h"
+
+struct cJSON;
+
+enum sl_rule_form {
+	SL_RULE_ABSOLUTE,	/* wakeup.p99>500us */
+	SL_RULE_DELTA,		/* late-preemption.count>+0 */
+	SL_RULE_PERCENT,	/* wakeup.p99>+10% */
+};
+
+struct sl_rule {
+	char *text;			/* as the user wrote it */
+	char *metric;			/* canonical name */
+	enum sl_metric_unit unit;
+	char op;			/* '>' or '<' */
+	enum sl_rule_form form;
+	double threshold;		/* value, signed delta, or signed percent */
+};
+
+/* 0, or -1 with err filled (one line naming the rule). */
+int sl_rule_parse(const char *text, struct sl_rule *r, char *err, size_t errlen);
+void sl_rule_free(struct sl_rule *r);
+static inline bool sl_rule_needs_base(const struct sl_rule *r)
+{
+	return r->form != SL_RULE_ABSOLUTE;
+}
+
+/* One side of a comparison: a metric over that side's runs. */
+struct sl_range {
+	bool valid;			/* at least one run measured it */
+	size_t n;			/* runs that measured it */
+	double median, min, max;
+};
+/* The range of values[0..n) whose valid[i] is set (valid may be NULL). */
+void sl_range_of(struct sl_range *r, const double *values, const bool *valid, size_t n);
+
+/*
+ * (new - base) / base in percent; +INFINITY when base is 0 and new is
+ * more (see above), 0 when both are 0.
+ */
+double sl_pct_change(double base, double new);
+
+enum sl_verdict {
+	SL_VERDICT_PASS,
+	SL_VERDICT_FAIL,
+	SL_VERDICT_NOISE,	/* threshold crossed, ranges overlap: a pass */
+	SL_VERDICT_SKIP,	/* nothing to compare (no samples): a pass, said so */
+};
+
+struct sl_rule_result {
+	enum sl_verdict verdict;
+	bool crossed;
+	double observed;		/* value, delta or percent the threshold met */
+	char why[320];			/* one line: "+162.6% > +10% (36.0 us -> 94.5 us)" */
+};
+
+/*
+ * Evaluate r.  base is NULL for a single report (analyze), which allows
+ * absolute rules only.  multi: either side has several runs (ranges
+ * matter).
+ */
+void sl_rule_eval(const struct sl_rule *r, const struct sl_range *base,
+		  const struct sl_range *new, bool multi, struct sl_rule_result *res);
+const char *sl_verdict_name(enum sl_verdict v);
+
+/* {"rule", "metric", "op", "form", "threshold", "verdict", "crossed", "observed", "message"} */
+struct cJSON *sl_rule_json(const struct sl_rule *r, const struct sl_rule_result *res);
+
+#endif /* SCHEDLINT_RULES_H */
