@@ -9,6 +9,7 @@
 #define SCHEDLINT_CMDS_H
 
 int cmd_analyze(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 

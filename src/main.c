@@ -15,6 +15,7 @@ struct cmd {
 
 static const struct cmd commands[] = {
 	{ "analyze", cmd_analyze, "report bad scheduler decisions and wakeup latency of a trace" },
+	{ "diff",    cmd_diff,    "compare runs metric by metric; fail a CI job on a regression" },
 	{ "dump",    cmd_dump,    "print the normalized events schedlint reads from a trace" },
 	{ "record",  cmd_record,  "record a trace.dat of a command's run through a tracefs instance" },
 };

@@ -3,7 +3,9 @@
  * output.c - stdout that notices write errors
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "output.h"
 #include "util.h"
@@ -23,4 +25,13 @@ int sl_output_end(FILE *f)
 		return 0;
 	error_msg("write error on output: %s", strerror(errno ? errno : EIO));
 	return -1;
+}
+
+bool sl_want_color(const char *when)
+{
+	if (!strcmp(when, "always"))
+		return true;
+	if (!strcmp(when, "never"))
+		return false;
+	return isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
 }

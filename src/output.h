@@ -10,10 +10,13 @@
 #ifndef SCHEDLINT_OUTPUT_H
 #define SCHEDLINT_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 void sl_output_begin(FILE *f);
 /* Flush f; on a write error print one message and return -1. */
 int sl_output_end(FILE *f);
+/* --color=WHEN: "always", "never", or "auto" (stdout is a terminal and NO_COLOR unset). */
+bool sl_want_color(const char *when);
 
 #endif /* SCHEDLINT_OUTPUT_H */

@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_diff.c - schedlint diff: two runs side by side, a CI gate on the change
+ *
+ * Each side is one or more runs; a run is a trace (analyzed here with the
+ * same options for every run) or a saved `analyze --json` report, told
+ * apart by content.  Both become the same report object before any number
+ * is read from it (metrics.c), so a trace and its saved report compare
+ * equal.
+ */
+#include <cJSON.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "diff.h"
+#include "options.h"
+#include "output.h"
+#include "rules.h"
+#include "schedlint/analysis.h"
+#include "schedlint/report.h"
+#include "util.h"
+
+static const char diff_usage[] =
+	"usage: schedlint diff [options] BASE NEW\n"
+	"       schedlint diff [options] --base RUN... --new RUN...\n"
+	"\n"
+	"Compare two runs the way scheduler patches are argued: each metric's base\n"
+	"and new value, the change and the change in percent; fail (exit 1) when a\n"
+	"--fail-on rule is crossed.  A run is a trace (any format analyze reads,\n"
+	"analyzed with the options below) or a saved 'schedlint analyze --json'\n"
+	"report; '-' reads a saved report from stdin.  With several runs per side\n"
+	"the table shows each side's median and min-max, and a rule that compares\n"
+	"the sides fails only when the threshold is crossed AND the ranges do not\n"
+	"overlap (otherwise: noise).\n"
+	"\n"
+	"Rules (repeatable):\n"
+	"  --fail-on=RULE        METRIC>+N%   the relative change is above N%\n"
+	"                        METRIC>+N    the change is above N (in the metric's unit)\n"
+	"                        METRIC>N     the new value is above N\n"
+	"                        and '<' for metrics where lower is worse:\n"
+	"                          'switches.per_s<-10%'\n"
+	"                        durations take units (500us); from a base of 0 any\n"
+	"                        increase is +inf%: it crosses every '>' threshold\n"
+	"  --list-metrics        list the metrics rules can name, and exit\n"
+	"\n"
+	"Output:\n"
+	"  --json                the diff as JSON (schema schedlint.diff/1)\n"
+	"  --markdown            a Markdown table, for a pull-request comment\n"
+	"  --junit=FILE          also write JUnit XML, one test case per rule\n"
+	"  --color=WHEN          auto (default: on a terminal, unless NO_COLOR), always, never\n"
+	"  --top=N               per-comm rows shown, busiest first (10)\n"
+	"\n"
+	"Exit status: 0 every rule passed, 1 a rule failed, 2 usage or input error.\n"
+	"\n";
+
+enum {
+	OPT_JSON = 256, OPT_MARKDOWN, OPT_JUNIT, OPT_COLOR, OPT_TOP, OPT_FAIL_ON,
+	OPT_BASE, OPT_NEW, OPT_LIST_METRICS,
+};
+
+struct diff_args {
+	const char **base, **new, **pos;
+	size_t nr_base, nr_new, nr_pos;
+	struct sl_rule *rules;
+	size_t nr_rules;
+	bool json, markdown, options_given;
+	const char *junit, *color;
+	int top;
+};
+
+static void push_path(const char ***arr, size_t *nr, const char *path)
+{
+	*arr = xrealloc(*arr, (*nr + 1) * sizeof(**arr));
+	(*arr)[(*nr)++] = path;
+}
+
+/* --- loading a run --- */
+
+static char *slurp(FILE *f, size_t *len)
+{
+	size_t alloc = 1 << 16, n = 0, got;
+	char *buf = xmalloc(alloc + 1);
+
+	while ((got = fread(buf + n, 1, alloc - n, f)) > 0) {
+		n += got;
+		if (n == alloc) {
+			alloc *= 2;
+			buf = xrealloc(buf, alloc + 1);
+		}
+	}
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+/* A report is JSON: an object, maybe after a BOM and white space.  No trace starts with '{'. */
+static bool looks_like_json(const char *buf, size_t len)
+{
+	size_t i = 0;
+
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len && strchr(" \t\r\n", buf[i]))
+		i++;
+	return i < len && buf[i] == '{';
+}
+
+static int line_of(const char *buf, const char *at)
+{
+	int line = 1;
+
+	for (const char *p = buf; p < at && *p; p++)
+		line += *p == '\n';
+	return line;
+}
+
+static int load_report(const char *path, const char *buf, size_t len, struct sl_diff_run *run)
+{
+	const char *end = NULL;
+	cJSON *root = cJSON_ParseWithLengthOpts(buf, len, &end, false);
+	char err[256];
+	int ret;
+
+	if (!root) {
+		error_msg("%s: not valid JSON (line %d): not a schedlint report", path,
+			  line_of(buf, end ? end : buf));
+		return -1;
+	}
+	while (end && end < buf + len && strchr(" \t\r\n", *end))
+		end++;
+	if (end && end < buf + len) {
+		error_msg("%s: not valid JSON (line %d: more after the object): not a schedlint report",
+			  path, line_of(buf, end));
+		cJSON_Delete(root);
+		return -1;
+	}
+	ret = sl_metrics_from_report(root, &run->metrics, err, sizeof(err));
+	cJSON_Delete(root);
+	if (ret) {
+		error_msg("%s: %s", path, err);
+		return -1;
+	}
+	run->saved = true;
+	return 0;
+}
+
+static int load_trace(const char *path, const struct sl_config *cfg, struct sl_diff_run *run)
+{
+	struct sl_analysis *an;
+	struct sl_error err = { "" };
+	char msg[256];
+	cJSON *root;
+	int ret;
+
+	if (sl_analysis_run(path, cfg, NULL, NULL, &an, &err) < 0) {
+		error_msg("%s: %s", path, err.msg);
+		return -1;
+	}
+	/* the very object analyze --json prints: a saved report gives the same metrics */
+	root = sl_report_json(an->model, path);
+	sl_analysis_free(an);
+	ret = sl_metrics_from_report(root, &run->metrics, msg, sizeof(msg));
+	cJSON_Delete(root);
+	if (ret) {
+		error_msg("%s: %s", path, msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int load_run(const char *path, const struct sl_config *cfg, struct sl_diff_run *run)
+{
+	char head[512];
+	size_t n, len;
+	char *buf;
+	FILE *f;
+	int ret;
+
+	run->path = xstrdup(path);
+	if (!strcmp(path, "-")) {
+		buf = slurp(stdin, &len);
+		if (!looks_like_json(buf, len)) {
+			error_msg("-: standard input holds no saved report; diff reads traces "
+				  "from files (or a 'schedlint analyze --json' report from stdin)");
+			free(buf);
+			return -1;
+		}
+		ret = load_report(path, buf, len, run);
+		free(buf);
+		return ret;
+	}
+	f = fopen(path, "rb");
+	if (!f)		/* the reader says why, as analyze would */
+		return load_trace(path, cfg, run);
+	n = fread(head, 1, sizeof(head), f);
+	if (!looks_like_json(head, n)) {
+		fclose(f);
+		return load_trace(path, cfg, run);
+	}
+	rewind(f);
+	buf = slurp(f, &len);
+	fclose(f);
+	ret = load_report(path, buf, len, run);
+	free(buf);
+	return ret;
+}
+
+static int load_side(struct sl_diff_side *side, const char *name, const char **paths,
+		     size_t nr, const struct sl_config *cfg)
+{
+	side->name = name;
+	side->runs = xcalloc(nr, sizeof(*side->runs));
+	for (size_t i = 0; i < nr; i++) {
+		side->nr = i + 1;
+		if (load_run(paths[i], cfg, &side->runs[i]))
+			return -1;
+	}
+	return 0;
+}
+
+/* --- options --- */
+
+static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_config *cfg)
+{
+	static const struct option long_opts[] = {
+		{ "json",         no_argument,       NULL, OPT_JSON },
+		{ "markdown",     no_argument,       NULL, OPT_MARKDOWN },
+		{ "junit",        required_argument, NULL, OPT_JUNIT },
+		{ "color",        required_argument, NULL, OPT_COLOR },
+		{ "top",          required_argument, NULL, OPT_TOP },
+		{ "fail-on",      required_argument, NULL, OPT_FAIL_ON },
+		{ "base",         no_argument,       NULL, OPT_BASE },
+		{ "new",          no_argument,       NULL, OPT_NEW },
+		{ "list-metrics", no_argument,       NULL, OPT_LIST_METRICS },
+		{ "help",         no_argument,       NULL, 'h' },
+		SL_ANALYSIS_OPTIONS,
+		{ NULL, 0, NULL, 0 }
+	};
+	/* where the next plain argument goes: after --base or --new, to that side */
+	enum { TO_POSITIONAL, TO_BASE, TO_NEW } mode = TO_POSITIONAL;
+	char err[512];
+	int c;
+
+	optind = 0;
+	/* '-' first: plain arguments come back in order, so --base A B --new C D works */
+	while ((c = getopt_long(argc, argv, "-h", long_opts, NULL)) != -1) {
+		if (c != 1 && c != OPT_BASE && c != OPT_NEW)
+			mode = TO_POSITIONAL;	/* any other option ends a run list */
+		switch (c) {
+		case 1:
+			if (mode == TO_BASE)
+				push_path(&a->base, &a->nr_base, optarg);
+			else if (mode == TO_NEW)
+				push_path(&a->new, &a->nr_new, optarg);
+			else
+				push_path(&a->pos, &a->nr_pos, optarg);
+			break;
+		case OPT_BASE:
+			mode = TO_BASE;
+			break;
+		case OPT_NEW:
+			mode = TO_NEW;
+			break;
+		case OPT_JSON:
+			a->json = true;
+			break;
+		case OPT_MARKDOWN:
+			a->markdown = true;
+			break;
+		case OPT_JUNIT:
+			if (!*optarg || !strcmp(optarg, "-")) {
+				error_msg("diff: --junit needs a file name");
+				return -1;
+			}
+			a->junit = optarg;
+			break;
+		case OPT_COLOR:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
+				error_msg("diff: --color must be auto, always or never");
+				return -1;
+			}
+			a->color = optarg;
+			break;
+		case OPT_TOP: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (end == optarg || *end || v < 0 || v > 1000000) {
+				error_msg("diff: --top must be a count");
+				return -1;
+			}
+			a->top = (int)v;
+			break;
+		}
+		case OPT_FAIL_ON:
+			a->rules = xrealloc(a->rules, (a->nr_rules + 1) * sizeof(*a->rules));
+			if (sl_rule_parse(optarg, &a->rules[a->nr_rules], err, sizeof(err))) {
+				error_msg("diff: %s", err);
+				return -1;
+			}
+			a->nr_rules++;
+			break;
+		case OPT_LIST_METRICS:
+			sl_metrics_list(stdout);
+			return 1;
+		case 'h':
+			fputs(diff_usage, stdout);
+			fputs(sl_analysis_options_help, stdout);
+			fputc('\n', stdout);
+			sl_metrics_list(stdout);
+			return 1;
+		default:
+			if (c >= SL_OPT_BASE && c < SL_OPT__END) {
+				if (sl_config_option(cfg, c, optarg, "diff"))
+					return -1;
+				a->options_given = true;
+				break;
+			}
+			return -1;
+		}
+	}
+	/* after "--": the rest are runs, for the side being listed */
+	for (; optind < argc; optind++) {
+		if (mode == TO_BASE)
+			push_path(&a->base, &a->nr_base, argv[optind]);
+		else if (mode == TO_NEW)
+			push_path(&a->new, &a->nr_new, argv[optind]);
+		else
+			push_path(&a->pos, &a->nr_pos, argv[optind]);
+	}
+
+	if (a->json && a->markdown) {
+		error_msg("diff: --json or --markdown, not both");
+		return -1;
+	}
+	if (a->nr_base || a->nr_new) {
+		if (a->nr_pos) {
+			error_msg("diff: '%s': with --base/--new, every run follows one of them", a->pos[0]);
+			return -1;
+		}
+		if (!a->nr_base || !a->nr_new) {
+			error_msg("diff: runs for both sides are needed (--base RUN... --new RUN...)");
+			return -1;
+		}
+	} else if (a->nr_pos != 2) {
+		error_msg("diff: two runs are needed, BASE and NEW (got %zu)", a->nr_pos);
+		return -1;
+	} else {
+		push_path(&a->base, &a->nr_base, a->pos[0]);
+		push_path(&a->new, &a->nr_new, a->pos[1]);
+	}
+	{
+		size_t stdin_runs = 0;
+
+		for (size_t i = 0; i < a->nr_base; i++)
+			stdin_runs += !strcmp(a->base[i], "-");
+		for (size_t i = 0; i < a->nr_new; i++)
+			stdin_runs += !strcmp(a->new[i], "-");
+		if (stdin_runs > 1) {
+			error_msg("diff: standard input ('-') can hold one run only");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void free_args(struct diff_args *a)
+{
+	for (size_t i = 0; i < a->nr_rules; i++)
+		sl_rule_free(&a->rules[i]);
+	free(a->rules);
+	free(a->base);
+	free(a->new);
+	free(a->pos);
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_args a = { .color = "auto", .top = 10 };
+	struct sl_diff d = { 0 };
+	struct sl_config cfg;
+	char err[512];
+	int ret, status = 2;
+
+	sl_config_init(&cfg);
+	ret = parse_args(argc, argv, &a, &cfg);
+	if (ret) {
+		if (ret < 0)
+			fputs("usage: schedlint diff [options] BASE NEW   (--help for the options)\n", stderr);
+		free_args(&a);
+		sl_config_free(&cfg);
+		return ret > 0 ? 0 : 2;
+	}
+
+	if (load_side(&d.base, "base", a.base, a.nr_base, &cfg) ||
+	    load_side(&d.new, "new", a.new, a.nr_new, &cfg))
+		goto out;
+	sl_diff_build(&d, a.top);
+	for (size_t i = 0; i < a.nr_rules; i++) {
+		if (sl_diff_add_rule(&d, &a.rules[i], err, sizeof(err))) {
+			error_msg("diff: %s", err);
+			goto out;
+		}
+	}
+	if (a.options_given) {
+		for (int s = 0; s < 2; s++) {
+			const struct sl_diff_side *side = s ? &d.new : &d.base;
+
+			for (size_t i = 0; i < side->nr; i++)
+				if (side->runs[i].saved)
+					sl_diff_note(&d, "%s is a saved report: the analysis options "
+						     "apply to traces only", side->runs[i].path);
+		}
+	}
+
+	sl_output_begin(stdout);
+	if (a.json) {
+		cJSON *root = sl_diff_json(&d);
+		char *text = cJSON_Print(root);
+
+		fputs(text, stdout);
+		fputc('\n', stdout);
+		free(text);
+		cJSON_Delete(root);
+	} else if (a.markdown) {
+		sl_diff_print_markdown(&d, stdout);
+	} else {
+		sl_diff_print_text(&d, stdout, sl_want_color(a.color));
+	}
+	if (sl_output_end(stdout) < 0)
+		goto out;
+	if (a.junit && sl_diff_write_junit(&d, a.junit, err, sizeof(err))) {
+		error_msg("diff: --junit: %s", err);
+		goto out;
+	}
+	status = d.nr_failed ? 1 : 0;
+out:
+	sl_diff_free(&d);
+	free_args(&a);
+	sl_config_free(&cfg);
+	return status;
+}
