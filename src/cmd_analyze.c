@@ -10,8 +10,10 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "metrics.h"
 #include "options.h"
 #include "output.h"
+#include "rules.h"
 #include "schedlint/analysis.h"
 #include "schedlint/report.h"
 #include "util.h"
@@ -28,17 +30,74 @@ static const char analyze_usage[] =
 	"  --json                the report as JSON (schema schedlint.report/1)\n"
 	"  --color=WHEN          auto (default: on a terminal, unless NO_COLOR), always, never\n"
 	"  --top=N               findings and tasks listed in the terminal report (10)\n"
+	"\n"
+	"CI gate (repeatable; exit 1 when one fails):\n"
+	"  --fail-on=RULE        an absolute limit on a metric, e.g. 'wakeup.p99>500us',\n"
+	"                        'late-preemption.count>0'; schedlint diff --list-metrics\n"
+	"                        lists the metrics (rules on a change need schedlint diff)\n"
 	"\n";
 
-enum { OPT_JSON = 1, OPT_COLOR, OPT_TOP };
+enum { OPT_JSON = 1, OPT_COLOR, OPT_TOP, OPT_FAIL_ON };
 
-static bool want_color(const char *when)
+/*
+ * Evaluate the absolute rules on the report object; the results go in
+ * res[].  0, or -1 with a message when a rule names a comm the trace
+ * does not have (a typo must not pass silently).
+ */
+static int eval_rules(const char *path, cJSON *root, const struct sl_rule *rules, size_t nr,
+		      struct sl_rule_result *res, size_t *failed)
 {
-	if (!strcmp(when, "always"))
-		return true;
-	if (!strcmp(when, "never"))
-		return false;
-	return isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	struct sl_metrics ms;
+	char err[256];
+
+	*failed = 0;
+	if (sl_metrics_from_report(root, &ms, err, sizeof(err))) {
+		error_msg("%s: %s", path, err);
+		return -1;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const struct sl_metric_value *v = sl_metrics_get(&ms, rules[i].metric);
+		struct sl_range range;
+
+		if (!v) {
+			error_msg("analyze: --fail-on '%s': no task named '%.*s' with wakeup-latency "
+				  "samples in %s", rules[i].text,
+				  (int)(strlen(rules[i].metric) - strlen(SL_METRIC_COMM_PREFIX) -
+					strlen(SL_METRIC_COMM_SUFFIX)),
+				  rules[i].metric + strlen(SL_METRIC_COMM_PREFIX), path);
+			sl_metrics_free(&ms);
+			return -1;
+		}
+		sl_range_of(&range, &v->value, &v->valid, 1);
+		sl_rule_eval(&rules[i], NULL, &range, false, &res[i]);
+		*failed += res[i].verdict == SL_VERDICT_FAIL;
+	}
+	sl_metrics_free(&ms);
+	return 0;
+}
+
+static void rules_text(struct sl_report *r, const struct sl_rule *rules, size_t nr,
+		       const struct sl_rule_result *res, size_t failed)
+{
+	sl_report_section(r, "Rules");
+	for (size_t i = 0; i < nr; i++) {
+		bool fail = res[i].verdict == SL_VERDICT_FAIL;
+
+		fprintf(r->out, "  %s%-5s%s  %-28s  %s\n",
+			sl_color(r, fail ? SL_C_RED : res[i].verdict == SL_VERDICT_SKIP ?
+				 SL_C_DIM : SL_C_GREEN),
+			fail ? "FAIL" : res[i].verdict == SL_VERDICT_SKIP ? "skip" : "ok",
+			sl_color(r, SL_C_RESET), rules[i].text, res[i].why);
+	}
+	fprintf(r->out, "  %s%zu of %zu rule%s failed%s\n", sl_color(r, failed ? SL_C_RED : SL_C_GREEN),
+		failed, nr, nr == 1 ? "" : "s", sl_color(r, SL_C_RESET));
+}
+
+static void free_rules(struct sl_rule *rules, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		sl_rule_free(&rules[i]);
+	free(rules);
 }
 
 int cmd_analyze(int argc, char **argv)
@@ -47,6 +106,7 @@ int cmd_analyze(int argc, char **argv)
 		{ "json",  no_argument,       NULL, OPT_JSON },
 		{ "color", required_argument, NULL, OPT_COLOR },
 		{ "top",   required_argument, NULL, OPT_TOP },
+		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 		{ "help",  no_argument,       NULL, 'h' },
 		SL_ANALYSIS_OPTIONS,
 		{ NULL, 0, NULL, 0 }
@@ -57,6 +117,11 @@ int cmd_analyze(int argc, char **argv)
 	const char *path = "trace.dat", *color = "auto";
 	bool json = false;
 	int c, top = 10, status = 0;
+	struct sl_rule *rules = NULL;
+	struct sl_rule_result *results = NULL;
+	size_t nr_rules = 0, failed = 0;
+	cJSON *root = NULL;
+	char err_rule[512];
 
 	sl_config_init(&cfg);
 	optind = 1;
@@ -79,10 +144,24 @@ int cmd_analyze(int argc, char **argv)
 				goto usage;
 			}
 			break;
+		case OPT_FAIL_ON:
+			rules = xrealloc(rules, (nr_rules + 1) * sizeof(*rules));
+			if (sl_rule_parse(optarg, &rules[nr_rules], err_rule, sizeof(err_rule))) {
+				error_msg("analyze: %s", err_rule);
+				goto usage;
+			}
+			if (sl_rule_needs_base(&rules[nr_rules++])) {
+				error_msg("analyze: --fail-on '%s': a change (+N, +N%%) needs two runs: "
+					  "use schedlint diff, or an absolute limit here "
+					  "('wakeup.p99>500us')", optarg);
+				goto usage;
+			}
+			break;
 		case 'h':
 			fputs(analyze_usage, stdout);
 			fputs(sl_analysis_options_help, stdout);
 			sl_config_free(&cfg);
+			free_rules(rules, nr_rules);
 			return 0;
 		default:
 			if (c >= SL_OPT_BASE && c < SL_OPT__END) {
@@ -103,26 +182,55 @@ int cmd_analyze(int argc, char **argv)
 	if (sl_analysis_run(path, &cfg, NULL, NULL, &an, &err) < 0) {
 		error_msg("%s: %s", path, err.msg);
 		sl_config_free(&cfg);
+		free_rules(rules, nr_rules);
 		return 2;
+	}
+
+	if (json || nr_rules)
+		root = sl_report_json(an->model, path);
+	if (nr_rules) {
+		results = xcalloc(nr_rules, sizeof(*results));
+		if (eval_rules(path, root, rules, nr_rules, results, &failed)) {
+			status = 2;
+			goto out;
+		}
 	}
 
 	sl_output_begin(stdout);
 	if (json) {
-		cJSON *root = sl_report_json(an->model, path);
-		char *text = cJSON_PrintBuffered(root, 1 << 20, 1);
+		char *text;
 
+		if (nr_rules) {
+			cJSON *arr = cJSON_AddArrayToObject(root, "rules");
+
+			for (size_t i = 0; i < nr_rules; i++)
+				cJSON_AddItemToArray(arr, sl_rule_json(&rules[i], &results[i]));
+		}
+		text = cJSON_PrintBuffered(root, 1 << 20, 1);
 		fputs(text, stdout);
 		fputc('\n', stdout);
 		free(text);
-		cJSON_Delete(root);
+		/* stdout may go to a file: say on stderr what failed the job */
+		for (size_t i = 0; i < nr_rules; i++)
+			if (results[i].verdict == SL_VERDICT_FAIL)
+				error_msg("%s: --fail-on '%s' failed: %s", path, rules[i].text,
+					  results[i].why);
 	} else {
 		struct sl_report r = {
-			.out = stdout, .color = want_color(color), .path = path, .top = top,
+			.out = stdout, .color = sl_want_color(color), .path = path, .top = top,
 		};
 		sl_report_text(&r, an->model);
+		if (nr_rules)
+			rules_text(&r, rules, nr_rules, results, failed);
 	}
 	if (sl_output_end(stdout) < 0)
 		status = 2;
+	else if (failed)
+		status = 1;
+out:
+	cJSON_Delete(root);
+	free(results);
+	free_rules(rules, nr_rules);
 	sl_analysis_free(an);
 	sl_config_free(&cfg);
 	return status;
@@ -130,5 +238,6 @@ int cmd_analyze(int argc, char **argv)
 usage:
 	fputs("usage: schedlint analyze [options] [TRACE]   (--help for the options)\n", stderr);
 	sl_config_free(&cfg);
+	free_rules(rules, nr_rules);
 	return 2;
 }
