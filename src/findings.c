@@ -107,14 +107,39 @@ static bool passes(const struct sl_model *m, uint64_t ts, int cpu, int32_t pid, 
 	       sl_filter_task(m->cfg, m->strtab, &t);
 }
 
+bool sl_finding_passes(const struct sl_model *m, const struct sl_finding *f)
+{
+	return passes(m, f->ts, f->cpu, f->pid, f->comm);
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
 static void summarize(struct sl_findings *fs, int kind, uint64_t cost)
 {
 	struct sl_kind_summary *s = &fs->summary[kind];
 
 	s->count++;
-	s->cost = s->cost + cost < s->cost ? UINT64_MAX : s->cost + cost;
+	s->cost = sat_add(s->cost, cost);
 	if (cost > s->max_cost)
 		s->max_cost = cost;
+}
+
+void sl_findings_add_unlisted(struct sl_model *m, enum sl_kind kind, uint64_t count,
+			      uint64_t cost, uint64_t max_cost)
+{
+	struct sl_kind_summary *s;
+
+	if (kind >= SL_KIND__COUNT || !count)
+		return;
+	s = &m->findings->summary[kind];
+	s->count += count;
+	s->cost = sat_add(s->cost, cost);
+	if (max_cost > s->max_cost)
+		s->max_cost = max_cost;
+	m->findings->dropped += count;
 }
 
 bool sl_finding_add(struct sl_model *m, const struct sl_finding *f)

@@ -79,6 +79,16 @@ void sl_findings_free(struct sl_findings *fs);
  * filters; returns true when it was counted.  task_pid/comm decide --pid/--comm.
  */
 bool sl_finding_add(struct sl_model *m, const struct sl_finding *f);
+/* Would f pass the filters (--cpus/--pid/--comm/--from/--to)? */
+bool sl_finding_passes(const struct sl_model *m, const struct sl_finding *f);
+/*
+ * Count findings that passed the filters but are not listed: an analyzer
+ * that held candidates until the end and, to bound its memory, kept only
+ * the most costly of them in full (held.h).  They go to kind's summary
+ * and make the list say it was capped.
+ */
+void sl_findings_add_unlisted(struct sl_model *m, enum sl_kind kind, uint64_t count,
+			      uint64_t cost, uint64_t max_cost);
 /* Count a measurement (sync-wake-local) with the same filters. */
 bool sl_measure_add(struct sl_model *m, enum sl_kind kind, uint64_t ts, int cpu,
 		    int32_t pid, uint32_t comm, uint64_t cost);

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * held.h - findings whose verdict waits for the end of the trace
+ *
+ * Some verdicts need the whole trace: a task is migratable when it is seen
+ * running on two CPUs anywhere in it (SPEC "Affinity"), and events a CPU
+ * lost show up only at that CPU's next event, maybe long after the moment
+ * a finding looked at.  An analyzer holds such candidates here and decides
+ * them in its finish hook: it walks the items, adds the ones that stand
+ * with sl_finding_add(), and gives each task's tally to
+ * sl_findings_add_unlisted() when the task's verdict is yes.
+ *
+ * Memory stays bounded: the list keeps the max most costly candidates;
+ * when it is full, the cheapest is folded into its task's tally (count,
+ * total and worst cost, in the analyzer's task slot), which is decided
+ * with the task but is never listed nor checked item by item.  Candidates
+ * that do not pass the filters are dropped when added.
+ */
+#ifndef SCHEDLINT_HELD_H
+#define SCHEDLINT_HELD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "findings.h"
+
+struct sl_analyzer;
+struct sl_model;
+struct sl_task;
+
+/* Candidates a task had beyond the held list; lives in the analyzer's task slot. */
+struct sl_held_tally {
+	uint64_t count;
+	uint64_t cost;			/* total, saturating */
+	uint64_t max_cost;
+};
+
+struct sl_held_item {
+	struct sl_finding f;		/* its detail is owned by the list */
+	struct sl_task *task;
+};
+
+struct sl_held {
+	struct sl_held_item *items;	/* min-heap on cost while adding */
+	size_t nr, max;
+	const struct sl_analyzer *a;	/* whose task slots hold the tallies */
+	size_t tally_off;		/* offset of struct sl_held_tally in them */
+	uint64_t evicted;		/* items folded into tallies */
+};
+
+void sl_held_init(struct sl_held *h, const struct sl_analyzer *a, size_t tally_off, size_t max);
+/* Hold f, a candidate about task t; false when the filters drop it (detail freed). */
+bool sl_held_add(struct sl_model *m, struct sl_held *h, struct sl_task *t, const struct sl_finding *f);
+struct sl_held_tally *sl_held_tally(const struct sl_model *m, const struct sl_held *h,
+				    const struct sl_task *t);
+/*
+ * Free every item's detail and the list (after finish: the items the
+ * analyzer handed to sl_finding_add() must have their f.detail set to NULL).
+ */
+void sl_held_free(struct sl_held *h);
+
+/*
+ * Where CPUs lost events, to check held candidates at the end: a gap is
+ * learned at the CPU's next event after it, and the CPU's state is
+ * unknown from its last event before (start) to that point (end), and
+ * until its next sched_switch.  Record each with sl_gaps_add() from the
+ * on_cpu_unknown hook.
+ */
+struct sl_gap {
+	uint64_t start, end;		/* the state is unknown in (start, end] */
+};
+
+struct sl_gaps {
+	struct sl_gap_list {
+		struct sl_gap *gap;	/* in time order */
+		size_t nr, alloc;
+	} *cpu;
+	int nr_cpus;
+};
+
+void sl_gaps_add(struct sl_gaps *gs, int cpu, uint64_t start, uint64_t end);
+/* The first gap of cpu that overlaps (a, b], or NULL. */
+const struct sl_gap *sl_gaps_find(const struct sl_gaps *gs, int cpu, uint64_t a, uint64_t b);
+void sl_gaps_free(struct sl_gaps *gs);
+
+#endif /* SCHEDLINT_HELD_H */

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * picture.c - per-CPU pictures of one moment, for the findings' reports
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlint/model.h"
+#include "schedlint/picture.h"
+#include "util.h"
+
+static void add_waiter(struct sl_picture_cpu *pc, int *n, const struct sl_task *t, bool pending)
+{
+	if (*n >= SL_PICTURE_WAITERS)
+		return;
+	pc->wait_pid[*n] = t->pid;
+	pc->wait_comm[*n] = t->comm;
+	pc->wait_pending[*n] = pending;
+	(*n)++;
+}
+
+static void picture_cpu(struct sl_picture_cpu *pc, const struct sl_cpu *c, const struct sl_task *subject)
+{
+	int n = 0;
+
+	memset(pc, 0, sizeof(*pc));
+	pc->cpu = c->cpu;
+	pc->state = !c->known ? SL_PICTURE_UNKNOWN :
+		    sl_cpu_is_idle(c) ? SL_PICTURE_IDLE : SL_PICTURE_BUSY;
+	pc->curr_pid = c->known && c->curr ? c->curr->pid : 0;
+	pc->curr_comm = c->known && c->curr ? c->curr->comm : 0;
+	pc->nr_queued = (uint16_t)MIN(c->nr_queued, UINT16_MAX);
+	pc->nr_pending = (uint16_t)MIN(c->nr_pending, UINT16_MAX);
+	if (subject && subject->cpu == c->cpu &&
+	    (subject->state == SL_TASK_QUEUED || subject->state == SL_TASK_PENDING))
+		add_waiter(pc, &n, subject, subject->state == SL_TASK_PENDING);
+	for (const struct sl_task *t = c->queued; t && n < SL_PICTURE_WAITERS; t = t->q_next)
+		if (t != subject)
+			add_waiter(pc, &n, t, false);
+	for (const struct sl_task *t = c->pending; t && n < SL_PICTURE_WAITERS; t = t->q_next)
+		if (t != subject)
+			add_waiter(pc, &n, t, true);
+}
+
+void sl_picture_take(struct sl_picture *p, const struct sl_model *m, int cpu,
+		     const struct sl_task *subject, const int *must, int nr_must)
+{
+	uint32_t cap = SL_PICTURE_MAX_CPUS + (uint32_t)(nr_must > 0 ? nr_must : 0);
+
+	if (p->alloc < cap) {
+		p->cpus = xrealloc(p->cpus, cap * sizeof(*p->cpus));
+		p->alloc = cap;
+	}
+	p->ts = m->now;
+	p->subject_pid = subject ? subject->pid : -1;
+	p->nr = 0;
+	p->rest_busy = p->rest_idle = p->rest_unknown = 0;
+	for (int x = 0; x < m->nr_cpus; x++) {
+		const struct sl_cpu *c = &m->cpus[x];
+		bool needed = false;
+
+		if (x != cpu && !sl_same_llc(m, cpu, x))
+			continue;
+		for (int i = 0; i < nr_must && !needed; i++)
+			needed = must[i] == x;
+		if (p->nr >= SL_PICTURE_MAX_CPUS && !needed) {
+			if (!c->known)
+				p->rest_unknown++;
+			else if (sl_cpu_is_idle(c))
+				p->rest_idle++;
+			else
+				p->rest_busy++;
+			continue;
+		}
+		if (p->nr < p->alloc)
+			picture_cpu(&p->cpus[p->nr++], c, subject);
+	}
+}
+
+/* --- printing --- */
+
+static const char *mark_of(const struct sl_picture_mark *marks, int nr, int cpu)
+{
+	for (int i = 0; i < nr; i++)
+		if (marks[i].cpu == cpu)
+			return marks[i].note;
+	return NULL;
+}
+
+static bool plain(const struct sl_picture_cpu *pc)
+{
+	return pc->state != SL_PICTURE_BUSY;
+}
+
+static void task_name(char *buf, size_t len, const struct sl_model *m, uint32_t comm, int32_t pid,
+		      bool star)
+{
+	snprintf(buf, len, "%s:%d%s", sl_str(m->strtab, comm), pid, star ? "*" : "");
+}
+
+/* "queued: a:1*, b:2 +3" for the waiters of one kind */
+static size_t waiters(char *buf, size_t len, const struct sl_model *m, const struct sl_picture *p,
+		      const struct sl_picture_cpu *pc, bool pending)
+{
+	unsigned total = pending ? pc->nr_pending : pc->nr_queued, named = 0;
+	size_t n = 0;
+	char name[64];
+
+	if (!total)
+		return 0;
+	n += (size_t)snprintf(buf + n, len - n, "; %s ", pending ? "pending" : "queued");
+	for (int i = 0; i < SL_PICTURE_WAITERS && n < len; i++) {
+		if (!pc->wait_pid[i] || pc->wait_pending[i] != pending)
+			continue;
+		task_name(name, sizeof(name), m, pc->wait_comm[i], pc->wait_pid[i],
+			  pc->wait_pid[i] == p->subject_pid);
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", named ? ", " : "", name);
+		named++;
+	}
+	if (total > named && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s+%u", named ? " " : "", total - named);
+	return n < len ? n : len - 1;
+}
+
+static void describe(char *buf, size_t len, const struct sl_model *m, const struct sl_picture *p,
+		     const struct sl_picture_cpu *pc)
+{
+	size_t n;
+
+	if (pc->state == SL_PICTURE_UNKNOWN) {
+		snprintf(buf, len, "state unknown");
+		return;
+	}
+	if (pc->curr_pid) {
+		char name[64];
+
+		task_name(name, sizeof(name), m, pc->curr_comm, pc->curr_pid,
+			  pc->curr_pid == p->subject_pid);
+		n = (size_t)snprintf(buf, len, "runs %s", name);
+	} else {
+		n = (size_t)snprintf(buf, len, "idle");
+	}
+	if (n < len)
+		n += waiters(buf + n, len - n, m, p, pc, false);
+	if (n < len)
+		waiters(buf + n, len - n, m, p, pc, true);
+}
+
+static void print_line(FILE *out, const struct sl_picture *p, const struct sl_model *m,
+		       const char *indent, int first, int last, const char *note)
+{
+	const struct sl_picture_cpu *pc = &p->cpus[first];
+	char label[32], text[256];
+
+	if (first == last)
+		snprintf(label, sizeof(label), "cpu%d", pc->cpu);
+	else
+		snprintf(label, sizeof(label), "cpu%d-%d", pc->cpu, p->cpus[last].cpu);
+	describe(text, sizeof(text), m, p, pc);
+	fprintf(out, "%s%-9s %s%s%s\n", indent, label, text, note ? "   <- " : "", note ? note : "");
+}
+
+void sl_picture_print(FILE *out, const struct sl_picture *p, const struct sl_model *m,
+		      const char *indent, const struct sl_picture_mark *marks, int nr_marks,
+		      int max_lines)
+{
+	/* lines: runs [first, last] of the pictured CPUs */
+	int *first = xcalloc(p->nr + 1, sizeof(*first)), *last = xcalloc(p->nr + 1, sizeof(*last));
+	int nr_lines = 0, nr_marked = 0, budget;
+	uint32_t skip_busy = p->rest_busy, skip_idle = p->rest_idle, skip_unknown = p->rest_unknown;
+
+	for (uint32_t i = 0; i < p->nr; i++) {
+		const struct sl_picture_cpu *pc = &p->cpus[i];
+		int prev = nr_lines ? last[nr_lines - 1] : -1;
+
+		if (prev >= 0 && plain(pc) && plain(&p->cpus[prev]) && pc->state == p->cpus[prev].state &&
+		    pc->cpu == p->cpus[prev].cpu + 1 && !mark_of(marks, nr_marks, pc->cpu) &&
+		    !mark_of(marks, nr_marks, p->cpus[prev].cpu)) {
+			last[nr_lines - 1] = (int)i;
+			continue;
+		}
+		first[nr_lines] = last[nr_lines] = (int)i;
+		nr_lines++;
+		if (mark_of(marks, nr_marks, pc->cpu))
+			nr_marked++;
+	}
+	budget = nr_lines <= max_lines ? nr_lines : MAX(max_lines - 1 - nr_marked, 0);
+	for (int l = 0; l < nr_lines; l++) {
+		const char *note = first[l] == last[l] ? mark_of(marks, nr_marks, p->cpus[first[l]].cpu) : NULL;
+
+		if (note || budget > 0) {
+			print_line(out, p, m, indent, first[l], last[l], note);
+			if (!note)
+				budget--;
+			continue;
+		}
+		for (int i = first[l]; i <= last[l]; i++) {
+			uint8_t st = p->cpus[i].state;
+
+			skip_busy += st == SL_PICTURE_BUSY;
+			skip_idle += st == SL_PICTURE_IDLE;
+			skip_unknown += st == SL_PICTURE_UNKNOWN;
+		}
+	}
+	if (skip_busy + skip_idle + skip_unknown)
+		fprintf(out, "%s... %u more CPUs: %u busy, %u idle, %u unknown\n", indent,
+			skip_busy + skip_idle + skip_unknown, skip_busy, skip_idle, skip_unknown);
+	free(first);
+	free(last);
+}
+
+/* --- keeping a few --- */
+
+void sl_picture_keeper_init(struct sl_picture_keeper *k, size_t max)
+{
+	memset(k, 0, sizeof(*k));
+	k->max = max;
+	k->kept = xcalloc(max ? max : 1, sizeof(*k->kept));
+}
+
+struct sl_picture *sl_picture_get(struct sl_picture_keeper *k)
+{
+	if (k->nr_pool)
+		return k->pool[--k->nr_pool];
+	return xcalloc(1, sizeof(struct sl_picture));
+}
+
+void sl_picture_put(struct sl_picture_keeper *k, struct sl_picture *p)
+{
+	if (!p)
+		return;
+	GROW(k->pool, k->alloc_pool, k->nr_pool + 1);
+	k->pool[k->nr_pool++] = p;
+}
+
+static size_t cheapest(const struct sl_picture_keeper *k)
+{
+	size_t min = 0;
+
+	for (size_t i = 1; i < k->nr; i++)
+		if (k->kept[i].cost < k->kept[min].cost)
+			min = i;
+	return min;
+}
+
+bool sl_picture_wanted(const struct sl_picture_keeper *k, uint64_t cost)
+{
+	return k->nr < k->max || (k->max && cost > k->kept[cheapest(k)].cost);
+}
+
+void sl_picture_keep(struct sl_picture_keeper *k, struct sl_picture *pic, uint64_t cost,
+		     int32_t pid, uint64_t ts, int32_t cpu)
+{
+	struct sl_kept_picture kp = { .cost = cost, .ts = ts, .pid = pid, .cpu = cpu, .pic = pic };
+	size_t min;
+
+	if (k->nr < k->max) {
+		k->kept[k->nr++] = kp;
+		return;
+	}
+	min = cheapest(k);
+	if (!k->max || cost <= k->kept[min].cost) {
+		sl_picture_put(k, pic);
+		return;
+	}
+	sl_picture_put(k, k->kept[min].pic);
+	k->kept[min] = kp;
+}
+
+const struct sl_picture *sl_picture_find(const struct sl_picture_keeper *k, int32_t pid,
+					 uint64_t ts, int32_t cpu)
+{
+	for (size_t i = 0; i < k->nr; i++)
+		if (k->kept[i].pid == pid && k->kept[i].ts == ts && k->kept[i].cpu == cpu)
+			return k->kept[i].pic;
+	return NULL;
+}
+
+static void picture_free(struct sl_picture *p)
+{
+	if (p)
+		free(p->cpus);
+	free(p);
+}
+
+void sl_picture_keeper_free(struct sl_picture_keeper *k)
+{
+	for (size_t i = 0; i < k->nr; i++)
+		picture_free(k->kept[i].pic);
+	for (size_t i = 0; i < k->nr_pool; i++)
+		picture_free(k->pool[i]);
+	free(k->kept);
+	free(k->pool);
+	memset(k, 0, sizeof(*k));
+}
+
+const char *sl_fmt_cpus(char *buf, size_t len, const int32_t *cpus, size_t n)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++) {
+		size_t j = i;
+
+		while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
+			j++;
+		if (j > i)
+			used += (size_t)snprintf(buf + used, len - used, "%s%d-%d", i ? "," : "",
+						 cpus[i], cpus[j]);
+		else
+			used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? "," : "", cpus[i]);
+		i = j;
+	}
+	return buf;
+}
