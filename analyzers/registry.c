@@ -8,13 +8,17 @@
 #include "schedlint/analyzer.h"
 
 extern const struct sl_analyzer_ops sl_ipi_analyzer;
+extern const struct sl_analyzer_ops sl_wakee_stacking_analyzer;
 extern const struct sl_analyzer_ops sl_sync_wake_analyzer;
 extern const struct sl_analyzer_ops sl_late_preemption_analyzer;
+extern const struct sl_analyzer_ops sl_idle_while_runnable_analyzer;
 
 const struct sl_analyzer_ops *const sl_analyzer_registry[] = {
 	&sl_ipi_analyzer,
+	&sl_wakee_stacking_analyzer,
 	&sl_sync_wake_analyzer,
 	&sl_late_preemption_analyzer,
+	&sl_idle_while_runnable_analyzer,
 };
 
 const int sl_nr_analyzers = sizeof(sl_analyzer_registry) / sizeof(sl_analyzer_registry[0]);

@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wakee_stacking.c - wakeups placed on a busy CPU while another of its LLC idled
+ *
+ * What it flags (SPEC "wakee-stacking"): when a wakee's destination CPU c
+ * is decided (the model's placement, SPEC rule 2), c is busy -- it runs a
+ * task, has tasks queued, or has a wakeup pending other than this one --
+ * while some CPU d of the same LLC is idle (state known, the idle task
+ * running, nothing queued or pending).  The cost is the wakee's wakeup
+ * latency, reported from --min-cost (50 us).  reason "pending" when c's
+ * only load was pending wakeups, else "busy".
+ *
+ * The kernel mechanism: select_idle_sibling() looks for an idle CPU in the
+ * target's LLC with idle_cpu(), which sees the running task, nr_running
+ * and rq->ttwu_pending.  Before "sched: Clear ttwu_pending after
+ * enqueue_task" (seeds/000) ttwu_pending was cleared before the pending
+ * wakees were enqueued, so a CPU with wakeups on their way looked idle and
+ * several wakers stacked their wakees on it: schbench p99.5 went from 27 us
+ * to 3364 us.  That race is the "pending" reason; a "busy" placement next
+ * to an idle sibling is the same waste for other reasons (wake_affine
+ * pulling toward a busy waker, a search cut short by SIS_UTIL, a stale
+ * idle view).
+ *
+ * Affinity (SPEC): only migratable wakees count -- seen running on two
+ * CPUs anywhere in the trace, or, with --assume-migratable, any task but a
+ * per-CPU kernel thread.  That is known at the end only, and so is an
+ * idle CPU's gap in a ring buffer (learned at its next event), so the
+ * candidates are held until finish (held.h): there, a placement made on a
+ * CPU whose state turned out lost, or whose idle CPUs all did, is dropped.
+ *
+ * Blind spots: the trace carries no affinity masks, so a task allowed on
+ * a few CPUs looks migratable once seen on two, and idle CPUs it could not
+ * use (isolated, another cpuset) count as idle.  A switch the trace does
+ * not show leaves a CPU looking idle until its next event (the model
+ * infers it then).  SMT siblings are not told from cores, and the kernel
+ * may have had reasons (wake_affine, cache hotness) this does not weigh:
+ * the finding says what it cost, not that the choice was wrong.
+ */
+#include <cJSON.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlint/analyzer.h"
+#include "schedlint/held.h"
+#include "schedlint/picture.h"
+#include "schedlint/report.h"
+#include "util.h"
+
+#define HELD_SLACK	64	/* held beyond --max-findings: some will be dropped at the end */
+#define PICTURES_KEPT	16	/* a few more than shown: some held ones are dropped */
+#define SHOWN		5	/* findings detailed in the terminal report */
+#define SHOWN_PICTURES	3	/* ... with a picture of the moment */
+
+enum stack_reason { REASON_BUSY = 0, REASON_PENDING };
+static const char *const reason_names[] = { [REASON_BUSY] = "busy", [REASON_PENDING] = "pending" };
+
+/* The kind's own fields, owned by the finding. */
+struct stack_detail {
+	int32_t waker_pid, waker_cpu;
+	int32_t prev_cpu;		/* where the wakee ran last, -1 unknown */
+	uint8_t reason;			/* enum stack_reason */
+	uint64_t placed_ts;		/* the destination was decided */
+	int32_t busy_pid;		/* what the destination ran then, 0 the idle task */
+	uint32_t busy_comm;
+	uint32_t nr_queued, nr_pending;	/* its waiting tasks then, the wakee not counted */
+	uint32_t nr_idle;
+	int32_t idle[];			/* the idle CPUs of its LLC then, ascending */
+};
+
+/* Per task: the placement waiting for its latency sample. */
+struct stack_task {
+	struct sl_held_tally tally;	/* candidates beyond the held list */
+	bool armed;			/* a busy placement of wakeup wake_seq */
+	uint8_t reason;
+	uint64_t wake_seq;
+	uint64_t placed_ts;
+	int32_t cpu, prev_cpu;
+	int32_t busy_pid;
+	uint32_t busy_comm, nr_queued, nr_pending;
+	uint64_t *idle;			/* bitmap of the idle CPUs at the placement */
+	uint32_t idle_words;
+	struct sl_picture *pic;		/* the moment of the placement */
+};
+
+struct stack_priv {
+	uint64_t *idle;			/* bitmap: CPUs idle (the model's notifications) */
+	uint32_t idle_words;
+	uint32_t nr_idle;
+	struct sl_held held[2];		/* candidates of tasks migratable already / not yet */
+	struct sl_gaps gaps;
+	struct sl_picture_keeper pictures;
+};
+
+static bool bit_test(const uint64_t *w, uint32_t nr_words, int cpu)
+{
+	return cpu >= 0 && (uint32_t)cpu / 64 < nr_words && (w[cpu / 64] >> (cpu % 64) & 1);
+}
+
+static void bitmap_fit(uint64_t **w, uint32_t *nr_words, int nr_cpus)
+{
+	uint32_t need = (uint32_t)(nr_cpus + 63) / 64;
+
+	if (need <= *nr_words)
+		return;
+	*w = xrealloc(*w, need * sizeof(**w));
+	memset(*w + *nr_words, 0, (need - *nr_words) * sizeof(**w));
+	*nr_words = need;
+}
+
+/*
+ * Affinity is decided at the end (SPEC), but "seen on two CPUs" never
+ * reverts: candidates of such tasks are held apart from the others, so
+ * that those of tasks that turn out pinned cannot crowd them out.
+ */
+static bool known_migratable(const struct sl_model *m, const struct sl_task *t)
+{
+	return sl_task_affinity(m, t) == SL_AFFINITY_MIGRATABLE;
+}
+
+static bool migratable(const struct sl_model *m, const struct sl_task *t)
+{
+	enum sl_affinity aff = sl_task_affinity(m, t);
+
+	return aff == SL_AFFINITY_MIGRATABLE ||
+	       (aff == SL_AFFINITY_UNKNOWN && m->cfg->assume_migratable);
+}
+
+/* --- the finding --- */
+
+static void stack_message(const struct sl_finding *f, const struct sl_model *m, char *buf, size_t len)
+{
+	const struct stack_detail *d = f->detail;
+	const struct sl_task *waker = d->waker_pid > 0 ? sl_model_task(m, d->waker_pid) : NULL;
+	uint32_t waiting = d->nr_queued + d->nr_pending;
+	char cpus[128], load[96] = "", by[64];
+	size_t n = 0;
+
+	sl_fmt_cpus(cpus, sizeof(cpus), d->idle, d->nr_idle);
+	if (d->reason == REASON_PENDING) {
+		snprintf(load, sizeof(load), ", whose only load was %u pending wakeup%s (ttwu_pending),",
+			 d->nr_pending, d->nr_pending == 1 ? "" : "s");
+	} else {
+		if (d->busy_pid)
+			n = (size_t)snprintf(load, sizeof(load), " running %s:%d",
+					     sl_str(m->strtab, d->busy_comm), d->busy_pid);
+		if (waiting)
+			snprintf(load + n, sizeof(load) - n, " with %u waiting", waiting);
+	}
+	if (d->waker_pid > 0)
+		snprintf(by, sizeof(by), "%s:%d", waker ? sl_task_comm(m, waker) : "?", d->waker_pid);
+	else
+		snprintf(by, sizeof(by), "an interrupt");
+	snprintf(buf, len, "woken by %s on cpu%d; placed on cpu%d%s while cpu%s %s idle",
+		 by, d->waker_cpu, f->cpu, load, cpus, d->nr_idle > 1 ? "were" : "was");
+}
+
+static void stack_json(const struct sl_finding *f, const struct sl_model *m, cJSON *obj)
+{
+	const struct stack_detail *d = f->detail;
+	cJSON *idle = cJSON_AddArrayToObject(obj, "idle_cpus");
+
+	sl_json_add_i64(obj, "waker_pid", d->waker_pid);
+	for (uint32_t i = 0; i < d->nr_idle; i++)
+		cJSON_AddItemToArray(idle, cJSON_CreateNumber(d->idle[i]));
+	cJSON_AddStringToObject(obj, "reason", reason_names[d->reason]);
+	/* additions */
+	sl_json_add_i64(obj, "waker_cpu", d->waker_cpu);
+	sl_json_add_i64(obj, "prev_cpu", d->prev_cpu);
+	sl_json_add_u64(obj, "placed_ns", d->placed_ts);
+	sl_json_add_u64(obj, "run_ns", f->ts + f->cost);
+	sl_json_add_i64(obj, "busy_pid", d->busy_pid);
+	sl_json_add_u64(obj, "queued", d->nr_queued);
+	sl_json_add_u64(obj, "pending", d->nr_pending);
+}
+
+static const struct sl_finding_ops stack_finding_ops = {
+	.message = stack_message,
+	.json = stack_json,
+};
+
+/* --- following the model --- */
+
+static int stack_init(struct sl_analyzer *a, struct sl_model *m)
+{
+	struct stack_priv *p = a->priv;
+
+	for (int i = 0; i < 2; i++)
+		sl_held_init(&p->held[i], a, offsetof(struct stack_task, tally),
+			     m->cfg->max_findings * 4 + HELD_SLACK);
+	sl_picture_keeper_init(&p->pictures, PICTURES_KEPT);
+	return 0;
+}
+
+static void stack_on_cpu_idle(struct sl_analyzer *a, struct sl_model *m, int cpu, uint64_t ts, bool idle)
+{
+	struct stack_priv *p = a->priv;
+
+	bitmap_fit(&p->idle, &p->idle_words, cpu + 1);
+	if (bit_test(p->idle, p->idle_words, cpu) == idle)
+		return;
+	p->idle[cpu / 64] ^= 1ULL << (cpu % 64);
+	p->nr_idle += idle ? 1 : -1;
+}
+
+static void stack_on_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cpu,
+				 uint64_t gap_start, uint64_t ts)
+{
+	struct stack_priv *p = a->priv;
+
+	sl_gaps_add(&p->gaps, cpu, gap_start, ts);
+}
+
+/**
+ * stack_on_placement - a wakee's destination is decided: is it busy while a sibling idles?
+ */
+static void stack_on_placement(struct sl_analyzer *a, struct sl_model *m, const struct sl_placement *pl)
+{
+	struct stack_priv *p = a->priv;
+	struct sl_task *t = pl->task;
+	struct stack_task *st = sl_task_priv(m, a, t);
+	const struct sl_cpu *c = sl_model_cpu(m, pl->dest_cpu);
+	uint32_t others_pending, nr_idle = 0;
+	int must[2];
+
+	st->armed = false;	/* a new wakeup: an older one never ran */
+	if (!c || !c->known || !t->wake_valid || !p->nr_idle)
+		return;
+	/* the wakee is on c's pending list already: it does not count */
+	others_pending = c->nr_pending - (t->state == SL_TASK_PENDING && t->cpu == c->cpu);
+	if (!c->curr && !c->nr_queued && !others_pending)
+		return;
+
+	bitmap_fit(&st->idle, &st->idle_words, m->nr_cpus);
+	memset(st->idle, 0, st->idle_words * sizeof(*st->idle));
+	for (uint32_t w = 0; w < p->idle_words; w++) {
+		for (uint64_t bits = p->idle[w]; bits; bits &= bits - 1) {
+			int d = (int)(w * 64) + __builtin_ctzll(bits);
+
+			if (d == c->cpu || !sl_same_llc(m, c->cpu, d))
+				continue;
+			st->idle[d / 64] |= 1ULL << (d % 64);
+			nr_idle++;
+		}
+	}
+	if (!nr_idle)
+		return;
+
+	st->armed = true;
+	st->wake_seq = t->wake_seq;
+	st->placed_ts = pl->ts;
+	st->cpu = c->cpu;
+	st->prev_cpu = pl->prev_cpu;
+	st->reason = !c->curr && !c->nr_queued ? REASON_PENDING : REASON_BUSY;
+	st->busy_pid = c->curr ? c->curr->pid : 0;
+	st->busy_comm = c->curr ? c->curr->comm : 0;
+	st->nr_queued = c->nr_queued;
+	st->nr_pending = others_pending;
+	if (!st->pic)
+		st->pic = sl_picture_get(&p->pictures);
+	must[0] = c->cpu;
+	must[1] = pl->waker_cpu;
+	sl_picture_take(st->pic, m, c->cpu, t, must, 2);
+}
+
+/**
+ * stack_on_latency - the wakee ran: its latency is the placement's cost
+ */
+static void stack_on_latency(struct sl_analyzer *a, struct sl_model *m, const struct sl_latency_sample *s)
+{
+	struct stack_priv *p = a->priv;
+	struct sl_task *t = s->task;
+	struct stack_task *st = sl_task_priv(m, a, t);
+	struct stack_detail *d;
+	struct sl_finding f;
+	uint32_t n = 0;
+
+	if (!st->armed || st->wake_seq != s->wake_seq)
+		return;
+	st->armed = false;
+	if (s->latency < m->cfg->min_cost_ns) {
+		sl_picture_put(&p->pictures, st->pic);
+		st->pic = NULL;
+		return;
+	}
+	for (uint32_t w = 0; w < st->idle_words; w++)
+		n += (uint32_t)__builtin_popcountll(st->idle[w]);
+	d = xcalloc(1, sizeof(*d) + n * sizeof(d->idle[0]));
+	for (int cpu = 0; (uint32_t)cpu < st->idle_words * 64 && d->nr_idle < n; cpu++)
+		if (bit_test(st->idle, st->idle_words, cpu))
+			d->idle[d->nr_idle++] = cpu;
+	d->waker_pid = s->waker_pid;
+	d->waker_cpu = s->waker_cpu;
+	d->prev_cpu = st->prev_cpu;
+	d->reason = st->reason;
+	d->placed_ts = st->placed_ts;
+	d->busy_pid = st->busy_pid;
+	d->busy_comm = st->busy_comm;
+	d->nr_queued = st->nr_queued;
+	d->nr_pending = st->nr_pending;
+	f = (struct sl_finding){
+		.kind = SL_KIND_WAKEE_STACKING, .ts = s->wake_ts, .cpu = st->cpu, .pid = t->pid,
+		.comm = t->comm, .cost = s->latency, .ops = &stack_finding_ops, .detail = d,
+	};
+	if (sl_held_add(m, &p->held[known_migratable(m, t)], t, &f) && sl_picture_wanted(&p->pictures, f.cost))
+		sl_picture_keep(&p->pictures, st->pic, f.cost, f.pid, f.ts, f.cpu);
+	else
+		sl_picture_put(&p->pictures, st->pic);
+	st->pic = NULL;
+}
+
+/* --- the verdict at the end --- */
+
+static bool lost_at(const struct stack_priv *p, int cpu, uint64_t ts)
+{
+	return sl_gaps_find(&p->gaps, cpu, ts ? ts - 1 : 0, ts) != NULL;
+}
+
+/* A CPU whose ring buffer turned out to have lost events then was not known idle. */
+static bool still_stands(const struct stack_priv *p, const struct sl_finding *f)
+{
+	struct stack_detail *d = f->detail;
+	uint32_t kept = 0;
+
+	if (lost_at(p, f->cpu, d->placed_ts))
+		return false;
+	for (uint32_t i = 0; i < d->nr_idle; i++)
+		if (!lost_at(p, d->idle[i], d->placed_ts))
+			d->idle[kept++] = d->idle[i];
+	d->nr_idle = kept;
+	return kept > 0;
+}
+
+static void stack_finish(struct sl_analyzer *a, struct sl_model *m)
+{
+	struct stack_priv *p = a->priv;
+
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		struct stack_task *st = sl_task_priv(m, a, m->tasks[i]);
+
+		st->armed = false;
+		sl_picture_put(&p->pictures, st->pic);
+		st->pic = NULL;
+	}
+	for (int h = 0; h < 2; h++) {
+		for (size_t i = 0; i < p->held[h].nr; i++) {
+			struct sl_held_item *it = &p->held[h].items[i];
+
+			if (!migratable(m, it->task) || !still_stands(p, &it->f))
+				continue;
+			sl_finding_add(m, &it->f);
+			it->f.detail = NULL;	/* the findings own it now */
+		}
+		sl_held_free(&p->held[h]);
+	}
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		struct sl_held_tally *t = sl_held_tally(m, &p->held[0], m->tasks[i]);
+
+		if (t->count && migratable(m, m->tasks[i]))
+			sl_findings_add_unlisted(m, SL_KIND_WAKEE_STACKING, t->count, t->cost, t->max_cost);
+	}
+}
+
+/* --- the terminal report --- */
+
+struct tally_row {
+	int32_t key;			/* a CPU, or a task's pid */
+	uint32_t comm;
+	uint64_t count, cost;
+};
+
+static void tally_add(struct tally_row *rows, size_t *nr, int32_t key, uint32_t comm, uint64_t cost)
+{
+	for (size_t i = 0; i < *nr; i++) {
+		if (rows[i].key == key) {
+			rows[i].count++;
+			rows[i].cost += cost;
+			return;
+		}
+	}
+	rows[(*nr)++] = (struct tally_row){ .key = key, .comm = comm, .count = 1, .cost = cost };
+}
+
+static int by_cost_desc(const void *a, const void *b)
+{
+	const struct tally_row *x = a, *y = b;
+
+	if (x->cost != y->cost)
+		return x->cost < y->cost ? 1 : -1;
+	return x->key - y->key;
+}
+
+static void stack_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_report *r)
+{
+	struct stack_priv *p = a->priv;
+	const struct sl_kind_summary *s = &m->findings->summary[SL_KIND_WAKEE_STACKING];
+	const struct sl_finding *all;
+	struct tally_row *cpus, *tasks;
+	size_t nr_all, nr_cpus = 0, nr_tasks = 0, listed = 0, pending = 0, shown = 0;
+	char b1[32], b2[32], b3[32], b4[32], cpulist[128], msg[512];
+
+	if (!s->count)
+		return;
+	all = sl_findings_sorted(m->findings, &nr_all);
+	cpus = xcalloc(nr_all + 1, sizeof(*cpus));
+	tasks = xcalloc(nr_all + 1, sizeof(*tasks));
+	for (size_t i = 0; i < nr_all; i++) {
+		const struct sl_finding *f = &all[i];
+
+		if (f->kind != SL_KIND_WAKEE_STACKING)
+			continue;
+		listed++;
+		pending += ((const struct stack_detail *)f->detail)->reason == REASON_PENDING;
+		tally_add(cpus, &nr_cpus, f->cpu, 0, f->cost);
+		tally_add(tasks, &nr_tasks, f->pid, f->comm, f->cost);
+	}
+	qsort(cpus, nr_cpus, sizeof(*cpus), by_cost_desc);
+	qsort(tasks, nr_tasks, sizeof(*tasks), by_cost_desc);
+
+	sl_report_section(r, "Wakee stacking (wakeups placed on a busy CPU next to an idle one)");
+	fprintf(r->out, "  %" PRIu64 " wakeup%s placed on a busy CPU while another CPU of the LLC "
+		"was idle; the wakees waited %s in all, worst %s.\n", s->count, s->count == 1 ? " was" : "s were",
+		fmt_duration(b1, sizeof(b1), s->cost), fmt_duration(b2, sizeof(b2), s->max_cost));
+	if (listed < s->count)
+		fprintf(r->out, "  Of the %zu most costly (the list is capped):", listed);
+	else
+		fputs("  ", r->out);
+	fprintf(r->out, "%s%zu %s pending: the destination's only load was a wakeup not enqueued yet "
+		"(the ttwu_pending race); %zu busy: it ran or had queued a task.\n",
+		listed < s->count ? " " : "", pending, pending == 1 ? "was" : "were", listed - pending);
+	fputs("  Destinations:", r->out);
+	for (size_t i = 0; i < nr_cpus && i < 4; i++)
+		fprintf(r->out, "%s cpu%d %" PRIu64 "x (%s)", i ? "," : "", cpus[i].key, cpus[i].count,
+			fmt_duration(b1, sizeof(b1), cpus[i].cost));
+	fputs(nr_cpus > 4 ? ", ...\n  Wakees:" : "\n  Wakees:", r->out);
+	for (size_t i = 0; i < nr_tasks && i < 4; i++)
+		fprintf(r->out, "%s %s:%d %" PRIu64 "x (%s)", i ? "," : "", sl_str(m->strtab, tasks[i].comm),
+			tasks[i].key, tasks[i].count, fmt_duration(b1, sizeof(b1), tasks[i].cost));
+	fputs(nr_tasks > 4 ? ", ...\n" : "\n", r->out);
+
+	for (size_t i = 0; i < nr_all && shown < (size_t)MIN(r->top, SHOWN); i++) {
+		const struct sl_finding *f = &all[i];
+		const struct stack_detail *d = f->detail;
+		const struct sl_picture *pic;
+
+		if (f->kind != SL_KIND_WAKEE_STACKING)
+			continue;
+		shown++;
+		sl_finding_message(f, m, msg, sizeof(msg));
+		fprintf(r->out, "\n  %s#%zu  %s%s  cpu%d  %s:%d waited %s%s%s (%s)\n     %s\n",
+			sl_color(r, SL_C_BOLD), shown, fmt_ts(b1, sizeof(b1), f->ts), sl_color(r, SL_C_RESET),
+			f->cpu, sl_str(m->strtab, f->comm), f->pid, sl_color(r, SL_C_YELLOW),
+			fmt_duration(b2, sizeof(b2), f->cost), sl_color(r, SL_C_RESET),
+			reason_names[d->reason], msg);
+		snprintf(cpulist, sizeof(cpulist), d->waker_cpu >= 0 && d->waker_cpu != f->cpu ?
+			 "%d,%d" : "%d", MIN(f->cpu, d->waker_cpu >= 0 ? d->waker_cpu : f->cpu),
+			 MAX(f->cpu, d->waker_cpu));
+		fprintf(r->out, "     look at: waking %s, placed %s, ran %s (trace-cmd report --cpu %s)\n",
+			fmt_ts(b1, sizeof(b1), f->ts), fmt_ts(b3, sizeof(b3), d->placed_ts),
+			fmt_ts(b4, sizeof(b4), f->ts + f->cost), cpulist);
+		pic = shown <= SHOWN_PICTURES ? sl_picture_find(&p->pictures, f->pid, f->ts, f->cpu) : NULL;
+		if (pic) {
+			struct sl_picture_mark marks[2] = {
+				{ f->cpu, "placed here" }, { d->waker_cpu, "the waker's" },
+			};
+
+			fprintf(r->out, "     at %s:\n", fmt_ts(b1, sizeof(b1), pic->ts));
+			sl_picture_print(r->out, pic, m, "       ", marks, d->waker_cpu != f->cpu ? 2 : 1, 10);
+		}
+	}
+	if (listed > shown)
+		fprintf(r->out, "\n  (%zu more listed below and in --json)\n", listed - shown);
+	free(cpus);
+	free(tasks);
+}
+
+static void stack_destroy(struct sl_analyzer *a, struct sl_model *m)
+{
+	struct stack_priv *p = a->priv;
+
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		struct stack_task *st = sl_task_priv(m, a, m->tasks[i]);
+
+		free(st->idle);
+		sl_picture_put(&p->pictures, st->pic);
+		st->pic = NULL;
+	}
+	sl_held_free(&p->held[0]);
+	sl_held_free(&p->held[1]);
+	sl_gaps_free(&p->gaps);
+	sl_picture_keeper_free(&p->pictures);
+	free(p->idle);
+}
+
+const struct sl_analyzer_ops sl_wakee_stacking_analyzer = {
+	.name = "wakee-stacking",
+	.priv_size = sizeof(struct stack_priv),
+	.task_priv_size = sizeof(struct stack_task),
+	.init = stack_init,
+	.on_placement = stack_on_placement,
+	.on_latency = stack_on_latency,
+	.on_cpu_idle = stack_on_cpu_idle,
+	.on_cpu_unknown = stack_on_cpu_unknown,
+	.finish = stack_finish,
+	.report_text = stack_report_text,
+	.destroy = stack_destroy,
+};
