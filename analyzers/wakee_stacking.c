@@ -196,7 +196,8 @@ static void stack_on_cpu_idle(struct sl_analyzer *a, struct sl_model *m, int cpu
 {
 	struct stack_priv *p = a->priv;
 
-	bitmap_fit(&p->idle, &p->idle_words, cpu + 1);
+	if ((uint32_t)cpu / 64 >= p->idle_words)
+		bitmap_fit(&p->idle, &p->idle_words, cpu + 1);
 	if (bit_test(p->idle, p->idle_words, cpu) == idle)
 		return;
 	p->idle[cpu / 64] ^= 1ULL << (cpu % 64);
@@ -221,7 +222,7 @@ static void stack_on_placement(struct sl_analyzer *a, struct sl_model *m, const 
 	struct stack_task *st = sl_task_priv(m, a, t);
 	const struct sl_cpu *c = sl_model_cpu(m, pl->dest_cpu);
 	uint32_t others_pending, nr_idle = 0;
-	int must[2];
+	int must[4] = { -1, -1, -1, -1 };
 
 	st->armed = false;	/* a new wakeup: an older one never ran */
 	if (!c || !c->known || !t->wake_valid || !p->nr_idle)
@@ -240,6 +241,8 @@ static void stack_on_placement(struct sl_analyzer *a, struct sl_model *m, const 
 			if (d == c->cpu || !sl_same_llc(m, c->cpu, d))
 				continue;
 			st->idle[d / 64] |= 1ULL << (d % 64);
+			if (nr_idle < 2)
+				must[2 + nr_idle] = d;	/* a large LLC's picture shows two of them */
 			nr_idle++;
 		}
 	}
@@ -260,7 +263,7 @@ static void stack_on_placement(struct sl_analyzer *a, struct sl_model *m, const 
 		st->pic = sl_picture_get(&p->pictures);
 	must[0] = c->cpu;
 	must[1] = pl->waker_cpu;
-	sl_picture_take(st->pic, m, c->cpu, t, must, 2);
+	sl_picture_take(st->pic, m, c->cpu, t, must, 4);
 }
 
 /**

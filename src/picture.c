@@ -42,11 +42,24 @@ static void picture_cpu(struct sl_picture_cpu *pc, const struct sl_cpu *c, const
 			add_waiter(pc, &n, t, true);
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
 void sl_picture_take(struct sl_picture *p, const struct sl_model *m, int cpu,
 		     const struct sl_task *subject, const int *must, int nr_must)
 {
-	uint32_t cap = SL_PICTURE_MAX_CPUS + (uint32_t)(nr_must > 0 ? nr_must : 0);
+	int wanted[8], nr_wanted = 0, next = 0;
+	int dom = m->nr_llc_cpus && cpu >= 0 && cpu < m->nr_llc_cpus ? m->llc_of[cpu] : -1;
+	uint32_t cap;
 
+	/* the CPUs asked for, in order, to be met as the pass goes by */
+	for (int i = 0; i < nr_must && nr_wanted < (int)ARRAY_SIZE(wanted); i++)
+		if (must[i] >= 0)
+			wanted[nr_wanted++] = must[i];
+	qsort(wanted, (size_t)nr_wanted, sizeof(wanted[0]), cmp_int);
+	cap = SL_PICTURE_MAX_CPUS + (uint32_t)nr_wanted;
 	if (p->alloc < cap) {
 		p->cpus = xrealloc(p->cpus, cap * sizeof(*p->cpus));
 		p->alloc = cap;
@@ -59,14 +72,17 @@ void sl_picture_take(struct sl_picture *p, const struct sl_model *m, int cpu,
 		const struct sl_cpu *c = &m->cpus[x];
 		bool needed = false;
 
-		if (x != cpu && !sl_same_llc(m, cpu, x))
+		/* sl_same_llc(m, cpu, x), without a call per CPU */
+		if (x != cpu && m->nr_llc_cpus && (dom < 0 || x >= m->nr_llc_cpus || m->llc_of[x] != dom))
 			continue;
-		for (int i = 0; i < nr_must && !needed; i++)
-			needed = must[i] == x;
+		while (next < nr_wanted && wanted[next] < x)
+			next++;
+		needed = next < nr_wanted && wanted[next] == x;
 		if (p->nr >= SL_PICTURE_MAX_CPUS && !needed) {
+			/* counted only: a picture of a large LLC costs a pass over it, no more */
 			if (!c->known)
 				p->rest_unknown++;
-			else if (sl_cpu_is_idle(c))
+			else if (!c->curr && !c->nr_queued && !c->nr_pending)
 				p->rest_idle++;
 			else
 				p->rest_busy++;

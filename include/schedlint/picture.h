@@ -26,7 +26,7 @@ enum sl_picture_state {
 };
 
 #define SL_PICTURE_WAITERS	2	/* waiting tasks named per CPU */
-#define SL_PICTURE_MAX_CPUS	64	/* CPUs pictured one by one; the rest are counted */
+#define SL_PICTURE_MAX_CPUS	16	/* CPUs pictured one by one (and those asked for); the rest are counted */
 
 struct sl_picture_cpu {
 	int32_t cpu;

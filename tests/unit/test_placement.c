@@ -433,32 +433,42 @@ static void test_fmt_cpus(void **state)
 	assert_string_equal(sl_fmt_cpus(buf, sizeof(buf), a, 0), "");
 }
 
-/* Twenty CPUs in one LLC: runs of idle CPUs merge, marked CPUs stay, lines are capped. */
+/*
+ * Twenty CPUs in one LLC: the first SL_PICTURE_MAX_CPUS and those asked for
+ * are pictured, the others counted; runs of idle CPUs merge, marked CPUs
+ * stay, and the printout can be capped.
+ */
 static void test_picture(void **state)
 {
 	struct fixture *f = setup(20, 1000, false);
 	struct sl_picture pic = { 0 };
 	struct sl_picture_mark marks[] = { { 7, "here" } };
-	int must[] = { 7 };
+	int must[] = { 18, -1, 7 };
 	char *text = NULL;
 	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
+	FILE *out;
 
+	assert_int_equal(SL_PICTURE_MAX_CPUS, 16);
 	for (int cpu = 0; cpu < 20; cpu++)
 		ran(f, 10 + (uint64_t)cpu * 10, cpu, 200 + cpu);
 	ev_switch(f, 500, 3, 0, SL_PREV_RUNNABLE, 100);		/* cpu 3 busy */
 	ev_switch(f, 510, 12, 0, SL_PREV_RUNNABLE, 101);	/* cpu 12 busy */
-	sl_picture_take(&pic, f->m, 7, NULL, must, 1);
-	assert_int_equal(pic.nr, 20);
+	sl_picture_take(&pic, f->m, 7, NULL, must, 3);
+	assert_int_equal(pic.nr, 17);				/* 0-15 and 18 */
+	assert_int_equal(pic.rest_idle, 3);			/* 16, 17, 19 */
+
+	out = open_memstream(&text, &len);
 	sl_picture_print(out, &pic, f->m, "", marks, 1, 10);
 	fclose(out);
-	assert_non_null(strstr(text, "cpu0-2    idle\n"));
-	assert_non_null(strstr(text, "cpu3      runs task100:100\n"));
-	assert_non_null(strstr(text, "cpu4-6    idle\n"));
-	assert_non_null(strstr(text, "cpu7      idle   <- here\n"));
-	assert_non_null(strstr(text, "cpu8-11   idle\n"));
-	assert_non_null(strstr(text, "cpu12     runs task101:101\n"));
-	assert_non_null(strstr(text, "cpu13-19  idle\n"));
+	assert_string_equal(text, "cpu0-2    idle\n"
+				  "cpu3      runs task100:100\n"
+				  "cpu4-6    idle\n"
+				  "cpu7      idle   <- here\n"
+				  "cpu8-11   idle\n"
+				  "cpu12     runs task101:101\n"
+				  "cpu13-15  idle\n"
+				  "cpu18     idle\n"
+				  "... 3 more CPUs: 0 busy, 3 idle, 0 unknown\n");
 	free(text);
 
 	/* at most 3 lines: the marked one, one more, and what was left out */
