@@ -525,6 +525,10 @@ static void iwr_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl
 		s->count, s->count == 1 ? "" : "s",
 		fmt_duration(b1, sizeof(b1), m->cfg->idle_threshold_ns),
 		fmt_duration(b2, sizeof(b2), s->cost), fmt_duration(b3, sizeof(b3), s->max_cost));
+	if (!listed) {
+		fputs("  None made the capped list of findings (--max-findings).\n", r->out);
+		goto out;
+	}
 	if (listed < s->count)
 		fprintf(r->out, "  Of the %zu most costly (the list is capped):\n", listed);
 	print_rows(r, m, "Waited on", busy, nr_busy, false);
@@ -561,6 +565,7 @@ static void iwr_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl
 	}
 	if (listed > shown)
 		fprintf(r->out, "\n  (%zu more listed below and in --json)\n", listed - shown);
+out:
 	free(busy);
 	free(idle);
 	free(tasks);

@@ -424,6 +424,10 @@ static void stack_report_text(struct sl_analyzer *a, struct sl_model *m, struct 
 	fprintf(r->out, "  %" PRIu64 " wakeup%s placed on a busy CPU while another CPU of the LLC "
 		"was idle; the wakees waited %s in all, worst %s.\n", s->count, s->count == 1 ? " was" : "s were",
 		fmt_duration(b1, sizeof(b1), s->cost), fmt_duration(b2, sizeof(b2), s->max_cost));
+	if (!listed) {
+		fputs("  None made the capped list of findings (--max-findings).\n", r->out);
+		goto out;
+	}
 	if (listed < s->count)
 		fprintf(r->out, "  Of the %zu most costly (the list is capped):", listed);
 	else
@@ -473,6 +477,7 @@ static void stack_report_text(struct sl_analyzer *a, struct sl_model *m, struct 
 	}
 	if (listed > shown)
 		fprintf(r->out, "\n  (%zu more listed below and in --json)\n", listed - shown);
+out:
 	free(cpus);
 	free(tasks);
 }
