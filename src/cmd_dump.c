@@ -19,7 +19,7 @@
 #include "util.h"
 
 static const char dump_usage[] =
-	"usage: schedlint dump [--reader=libtracecmd|flyrecord] [TRACE]\n"
+	"usage: schedlint dump [--reader=flyrecord|libtracecmd] [TRACE]\n"
 	"\n"
 	"Print the normalized events schedlint reads from TRACE (default trace.dat),\n"
 	"one per line: ts_ns cpu pid ctx name type fields.\n";

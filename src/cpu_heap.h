@@ -69,4 +69,32 @@ static inline void cpu_heap_pop(struct cpu_heap *h)
 		h->nodes[i] = last;
 }
 
+/*
+ * The minimum's CPU has a new next timestamp: sift it down in place.
+ * One sift instead of a pop and a push; when the same CPU stays the
+ * earliest, two comparisons.
+ */
+static inline void cpu_heap_replace_top(struct cpu_heap *h, uint64_t ts)
+{
+	struct cpu_heap_node top = { ts, h->nodes[0].cpu };
+	int i = 0;
+
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		const struct cpu_heap_node *best = &top;
+
+		if (l < h->nr && cpu_heap_less(&h->nodes[l], best)) {
+			m = l;
+			best = &h->nodes[l];
+		}
+		if (r < h->nr && cpu_heap_less(&h->nodes[r], best))
+			m = r;
+		if (m == i)
+			break;
+		h->nodes[i] = h->nodes[m];
+		i = m;
+	}
+	h->nodes[i] = top;
+}
+
 #endif /* SCHEDLINT_CPU_HEAP_H */

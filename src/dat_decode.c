@@ -96,6 +96,20 @@ struct fn_cache_entry {
 };
 #define FN_CACHE_SIZE 1024
 
+/*
+ * Interning a comm (hash, probe, compare) costs more than the rest of
+ * decoding a sched_switch.  Comms repeat: remember the id of the raw
+ * bytes of a comm field (at most 16, zero-padded) in a direct-mapped
+ * cache.  Equal bytes give the same string whatever follows the NUL.
+ */
+struct comm_cache_entry {
+	uint64_t key[2];
+	uint32_t id;		/* valid when id != 0 */
+};
+#define COMM_CACHE_BITS 10
+#define COMM_CACHE_SIZE (1u << COMM_CACHE_BITS)
+#define COMM_KEY_MAX 16
+
 struct sl_dat_decoder {
 	struct tep_handle *tep;
 	struct sl_strtab *strtab;
@@ -113,6 +127,7 @@ struct sl_dat_decoder {
 	char state_letter[MAX_STATE_FLAGS];
 
 	struct fn_cache_entry fn_cache[FN_CACHE_SIZE];
+	struct comm_cache_entry comm_cache[COMM_CACHE_SIZE];
 	uint64_t *mask_words;		/* cpumask of the last decoded event */
 	size_t mask_alloc;
 	struct trace_seq seq;		/* for the rare events we let tep print */
@@ -188,6 +203,15 @@ static bool field_dynamic(const struct sl_dat_decoder *d, const struct field_ref
 	return true;
 }
 
+static uint32_t intern_until_nul(struct sl_dat_decoder *d, const uint8_t *s, int len)
+{
+	const uint8_t *nul = memchr(s, '\0', (size_t)len);
+
+	if (nul)
+		len = (int)(nul - s);
+	return sl_intern(d->strtab, (const char *)s, (size_t)len);
+}
+
 /* Intern a string field: a char[N] array or a __data_loc char[]. */
 static uint32_t field_str(struct sl_dat_decoder *d, const struct field_ref *f,
 			  const uint8_t *data, int size)
@@ -206,11 +230,24 @@ static uint32_t field_str(struct sl_dat_decoder *d, const struct field_ref *f,
 		s = data + f->offset;
 		len = f->size;
 	}
-	const uint8_t *nul = memchr(s, '\0', (size_t)len);
+	if (len <= COMM_KEY_MAX) {
+		uint64_t key[2] = { 0, 0 };
+		struct comm_cache_entry *e;
 
-	if (nul)
-		len = (int)(nul - s);
-	return sl_intern(d->strtab, (const char *)s, (size_t)len);
+		if (len == COMM_KEY_MAX)	/* char comm[16]: a fixed-size copy */
+			memcpy(key, s, COMM_KEY_MAX);
+		else
+			memcpy(key, s, (size_t)len);
+		e = &d->comm_cache[((key[0] ^ key[1] * 0x9e3779b97f4a7c15ULL) *
+				    0xff51afd7ed558ccdULL) >> (64 - COMM_CACHE_BITS)];
+		if (e->id && e->key[0] == key[0] && e->key[1] == key[1])
+			return e->id;
+		e->key[0] = key[0];
+		e->key[1] = key[1];
+		e->id = intern_until_nul(d, s, len);
+		return e->id;
+	}
+	return intern_until_nul(d, s, len);
 }
 
 /*

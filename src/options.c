@@ -30,7 +30,8 @@ const char sl_analysis_options_help[] =
 	"  --comm=COMM           only tasks with this name (repeatable)\n"
 	"  --from=T, --to=T      only this time window: trace seconds (913.5) or\n"
 	"                        +DURATION from the trace start (+100ms)\n"
-	"  --reader=R            trace.dat reader: libtracecmd (the reference) or flyrecord\n"
+	"  --reader=R            trace.dat reader: flyrecord (default: our own streaming\n"
+	"                        reader) or libtracecmd (the reference, slow on zstd)\n"
 	"Durations: 250000 (ns), 250us, 1.5ms, 2s.\n";
 
 void sl_config_init(struct sl_config *cfg)

@@ -13,23 +13,25 @@
  * reader for that reason; this one stays as the reference
  * (--reader=libtracecmd) that the other is tested against.
  *
- * Before handing the file to libtracecmd we check the parts it trusts
- * blindly (magic, version, that the header is complete): it answers a
- * truncated file with a warning on stderr and a partial trace, and we
- * want one clear error instead.
+ * Before handing the file to libtracecmd we walk its layout
+ * (dat_layout.c): libtracecmd trusts the offsets in the file, crashes on
+ * a truncated v6 file and reads a v7 file that lacks its last bytes.  It
+ * does not check the ring-buffer pages (kbuffer trusts their event
+ * lengths), so a corrupt page can still hang or crash this reader; the
+ * flyrecord reader checks every page.
+ *
+ * In v7 files only CPUs with data are listed: a record's CPU is
+ * record->cpu, not the index libtracecmd reads it by.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <trace-cmd.h>
 
 #include "cpu_heap.h"
 #include "dat_decode.h"
-#include "dat_header.h"
+#include "read_dat.h"
 #include "tracecmd_private.h"
 #include "util.h"
 
@@ -37,35 +39,14 @@ struct dat_reader {
 	struct sl_reader r;		/* first: the generic part */
 	struct tracecmd_input *handle;
 	struct sl_dat_decoder *decoder;
-	struct tep_record **current;	/* per CPU: the record waiting in the heap */
+	struct tep_record **current;	/* per CPU index: the record waiting in the heap */
 	struct cpu_heap heap;
-	int ncpus;
+	int ncpus;			/* CPU indexes libtracecmd reads by */
 	struct sl_event pending;	/* an event held back behind a lost-events marker */
 	bool have_pending;
 	bool compressed;		/* v7 with compressed CPU data */
 	bool drained;			/* some CPU was read to its end */
 };
-
-static void fill_kernel_release(struct sl_trace_info *info, const char *uname)
-{
-	/* "Linux host 6.18.44-fc #1 SMP ..." : the release is the third word */
-	const char *p = uname;
-
-	snprintf(info->uname, sizeof(info->uname), "%s", uname);
-	for (int word = 0; word < 2 && p; word++) {
-		p = strchr(p, ' ');
-		if (p)
-			p++;
-	}
-	if (!p)
-		return;
-	size_t len = strcspn(p, " ");
-
-	if (len >= sizeof(info->kernel))
-		len = sizeof(info->kernel) - 1;
-	memcpy(info->kernel, p, len);
-	info->kernel[len] = '\0';
-}
 
 static int dat_next(struct sl_reader *r, struct sl_event *ev)
 {
@@ -90,6 +71,7 @@ static int dat_next(struct sl_reader *r, struct sl_event *ev)
 	else
 		dr->drained = true;
 
+	cpu = rec->cpu;
 	ret = sl_dat_decode(dr->decoder, cpu, rec->ts, rec->data, rec->size, ev);
 	if (ret < 0) {
 		sl_error_set(r->err, "corrupt event data on CPU %d at %llu ns (%d bytes)",
@@ -172,15 +154,13 @@ static const struct sl_reader_ops dat_ops = {
 int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
 				 struct sl_reader **out, struct sl_error *err)
 {
-	struct sl_dat_header hdr;
+	struct sl_dat_layout layout;
 	struct dat_reader *dr;
-	const char *s, *ver;
 	int ret;
 
-	ret = sl_dat_header_check(path, &hdr, err);
+	ret = sl_dat_layout_read(path, &layout, err);
 	if (ret < 0)
 		return ret;
-	sl_dat_header_free(&hdr);
 
 	dr = xcalloc(1, sizeof(*dr));
 	dr->r.ops = &dat_ops;
@@ -192,45 +172,19 @@ int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
 		ret = -EINVAL;
 		goto fail;
 	}
-	struct tep_handle *tep = tracecmd_get_tep(dr->handle);
-
 	dr->ncpus = tracecmd_cpus(dr->handle);
-	if (dr->ncpus <= 0 || dr->ncpus > SL_DAT_MAX_CPUS) {
+	if (dr->ncpus < 0 || dr->ncpus > SL_DAT_MAX_CPUS) {
 		sl_error_set(err, "corrupt trace.dat: %d CPUs", dr->ncpus);
 		ret = -EINVAL;
 		goto fail;
 	}
-	dr->decoder = sl_dat_decoder_new(tep, strtab, err);
+	dr->decoder = sl_dat_decoder_new(tracecmd_get_tep(dr->handle), strtab, err);
 	if (!dr->decoder) {
 		ret = -EINVAL;
 		goto fail;
 	}
-
-	struct sl_trace_info *info = &dr->r.info;
-
-	info->file_version = (int)tracecmd_get_in_file_version(dr->handle);
-	info->format = info->file_version >= 7 ? SL_FMT_DAT7 : SL_FMT_DAT6;
-	info->ncpus = dr->ncpus;
-	s = tracecmd_get_uname(dr->handle);
-	if (s)
-		fill_kernel_release(info, s);
-	s = tracecmd_get_trace_clock(dr->handle);
-	if (s) {
-		/* the option holds the whole trace_clock file: "[local] global ..." */
-		const char *b = strchr(s, '[');
-		const char *e = b ? strchr(b, ']') : NULL;
-
-		if (b && e)
-			snprintf(info->clock, sizeof(info->clock), "%.*s", (int)(e - b - 1), b + 1);
-		else
-			snprintf(info->clock, sizeof(info->clock), "%.*s", (int)strcspn(s, " \n"), s);
-	}
-	if (info->file_version >= 7 && !tracecmd_get_file_compress_proto(dr->handle, &s, &ver) && s) {
-		snprintf(info->compression, sizeof(info->compression), "%s", s);
-		dr->compressed = strcmp(s, "none") != 0;
-	} else
-		snprintf(info->compression, sizeof(info->compression), "none");
-	sl_dat_fill_info(tep, info);
+	sl_dat_info_fill(&dr->r.info, &layout, dr->handle);
+	dr->compressed = layout.cpu_compressed;
 
 	dr->current = xcalloc((size_t)dr->ncpus, sizeof(*dr->current));
 	dr->heap.nodes = xcalloc((size_t)dr->ncpus, sizeof(*dr->heap.nodes));
@@ -239,9 +193,11 @@ int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
 		if (dr->current[cpu])
 			cpu_heap_push(&dr->heap, dr->current[cpu]->ts, cpu);
 	}
+	sl_dat_layout_free(&layout);
 	*out = &dr->r;
 	return 0;
 fail:
+	sl_dat_layout_free(&layout);
 	dat_close(&dr->r);
 	return ret;
 }

@@ -1,25 +1,76 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * read_dat_open.c - choose the trace.dat reader
+ * read_dat_open.c - choose the trace.dat reader; what both readers share
  */
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
-#include "schedlint/reader.h"
+#include <trace-cmd.h>
 
-int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
-				 struct sl_reader **out, struct sl_error *err);
+#include "dat_decode.h"
+#include "read_dat.h"
+#include "tracecmd_private.h"
 
 int sl_read_dat_open(const char *path, const struct sl_read_opts *opts,
 		     struct sl_strtab *strtab, struct sl_reader **out,
 		     struct sl_error *err)
 {
 	switch (opts->dat_reader) {
-	case SL_DAT_READER_FLYRECORD:
-		sl_error_set(err, "the flyrecord reader is not built yet");
-		return -ENOSYS;
-	case SL_DAT_READER_DEFAULT:
 	case SL_DAT_READER_LIBTRACECMD:
-	default:
 		return sl_read_dat_libtracecmd_open(path, strtab, out, err);
+	case SL_DAT_READER_DEFAULT:
+	case SL_DAT_READER_FLYRECORD:
+	default:
+		return sl_read_dat_flyrecord_open(path, strtab, out, err);
 	}
+}
+
+struct tracecmd_input *sl_dat_open_head(const char *path, struct sl_error *err)
+{
+	struct tracecmd_input *handle;
+
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!handle)
+		sl_error_set(err, "libtracecmd cannot read the headers of this trace.dat "
+			     "(corrupt event formats or metadata)");
+	return handle;
+}
+
+static void fill_kernel_release(struct sl_trace_info *info, const char *uname)
+{
+	/* "Linux host 6.18.44-fc #1 SMP ..." : the release is the third word */
+	const char *p = uname;
+
+	snprintf(info->uname, sizeof(info->uname), "%s", uname);
+	for (int word = 0; word < 2 && p; word++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (!p)
+		return;
+	size_t len = strcspn(p, " ");
+
+	if (len >= sizeof(info->kernel))
+		len = sizeof(info->kernel) - 1;
+	memcpy(info->kernel, p, len);
+	info->kernel[len] = '\0';
+}
+
+void sl_dat_info_fill(struct sl_trace_info *info, const struct sl_dat_layout *layout,
+		      struct tracecmd_input *handle)
+{
+	const char *uname = tracecmd_get_uname(handle);
+
+	info->file_version = layout->version;
+	info->format = layout->version >= 7 ? SL_FMT_DAT7 : SL_FMT_DAT6;
+	info->ncpus = layout->nr_cpus;
+	if (uname)
+		fill_kernel_release(info, uname);
+	snprintf(info->clock, sizeof(info->clock), "%s", layout->clock);
+	snprintf(info->compression, sizeof(info->compression), "%s", layout->compression_name);
+	sl_dat_fill_info(tracecmd_get_tep(handle), info);
 }

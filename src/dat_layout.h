@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dat_layout.h - where everything lies in a trace.dat file (v6 and v7)
+ *
+ * Both trace.dat readers start here.  The layout walk reads the initial
+ * header, the sections (v7) or the fixed sequence of headers (v6), the
+ * options, and the table of each CPU's ring-buffer data of the top-level
+ * flyrecord buffer, and checks that every part lies inside the file:
+ * libtracecmd trusts those offsets (it crashes on a truncated v6 file and
+ * reads a v7 file that lacks its last bytes), and our own reader must not
+ * read past them either.  It reads no CPU data.
+ */
+#ifndef SCHEDLINT_DAT_LAYOUT_H
+#define SCHEDLINT_DAT_LAYOUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dat_compress.h"
+#include "schedlint/reader.h"
+
+#define SL_DAT_MAX_CPUS 8192
+
+/* One CPU's ring-buffer data in the file. */
+struct sl_dat_cpu_data {
+	int cpu;		/* the CPU's id (v7 lists only CPUs that have data) */
+	uint64_t offset;	/* of the data in the file */
+	/*
+	 * Bytes of data in the file.  Uncompressed: whole ring-buffer pages.
+	 * Compressed: the chunks, which follow a 4-byte chunk count that
+	 * trace-cmd does not include in this size.
+	 */
+	uint64_t size;
+};
+
+struct sl_dat_layout {
+	/* the initial header */
+	int version;			/* 6 or 7 */
+	bool big_endian;
+	int long_size;			/* the traced machine's user-space long: 4 or 8 */
+	uint32_t page_size;		/* the header's page size */
+	uint64_t file_size;
+	enum sl_dat_compression compression;	/* v7: of sections and CPU data */
+	char compression_name[16];	/* "none" for v6 */
+
+	/* the top-level flyrecord buffer */
+	uint32_t subbuf_size;		/* its ring-buffer page size */
+	bool cpu_compressed;		/* CPU data in compressed chunks (v7) */
+	int nr_cpus;			/* CPUs of the traced system */
+	int nr_cpu_data;		/* entries in cpu_data, in file order */
+	struct sl_dat_cpu_data *cpu_data;	/* owned */
+
+	/* options that change what the timestamps mean */
+	char clock[32];			/* trace clock, "" when the file does not say */
+	int64_t ts_offset;		/* ns added to every timestamp (DATE, OFFSET options) */
+	uint32_t tsc_mult, tsc_shift;	/* TSC2NSEC: ts = ts * mult >> shift; mult 0 = none */
+	bool guest_time_shift;		/* a TIME_SHIFT option (guest-host sync) is present */
+};
+
+/*
+ * Walk the layout of the trace.dat at path and fill l (free it with
+ * sl_dat_layout_free()).  Returns 0, or -errno with err set:
+ * -EINVAL for a truncated or corrupt file, -ENOTSUP for one we do not
+ * read (other versions, latency traces, unknown compression).
+ */
+int sl_dat_layout_read(const char *path, struct sl_dat_layout *l, struct sl_error *err);
+void sl_dat_layout_free(struct sl_dat_layout *l);
+
+#endif /* SCHEDLINT_DAT_LAYOUT_H */

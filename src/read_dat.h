@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * read_dat.h - the two trace.dat readers and what they share
+ *
+ * Both are entry points a fuzz harness can call: they take a path, return
+ * 0 or -errno with a message in err, and never exit.
+ */
+#ifndef SCHEDLINT_READ_DAT_H
+#define SCHEDLINT_READ_DAT_H
+
+#include "dat_layout.h"
+#include "schedlint/reader.h"
+
+struct tracecmd_input;
+
+/* libtracecmd reads everything (the reference reader). */
+int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
+				 struct sl_reader **out, struct sl_error *err);
+/* Our own streaming reader of the flyrecord CPU data (read_flyrecord.c). */
+int sl_read_dat_flyrecord_open(const char *path, struct sl_strtab *strtab,
+			       struct sl_reader **out, struct sl_error *err);
+
+/*
+ * Open the headers of a file whose layout was checked: libtracecmd parses
+ * the header page, event formats, kallsyms, printk formats, cmdlines and
+ * options, and reads no CPU data.  NULL with err set on failure.
+ */
+struct tracecmd_input *sl_dat_open_head(const char *path, struct sl_error *err);
+
+/* Fill the trace facts both readers report from the layout and the headers. */
+void sl_dat_info_fill(struct sl_trace_info *info, const struct sl_dat_layout *layout,
+		      struct tracecmd_input *handle);
+
+#endif /* SCHEDLINT_READ_DAT_H */

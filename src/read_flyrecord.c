@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * read_flyrecord.c - our own streaming reader of trace.dat CPU data
+ *
+ * libtracecmd 3.1.6 (Debian 12) is slow where schedlint spends its time:
+ * on compressed v7 files free_zpage() walks every cached chunk for each
+ * page and never frees one (quadratic time, memory growing with the
+ * file), and on every file it maps the CPU data and allocates a record
+ * per event.  This reader keeps libtracecmd for what it does right - the
+ * event formats, kallsyms, cmdlines and options, through
+ * tracecmd_open_head(), which reads no CPU data - and reads the
+ * flyrecord data itself:
+ *
+ *  - the layout comes from dat_layout.c, which checked every offset;
+ *  - each CPU is a stream over a bounded window: pread() of a few dozen
+ *    pages (uncompressed), or one decompressed chunk of about ten pages
+ *    (zstd or zlib, straight through the libraries), so memory does not
+ *    grow with the trace;
+ *  - pages are parsed with libtraceevent's kbuffer, after a check of our
+ *    own (page_check()): kbuffer trusts the commit size and every event
+ *    length, and a padding event of length -4 sends it round in a loop
+ *    for ever;
+ *  - the CPU streams are merged with a heap (cpu_heap.h), so the cost per
+ *    event grows with log(CPUs), not with CPUs.
+ *
+ * A corrupt page (commit past the page, an event running past the
+ * commit, a length that goes backwards) is an error naming the CPU and
+ * the page's file offset, not a skipped page: the SPEC wants corrupt
+ * input refused with one clear message, and a silently shortened trace
+ * would give wrong latencies without saying so.
+ *
+ * Lost events: a page whose commit word has RB_MISSED_EVENTS set lost
+ * events before its first event.  We report them before the first data
+ * event of the page even when a time extend comes first; libtracecmd
+ * (kbuffer_missed_events()) reports them only when the data event is
+ * the first thing on the page.  Pages the kernel writes after a loss
+ * start with a data event, so both readers agree on real traces.
+ *
+ * Not applied: the guest-host clock sync of a TIME_SHIFT option (a
+ * guest's trace of a host-guest session); DATE, OFFSET and TSC2NSEC are.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <kbuffer.h>
+#include <trace-cmd.h>
+
+#include "cpu_heap.h"
+#include "dat_decode.h"
+#include "read_dat.h"
+#include "tracecmd_private.h"
+#include "util.h"
+
+/* Ring-buffer event types (type_len values above the data lengths) */
+#define RB_TYPE_PADDING		29
+#define RB_TYPE_TIME_EXTEND	30
+#define RB_TYPE_TIME_STAMP	31
+#define RB_MISSED_EVENTS	(1ULL << 31)
+#define RB_MISSED_STORED	(1ULL << 30)
+#define RB_COMMIT_MASK		((1ULL << 27) - 1)
+
+/* Window of pages read at once, per CPU: the total is split between CPUs. */
+#define WINDOW_BUDGET		(8u << 20)
+#define WINDOW_MAX_PAGES	16
+/* A decompressed chunk larger than this is corrupt (trace-cmd writes 10 pages). */
+#define MAX_CHUNK_BYTES		(16u << 20)
+
+/* One CPU's data, read as a stream of pages. */
+struct cpu_stream {
+	int cpu;			/* the CPU's id */
+	uint64_t base_off;		/* file offset of the CPU's data */
+	uint64_t next_off;		/* file offset of what is not read yet */
+	uint64_t end_off;		/* end of the CPU's data in the file */
+	uint32_t chunks_left;		/* compressed: chunks not yet decompressed */
+	uint8_t *buf;			/* window: pages (decompressed) */
+	size_t buf_alloc;
+	size_t buf_len;			/* valid bytes in buf */
+	size_t buf_pos;			/* offset in buf of the next page to load */
+	uint64_t page_pos;		/* offset of the loaded page in the (decompressed) data */
+	uint64_t data_pos;		/* offset of buf[0] in the (decompressed) data */
+	struct kbuffer *kbuf;
+	bool page_loaded;		/* kbuf holds a page, its first event not read yet */
+	int64_t lost;			/* lost before the next event: > 0 count, -1 unknown */
+
+	/* the current event, waiting in the heap */
+	void *data;
+	int size;
+	uint64_t ts;
+	int64_t missed;			/* events lost right before it (as lost) */
+};
+
+struct fly_reader {
+	struct sl_reader r;		/* first: the generic part */
+	struct tracecmd_input *handle;	/* headers only */
+	struct sl_dat_decoder *decoder;
+	struct sl_dat_layout layout;
+	int fd;
+	struct sl_dat_decompressor *dec;
+	uint8_t *zbuf;			/* one compressed chunk */
+	size_t zbuf_alloc;
+	struct cpu_stream *streams;
+	int nr_streams;
+	struct cpu_heap heap;		/* of stream indexes */
+	size_t window;			/* bytes per uncompressed refill */
+	uint32_t page_size;		/* ring-buffer page (sub-buffer) size */
+	int hdr_size;			/* page header: timestamp + commit word */
+	int long_size;			/* of the commit word and the lost count */
+	bool big_endian;
+	struct sl_event pending;	/* an event held back behind a lost-events marker */
+	bool have_pending;
+	int error;			/* a stream failed: its -errno, message in r.err */
+};
+
+static uint64_t get_num(const struct fly_reader *fr, const uint8_t *p, int size)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < size; i++)
+		v |= (uint64_t)p[fr->big_endian ? size - 1 - i : i] << (8 * i);
+	return v;
+}
+
+static uint32_t get_u32(const struct fly_reader *fr, const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	if (fr->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		v = __builtin_bswap32(v);
+	return v;
+}
+
+/* A corrupt page: say where it is (file offset, or page of the decompressed data). */
+static int page_error(struct fly_reader *fr, const struct cpu_stream *s, const char *what)
+{
+	if (fr->layout.cpu_compressed)
+		sl_error_set(fr->r.err, "corrupt trace.dat: CPU %d: %s (page %llu of its "
+			     "decompressed data)", s->cpu, what,
+			     (unsigned long long)(s->page_pos / fr->page_size));
+	else
+		sl_error_set(fr->r.err, "corrupt trace.dat: CPU %d: %s (page at byte %llu)",
+			     s->cpu, what, (unsigned long long)(s->base_off + s->page_pos));
+	fr->error = -EINVAL;
+	return -EINVAL;
+}
+
+static int chunk_error(struct fly_reader *fr, const struct cpu_stream *s, const char *what)
+{
+	sl_error_set(fr->r.err, "corrupt trace.dat: CPU %d: %s (chunk at byte %llu)",
+		     s->cpu, what, (unsigned long long)s->next_off);
+	fr->error = -EINVAL;
+	return -EINVAL;
+}
+
+static int read_error(struct fly_reader *fr, const struct cpu_stream *s)
+{
+	sl_error_set(fr->r.err, "cannot read CPU %d data: %s", s->cpu,
+		     errno ? strerror(errno) : "the file is shorter than its layout");
+	fr->error = -EIO;
+	return -EIO;
+}
+
+/*
+ * Check a page before kbuffer walks it, taking the same steps kbuffer
+ * takes: every event must lie inside the commit, every step must move
+ * forward, and nothing may be read past the room we have.  Returns NULL
+ * when the page is fine, else what is wrong.  *lost gets the page's
+ * lost-event count (0, > 0, or -1 when the kernel could not store it).
+ */
+static const char *page_check(const struct fly_reader *fr, const uint8_t *page, size_t room,
+			      int64_t *lost)
+{
+	const uint8_t *data = page + fr->hdr_size;
+	uint64_t flags, commit;
+	size_t pos = 0;
+
+	if (room < (size_t)fr->hdr_size)
+		return "page shorter than its header";
+	room -= (size_t)fr->hdr_size;
+	flags = get_num(fr, page + 8, fr->long_size);
+	commit = flags & RB_COMMIT_MASK;
+	if (commit > room)
+		return "page commit size larger than the page";
+	*lost = 0;
+	if (flags & RB_MISSED_EVENTS) {
+		*lost = -1;
+		if (flags & RB_MISSED_STORED) {
+			if (commit + (size_t)fr->long_size > room)
+				return "lost-event count past the end of the page";
+			*lost = (int64_t)get_num(fr, data + commit, fr->long_size);
+			if (*lost <= 0)
+				*lost = -1;
+		}
+	}
+	while (pos < commit) {
+		uint32_t word, type_len;
+		uint64_t next;
+
+		if (pos + 4 > room)
+			return "event header past the end of the page";
+		word = get_u32(fr, data + pos);
+		type_len = fr->big_endian ? word >> 27 : word & 31;
+		switch (type_len) {
+		case RB_TYPE_PADDING: {
+			/* a discarded event or the page's tail: length in array[0] */
+			if (pos + 8 > room)
+				return "padding event past the end of the page";
+			int32_t len = (int32_t)get_u32(fr, data + pos + 4);
+
+			if (len < 0)
+				return "padding event with a negative length";
+			next = pos + 4 + (uint64_t)len;
+			break;
+		}
+		case RB_TYPE_TIME_EXTEND:
+		case RB_TYPE_TIME_STAMP:
+			if (pos + 8 > commit)
+				return "time extend past the page's commit";
+			next = pos + 8;
+			break;
+		case 0: {
+			/* a large event: its length (itself included) in array[0] */
+			if (pos + 8 > commit)
+				return "event header past the page's commit";
+			uint32_t len = get_u32(fr, data + pos + 4);
+
+			if (len < 4)
+				return "event with a length shorter than its header";
+			next = pos + 8 + (((uint64_t)len - 4 + 3) & ~3ULL);
+			if (next > commit)
+				return "event runs past the page's commit";
+			break;
+		}
+		default:
+			next = pos + 4 + 4 * (uint64_t)type_len;
+			if (next > commit)
+				return "event runs past the page's commit";
+			break;
+		}
+		pos = (size_t)MIN(next, (uint64_t)commit);
+	}
+	return NULL;
+}
+
+static bool read_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return true;
+}
+
+/* Keep the unread tail of the window and make room for more behind it. */
+static size_t window_keep_tail(struct cpu_stream *s, size_t need)
+{
+	size_t tail = s->buf_len - s->buf_pos;
+
+	if (tail)
+		memmove(s->buf, s->buf + s->buf_pos, tail);
+	s->data_pos += s->buf_pos;
+	s->buf_pos = 0;
+	s->buf_len = tail;
+	if (tail + need > s->buf_alloc) {
+		s->buf_alloc = tail + need;
+		s->buf = xrealloc(s->buf, s->buf_alloc);
+	}
+	return tail;
+}
+
+/* Uncompressed: read the next window of pages. 1 = more data, 0 = end. */
+static int refill_pages(struct fly_reader *fr, struct cpu_stream *s)
+{
+	uint64_t left = s->end_off - s->next_off;
+	size_t n = (size_t)MIN(left, (uint64_t)fr->window);
+	size_t tail;
+
+	if (!n)
+		return 0;
+	tail = window_keep_tail(s, fr->window);
+	if (!read_all(fr->fd, s->buf + tail, n, s->next_off))
+		return read_error(fr, s);
+	s->next_off += n;
+	s->buf_len = tail + n;
+	/* start reading the next window while this one is parsed */
+	if (s->next_off < s->end_off)
+		posix_fadvise(fr->fd, (off_t)s->next_off,
+			      (off_t)MIN(s->end_off - s->next_off, (uint64_t)fr->window),
+			      POSIX_FADV_WILLNEED);
+	return 1;
+}
+
+/* Compressed: decompress the next chunk. 1 = more data, 0 = end. */
+static int refill_chunk(struct fly_reader *fr, struct cpu_stream *s)
+{
+	uint8_t head[8];
+	uint32_t csize, usize;
+	size_t tail;
+	long n;
+
+	if (!s->chunks_left || s->next_off >= s->end_off)
+		return 0;
+	if (s->end_off - s->next_off < 8)
+		return chunk_error(fr, s, "a compressed chunk runs past the CPU's data");
+	if (!read_all(fr->fd, head, 8, s->next_off))
+		return read_error(fr, s);
+	csize = get_u32(fr, head);
+	usize = get_u32(fr, head + 4);
+	if (csize > s->end_off - s->next_off - 8)
+		return chunk_error(fr, s, "a compressed chunk runs past the CPU's data");
+	if (usize > MAX_CHUNK_BYTES || !usize)
+		return chunk_error(fr, s, "a compressed chunk of implausible size");
+	if (csize > fr->zbuf_alloc) {
+		fr->zbuf_alloc = csize;
+		fr->zbuf = xrealloc(fr->zbuf, fr->zbuf_alloc);
+	}
+	if (!read_all(fr->fd, fr->zbuf, csize, s->next_off + 8))
+		return read_error(fr, s);
+	tail = window_keep_tail(s, usize);
+	n = sl_dat_decompress(fr->dec, fr->zbuf, csize, s->buf + tail, usize);
+	if (n != (long)usize)
+		return chunk_error(fr, s, "a compressed chunk does not decompress");
+	s->next_off += 8 + (uint64_t)csize;
+	s->chunks_left--;
+	s->buf_len = tail + usize;
+	return 1;
+}
+
+/* Load the CPU's next page into its kbuffer. 1 = loaded, 0 = end, < 0 error. */
+static int load_page(struct fly_reader *fr, struct cpu_stream *s)
+{
+	const char *bad;
+	int64_t lost;
+	size_t room;
+
+	/* a page may span chunks when their sizes are not whole pages */
+	while (s->buf_len - s->buf_pos < fr->page_size) {
+		int ret = fr->layout.cpu_compressed ? refill_chunk(fr, s) : refill_pages(fr, s);
+
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			break;
+	}
+	if (s->buf_pos >= s->buf_len)
+		return 0;
+	/* the last page may be short: page_check() keeps within what is there */
+	room = MIN(s->buf_len - s->buf_pos, (size_t)fr->page_size);
+	s->page_pos = s->data_pos + s->buf_pos;
+	bad = page_check(fr, s->buf + s->buf_pos, room, &lost);
+	if (bad)
+		return page_error(fr, s, bad);
+	kbuffer_load_subbuffer(s->kbuf, s->buf + s->buf_pos);
+	s->buf_pos += room;
+	s->page_loaded = true;
+	if (lost < 0 || s->lost < 0)
+		s->lost = -1;
+	else
+		s->lost += lost;
+	return 1;
+}
+
+static uint64_t timestamp_calc(const struct fly_reader *fr, uint64_t ts)
+{
+	const struct sl_dat_layout *l = &fr->layout;
+
+	if (l->tsc_mult)
+		ts = (uint64_t)(((unsigned __int128)ts * l->tsc_mult) >> l->tsc_shift);
+	return ts + (uint64_t)l->ts_offset;
+}
+
+/* Move the stream to its next event. 1 = has one, 0 = end, < 0 error. */
+static int stream_advance(struct fly_reader *fr, struct cpu_stream *s)
+{
+	unsigned long long ts;
+	void *data;
+
+	for (;;) {
+		if (s->page_loaded) {
+			data = kbuffer_read_event(s->kbuf, &ts);
+			s->page_loaded = false;
+		} else {
+			data = kbuffer_next_event(s->kbuf, &ts);
+		}
+		if (data)
+			break;
+		int ret = load_page(fr, s);
+
+		if (ret <= 0)
+			return ret;
+	}
+	s->data = data;
+	s->size = kbuffer_event_size(s->kbuf);
+	s->ts = timestamp_calc(fr, ts);
+	s->missed = s->lost;
+	s->lost = 0;
+	return 1;
+}
+
+static int fly_next(struct sl_reader *r, struct sl_event *ev)
+{
+	struct fly_reader *fr = (struct fly_reader *)r;
+	struct cpu_stream *s;
+	int ret;
+
+	if (fr->have_pending) {
+		*ev = fr->pending;
+		fr->have_pending = false;
+		return 1;
+	}
+	if (fr->error)
+		return fr->error;
+	if (!fr->heap.nr)
+		return 0;
+
+	s = &fr->streams[fr->heap.nodes[0].cpu];
+	ret = sl_dat_decode(fr->decoder, s->cpu, s->ts, s->data, s->size, ev);
+	if (ret < 0) {
+		sl_error_set(r->err, "corrupt event data on CPU %d at %llu ns (%d bytes)",
+			     s->cpu, (unsigned long long)s->ts, s->size);
+		return ret;
+	}
+	if (s->missed) {
+		/* the buffer lost events before this one: report the gap first */
+		fr->pending = *ev;
+		fr->have_pending = true;
+		memset(ev, 0, sizeof(*ev));
+		ev->type = SL_EV_LOST;
+		ev->name = sl_dat_lost_name(fr->decoder);
+		ev->ts = s->ts;
+		ev->cpu = s->cpu;
+		ev->pid = -1;
+		ev->lost.count = s->missed > 0 ? (uint64_t)s->missed : 0;
+		if (s->missed > 0)
+			r->info.lost_events += (uint64_t)s->missed;
+		else
+			r->info.lost_unknown++;
+	}
+
+	/*
+	 * The event is decoded: the stream may now overwrite its window.  A
+	 * failure is reported by the next call (fr->error).
+	 */
+	if (stream_advance(fr, s) > 0)
+		cpu_heap_replace_top(&fr->heap, s->ts);
+	else
+		cpu_heap_pop(&fr->heap);
+	return 1;
+}
+
+static void fly_close(struct sl_reader *r)
+{
+	struct fly_reader *fr = (struct fly_reader *)r;
+
+	for (int i = 0; i < fr->nr_streams; i++) {
+		kbuffer_free(fr->streams[i].kbuf);
+		free(fr->streams[i].buf);
+	}
+	free(fr->streams);
+	free(fr->heap.nodes);
+	free(fr->zbuf);
+	sl_dat_decompressor_free(fr->dec);
+	sl_dat_decoder_free(fr->decoder);
+	if (fr->handle)
+		tracecmd_close(fr->handle);
+	if (fr->fd >= 0)
+		close(fr->fd);
+	sl_dat_layout_free(&fr->layout);
+	free(fr);
+}
+
+static const struct sl_reader_ops fly_ops = {
+	.next = fly_next,
+	.close = fly_close,
+};
+
+static int open_streams(struct fly_reader *fr, struct sl_error *err)
+{
+	const struct sl_dat_layout *l = &fr->layout;
+	struct tep_handle *tep = tracecmd_get_tep(fr->handle);
+	size_t pages;
+
+	if (tep_is_old_format(tep)) {
+		sl_error_set(err, "the ring-buffer format of Linux 2.6.30 and older is not supported");
+		return -ENOTSUP;
+	}
+	if (tep_get_header_timestamp_size(tep) != 8) {
+		sl_error_set(err, "corrupt trace.dat: ring-buffer page timestamps are not 8 bytes");
+		return -EINVAL;
+	}
+	/* the commit word is a kernel long: header_page says which */
+	fr->long_size = tracecmd_long_size(fr->handle);
+	if (fr->long_size != 4 && fr->long_size != 8) {
+		sl_error_set(err, "corrupt trace.dat: page commit size %d", fr->long_size);
+		return -EINVAL;
+	}
+	fr->hdr_size = 8 + fr->long_size;
+	fr->big_endian = l->big_endian;
+	fr->page_size = l->subbuf_size;
+	if (fr->page_size <= (uint32_t)fr->hdr_size) {
+		sl_error_set(err, "corrupt trace.dat: ring-buffer page size %u", fr->page_size);
+		return -EINVAL;
+	}
+	if (l->cpu_compressed) {
+		fr->dec = sl_dat_decompressor_new(l->compression);
+		if (!fr->dec) {
+			sl_error_set(err, "cannot set up %s decompression", l->compression_name);
+			return -ENOMEM;
+		}
+	}
+
+	fr->streams = xcalloc((size_t)MAX(l->nr_cpu_data, 1), sizeof(*fr->streams));
+	fr->heap.nodes = xcalloc((size_t)MAX(l->nr_cpu_data, 1), sizeof(*fr->heap.nodes));
+	pages = WINDOW_BUDGET / fr->page_size / (size_t)MAX(l->nr_cpu_data, 1);
+	fr->window = (size_t)fr->page_size * MAX(MIN(pages, (size_t)WINDOW_MAX_PAGES), (size_t)1);
+
+	for (int i = 0; i < l->nr_cpu_data; i++) {
+		const struct sl_dat_cpu_data *d = &l->cpu_data[i];
+		struct cpu_stream *s = &fr->streams[fr->nr_streams];
+		uint8_t count[4];
+		int ret;
+
+		if (!d->size)
+			continue;
+		fr->nr_streams++;
+		s->cpu = d->cpu;
+		s->base_off = d->offset;
+		s->next_off = d->offset;
+		s->end_off = d->offset + d->size;
+		s->kbuf = kbuffer_alloc(fr->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+					l->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+		if (!s->kbuf) {
+			sl_error_set(err, "cannot allocate a kbuffer");
+			return -ENOMEM;
+		}
+		if (l->cpu_compressed) {
+			/* the chunk count comes before the size dat_layout.c checked */
+			if (!read_all(fr->fd, count, 4, d->offset)) {
+				sl_error_set(err, "cannot read CPU %d data", d->cpu);
+				return -EIO;
+			}
+			s->chunks_left = get_u32(fr, count);
+			s->next_off += 4;
+			s->end_off += 4;
+		}
+		ret = stream_advance(fr, s);
+		if (ret < 0)
+			return ret;	/* err is fr->r.err: the message is there */
+		if (ret > 0)
+			cpu_heap_push(&fr->heap, s->ts, fr->nr_streams - 1);
+	}
+	return 0;
+}
+
+int sl_read_dat_flyrecord_open(const char *path, struct sl_strtab *strtab,
+			       struct sl_reader **out, struct sl_error *err)
+{
+	struct fly_reader *fr = xcalloc(1, sizeof(*fr));
+	int ret;
+
+	fr->r.ops = &fly_ops;
+	fr->r.err = err;		/* sl_reader_open() sets it again */
+	fr->fd = -1;
+	ret = sl_dat_layout_read(path, &fr->layout, err);
+	if (ret < 0)
+		goto fail;
+	fr->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fr->fd < 0) {
+		ret = -errno;
+		sl_error_set(err, "cannot open: %s", strerror(-ret));
+		goto fail;
+	}
+	fr->handle = sl_dat_open_head(path, err);
+	if (!fr->handle) {
+		ret = -EINVAL;
+		goto fail;
+	}
+	fr->decoder = sl_dat_decoder_new(tracecmd_get_tep(fr->handle), strtab, err);
+	if (!fr->decoder) {
+		ret = -EINVAL;
+		goto fail;
+	}
+	sl_dat_info_fill(&fr->r.info, &fr->layout, fr->handle);
+	ret = open_streams(fr, err);
+	if (ret < 0)
+		goto fail;
+	*out = &fr->r;
+	return 0;
+fail:
+	fly_close(&fr->r);
+	return ret;
+}
