@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "dat_layout.h"
 #include "options.h"
 #include "output.h"
 #include "schedlint/reader.h"
@@ -20,9 +21,11 @@
 
 static const char dump_usage[] =
 	"usage: schedlint dump [--reader=flyrecord|libtracecmd] [TRACE]\n"
+	"       schedlint dump --layout [TRACE.dat]\n"
 	"\n"
 	"Print the normalized events schedlint reads from TRACE (default trace.dat),\n"
-	"one per line: ts_ns cpu pid ctx name type fields.\n";
+	"one per line: ts_ns cpu pid ctx name type fields.\n"
+	"--layout prints where a trace.dat keeps its CPU data instead.\n";
 
 static void print_ctx(FILE *f, uint8_t ctx)
 {
@@ -113,9 +116,37 @@ void sl_dump_event(FILE *f, const struct sl_strtab *st, const struct sl_event *e
 	fputc('\n', f);
 }
 
+/* dump --layout: what the layout walk found, one fact per line. */
+static int dump_layout(const char *path)
+{
+	struct sl_dat_layout l;
+	struct sl_error err = { "" };
+	int status = 0;
+
+	if (sl_dat_layout_read(path, &l, &err) < 0) {
+		error_msg("%s: %s", path, err.msg);
+		return 2;
+	}
+	sl_output_begin(stdout);
+	printf("version %d\nendian %s\nlong_size %d\npage_size %u\nsubbuf_size %u\n"
+	       "file_size %" PRIu64 "\ncompression %s\ncpus %d\nclock %s\n",
+	       l.version, l.big_endian ? "big" : "little", l.long_size, l.page_size,
+	       l.subbuf_size, l.file_size, l.compression_name, l.nr_cpus,
+	       l.clock[0] ? l.clock : "-");
+	for (int i = 0; i < l.nr_cpu_data; i++)
+		printf("cpu %d offset %" PRIu64 " size %" PRIu64 " %s\n", l.cpu_data[i].cpu,
+		       l.cpu_data[i].offset, l.cpu_data[i].size,
+		       l.cpu_compressed ? "chunks" : "pages");
+	if (sl_output_end(stdout) < 0)
+		status = 2;
+	sl_dat_layout_free(&l);
+	return status;
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option long_opts[] = {
+		{ "layout", no_argument,       NULL, 'l' },
 		{ "reader", required_argument, NULL, 'r' },
 		{ "help",   no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -126,6 +157,7 @@ int cmd_dump(int argc, char **argv)
 	struct sl_error err = { "" };
 	struct sl_event ev;
 	const char *path = "trace.dat";
+	bool layout = false;
 	int c, ret, status = 0;
 
 	optind = 1;
@@ -136,6 +168,9 @@ int cmd_dump(int argc, char **argv)
 				error_msg("dump: --reader must be libtracecmd or flyrecord");
 				return 2;
 			}
+			break;
+		case 'l':
+			layout = true;
 			break;
 		case 'h':
 			fputs(dump_usage, stdout);
@@ -151,6 +186,8 @@ int cmd_dump(int argc, char **argv)
 		error_msg("dump: more than one trace given");
 		return 2;
 	}
+	if (layout)
+		return dump_layout(path);
 
 	st = sl_strtab_new();
 	ret = sl_reader_open(path, &ropts, st, &reader, &err);

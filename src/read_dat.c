@@ -15,17 +15,20 @@
  *
  * Before handing the file to libtracecmd we walk its layout
  * (dat_layout.c): libtracecmd trusts the offsets in the file, crashes on
- * a truncated v6 file and reads a v7 file that lacks its last bytes.  It
- * does not check the ring-buffer pages (kbuffer trusts their event
- * lengths), so a corrupt page can still hang or crash this reader; the
- * flyrecord reader checks every page.
+ * a truncated v6 file and reads a v7 file that lacks its last bytes.  And
+ * we check every ring-buffer page as the flyrecord reader does
+ * (sl_dat_check_pages()): kbuffer trusts the event lengths, and one
+ * padding event of length -4 makes it loop for ever.  That is an extra
+ * pass over the data; this reader is the reference, not the fast one.
  *
  * In v7 files only CPUs with data are listed: a record's CPU is
  * record->cpu, not the index libtracecmd reads it by.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <trace-cmd.h>
 
@@ -156,7 +159,7 @@ int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
 {
 	struct sl_dat_layout layout;
 	struct dat_reader *dr;
-	int ret;
+	int fd, ret;
 
 	ret = sl_dat_layout_read(path, &layout, err);
 	if (ret < 0)
@@ -164,11 +167,24 @@ int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
 
 	dr = xcalloc(1, sizeof(*dr));
 	dr->r.ops = &dat_ops;
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	tep_set_loglevel(TEP_LOG_NONE);
-	dr->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	dr->handle = sl_dat_open_head(path, err);
 	if (!dr->handle) {
-		sl_error_set(err, "libtracecmd cannot read this trace.dat (corrupt or truncated headers)");
+		ret = -EINVAL;
+		goto fail;
+	}
+	/* kbuffer loops for ever on some corrupt pages: check them all first */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		sl_error_set(err, "cannot open: %s", strerror(-ret));
+		goto fail;
+	}
+	ret = sl_dat_check_pages(fd, &layout, dr->handle, err);
+	close(fd);
+	if (ret < 0)
+		goto fail;
+	if (tracecmd_init_data(dr->handle) < 0) {
+		sl_error_set(err, "libtracecmd cannot read this trace.dat's CPU data");
 		ret = -EINVAL;
 		goto fail;
 	}

@@ -27,6 +27,14 @@ int sl_read_dat_flyrecord_open(const char *path, struct sl_strtab *strtab,
  */
 struct tracecmd_input *sl_dat_open_head(const char *path, struct sl_error *err);
 
+/*
+ * Check every ring-buffer page of the file's CPU data as the flyrecord
+ * reader does, without decoding events: 0, or -errno with err naming the
+ * CPU and page.  handle has read the headers (the page format).
+ */
+int sl_dat_check_pages(int fd, const struct sl_dat_layout *layout,
+		       struct tracecmd_input *handle, struct sl_error *err);
+
 /* Fill the trace facts both readers report from the layout and the headers. */
 void sl_dat_info_fill(struct sl_trace_info *info, const struct sl_dat_layout *layout,
 		      struct tracecmd_input *handle);

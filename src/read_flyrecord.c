@@ -362,7 +362,8 @@ static int load_page(struct fly_reader *fr, struct cpu_stream *s)
 	bad = page_check(fr, s->buf + s->buf_pos, room, &lost);
 	if (bad)
 		return page_error(fr, s, bad);
-	kbuffer_load_subbuffer(s->kbuf, s->buf + s->buf_pos);
+	if (s->kbuf)
+		kbuffer_load_subbuffer(s->kbuf, s->buf + s->buf_pos);
 	s->buf_pos += room;
 	s->page_loaded = true;
 	if (lost < 0 || s->lost < 0)
@@ -428,9 +429,11 @@ static int fly_next(struct sl_reader *r, struct sl_event *ev)
 	s = &fr->streams[fr->heap.nodes[0].cpu];
 	ret = sl_dat_decode(fr->decoder, s->cpu, s->ts, s->data, s->size, ev);
 	if (ret < 0) {
-		sl_error_set(r->err, "corrupt event data on CPU %d at %llu ns (%d bytes)",
-			     s->cpu, (unsigned long long)s->ts, s->size);
-		return ret;
+		char what[96];
+
+		snprintf(what, sizeof(what), "an event of %d bytes at %llu ns is too short "
+			 "for its format", s->size, (unsigned long long)s->ts);
+		return page_error(fr, s, what);
 	}
 	if (s->missed) {
 		/* the buffer lost events before this one: report the gap first */
@@ -486,7 +489,8 @@ static const struct sl_reader_ops fly_ops = {
 	.close = fly_close,
 };
 
-static int open_streams(struct fly_reader *fr, struct sl_error *err)
+/* What the pages look like: from the layout and libtracecmd's header page. */
+static int setup_format(struct fly_reader *fr, struct sl_error *err)
 {
 	const struct sl_dat_layout *l = &fr->layout;
 	struct tep_handle *tep = tracecmd_get_tep(fr->handle);
@@ -520,48 +524,91 @@ static int open_streams(struct fly_reader *fr, struct sl_error *err)
 			return -ENOMEM;
 		}
 	}
-
-	fr->streams = xcalloc((size_t)MAX(l->nr_cpu_data, 1), sizeof(*fr->streams));
-	fr->heap.nodes = xcalloc((size_t)MAX(l->nr_cpu_data, 1), sizeof(*fr->heap.nodes));
 	pages = WINDOW_BUDGET / fr->page_size / (size_t)MAX(l->nr_cpu_data, 1);
 	fr->window = (size_t)fr->page_size * MAX(MIN(pages, (size_t)WINDOW_MAX_PAGES), (size_t)1);
+	return 0;
+}
 
-	for (int i = 0; i < l->nr_cpu_data; i++) {
-		const struct sl_dat_cpu_data *d = &l->cpu_data[i];
-		struct cpu_stream *s = &fr->streams[fr->nr_streams];
-		uint8_t count[4];
-		int ret;
+/* Start a stream at the CPU's data; with_kbuf for reading events, not only checking. */
+static int stream_init(struct fly_reader *fr, struct cpu_stream *s,
+		       const struct sl_dat_cpu_data *d, bool with_kbuf, struct sl_error *err)
+{
+	uint8_t count[4];
 
-		if (!d->size)
-			continue;
-		fr->nr_streams++;
-		s->cpu = d->cpu;
-		s->base_off = d->offset;
-		s->next_off = d->offset;
-		s->end_off = d->offset + d->size;
+	s->cpu = d->cpu;
+	s->base_off = d->offset;
+	s->next_off = d->offset;
+	s->end_off = d->offset + d->size;
+	if (with_kbuf) {
 		s->kbuf = kbuffer_alloc(fr->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-					l->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+					fr->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
 		if (!s->kbuf) {
 			sl_error_set(err, "cannot allocate a kbuffer");
 			return -ENOMEM;
 		}
-		if (l->cpu_compressed) {
-			/* the chunk count comes before the size dat_layout.c checked */
-			if (!read_all(fr->fd, count, 4, d->offset)) {
-				sl_error_set(err, "cannot read CPU %d data", d->cpu);
-				return -EIO;
-			}
-			s->chunks_left = get_u32(fr, count);
-			s->next_off += 4;
-			s->end_off += 4;
-		}
-		ret = stream_advance(fr, s);
+	}
+	if (fr->layout.cpu_compressed) {
+		/* the chunk count comes before the size dat_layout.c checked */
+		if (!read_all(fr->fd, count, 4, d->offset))
+			return read_error(fr, s);
+		s->chunks_left = get_u32(fr, count);
+		s->next_off += 4;
+		s->end_off += 4;
+	}
+	return 0;
+}
+
+static int open_streams(struct fly_reader *fr, struct sl_error *err)
+{
+	const struct sl_dat_layout *l = &fr->layout;
+	int ret = setup_format(fr, err);
+
+	if (ret)
+		return ret;
+	fr->streams = xcalloc((size_t)MAX(l->nr_cpu_data, 1), sizeof(*fr->streams));
+	fr->heap.nodes = xcalloc((size_t)MAX(l->nr_cpu_data, 1), sizeof(*fr->heap.nodes));
+	for (int i = 0; i < l->nr_cpu_data; i++) {
+		struct cpu_stream *s = &fr->streams[fr->nr_streams];
+
+		if (!l->cpu_data[i].size)
+			continue;
+		fr->nr_streams++;
+		ret = stream_init(fr, s, &l->cpu_data[i], true, err);
+		if (!ret)
+			ret = stream_advance(fr, s);
 		if (ret < 0)
 			return ret;	/* err is fr->r.err: the message is there */
 		if (ret > 0)
 			cpu_heap_push(&fr->heap, s->ts, fr->nr_streams - 1);
 	}
 	return 0;
+}
+
+int sl_dat_check_pages(int fd, const struct sl_dat_layout *layout,
+		       struct tracecmd_input *handle, struct sl_error *err)
+{
+	struct fly_reader *fr = xcalloc(1, sizeof(*fr));
+	struct cpu_stream s;
+	int ret;
+
+	fr->r.err = err;
+	fr->fd = fd;
+	fr->handle = handle;
+	fr->layout = *layout;		/* borrowed: not freed here */
+	ret = setup_format(fr, err);
+	for (int i = 0; !ret && i < layout->nr_cpu_data; i++) {
+		if (!layout->cpu_data[i].size)
+			continue;
+		memset(&s, 0, sizeof(s));
+		ret = stream_init(fr, &s, &layout->cpu_data[i], false, err);
+		while (!ret && (ret = load_page(fr, &s)) > 0)
+			ret = 0;
+		free(s.buf);
+	}
+	free(fr->zbuf);
+	sl_dat_decompressor_free(fr->dec);
+	free(fr);
+	return ret < 0 ? ret : 0;
 }
 
 int sl_read_dat_flyrecord_open(const char *path, struct sl_strtab *strtab,
