@@ -39,6 +39,7 @@ enum {
 	OPT_DATE = 1,
 	OPT_BUFFER = 3,
 	OPT_TRACECLOCK = 4,
+	OPT_UNAME = 5,
 	OPT_OFFSET = 7,
 	OPT_CPUCOUNT = 8,
 	OPT_TIME_SHIFT = 12,
@@ -196,6 +197,10 @@ static int handle_option(struct walk *w, uint16_t id, const uint8_t *data, uint3
 		w->have_traceclock = true;
 		parse_trace_clock(l, (const char *)data, size);
 		break;
+	case OPT_UNAME:
+		snprintf(l->uname, sizeof(l->uname), "%.*s", (int)strnlen((const char *)data, size),
+			 (const char *)data);
+		break;
 	case OPT_CPUCOUNT:
 		w->cpucount = (uint32_t)cur_num(&c, 4);
 		w->have_cpucount = !c.bad;
@@ -260,22 +265,32 @@ static int walk_v6(struct walk *w, uint64_t start, struct sl_error *err)
 	char name[256], section[10];
 	uint32_t header_cpus, table_cpus;
 
+	struct sl_dat_section *sec = l->sections;
+
+	sec[SL_DAT_HEADER_INFO].offset = c.pos;
 	if (!cur_string(&c, name, 16) || strcmp(name, "header_page"))
 		goto truncated;
 	cur_skip(&c, cur_num(&c, 8));
 	if (!cur_string(&c, name, 16) || strcmp(name, "header_event"))
 		goto truncated;
 	cur_skip(&c, cur_num(&c, 8));
-	for (uint32_t n = (uint32_t)cur_num(&c, 4); n && !c.bad; n--)	/* ftrace formats */
+	sec[SL_DAT_FTRACE_EVENTS].offset = c.pos;
+	for (uint32_t n = (uint32_t)cur_num(&c, 4); n && !c.bad; n--)
 		cur_skip(&c, cur_num(&c, 8));
+	sec[SL_DAT_EVENT_FORMATS].offset = c.pos;
 	for (uint32_t sys = (uint32_t)cur_num(&c, 4); sys && !c.bad; sys--) {
 		cur_string(&c, name, sizeof(name));
 		for (uint32_t n = (uint32_t)cur_num(&c, 4); n && !c.bad; n--)
 			cur_skip(&c, cur_num(&c, 8));
 	}
-	cur_skip(&c, cur_num(&c, 4));		/* kallsyms */
-	cur_skip(&c, cur_num(&c, 4));		/* printk formats */
-	cur_skip(&c, cur_num(&c, 8));		/* saved cmdlines */
+	sec[SL_DAT_KALLSYMS].offset = c.pos;
+	cur_skip(&c, cur_num(&c, 4));
+	sec[SL_DAT_PRINTK].offset = c.pos;
+	cur_skip(&c, cur_num(&c, 4));
+	sec[SL_DAT_CMDLINES].offset = c.pos;
+	cur_skip(&c, cur_num(&c, 8));
+	for (int i = 0; i < SL_DAT_NR_SECTIONS; i++)
+		sec[i].size = (i + 1 < SL_DAT_NR_SECTIONS ? sec[i + 1].offset : c.pos) - sec[i].offset;
 	header_cpus = (uint32_t)cur_num(&c, 4);
 	if (!cur_read(&c, section, sizeof(section)))
 		goto truncated;
@@ -556,6 +571,10 @@ static int walk_v7(struct walk *w, uint64_t start, struct sl_error *err)
 					  section_name(id), &sh, err);
 		if (ret)
 			return ret;
+		l->sections[id - OPT_HEADER_INFO] = (struct sl_dat_section) {
+			.offset = sh.data, .size = sh.size,
+			.compressed = sh.flags & SEC_FL_COMPRESS,
+		};
 		if (sh.flags & SEC_FL_COMPRESS) {
 			struct cursor z = { .fd = w->fd, .pos = sh.data, .size = sh.data + sh.size,
 					    .big_endian = l->big_endian };
@@ -611,6 +630,67 @@ static int walk_v7(struct walk *w, uint64_t start, struct sl_error *err)
 		sl_error_set(err, "corrupt trace.dat: no CPUs");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int sl_dat_section_read(int fd, const struct sl_dat_layout *l, enum sl_dat_section_id id,
+			uint8_t **out, uint64_t *out_len, struct sl_error *err)
+{
+	static const char *const names[] = {
+		"header info", "ftrace formats", "event formats", "kallsyms",
+		"printk formats", "saved cmdlines",
+	};
+	const struct sl_dat_section *sec = &l->sections[id];
+	struct cursor c = { .fd = fd, .pos = sec->offset, .size = sec->offset + sec->size,
+			    .big_endian = l->big_endian };
+	uint64_t csize = sec->size, usize = sec->size;
+	uint8_t *raw, *buf;
+
+	*out = NULL;
+	*out_len = 0;
+	if (sec->compressed) {
+		csize = cur_num(&c, 4);
+		usize = cur_num(&c, 4);
+		if (c.bad || csize > sec->size - 8) {
+			sl_error_set(err, "corrupt trace.dat: the compressed %s overruns its section",
+				     names[id]);
+			return -EINVAL;
+		}
+	}
+	raw = malloc(csize + 1);
+	buf = sec->compressed ? malloc(usize + 1) : raw;
+	if (!raw || !buf) {
+		free(raw);
+		if (buf != raw)
+			free(buf);
+		sl_error_set(err, "out of memory for the %s (%llu bytes)", names[id],
+			     (unsigned long long)usize);
+		return -ENOMEM;
+	}
+	cur_read(&c, raw, csize);
+	if (c.bad) {
+		free(raw);
+		if (buf != raw)
+			free(buf);
+		sl_error_set(err, "cannot read the %s", names[id]);
+		return -EIO;
+	}
+	if (sec->compressed) {
+		struct sl_dat_decompressor *dec = sl_dat_decompressor_new(l->compression);
+		long n = dec ? sl_dat_decompress(dec, raw, csize, buf, usize) : -ENOMEM;
+
+		sl_dat_decompressor_free(dec);
+		free(raw);
+		if (n != (long)usize) {
+			free(buf);
+			sl_error_set(err, "corrupt trace.dat: the compressed %s does not decompress",
+				     names[id]);
+			return -EINVAL;
+		}
+	}
+	buf[usize] = '\0';
+	*out = buf;
+	*out_len = usize;
 	return 0;
 }
 

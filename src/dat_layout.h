@@ -33,6 +33,26 @@ struct sl_dat_cpu_data {
 	uint64_t size;
 };
 
+/*
+ * The metadata parts of the file, in the format of the v7 sections (v6
+ * stores the same bytes one after the other, never compressed).
+ */
+enum sl_dat_section_id {
+	SL_DAT_HEADER_INFO = 0,	/* "header_page", 8-byte size, data, "header_event", ... */
+	SL_DAT_FTRACE_EVENTS,	/* 4-byte count, then 8-byte size + format each */
+	SL_DAT_EVENT_FORMATS,	/* 4-byte systems; name, 4-byte count, 8-byte size + format */
+	SL_DAT_KALLSYMS,	/* 4-byte size + /proc/kallsyms */
+	SL_DAT_PRINTK,		/* 4-byte size + printk_formats */
+	SL_DAT_CMDLINES,	/* 8-byte size + saved_cmdlines */
+	SL_DAT_NR_SECTIONS
+};
+
+struct sl_dat_section {
+	uint64_t offset;	/* of the contents (after a v7 section header) */
+	uint64_t size;		/* bytes in the file; 0 = the file has no such part */
+	bool compressed;	/* 4-byte compressed size, 4-byte size, compressed block */
+};
+
 struct sl_dat_layout {
 	/* the initial header */
 	int version;			/* 6 or 7 */
@@ -42,6 +62,9 @@ struct sl_dat_layout {
 	uint64_t file_size;
 	enum sl_dat_compression compression;	/* v7: of sections and CPU data */
 	char compression_name[16];	/* "none" for v6 */
+
+	struct sl_dat_section sections[SL_DAT_NR_SECTIONS];
+	char uname[256];		/* the UNAME option, "" when the file does not say */
 
 	/* the top-level flyrecord buffer */
 	uint32_t subbuf_size;		/* its ring-buffer page size */
@@ -65,5 +88,13 @@ struct sl_dat_layout {
  */
 int sl_dat_layout_read(const char *path, struct sl_dat_layout *l, struct sl_error *err);
 void sl_dat_layout_free(struct sl_dat_layout *l);
+
+/*
+ * Read a metadata section into a new NUL-terminated buffer (*len bytes
+ * before the NUL), decompressing it if needed.  -EINVAL / -ENOMEM with
+ * err set.
+ */
+int sl_dat_section_read(int fd, const struct sl_dat_layout *l, enum sl_dat_section_id id,
+			uint8_t **buf, uint64_t *len, struct sl_error *err);
 
 #endif /* SCHEDLINT_DAT_LAYOUT_H */

@@ -167,7 +167,7 @@ int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
 
 	dr = xcalloc(1, sizeof(*dr));
 	dr->r.ops = &dat_ops;
-	dr->handle = sl_dat_open_head(path, err);
+	dr->handle = sl_dat_open_head(path, &layout, err);
 	if (!dr->handle) {
 		ret = -EINVAL;
 		goto fail;
@@ -179,7 +179,7 @@ int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
 		sl_error_set(err, "cannot open: %s", strerror(-ret));
 		goto fail;
 	}
-	ret = sl_dat_check_pages(fd, &layout, dr->handle, err);
+	ret = sl_dat_check_pages(fd, &layout, tracecmd_get_tep(dr->handle), err);
 	close(fd);
 	if (ret < 0)
 		goto fail;
@@ -199,7 +199,7 @@ int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
 		ret = -EINVAL;
 		goto fail;
 	}
-	sl_dat_info_fill(&dr->r.info, &layout, dr->handle);
+	sl_dat_info_fill(&dr->r.info, &layout, tracecmd_get_tep(dr->handle));
 	dr->compressed = layout.cpu_compressed;
 
 	dr->current = xcalloc((size_t)dr->ncpus, sizeof(*dr->current));

@@ -11,6 +11,8 @@
 #include "dat_layout.h"
 #include "schedlint/reader.h"
 
+#include <event-parse.h>
+
 struct tracecmd_input;
 
 /* libtracecmd reads everything (the reference reader). */
@@ -25,18 +27,19 @@ int sl_read_dat_flyrecord_open(const char *path, struct sl_strtab *strtab,
  * the header page, event formats, kallsyms, printk formats, cmdlines and
  * options, and reads no CPU data.  NULL with err set on failure.
  */
-struct tracecmd_input *sl_dat_open_head(const char *path, struct sl_error *err);
+struct tracecmd_input *sl_dat_open_head(const char *path, const struct sl_dat_layout *l,
+					struct sl_error *err);
 
 /*
  * Check every ring-buffer page of the file's CPU data as the flyrecord
  * reader does, without decoding events: 0, or -errno with err naming the
- * CPU and page.  handle has read the headers (the page format).
+ * CPU and page.  tep has the file's header page format.
  */
 int sl_dat_check_pages(int fd, const struct sl_dat_layout *layout,
-		       struct tracecmd_input *handle, struct sl_error *err);
+		       struct tep_handle *tep, struct sl_error *err);
 
 /* Fill the trace facts both readers report from the layout and the headers. */
 void sl_dat_info_fill(struct sl_trace_info *info, const struct sl_dat_layout *layout,
-		      struct tracecmd_input *handle);
+		      struct tep_handle *tep);
 
 #endif /* SCHEDLINT_READ_DAT_H */

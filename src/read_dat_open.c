@@ -10,7 +10,6 @@
 
 #include "dat_decode.h"
 #include "read_dat.h"
-#include "tracecmd_private.h"
 
 int sl_read_dat_open(const char *path, const struct sl_read_opts *opts,
 		     struct sl_strtab *strtab, struct sl_reader **out,
@@ -26,14 +25,18 @@ int sl_read_dat_open(const char *path, const struct sl_read_opts *opts,
 	}
 }
 
-struct tracecmd_input *sl_dat_open_head(const char *path, struct sl_error *err)
+struct tracecmd_input *sl_dat_open_head(const char *path, const struct sl_dat_layout *l,
+					struct sl_error *err)
 {
 	struct tracecmd_input *handle;
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
 	handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!handle)
+	if (!handle && l->compression == SL_DAT_COMPRESS_ZLIB)
+		sl_error_set(err, "this libtracecmd cannot read zlib-compressed files "
+			     "(use --reader=flyrecord)");
+	else if (!handle)
 		sl_error_set(err, "libtracecmd cannot read the headers of this trace.dat "
 			     "(corrupt event formats or metadata)");
 	return handle;
@@ -61,16 +64,14 @@ static void fill_kernel_release(struct sl_trace_info *info, const char *uname)
 }
 
 void sl_dat_info_fill(struct sl_trace_info *info, const struct sl_dat_layout *layout,
-		      struct tracecmd_input *handle)
+		      struct tep_handle *tep)
 {
-	const char *uname = tracecmd_get_uname(handle);
-
 	info->file_version = layout->version;
 	info->format = layout->version >= 7 ? SL_FMT_DAT7 : SL_FMT_DAT6;
 	info->ncpus = layout->nr_cpus;
-	if (uname)
-		fill_kernel_release(info, uname);
+	if (layout->uname[0])
+		fill_kernel_release(info, layout->uname);
 	snprintf(info->clock, sizeof(info->clock), "%s", layout->clock);
 	snprintf(info->compression, sizeof(info->compression), "%s", layout->compression_name);
-	sl_dat_fill_info(tracecmd_get_tep(handle), info);
+	sl_dat_fill_info(tep, info);
 }

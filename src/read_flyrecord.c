@@ -6,10 +6,11 @@
  * on compressed v7 files free_zpage() walks every cached chunk for each
  * page and never frees one (quadratic time, memory growing with the
  * file), and on every file it maps the CPU data and allocates a record
- * per event.  This reader keeps libtracecmd for what it does right - the
- * event formats, kallsyms, cmdlines and options, through
- * tracecmd_open_head(), which reads no CPU data - and reads the
- * flyrecord data itself:
+ * per event; Debian's build cannot read zlib-compressed files at all.
+ * This reader keeps libtraceevent for what it does right - parsing the
+ * event formats, kallsyms, printk formats and cmdlines (dat_meta.c hands
+ * it the sections, as libtracecmd would) and the ring-buffer pages
+ * (kbuffer) - and reads the file itself:
  *
  *  - the layout comes from dat_layout.c, which checked every offset;
  *  - each CPU is a stream over a bounded window: pread() of a few dozen
@@ -46,12 +47,11 @@
 #include <unistd.h>
 
 #include <kbuffer.h>
-#include <trace-cmd.h>
 
 #include "cpu_heap.h"
 #include "dat_decode.h"
+#include "dat_meta.h"
 #include "read_dat.h"
-#include "tracecmd_private.h"
 #include "util.h"
 
 /* Ring-buffer event types (type_len values above the data lengths) */
@@ -94,7 +94,8 @@ struct cpu_stream {
 
 struct fly_reader {
 	struct sl_reader r;		/* first: the generic part */
-	struct tracecmd_input *handle;	/* headers only */
+	struct tep_handle *tep;		/* the file's formats */
+	bool own_tep;
 	struct sl_dat_decoder *decoder;
 	struct sl_dat_layout layout;
 	int fd;
@@ -476,8 +477,8 @@ static void fly_close(struct sl_reader *r)
 	free(fr->zbuf);
 	sl_dat_decompressor_free(fr->dec);
 	sl_dat_decoder_free(fr->decoder);
-	if (fr->handle)
-		tracecmd_close(fr->handle);
+	if (fr->own_tep)
+		tep_free(fr->tep);
 	if (fr->fd >= 0)
 		close(fr->fd);
 	sl_dat_layout_free(&fr->layout);
@@ -489,11 +490,11 @@ static const struct sl_reader_ops fly_ops = {
 	.close = fly_close,
 };
 
-/* What the pages look like: from the layout and libtracecmd's header page. */
+/* What the pages look like: from the layout and the file's header page. */
 static int setup_format(struct fly_reader *fr, struct sl_error *err)
 {
 	const struct sl_dat_layout *l = &fr->layout;
-	struct tep_handle *tep = tracecmd_get_tep(fr->handle);
+	struct tep_handle *tep = fr->tep;
 	size_t pages;
 
 	if (tep_is_old_format(tep)) {
@@ -505,7 +506,7 @@ static int setup_format(struct fly_reader *fr, struct sl_error *err)
 		return -EINVAL;
 	}
 	/* the commit word is a kernel long: header_page says which */
-	fr->long_size = tracecmd_long_size(fr->handle);
+	fr->long_size = tep_get_header_page_size(tep);
 	if (fr->long_size != 4 && fr->long_size != 8) {
 		sl_error_set(err, "corrupt trace.dat: page commit size %d", fr->long_size);
 		return -EINVAL;
@@ -585,7 +586,7 @@ static int open_streams(struct fly_reader *fr, struct sl_error *err)
 }
 
 int sl_dat_check_pages(int fd, const struct sl_dat_layout *layout,
-		       struct tracecmd_input *handle, struct sl_error *err)
+		       struct tep_handle *tep, struct sl_error *err)
 {
 	struct fly_reader *fr = xcalloc(1, sizeof(*fr));
 	struct cpu_stream s;
@@ -593,7 +594,7 @@ int sl_dat_check_pages(int fd, const struct sl_dat_layout *layout,
 
 	fr->r.err = err;
 	fr->fd = fd;
-	fr->handle = handle;
+	fr->tep = tep;
 	fr->layout = *layout;		/* borrowed: not freed here */
 	ret = setup_format(fr, err);
 	for (int i = 0; !ret && i < layout->nr_cpu_data; i++) {
@@ -629,17 +630,16 @@ int sl_read_dat_flyrecord_open(const char *path, struct sl_strtab *strtab,
 		sl_error_set(err, "cannot open: %s", strerror(-ret));
 		goto fail;
 	}
-	fr->handle = sl_dat_open_head(path, err);
-	if (!fr->handle) {
-		ret = -EINVAL;
+	ret = sl_dat_tep_load(fr->fd, &fr->layout, &fr->tep, err);
+	if (ret < 0)
 		goto fail;
-	}
-	fr->decoder = sl_dat_decoder_new(tracecmd_get_tep(fr->handle), strtab, err);
+	fr->own_tep = true;
+	fr->decoder = sl_dat_decoder_new(fr->tep, strtab, err);
 	if (!fr->decoder) {
 		ret = -EINVAL;
 		goto fail;
 	}
-	sl_dat_info_fill(&fr->r.info, &fr->layout, fr->handle);
+	sl_dat_info_fill(&fr->r.info, &fr->layout, fr->tep);
 	ret = open_streams(fr, err);
 	if (ret < 0)
 		goto fail;

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dat_meta.c - a trace.dat's metadata into a libtraceevent handle
+ *
+ * The flyrecord reader needs what libtracecmd's tracecmd_open_head()
+ * gives: the header page format, the event formats, kallsyms, printk
+ * formats and saved cmdlines parsed into a tep_handle.  We read the
+ * sections ourselves (dat_layout.c found and checked them) and hand each
+ * one to the libtraceevent parser libtracecmd would call, in the same
+ * order with the same arguments, so both readers decode with the same
+ * formats.  Not through libtracecmd because Debian 12's libtracecmd is
+ * built without zlib: it cannot open a zlib-compressed file at all.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dat_meta.h"
+#include "util.h"
+
+/* A bounds-checked walk over a section's bytes. */
+struct walk {
+	const uint8_t *p;
+	uint64_t len, pos;
+	bool big_endian;
+	bool bad;
+};
+
+static uint64_t take_num(struct walk *w, int size)
+{
+	uint64_t v = 0;
+
+	if (w->bad || w->len - w->pos < (uint64_t)size) {
+		w->bad = true;
+		return 0;
+	}
+	for (int i = 0; i < size; i++)
+		v |= (uint64_t)w->p[w->pos + (w->big_endian ? size - 1 - i : i)] << (8 * i);
+	w->pos += (uint64_t)size;
+	return v;
+}
+
+/* size bytes at the cursor, or NULL */
+static const char *take(struct walk *w, uint64_t size)
+{
+	const char *s;
+
+	if (w->bad || w->len - w->pos < size) {
+		w->bad = true;
+		return NULL;
+	}
+	s = (const char *)w->p + w->pos;
+	w->pos += size;
+	return s;
+}
+
+static const char *take_string(struct walk *w)
+{
+	const uint8_t *nul;
+	const char *s;
+
+	if (w->bad || !(nul = memchr(w->p + w->pos, '\0', w->len - w->pos))) {
+		w->bad = true;
+		return NULL;
+	}
+	s = (const char *)w->p + w->pos;
+	w->pos = (uint64_t)(nul - w->p) + 1;
+	return s;
+}
+
+static int load(int fd, const struct sl_dat_layout *l, enum sl_dat_section_id id,
+		struct walk *w, struct sl_error *err)
+{
+	uint8_t *buf;
+	uint64_t len;
+	int ret;
+
+	memset(w, 0, sizeof(*w));
+	w->big_endian = l->big_endian;
+	if (!l->sections[id].size)
+		return 0;
+	ret = sl_dat_section_read(fd, l, id, &buf, &len, err);
+	if (ret)
+		return ret;
+	w->p = buf;
+	w->len = len;
+	return 0;
+}
+
+static void unload(struct walk *w)
+{
+	free((void *)w->p);
+	w->p = NULL;
+}
+
+static int parse_header_info(struct tep_handle *tep, const struct sl_dat_layout *l,
+			     struct walk *w, struct sl_error *err)
+{
+	const char *name = take_string(w);
+	uint64_t size;
+	const char *data;
+
+	if (!name || strcmp(name, "header_page"))
+		goto bad;
+	size = take_num(w, 8);
+	data = take(w, size);
+	if (!data)
+		goto bad;
+	if (tep_parse_header_page(tep, (char *)data, size, l->long_size)) {
+		sl_error_set(err, "corrupt trace.dat: cannot parse the ring-buffer page header");
+		return -EINVAL;
+	}
+	/* header_event: libtracecmd reads it and uses nothing from it */
+	return 0;
+bad:
+	sl_error_set(err, "corrupt trace.dat: malformed header info");
+	return -EINVAL;
+}
+
+static void parse_formats(struct tep_handle *tep, struct walk *w, const char *system)
+{
+	for (uint32_t n = (uint32_t)take_num(w, 4); n && !w->bad; n--) {
+		uint64_t size = take_num(w, 8);
+		const char *format = take(w, size);
+
+		/* like libtracecmd: a format libtraceevent cannot parse is skipped */
+		if (format)
+			tep_parse_event(tep, format, size, system);
+	}
+}
+
+int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **out,
+		    struct sl_error *err)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct walk w;
+	int ret;
+
+	*out = NULL;
+	if (!tep) {
+		sl_error_set(err, "out of memory");
+		return -ENOMEM;
+	}
+	tep_set_loglevel(TEP_LOG_NONE);
+	tep_set_file_bigendian(tep, l->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ?
+				TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, l->long_size);
+	tep_set_page_size(tep, (int)l->page_size);
+	tep_set_cpus(tep, l->nr_cpus);
+
+	ret = load(fd, l, SL_DAT_HEADER_INFO, &w, err);
+	if (ret)
+		goto fail;
+	ret = parse_header_info(tep, l, &w, err);
+	unload(&w);
+	if (ret)
+		goto fail;
+
+	ret = load(fd, l, SL_DAT_FTRACE_EVENTS, &w, err);
+	if (ret)
+		goto fail;
+	if (w.p)
+		parse_formats(tep, &w, "ftrace");
+	unload(&w);
+
+	ret = load(fd, l, SL_DAT_EVENT_FORMATS, &w, err);
+	if (ret)
+		goto fail;
+	for (uint32_t sys = w.p ? (uint32_t)take_num(&w, 4) : 0; sys && !w.bad; sys--) {
+		const char *system = take_string(&w);
+
+		if (system)
+			parse_formats(tep, &w, system);
+	}
+	unload(&w);
+	if (w.bad) {
+		sl_error_set(err, "corrupt trace.dat: malformed event formats");
+		ret = -EINVAL;
+		goto fail;
+	}
+
+	/* kallsyms and printk formats: 4-byte size + text; cmdlines: 8-byte size + text */
+	static const struct { enum sl_dat_section_id id; int size_bytes; } texts[] = {
+		{ SL_DAT_KALLSYMS, 4 }, { SL_DAT_PRINTK, 4 }, { SL_DAT_CMDLINES, 8 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
+		uint64_t size;
+		const char *text;
+
+		ret = load(fd, l, texts[i].id, &w, err);
+		if (ret)
+			goto fail;
+		size = w.p ? take_num(&w, texts[i].size_bytes) : 0;
+		text = take(&w, size);
+		if (text && size) {
+			/*
+			 * The parsers want a C string.  The section buffer has a
+			 * NUL after its end, so a text that ends the section is one.
+			 */
+			char *copy = NULL;
+
+			if (w.pos != w.len) {
+				copy = xmalloc(size + 1);
+				memcpy(copy, text, size);
+				copy[size] = '\0';
+				text = copy;
+			}
+			if (texts[i].id == SL_DAT_KALLSYMS)
+				tep_parse_kallsyms(tep, text);
+			else if (texts[i].id == SL_DAT_PRINTK)
+				tep_parse_printk_formats(tep, text);
+			else
+				tep_parse_saved_cmdlines(tep, text);
+			free(copy);
+		}
+		unload(&w);
+	}
+	*out = tep;
+	return 0;
+fail:
+	tep_free(tep);
+	return ret;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dat_meta.h - a trace.dat's metadata into a libtraceevent handle
+ */
+#ifndef SCHEDLINT_DAT_META_H
+#define SCHEDLINT_DAT_META_H
+
+#include <event-parse.h>
+
+#include "dat_layout.h"
+
+/*
+ * Parse the header page, ftrace and event formats, kallsyms, printk
+ * formats and saved cmdlines of the file (open as fd, layout l) into a new
+ * tep handle, as libtracecmd would.  0 and *out (tep_free() it), or -errno
+ * with err set.
+ */
+int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **out,
+		    struct sl_error *err);
+
+#endif /* SCHEDLINT_DAT_META_H */
