@@ -519,6 +519,53 @@ static const char *section_name(int id)
 	}
 }
 
+/*
+ * The sections tile the file from the end of the initial header to its
+ * end (libtracecmd finds the strings sections that way).  Walking them all
+ * catches a file cut anywhere, also in the sections no option points to:
+ * trace-cmd writes a strings section last.
+ */
+static int walk_all_sections(struct walk *w, uint64_t pos, struct sl_error *err)
+{
+	struct sl_dat_layout *l = w->l;
+	char what[64];
+
+	for (int n = 0; pos < l->file_size; n++) {
+		struct cursor c = { .fd = w->fd, .pos = pos, .size = l->file_size,
+				    .big_endian = l->big_endian };
+		uint16_t id = (uint16_t)cur_num(&c, 2);
+		uint16_t flags = (uint16_t)cur_num(&c, 2);
+		uint64_t size;
+
+		cur_num(&c, 4);
+		size = cur_num(&c, 8);
+		snprintf(what, sizeof(what), "the section at byte %llu", (unsigned long long)pos);
+		if (c.bad) {
+			set_truncated(err, l, what, pos + SECTION_HEADER_SIZE);
+			return -EINVAL;
+		}
+		if (size > l->file_size - c.pos) {
+			set_truncated(err, l, what, c.pos + size);
+			return -EINVAL;
+		}
+		if ((flags & SEC_FL_COMPRESS) && id != OPT_BUFFER) {
+			uint32_t csize = (uint32_t)cur_num(&c, 4);
+
+			if (c.bad || size < 8 || csize > size - 8) {
+				sl_error_set(err, "corrupt trace.dat: the compressed data of %s "
+					     "overruns it", what);
+				return -EINVAL;
+			}
+		}
+		if (n == 1 << 20) {
+			sl_error_set(err, "corrupt trace.dat: more than a million sections");
+			return -EINVAL;
+		}
+		pos += SECTION_HEADER_SIZE + size;
+	}
+	return 0;
+}
+
 static int walk_v7(struct walk *w, uint64_t start, struct sl_error *err)
 {
 	struct sl_dat_layout *l = w->l;
@@ -587,6 +634,9 @@ static int walk_v7(struct walk *w, uint64_t start, struct sl_error *err)
 			}
 		}
 	}
+	ret = walk_all_sections(w, c.pos, err);
+	if (ret)
+		return ret;
 	if (!w->section_offset[OPT_HEADER_INFO] || !w->section_offset[OPT_EVENT_FORMATS]) {
 		sl_error_set(err, "corrupt trace.dat: no %s",
 			     section_name(w->section_offset[OPT_HEADER_INFO] ?

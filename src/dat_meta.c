@@ -11,6 +11,7 @@
  * formats.  Not through libtracecmd because Debian 12's libtracecmd is
  * built without zlib: it cannot open a zlib-compressed file at all.
  */
+#define _GNU_SOURCE		/* memmem */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,15 +118,59 @@ bad:
 	return -EINVAL;
 }
 
+/* The systems whose events dat_decode.c decodes field by field. */
+static bool system_decoded(const char *system)
+{
+	static const char *const systems[] = { "sched", "ipi", "irq_vectors", "csd" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(systems); i++)
+		if (!strcmp(system, systems[i]))
+			return true;
+	return false;
+}
+
+/*
+ * An event we only count by name needs its name, id and the common
+ * fields, not its print format: libtraceevent's expression parser is
+ * most of the cost of opening a trace (a kernel has ~1500 formats).
+ * Give it the format up to the end of the common fields (a blank line
+ * ends them) and an empty print format.
+ */
+static int parse_stub(struct tep_handle *tep, const char *format, uint64_t size,
+		      const char *system)
+{
+	const char *fields = memmem(format, size, "\nformat:", 8);
+	const char *end = fields ? memmem(fields, size - (uint64_t)(fields - format), "\n\n", 2)
+				 : NULL;
+	static const char tail[] = "\n\nprint fmt: \"\"\n";
+	char *stub;
+	size_t len;
+	int ret;
+
+	if (!end)
+		return tep_parse_event(tep, format, size, system);
+	len = (size_t)(end - format);
+	stub = xmalloc(len + sizeof(tail));
+	memcpy(stub, format, len);
+	memcpy(stub + len, tail, sizeof(tail));
+	ret = tep_parse_event(tep, stub, len + sizeof(tail) - 1, system);
+	free(stub);
+	return ret;
+}
+
 static void parse_formats(struct tep_handle *tep, struct walk *w, const char *system)
 {
+	bool full = system_decoded(system);
+
 	for (uint32_t n = (uint32_t)take_num(w, 4); n && !w->bad; n--) {
 		uint64_t size = take_num(w, 8);
 		const char *format = take(w, size);
 
 		/* like libtracecmd: a format libtraceevent cannot parse is skipped */
-		if (format)
+		if (format && full)
 			tep_parse_event(tep, format, size, system);
+		else if (format)
+			parse_stub(tep, format, size, system);
 	}
 }
 
