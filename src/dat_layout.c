@@ -57,6 +57,7 @@ enum {
 #define SECTION_HEADER_SIZE	16
 #define MAX_OPTIONS_SECTIONS	4096
 #define MAX_OPTIONS_BYTES	(64u << 20)	/* one options section, uncompressed */
+#define MAX_SECTION_BYTES	(1ull << 30)	/* a metadata section, uncompressed */
 
 /*
  * A bounds-checked cursor over the file (fd >= 0) or over a buffer.
@@ -704,6 +705,12 @@ int sl_dat_section_read(int fd, const struct sl_dat_layout *l, enum sl_dat_secti
 		if (c.bad || csize > sec->size - 8) {
 			sl_error_set(err, "corrupt trace.dat: the compressed %s overruns its section",
 				     names[id]);
+			return -EINVAL;
+		}
+		/* no real section inflates 1000-fold: do not allocate what a corrupt size says */
+		if (usize > MAX_SECTION_BYTES || usize > MAX(csize * 1024, 1u << 20)) {
+			sl_error_set(err, "corrupt trace.dat: the compressed %s claims %llu bytes",
+				     names[id], (unsigned long long)usize);
 			return -EINVAL;
 		}
 	}

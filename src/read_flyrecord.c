@@ -65,8 +65,19 @@
 /* Window of pages read at once, per CPU: the total is split between CPUs. */
 #define WINDOW_BUDGET		(8u << 20)
 #define WINDOW_MAX_PAGES	16
-/* A decompressed chunk larger than this is corrupt (trace-cmd writes 10 pages). */
+/*
+ * A decompressed chunk larger than this is corrupt (trace-cmd writes 10
+ * pages), and so is a compressed one larger than such a chunk can get.
+ */
 #define MAX_CHUNK_BYTES		(16u << 20)
+#define MAX_ZCHUNK_BYTES	(MAX_CHUNK_BYTES + MAX_CHUNK_BYTES / 8 + 4096)
+
+/* A compressed chunk that starts at a page boundary: where seeks may land. */
+struct chunk_ref {
+	uint64_t off;			/* of its 8-byte header in the file */
+	uint64_t data_pos;		/* of its first byte in the decompressed data */
+	uint32_t index;			/* among the CPU's chunks */
+};
 
 /* One CPU's data, read as a stream of pages. */
 struct cpu_stream {
@@ -75,6 +86,9 @@ struct cpu_stream {
 	uint64_t next_off;		/* file offset of what is not read yet */
 	uint64_t end_off;		/* end of the CPU's data in the file */
 	uint32_t chunks_left;		/* compressed: chunks not yet decompressed */
+	uint32_t nr_chunks;		/* compressed: chunks of the CPU */
+	struct chunk_ref *chunk_index;	/* compressed: made by the first seek */
+	uint32_t nr_indexed;
 	uint8_t *buf;			/* window: pages (decompressed) */
 	size_t buf_alloc;
 	size_t buf_len;			/* valid bytes in buf */
@@ -82,7 +96,8 @@ struct cpu_stream {
 	uint64_t page_pos;		/* offset of the loaded page in the (decompressed) data */
 	uint64_t data_pos;		/* offset of buf[0] in the (decompressed) data */
 	struct kbuffer *kbuf;
-	bool page_loaded;		/* kbuf holds a page, its first event not read yet */
+	bool in_page;			/* kbuf holds a page of buf */
+	bool page_loaded;		/* ... and its first event was not read yet */
 	int64_t lost;			/* lost before the next event: > 0 count, -1 unknown */
 
 	/* the current event, waiting in the heap */
@@ -102,6 +117,8 @@ struct fly_reader {
 	struct sl_dat_decompressor *dec;
 	uint8_t *zbuf;			/* one compressed chunk */
 	size_t zbuf_alloc;
+	uint8_t *probe;			/* a chunk decompressed by a seek */
+	size_t probe_alloc;
 	struct cpu_stream *streams;
 	int nr_streams;
 	struct cpu_heap heap;		/* of stream indexes */
@@ -321,7 +338,7 @@ static int refill_chunk(struct fly_reader *fr, struct cpu_stream *s)
 	usize = get_u32(fr, head + 4);
 	if (csize > s->end_off - s->next_off - 8)
 		return chunk_error(fr, s, "a compressed chunk runs past the CPU's data");
-	if (usize > MAX_CHUNK_BYTES || !usize)
+	if (usize > MAX_CHUNK_BYTES || !usize || csize > MAX_ZCHUNK_BYTES)
 		return chunk_error(fr, s, "a compressed chunk of implausible size");
 	if (csize > fr->zbuf_alloc) {
 		fr->zbuf_alloc = csize;
@@ -366,7 +383,7 @@ static int load_page(struct fly_reader *fr, struct cpu_stream *s)
 	if (s->kbuf)
 		kbuffer_load_subbuffer(s->kbuf, s->buf + s->buf_pos);
 	s->buf_pos += room;
-	s->page_loaded = true;
+	s->in_page = s->page_loaded = s->kbuf != NULL;
 	if (lost < 0 || s->lost < 0)
 		s->lost = -1;
 	else
@@ -394,10 +411,11 @@ static int stream_advance(struct fly_reader *fr, struct cpu_stream *s)
 			data = kbuffer_read_event(s->kbuf, &ts);
 			s->page_loaded = false;
 		} else {
-			data = kbuffer_next_event(s->kbuf, &ts);
+			data = s->in_page ? kbuffer_next_event(s->kbuf, &ts) : NULL;
 		}
 		if (data)
 			break;
+		s->in_page = false;
 		int ret = load_page(fr, s);
 
 		if (ret <= 0)
@@ -464,6 +482,163 @@ static int fly_next(struct sl_reader *r, struct sl_event *ev)
 	return 1;
 }
 
+/* --- seeking: binary search of the pages' (or chunks') first timestamps --- */
+
+static void stream_restart(struct cpu_stream *s, uint64_t off, uint64_t data_pos,
+			   uint32_t chunks_left)
+{
+	s->next_off = off;
+	s->data_pos = data_pos;
+	s->page_pos = data_pos;
+	s->buf_len = 0;
+	s->buf_pos = 0;
+	s->chunks_left = chunks_left;
+	s->in_page = false;
+	s->page_loaded = false;
+	s->lost = 0;
+}
+
+/* The time of a page: its header's timestamp, which its first event's delta starts from. */
+static uint64_t page_time(const struct fly_reader *fr, const uint8_t *page)
+{
+	return timestamp_calc(fr, get_num(fr, page, 8));
+}
+
+/* Uncompressed: start at the last page that begins before ts (or the first). */
+static int seek_pages(struct fly_reader *fr, struct cpu_stream *s, uint64_t ts)
+{
+	uint64_t lo = 0, hi = (s->end_off - s->base_off + fr->page_size - 1) / fr->page_size;
+	uint8_t head[8];
+
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (!read_all(fr->fd, head, sizeof(head), s->base_off + mid * fr->page_size))
+			return read_error(fr, s);
+		if (page_time(fr, head) < ts)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	stream_restart(s, s->base_off + lo * fr->page_size, lo * fr->page_size, 0);
+	return 0;
+}
+
+/* Compressed: list the chunks that start at a page boundary (once per CPU). */
+static int index_chunks(struct fly_reader *fr, struct cpu_stream *s)
+{
+	uint64_t off = s->base_off + 4, data_pos = 0;
+	uint8_t head[8];
+
+	s->chunk_index = xcalloc(s->nr_chunks ? s->nr_chunks : 1, sizeof(*s->chunk_index));
+	for (uint32_t i = 0; i < s->nr_chunks && off < s->end_off; i++) {
+		uint32_t csize, usize;
+
+		s->next_off = off;
+		if (s->end_off - off < 8)
+			return chunk_error(fr, s, "a compressed chunk runs past the CPU's data");
+		if (!read_all(fr->fd, head, sizeof(head), off))
+			return read_error(fr, s);
+		csize = get_u32(fr, head);
+		usize = get_u32(fr, head + 4);
+		if (csize > s->end_off - off - 8)
+			return chunk_error(fr, s, "a compressed chunk runs past the CPU's data");
+		if (data_pos % fr->page_size == 0)
+			s->chunk_index[s->nr_indexed++] = (struct chunk_ref) {
+				.off = off, .data_pos = data_pos, .index = i,
+			};
+		off += 8 + (uint64_t)csize;
+		data_pos += usize;
+	}
+	return 0;
+}
+
+/* The time of the first page of an indexed chunk: decompress it. */
+static int chunk_time(struct fly_reader *fr, struct cpu_stream *s, const struct chunk_ref *c,
+		      uint64_t *t)
+{
+	uint8_t head[8];
+	uint32_t csize, usize;
+
+	s->next_off = c->off;
+	if (!read_all(fr->fd, head, sizeof(head), c->off))
+		return read_error(fr, s);
+	csize = get_u32(fr, head);
+	usize = get_u32(fr, head + 4);
+	if (usize > MAX_CHUNK_BYTES || usize < 8 || csize > MAX_ZCHUNK_BYTES)
+		return chunk_error(fr, s, "a compressed chunk of implausible size");
+	if (csize > fr->zbuf_alloc) {
+		fr->zbuf_alloc = csize;
+		fr->zbuf = xrealloc(fr->zbuf, fr->zbuf_alloc);
+	}
+	if (usize > fr->probe_alloc) {
+		fr->probe_alloc = usize;
+		fr->probe = xrealloc(fr->probe, fr->probe_alloc);
+	}
+	if (!read_all(fr->fd, fr->zbuf, csize, c->off + 8))
+		return read_error(fr, s);
+	if (sl_dat_decompress(fr->dec, fr->zbuf, csize, fr->probe, usize) != (long)usize)
+		return chunk_error(fr, s, "a compressed chunk does not decompress");
+	*t = page_time(fr, fr->probe);
+	return 0;
+}
+
+/* Compressed: start at the last indexed chunk that begins before ts (or the first). */
+static int seek_chunks(struct fly_reader *fr, struct cpu_stream *s, uint64_t ts)
+{
+	uint32_t lo = 0, hi;
+	const struct chunk_ref *c;
+	int ret;
+
+	if (!s->chunk_index && (ret = index_chunks(fr, s)))
+		return ret;
+	hi = s->nr_indexed;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint64_t t;
+
+		ret = chunk_time(fr, s, &s->chunk_index[mid], &t);
+		if (ret)
+			return ret;
+		if (t < ts)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	c = &s->chunk_index[lo];
+	stream_restart(s, c->off, c->data_pos, s->nr_chunks - c->index);
+	return 0;
+}
+
+/*
+ * fly_seek_time - each CPU restarts at the last page (or compressed chunk)
+ * that begins before ts: every event at or after ts follows, with at most
+ * a page (a chunk) of earlier ones first.  Lost events flagged on that
+ * page are reported again.
+ */
+static int fly_seek_time(struct sl_reader *r, uint64_t ts)
+{
+	struct fly_reader *fr = (struct fly_reader *)r;
+	int ret;
+
+	if (fr->error)
+		return fr->error;
+	fr->have_pending = false;
+	fr->heap.nr = 0;
+	for (int i = 0; i < fr->nr_streams; i++) {
+		struct cpu_stream *s = &fr->streams[i];
+
+		ret = fr->layout.cpu_compressed ? seek_chunks(fr, s, ts) : seek_pages(fr, s, ts);
+		if (!ret)
+			ret = stream_advance(fr, s);
+		if (ret < 0)
+			return ret;
+		if (ret > 0)
+			cpu_heap_push(&fr->heap, s->ts, i);
+	}
+	return 0;
+}
+
 static void fly_close(struct sl_reader *r)
 {
 	struct fly_reader *fr = (struct fly_reader *)r;
@@ -471,7 +646,9 @@ static void fly_close(struct sl_reader *r)
 	for (int i = 0; i < fr->nr_streams; i++) {
 		kbuffer_free(fr->streams[i].kbuf);
 		free(fr->streams[i].buf);
+		free(fr->streams[i].chunk_index);
 	}
+	free(fr->probe);
 	free(fr->streams);
 	free(fr->heap.nodes);
 	free(fr->zbuf);
@@ -488,6 +665,7 @@ static void fly_close(struct sl_reader *r)
 static const struct sl_reader_ops fly_ops = {
 	.next = fly_next,
 	.close = fly_close,
+	.seek_time = fly_seek_time,
 };
 
 /* What the pages look like: from the layout and the file's header page. */
@@ -553,6 +731,7 @@ static int stream_init(struct fly_reader *fr, struct cpu_stream *s,
 		if (!read_all(fr->fd, count, 4, d->offset))
 			return read_error(fr, s);
 		s->chunks_left = get_u32(fr, count);
+		s->nr_chunks = s->chunks_left;
 		s->next_off += 4;
 		s->end_off += 4;
 	}

@@ -25,6 +25,9 @@
 /* cmd_dump.c */
 void sl_dump_event(FILE *f, const struct sl_strtab *st, const struct sl_event *ev);
 
+/* The reader under test: NULL is the default (flyrecord for trace.dat). */
+static const struct sl_read_opts *reader_opts;
+
 /* Events compared after each seek: enough to cross pages and CPUs. */
 #define COMPARE_MAX 3000
 
@@ -52,7 +55,7 @@ static void read_all(const char *path, struct sl_strtab *st, struct dumped *d)
 	struct sl_event ev;
 	int ret;
 
-	assert_int_equal(sl_reader_open(path, NULL, st, &r, &err), 0);
+	assert_int_equal(sl_reader_open(path, reader_opts, st, &r, &err), 0);
 	memset(d, 0, sizeof(*d));
 	while ((ret = sl_reader_next(r, &ev)) > 0) {
 		if (d->nr == d->alloc) {
@@ -95,7 +98,7 @@ static size_t check_seek(const char *path, struct sl_reader **rp, struct sl_strt
 	ret = sl_reader_seek_time(r, ts);
 	if (ret == -ENOTSUP) {
 		sl_reader_close(r);
-		assert_int_equal(sl_reader_open(path, NULL, st, rp, &err), 0);
+		assert_int_equal(sl_reader_open(path, reader_opts, st, rp, &err), 0);
 		r = *rp;
 		ret = sl_reader_seek_time(r, ts);
 	}
@@ -132,7 +135,7 @@ static void seek_everywhere(const char *path)
 	read_all(path, st, &d);
 	first = d.ts[0];
 	last = d.ts[d.nr - 1];
-	assert_int_equal(sl_reader_open(path, NULL, st, &r, &err), 0);
+	assert_int_equal(sl_reader_open(path, reader_opts, st, &r, &err), 0);
 	/* out of order on purpose: backwards seeks as well as forwards */
 	check_seek(path, &r, st, &d, last - (last - first) / 3);
 	check_seek(path, &r, st, &d, first + (last - first) / 7);
@@ -176,6 +179,38 @@ static void test_dat_converted(void **state)
 	rmdir(dir);
 }
 
+/* The same with the reference reader (libtracecmd's own seek). */
+static void test_dat_libtracecmd(void **state)
+{
+	static const struct sl_read_opts ltc = { .dat_reader = SL_DAT_READER_LIBTRACECMD };
+
+	reader_opts = &ltc;
+	test_dat_v7_zstd(state);
+	test_dat_converted(state);
+	reader_opts = NULL;
+}
+
+/*
+ * zlib with chunks of 3.5 pages (tests/dat_v7.py): a seek can land only
+ * on a chunk that starts at a page boundary.
+ */
+static void test_dat_zlib(void **state)
+{
+	char dir[] = "/tmp/schedlint-seek-XXXXXX", cmd[1024], v6[64], v7[64];
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(v6, sizeof(v6), "%s/t6.dat", dir);
+	snprintf(v7, sizeof(v7), "%s/t7.dat", dir);
+	snprintf(cmd, sizeof(cmd), "trace-cmd convert --file-version 6 -i testdata/real/pipe.dat "
+		 "-o %s >/dev/null 2>&1 && python3 tests/dat_v7.py %s %s --compression zlib "
+		 "--chunk-bytes 14336", v6, v6, v7);
+	assert_int_equal(system(cmd), 0);
+	seek_everywhere(v7);
+	unlink(v6);
+	unlink(v7);
+	rmdir(dir);
+}
+
 static void test_tracefs_text(void **state)
 {
 	seek_everywhere("testdata/real/pipe.txt");
@@ -194,6 +229,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dat_v7_zstd),
 		cmocka_unit_test(test_dat_converted),
+		cmocka_unit_test(test_dat_libtracecmd),
+		cmocka_unit_test(test_dat_zlib),
 		cmocka_unit_test(test_tracefs_text),
 		cmocka_unit_test(test_other_dialects),
 	};
