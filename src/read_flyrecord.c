@@ -13,16 +13,18 @@
  * (kbuffer) - and reads the file itself:
  *
  *  - the layout comes from dat_layout.c, which checked every offset;
- *  - each CPU is a stream over a bounded window: pread() of a few dozen
- *    pages (uncompressed), or one decompressed chunk of about ten pages
- *    (zstd or zlib, straight through the libraries), so memory does not
- *    grow with the trace;
+ *  - each CPU is a stream over a bounded window: pread() of up to 16
+ *    pages (uncompressed; 64 KiB stays in the L2 cache, which made the
+ *    copy out of the page cache half as costly as with 256 KiB), or one
+ *    decompressed chunk of about ten pages (zstd or zlib, straight
+ *    through the libraries), so memory does not grow with the trace;
  *  - pages are parsed with libtraceevent's kbuffer, after a check of our
  *    own (page_check()): kbuffer trusts the commit size and every event
  *    length, and a padding event of length -4 sends it round in a loop
  *    for ever;
  *  - the CPU streams are merged with a heap (cpu_heap.h), so the cost per
- *    event grows with log(CPUs), not with CPUs.
+ *    event grows with log(CPUs), not with CPUs;
+ *  - seeking (explore) binary-searches each CPU's page timestamps.
  *
  * A corrupt page (commit past the page, an event running past the
  * commit, a length that goes backwards) is an error naming the CPU and

@@ -30,9 +30,9 @@ enum sl_format {
 
 /* Which trace.dat reader to use (text inputs ignore it). */
 enum sl_dat_reader {
-	SL_DAT_READER_DEFAULT = 0,
+	SL_DAT_READER_DEFAULT = 0,	/* flyrecord */
 	SL_DAT_READER_LIBTRACECMD,	/* the reference reader */
-	SL_DAT_READER_FLYRECORD,	/* our own streaming reader */
+	SL_DAT_READER_FLYRECORD,	/* our own streaming reader (read_flyrecord.c) */
 };
 
 /* Tri-state facts a reader may know from the file's headers. */
