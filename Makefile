@@ -4,6 +4,7 @@
 #   make run        install missing packages, build, analyze a bundled real trace
 #   make check      install missing packages, build, run every test
 #   make check SANITIZE=1   the same with ASan + UBSan (+ LeakSanitizer)
+#   make bench      benchmarks against trace-cmd and libtracecmd (bench/run; minutes)
 #   make install PREFIX=/usr/local
 
 PREFIX   ?= /usr/local
@@ -44,7 +45,9 @@ GEN_OBJS := $(GEN_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps run check test install clean fuzz bench
+BENCH_BINS := $(BUILD)/bench/iter_libtracecmd $(BUILD)/bench/read_only
+
+.PHONY: all deps run check test install clean fuzz bench bench-progs
 all: schedlint $(if $(GEN_SRCS),schedgen)
 
 $(BUILD)/%.o: %.c
@@ -69,6 +72,22 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	@echo "  CCLD    $@"
 	@$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(ALL_LDFLAGS) $(LIBS) -lcmocka
+
+# bench/run: schedlint vs trace-cmd report vs bare libtracecmd (minutes; not part of check)
+$(BUILD)/bench/iter_libtracecmd: bench/iter_libtracecmd.c
+	@mkdir -p $(dir $@)
+	@echo "  CCLD    $@"
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) $(LIBS)
+
+$(BUILD)/bench/read_only: bench/read_only.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  CCLD    $@"
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(ALL_LDFLAGS) $(LIBS)
+
+bench-progs: all $(BENCH_BINS)
+
+bench: deps
+	@sh bench/run $(BENCH_ARGS)
 
 deps:
 	@sh scripts/install-deps.sh

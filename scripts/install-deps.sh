@@ -3,7 +3,7 @@
 # Called by `make run` and `make check`; quiet when everything is there.
 PKGS="build-essential pkg-config libtraceevent-dev libtracecmd-dev libtracefs-dev
 libcjson-dev libncurses-dev libzstd-dev zlib1g-dev libcmocka-dev trace-cmd tmux python3
-linux-perf rt-tests util-linux"
+linux-perf rt-tests util-linux time"
 
 missing=""
 for p in $PKGS; do
