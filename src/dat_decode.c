@@ -88,6 +88,14 @@ static const struct event_spec event_specs[] = {
 	{ "ftrace", "print", SL_EV_MARKER, { "buf" } },
 };
 
+bool sl_dat_decodes(const char *system, const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(event_specs); i++)
+		if (!strcmp(event_specs[i].system, system) && !strcmp(event_specs[i].name, name))
+			return true;
+	return false;
+}
+
 #define MAX_STATE_FLAGS 32
 
 struct fn_cache_entry {

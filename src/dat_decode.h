@@ -31,6 +31,12 @@ void sl_dat_decoder_free(struct sl_dat_decoder *d);
 int sl_dat_decode(struct sl_dat_decoder *d, int cpu, uint64_t ts,
 		  const void *data, int size, struct sl_event *ev);
 
+/*
+ * Whether the decoder reads fields of system:name (and so needs its full
+ * format); other events are only counted by name.
+ */
+bool sl_dat_decodes(const char *system, const char *name);
+
 /* The interned name of the lost-events pseudo event. */
 uint32_t sl_dat_lost_name(struct sl_dat_decoder *d);
 

@@ -13,9 +13,11 @@
  */
 #define _GNU_SOURCE		/* memmem */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dat_decode.h"
 #include "dat_meta.h"
 #include "util.h"
 
@@ -118,17 +120,6 @@ bad:
 	return -EINVAL;
 }
 
-/* The systems whose events dat_decode.c decodes field by field. */
-static bool system_decoded(const char *system)
-{
-	static const char *const systems[] = { "sched", "ipi", "irq_vectors", "csd" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(systems); i++)
-		if (!strcmp(system, systems[i]))
-			return true;
-	return false;
-}
-
 /*
  * An event we only count by name needs its name, id and the common
  * fields, not its print format: libtraceevent's expression parser is
@@ -158,18 +149,34 @@ static int parse_stub(struct tep_handle *tep, const char *format, uint64_t size,
 	return ret;
 }
 
+/* The event name of a format ("name: sched_switch\nID: ..."), in buf. */
+static const char *format_name(const char *format, uint64_t size, char *buf, size_t len)
+{
+	const char *end;
+
+	if (size < 6 || memcmp(format, "name: ", 6))
+		return "";
+	end = memchr(format + 6, '\n', (size_t)size - 6);
+	if (!end)
+		return "";
+	snprintf(buf, len, "%.*s", (int)(end - format - 6), format + 6);
+	return buf;
+}
+
 static void parse_formats(struct tep_handle *tep, struct walk *w, const char *system)
 {
-	bool full = system_decoded(system);
+	char name[128];
 
 	for (uint32_t n = (uint32_t)take_num(w, 4); n && !w->bad; n--) {
 		uint64_t size = take_num(w, 8);
 		const char *format = take(w, size);
 
+		if (!format)
+			break;
 		/* like libtracecmd: a format libtraceevent cannot parse is skipped */
-		if (format && full)
+		if (sl_dat_decodes(system, format_name(format, size, name, sizeof(name))))
 			tep_parse_event(tep, format, size, system);
-		else if (format)
+		else
 			parse_stub(tep, format, size, system);
 	}
 }
