@@ -265,6 +265,7 @@ static const char *page_check(const struct fly_reader *fr, const uint8_t *page, 
 	return NULL;
 }
 
+/* pread() all of it; false with errno set, or 0 when the file ended first */
 static bool read_all(int fd, void *buf, size_t len, uint64_t off)
 {
 	uint8_t *p = buf;
@@ -274,6 +275,8 @@ static bool read_all(int fd, void *buf, size_t len, uint64_t off)
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n == 0)
+			errno = 0;	/* the file shrank after the layout walk */
 		if (n <= 0)
 			return false;
 		p += n;
