@@ -12,5 +12,6 @@ int cmd_analyze(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_explore(int argc, char **argv);
 
 #endif /* SCHEDLINT_CMDS_H */

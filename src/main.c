@@ -18,6 +18,7 @@ static const struct cmd commands[] = {
 	{ "diff",    cmd_diff,    "compare runs metric by metric; fail a CI job on a regression" },
 	{ "dump",    cmd_dump,    "print the normalized events schedlint reads from a trace" },
 	{ "record",  cmd_record,  "record a trace.dat of a command's run through a tracefs instance" },
+	{ "explore", cmd_explore, "browse the analysis of a trace in the terminal" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * findings.c - the list of findings: sort by cost, time or kind, filter
+ * by kind, Enter opens one
+ *
+ * Any kind an analyzer reports shows here the same way: the core's
+ * fields (kind, time, CPU, task, cost, message); its own fields are in
+ * the detail.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+#include "util.h"
+
+enum sort_by { SORT_COST = 0, SORT_TIME, SORT_KIND, NR_SORTS };
+static const char *const sort_names[NR_SORTS] = { "cost", "time", "kind" };
+
+struct findings_list {
+	size_t *order;			/* indexes into x->findings, as shown */
+	int nr;
+	enum sort_by sort;
+	int kind;			/* shown kind, -1 all */
+	int sel, top;
+	bool dirty;			/* order must be rebuilt */
+};
+
+static const struct sl_finding *sort_base;
+
+static int cmp_order(const void *a, const void *b, enum sort_by by)
+{
+	const struct sl_finding *x = &sort_base[*(const size_t *)a], *y = &sort_base[*(const size_t *)b];
+
+	if (by == SORT_KIND && x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (by == SORT_TIME && x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	/* then by cost, most costly first (the order of x->findings) */
+	return *(const size_t *)a < *(const size_t *)b ? -1 : *(const size_t *)a > *(const size_t *)b;
+}
+
+static int cmp_cost(const void *a, const void *b) { return cmp_order(a, b, SORT_COST); }
+static int cmp_time(const void *a, const void *b) { return cmp_order(a, b, SORT_TIME); }
+static int cmp_kind(const void *a, const void *b) { return cmp_order(a, b, SORT_KIND); }
+
+static void rebuild(struct xp *x, struct findings_list *fl)
+{
+	static int (*const cmps[NR_SORTS])(const void *, const void *) = { cmp_cost, cmp_time, cmp_kind };
+	size_t keep = fl->sel >= 0 && fl->sel < fl->nr ? fl->order[fl->sel] : (size_t)-1;
+
+	fl->nr = 0;
+	for (size_t i = 0; i < x->nr_findings; i++)
+		if (fl->kind < 0 || x->findings[i].kind == fl->kind)
+			fl->order[fl->nr++] = i;
+	sort_base = x->findings;
+	qsort(fl->order, (size_t)fl->nr, sizeof(*fl->order), cmps[fl->sort]);
+	/* keep the selected finding selected */
+	fl->sel = 0;
+	for (int i = 0; i < fl->nr; i++)
+		if (fl->order[i] == keep)
+			fl->sel = i;
+	fl->dirty = false;
+}
+
+static void fl_init(struct xp *x, struct xp_panel *p)
+{
+	struct findings_list *fl = xcalloc(1, sizeof(*fl));
+
+	fl->order = xcalloc(x->nr_findings + 1, sizeof(*fl->order));
+	fl->kind = -1;
+	fl->dirty = true;
+	p->priv = fl;
+}
+
+static void fl_destroy(struct xp *x, struct xp_panel *p)
+{
+	struct findings_list *fl = p->priv;
+
+	free(fl->order);
+	free(fl);
+}
+
+static void fl_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
+{
+	struct findings_list *fl = p->priv;
+	int list_h = r->h - 4, y = r->y;
+	char ts[32], cost[32], task[64], msg[512];
+
+	if (fl->dirty)
+		rebuild(x, fl);
+	xp_putf(y++, r->x, r->w, A_NORMAL, " %d of %zu findings, sorted by %s%s%s%s", fl->nr,
+		x->nr_findings, sort_names[fl->sort], fl->kind >= 0 ? ", only " : "",
+		fl->kind >= 0 ? sl_kinds[fl->kind].name : "",
+		x->m->findings->dropped ? " (the list keeps the most costly; the overview counts all)" : "");
+	xp_putf(y++, r->x, r->w, x->attrs[XP_A_HEAD], " %4s %-12s %3s %-19s %9s %-18s %s", "#", "time",
+		"cpu", "kind", "cost", "task", "message");
+	if (!fl->nr) {
+		xp_put(y++, r->x, r->w, A_NORMAL, "");
+		xp_put(y++, r->x, r->w, A_NORMAL, x->nr_findings ?
+		       "  no finding of this kind: f shows another kind, a all of them" :
+		       "  no findings: no bad scheduler decision of a kind schedlint knows was seen");
+		while (y < r->y + r->h)
+			xp_put(y++, r->x, r->w, A_NORMAL, "");
+		return;
+	}
+	xp_list_clamp(&fl->sel, &fl->top, fl->nr, list_h);
+	for (int row = 0; row < list_h; row++, y++) {
+		int i = fl->top + row;
+		const struct sl_finding *f;
+
+		if (i >= fl->nr) {
+			xp_put(y, r->x, r->w, A_NORMAL, "");
+			continue;
+		}
+		f = &x->findings[fl->order[i]];
+		sl_finding_message(f, x->m, msg, sizeof(msg));
+		xp_putf(y, r->x, r->w, i == fl->sel ? x->attrs[XP_A_SELECT] : A_NORMAL,
+			" %4zu %-12s %3d %-19s %9s %-18s %s", fl->order[i] + 1, fmt_ts(ts, sizeof(ts), f->ts),
+			f->cpu, sl_kinds[f->kind].name, xp_dur(cost, sizeof(cost), f->cost),
+			xp_task_name(x, f->pid, f->comm, task, sizeof(task)), msg);
+	}
+	/* the selected finding's message in full */
+	{
+		const struct sl_finding *f = &x->findings[fl->order[fl->sel]];
+		int len, w = r->w - 2;
+
+		sl_finding_message(f, x->m, msg, sizeof(msg));
+		len = (int)strlen(msg);
+		xp_put(y++, r->x, r->w, x->attrs[XP_A_DIM], "");
+		for (int line = 0; line < 2; line++, y++)
+			xp_put(y, r->x + 1, r->w - 1, A_NORMAL,
+			       line * w < len ? msg + line * w : "");
+	}
+}
+
+static bool fl_key(struct xp *x, struct xp_panel *p, int ch)
+{
+	struct findings_list *fl = p->priv;
+	int page = p->last.h - 4;
+
+	if (fl->dirty)
+		rebuild(x, fl);
+	if (xp_list_key(ch, &fl->sel, fl->nr, page))
+		return true;
+	switch (ch) {
+	case 's':
+		fl->sort = (fl->sort + 1) % NR_SORTS;
+		fl->dirty = true;
+		return true;
+	case 'f': {
+		/* the next kind that has findings, then all again */
+		int k = fl->kind;
+
+		for (;;) {
+			k++;
+			if (k >= SL_KIND__COUNT) {
+				k = -1;
+				break;
+			}
+			for (size_t i = 0; i < x->nr_findings; i++)
+				if (x->findings[i].kind == k)
+					goto found;
+		}
+found:
+		fl->kind = k;
+		fl->dirty = true;
+		return true;
+	}
+	case 'a':
+		fl->kind = -1;
+		fl->dirty = true;
+		return true;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+	case KEY_RIGHT:
+	case 'l':
+		if (fl->nr)
+			xp_detail_open(x, fl->order[fl->sel]);
+		return true;
+	case 't':
+		if (fl->nr) {
+			const struct sl_finding *f = &x->findings[fl->order[fl->sel]];
+
+			xp_timeline_goto(x, f->ts, f->pid, f->cpu);
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
+size_t xp_findings_step(struct xp *x, size_t cur, int dir)
+{
+	struct findings_list *fl = x->panels[XP_FINDINGS].priv;
+
+	if (fl->dirty)
+		rebuild(x, fl);
+	for (int i = 0; i < fl->nr; i++)
+		if (fl->order[i] == cur) {
+			int j = i + dir;
+
+			if (j < 0 || j >= fl->nr)
+				return cur;
+			fl->sel = j;
+			return fl->order[j];
+		}
+	return cur;
+}
+
+static const struct xp_key_help fl_keys[] = {
+	{ "Up/Down j/k", "select a finding" },
+	{ "PgUp/PgDn Home/End", "by pages, first / last" },
+	{ "Enter l Right", "open the finding: explanation, timeline, events" },
+	{ "t", "the timeline at the finding, following its task" },
+	{ "s", "sort by cost, time, kind" },
+	{ "f", "show one kind (each kind in turn), then all" },
+	{ "a", "all kinds" },
+	{ NULL, NULL },
+};
+
+const struct xp_panel_ops xp_findings_ops = {
+	.name = "Findings",
+	.init = fl_init,
+	.destroy = fl_destroy,
+	.draw = fl_draw,
+	.key = fl_key,
+	.hints = "Enter detail  t timeline  s sort  f kind  a all  ?:help  q:quit",
+	.keys = fl_keys,
+};

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * overview.c - the first screen: the trace, its findings by kind, wakeup
+ * latency and its histogram, and how busy each CPU was
+ *
+ * The finding kinds come first: they are what the user opened explore
+ * for.  The page is a list of lines built from the model and scrolled;
+ * with many CPUs the utilization becomes one digit per CPU.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+#include "util.h"
+
+#define OV_TEXT 256
+
+struct ov_line {
+	attr_t attr;
+	char text[OV_TEXT];
+	bool bar;			/* a bar after the text's first bar_col columns */
+	int bar_col, bar_w;
+	double frac;
+	attr_t bar_attr;
+	char after[64];			/* text after the bar */
+};
+
+struct overview {
+	struct ov_line *lines;
+	size_t nr, alloc;
+	int top;
+	int width;			/* what the lines were built for */
+};
+
+static struct ov_line *add_line(struct overview *ov, attr_t attr, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static struct ov_line *add_line(struct overview *ov, attr_t attr, const char *fmt, ...)
+{
+	struct ov_line *l;
+	va_list ap;
+
+	GROW(ov->lines, ov->alloc, ov->nr + 1);
+	l = &ov->lines[ov->nr++];
+	memset(l, 0, sizeof(*l));
+	l->attr = attr;
+	va_start(ap, fmt);
+	vsnprintf(l->text, sizeof(l->text), fmt, ap);
+	va_end(ap);
+	return l;
+}
+
+static void trace_lines(struct xp *x, struct overview *ov)
+{
+	const struct sl_model *m = x->m;
+	const struct sl_trace_info *info = &x->an->info;
+	char a[32], b[32], d[32], more[160] = "";
+
+	if (info->kernel[0])
+		snprintf(more + strlen(more), sizeof(more) - strlen(more), ", kernel %s", info->kernel);
+	if (info->clock[0])
+		snprintf(more + strlen(more), sizeof(more) - strlen(more), ", clock %s", info->clock);
+	add_line(ov, A_NORMAL, " trace    %s%s%s%s, %d CPUs%s", sl_format_name(info->format),
+		 info->compression[0] && strcmp(info->compression, "none") ? " (" : "",
+		 info->compression[0] && strcmp(info->compression, "none") ? info->compression : "",
+		 info->compression[0] && strcmp(info->compression, "none") ? ")" : "",
+		 x->nr_cpus, more);
+	add_line(ov, A_NORMAL, " span     %s .. %s (%s), %" PRIu64 " events",
+		 fmt_ts(a, sizeof(a), m->first_ts), fmt_ts(b, sizeof(b), m->last_ts),
+		 xp_dur(d, sizeof(d), sl_dur(m->first_ts, m->last_ts)), m->nr_events);
+	if (m->lost_gaps)
+		add_line(ov, x->attrs[XP_A_WARN], " lost     %" PRIu64 " events in %" PRIu64
+			 " gaps: no latency or finding is computed across a gap", m->lost_events,
+			 m->lost_gaps);
+	if (m->implied_switches)
+		add_line(ov, x->attrs[XP_A_DIM], " note     %" PRIu64 " context switches missing from"
+			 " the trace, inferred from the events' tasks", m->implied_switches);
+	if (!m->seen_waking && !m->seen_wakeup)
+		add_line(ov, x->attrs[XP_A_WARN], " note     no wakeup events: wakeup latency cannot"
+			 " be measured");
+	if (info->bad_lines)
+		add_line(ov, x->attrs[XP_A_WARN], " note     %" PRIu64 " lines were not events (first:"
+			 " line %" PRIu64 ")", info->bad_lines, info->first_bad_line);
+}
+
+static void findings_lines(struct xp *x, struct overview *ov)
+{
+	const struct sl_findings *fs = x->m->findings;
+	char a[32], b[32];
+
+	add_line(ov, A_NORMAL, "%s", "");
+	add_line(ov, x->attrs[XP_A_HEAD], " %-24s %7s %11s %11s   %s", "Findings", "count", "total cost",
+		 "worst", "what");
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
+		const struct sl_kind_summary *s = &fs->summary[k];
+		bool bad = s->count && sl_kinds[k].listed;
+
+		/* sync-wake-local is a measurement: its "what" says so */
+		add_line(ov, bad ? x->attrs[XP_A_BAD] : A_NORMAL, " %-24s %7" PRIu64 " %11s %11s   %s",
+			 sl_kinds[k].name, s->count, s->count ? xp_dur(a, sizeof(a), s->cost) : "-",
+			 s->count ? xp_dur(b, sizeof(b), s->max_cost) : "-", sl_kinds[k].what);
+	}
+	if (fs->dropped)
+		add_line(ov, x->attrs[XP_A_DIM], " the list keeps the %zu most costly findings;"
+			 " these counts are of all", fs->max);
+}
+
+static void latency_row(struct xp *x, struct overview *ov, const char *label, const struct sl_hist *h)
+{
+	char v[SL_NR_PCTS + 1][32], n[32];
+
+	for (int i = 0; i < SL_NR_PCTS; i++)
+		xp_dur(v[i], sizeof(v[i]), sl_hist_percentile(h, sl_pcts[i]));
+	xp_dur(v[SL_NR_PCTS], sizeof(v[0]), h->max);
+	snprintf(n, sizeof(n), "%" PRIu64, h->count);
+	add_line(ov, A_NORMAL, " %-13s %8s %9s %9s %9s %9s %9s %9s %9s %9s", label, n, v[0], v[1], v[2],
+		 v[3], v[4], v[5], v[6], v[7]);
+}
+
+static void latency_lines(struct xp *x, struct overview *ov)
+{
+	const struct sl_model *m = x->m;
+
+	add_line(ov, A_NORMAL, "%s", "");
+	if (!m->latency.count) {
+		add_line(ov, x->attrs[XP_A_HEAD], " Wakeup latency");
+		add_line(ov, A_NORMAL, " no wakeup-latency samples");
+		return;
+	}
+	add_line(ov, x->attrs[XP_A_HEAD], " %-13s %8s %9s %9s %9s %9s %9s %9s %9s %9s",
+		 "Wakeup latency", "count", "p50", "p75", "p90", "p95", "p99", "p99.5", "p99.9", "max");
+	latency_row(x, ov, "all", &m->latency);
+	if (m->latency_local.count)
+		latency_row(x, ov, "local", &m->latency_local);
+	if (m->latency_remote.count)
+		latency_row(x, ov, "remote", &m->latency_remote);
+}
+
+/* 1-2-5 rows, as in the text report */
+static void histogram_lines(struct xp *x, struct overview *ov)
+{
+	uint64_t bounds[60], rows[60] = { 0 }, maxc = 0, lo, hi, c, b = 1;
+	struct sl_hist_iter it = { 0 };
+	int nr = 0, first = -1, last = -1;
+	const struct sl_hist *h = &x->m->latency;
+
+	if (!h->count)
+		return;
+	for (int i = 0; nr < 60 && b < UINT64_MAX / 10; i++) {
+		static const int steps[] = { 1, 2, 5 };
+
+		bounds[nr++] = b * (uint64_t)steps[i % 3];
+		if (i % 3 == 2)
+			b *= 10;
+	}
+	while (sl_hist_next(h, &it, &lo, &hi, &c)) {
+		int row = 0;
+
+		while (row + 1 < nr && bounds[row + 1] <= lo)
+			row++;
+		rows[row] += c;
+	}
+	for (int i = 0; i < nr; i++)
+		if (rows[i]) {
+			if (first < 0)
+				first = i;
+			last = i;
+			maxc = MAX(maxc, rows[i]);
+		}
+	add_line(ov, A_NORMAL, "%s", "");
+	add_line(ov, x->attrs[XP_A_HEAD], " Latency histogram");
+	for (int i = first; i <= last; i++) {
+		char a[32];
+		struct ov_line *l = add_line(ov, A_NORMAL, " %9s .. ", xp_dur(a, sizeof(a), bounds[i]));
+
+		l->bar = true;
+		l->bar_col = 14;
+		l->bar_w = MIN(40, MAX(10, ov->width - 30));
+		l->frac = (double)rows[i] / (double)maxc;
+		l->bar_attr = x->attrs[XP_A_BAR];
+		snprintf(l->after, sizeof(l->after), " %" PRIu64, rows[i]);
+	}
+}
+
+static double cpu_util(const struct sl_cpu *c)
+{
+	uint64_t known = c->busy_ns + c->idle_ns;
+
+	return known ? (double)c->busy_ns / (double)known : 0;
+}
+
+static void cpu_lines(struct xp *x, struct overview *ov)
+{
+	const struct sl_model *m = x->m;
+
+	add_line(ov, A_NORMAL, "%s", "");
+	if (m->nr_cpus > 32) {
+		/* one digit per CPU: tenths of busy time (9 = 90% or more) */
+		add_line(ov, x->attrs[XP_A_HEAD], " CPU utilization, one digit per CPU: 0 idle .. 9 busy"
+			 " 90%% or more, - unknown");
+		for (int base = 0; base < m->nr_cpus; base += 64) {
+			char digits[65];
+			int n = 0;
+
+			for (int cpu = base; cpu < m->nr_cpus && cpu < base + 64; cpu++) {
+				const struct sl_cpu *c = &m->cpus[cpu];
+
+				digits[n++] = c->busy_ns + c->idle_ns ?
+					(char)('0' + MIN(9, (int)(cpu_util(c) * 10))) : '-';
+			}
+			digits[n] = '\0';
+			add_line(ov, A_NORMAL, " %4d-%-4d %s", base, base + n - 1, digits);
+		}
+		return;
+	}
+	add_line(ov, x->attrs[XP_A_HEAD], " %-8s %-26s %6s %9s %8s %5s", "CPUs", "utilization", "busy",
+		 "switches", "wakeups", "maxq");
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct sl_cpu *c = &m->cpus[cpu];
+		double u = cpu_util(c);
+		struct ov_line *l = add_line(ov, A_NORMAL, " cpu %-4d ", cpu);
+
+		l->bar = true;
+		l->bar_col = 10;
+		l->bar_w = 26;
+		l->frac = u;
+		l->bar_attr = u > 0.9 ? x->attrs[XP_A_BAD] : x->attrs[XP_A_GOOD];
+		snprintf(l->after, sizeof(l->after), " %5.1f%% %9" PRIu64 " %8" PRIu64 " %5u", u * 100,
+			 c->switches, c->wakeups, c->max_queue);
+	}
+}
+
+static void build(struct xp *x, struct overview *ov, int width)
+{
+	ov->nr = 0;
+	ov->width = width;
+	trace_lines(x, ov);
+	findings_lines(x, ov);
+	latency_lines(x, ov);
+	histogram_lines(x, ov);
+	cpu_lines(x, ov);
+}
+
+static void ov_init(struct xp *x, struct xp_panel *p)
+{
+	p->priv = xcalloc(1, sizeof(struct overview));
+}
+
+static void ov_destroy(struct xp *x, struct xp_panel *p)
+{
+	struct overview *ov = p->priv;
+
+	free(ov->lines);
+	free(ov);
+}
+
+static void ov_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
+{
+	struct overview *ov = p->priv;
+
+	if (ov->width != r->w || !ov->nr)
+		build(x, ov, r->w);
+	if (ov->top > (int)ov->nr - r->h)
+		ov->top = MAX(0, (int)ov->nr - r->h);
+	for (int row = 0; row < r->h; row++) {
+		size_t i = (size_t)(ov->top + row);
+		const struct ov_line *l;
+
+		if (i >= ov->nr) {
+			xp_put(r->y + row, r->x, r->w, A_NORMAL, "");
+			continue;
+		}
+		l = &ov->lines[i];
+		if (!l->bar) {
+			xp_put(r->y + row, r->x, r->w, l->attr, l->text);
+			continue;
+		}
+		xp_put(r->y + row, r->x, l->bar_col, l->attr, l->text);
+		if (l->bar_col + l->bar_w < r->w) {
+			xp_bar(x, r->y + row, r->x + l->bar_col, l->bar_w, l->frac, l->bar_attr);
+			xp_put(r->y + row, r->x + l->bar_col + l->bar_w, r->w - l->bar_col - l->bar_w,
+			       A_NORMAL, l->after);
+		} else {
+			xp_put(r->y + row, r->x + l->bar_col, r->w - l->bar_col, A_NORMAL, l->after);
+		}
+	}
+}
+
+static bool ov_key(struct xp *x, struct xp_panel *p, int ch)
+{
+	struct overview *ov = p->priv;
+	int page = p->last.h;
+
+	switch (ch) {
+	case KEY_DOWN:
+	case 'j':
+		ov->top++;
+		break;
+	case KEY_UP:
+	case 'k':
+		ov->top--;
+		break;
+	case KEY_NPAGE:
+	case ' ':
+		ov->top += page - 1;
+		break;
+	case KEY_PPAGE:
+		ov->top -= page - 1;
+		break;
+	case KEY_HOME:
+	case 'g':
+		ov->top = 0;
+		break;
+	case KEY_END:
+	case 'G':
+		ov->top = (int)ov->nr;
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		xp_show(x, XP_FINDINGS);
+		return true;
+	default:
+		return false;
+	}
+	if (ov->top < 0)
+		ov->top = 0;
+	return true;
+}
+
+static const struct xp_key_help ov_keys[] = {
+	{ "Up/Down j/k", "scroll" },
+	{ "PgUp/PgDn Space", "scroll a page" },
+	{ "Home/End g/G", "top / bottom" },
+	{ "Enter", "the findings list" },
+	{ NULL, NULL },
+};
+
+const struct xp_panel_ops xp_overview_ops = {
+	.name = "Overview",
+	.init = ov_init,
+	.destroy = ov_destroy,
+	.draw = ov_draw,
+	.key = ov_key,
+	.hints = "j/k scroll  Enter findings  2 findings  3 timeline  4 tasks  ?:help  q:quit",
+	.keys = ov_keys,
+};

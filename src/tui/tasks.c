@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tasks.c - every task with its wakeup latency and its time, sortable;
+ * Enter follows it in the timeline from its first run
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+#include "util.h"
+
+enum task_sort { BY_P99 = 0, BY_MAX, BY_RUN, BY_WAIT, BY_WAKEUPS, BY_MIGRATIONS, BY_PID, BY_COMM, NR_TASK_SORTS };
+static const char *const sort_names[NR_TASK_SORTS] = {
+	"latency p99", "latency max", "run time", "runnable wait", "wakeups", "migrations", "pid", "name",
+};
+
+struct tasks_list {
+	struct sl_task **tasks;
+	int nr;
+	enum task_sort sort;
+	int sel, top;
+	bool dirty;
+};
+
+static const struct sl_model *sort_model;
+static enum task_sort sort_key;
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+static int cmp_task(const void *pa, const void *pb)
+{
+	const struct sl_task *a = *(struct sl_task *const *)pa, *b = *(struct sl_task *const *)pb;
+	int c = 0;
+
+	switch (sort_key) {
+	case BY_P99:
+		c = cmp_u64_desc(sl_hist_percentile(&a->latency, 99), sl_hist_percentile(&b->latency, 99));
+		break;
+	case BY_MAX:
+		c = cmp_u64_desc(a->latency.max, b->latency.max);
+		break;
+	case BY_RUN:
+		c = cmp_u64_desc(a->run_ns, b->run_ns);
+		break;
+	case BY_WAIT:
+		c = cmp_u64_desc(a->wait_ns, b->wait_ns);
+		break;
+	case BY_WAKEUPS:
+		c = cmp_u64_desc(a->latency.count, b->latency.count);
+		break;
+	case BY_MIGRATIONS:
+		c = cmp_u64_desc(a->migrations, b->migrations);
+		break;
+	case BY_COMM:
+		c = strcmp(sl_task_comm(sort_model, a), sl_task_comm(sort_model, b));
+		break;
+	default:
+		break;
+	}
+	if (c)
+		return c;
+	return a->pid != b->pid ? (a->pid < b->pid ? -1 : 1) : (a->index < b->index ? -1 : 1);
+}
+
+static void rebuild(struct xp *x, struct tasks_list *tl)
+{
+	struct sl_task *keep = tl->sel >= 0 && tl->sel < tl->nr ? tl->tasks[tl->sel] : NULL;
+
+	tl->nr = 0;
+	for (uint32_t i = 0; i < x->m->nr_tasks; i++) {
+		struct sl_task *t = x->m->tasks[i];
+
+		if (t->pid > 0 && sl_filter_task(x->m->cfg, x->m->strtab, t) &&
+		    (t->run_ns || t->wait_ns || t->latency.count || t->switches))
+			tl->tasks[tl->nr++] = t;
+	}
+	sort_model = x->m;
+	sort_key = tl->sort;
+	qsort(tl->tasks, (size_t)tl->nr, sizeof(*tl->tasks), cmp_task);
+	tl->sel = 0;
+	for (int i = 0; i < tl->nr; i++)
+		if (tl->tasks[i] == keep)
+			tl->sel = i;
+	tl->dirty = false;
+}
+
+static void tk_init(struct xp *x, struct xp_panel *p)
+{
+	struct tasks_list *tl = xcalloc(1, sizeof(*tl));
+
+	tl->tasks = xcalloc(x->m->nr_tasks + 1, sizeof(*tl->tasks));
+	tl->dirty = true;
+	p->priv = tl;
+}
+
+static void tk_destroy(struct xp *x, struct xp_panel *p)
+{
+	struct tasks_list *tl = p->priv;
+
+	free(tl->tasks);
+	free(tl);
+}
+
+static const char *lat(char *buf, size_t len, const struct sl_task *t, double pct)
+{
+	if (!t->latency.count)
+		return "-";
+	return xp_dur(buf, len, pct > 100 ? t->latency.max : sl_hist_percentile(&t->latency, pct));
+}
+
+static void tk_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
+{
+	struct tasks_list *tl = p->priv;
+	int y = r->y, list_h = r->h - 2;
+	char name[64], b[6][32];
+
+	if (tl->dirty)
+		rebuild(x, tl);
+	xp_putf(y++, r->x, r->w, A_NORMAL, " %d tasks, sorted by %s", tl->nr, sort_names[tl->sort]);
+	xp_putf(y++, r->x, r->w, x->attrs[XP_A_HEAD], " %-24s %7s %9s %9s %9s %9s %9s %7s %6s %6s",
+		"task", "wakeups", "lat p50", "lat p99", "lat max", "run", "wait", "switch", "preem", "migr");
+	xp_list_clamp(&tl->sel, &tl->top, tl->nr, list_h);
+	for (int row = 0; row < list_h; row++, y++) {
+		int i = tl->top + row;
+		const struct sl_task *t;
+
+		if (i >= tl->nr) {
+			xp_put(y, r->x, r->w, A_NORMAL, "");
+			continue;
+		}
+		t = tl->tasks[i];
+		xp_putf(y, r->x, r->w, i == tl->sel ? x->attrs[XP_A_SELECT] : A_NORMAL,
+			" %-24s %7" PRIu64 " %9s %9s %9s %9s %9s %7" PRIu64 " %6" PRIu64 " %6" PRIu64,
+			xp_task_name(x, t->pid, t->comm, name, sizeof(name)), t->latency.count,
+			lat(b[0], 32, t, 50), lat(b[1], 32, t, 99), lat(b[2], 32, t, 101),
+			xp_dur(b[3], 32, t->run_ns), xp_dur(b[4], 32, t->wait_ns), t->switches,
+			t->preemptions, t->migrations);
+	}
+}
+
+static bool tk_key(struct xp *x, struct xp_panel *p, int ch)
+{
+	struct tasks_list *tl = p->priv;
+
+	if (tl->dirty)
+		rebuild(x, tl);
+	if (xp_list_key(ch, &tl->sel, tl->nr, p->last.h - 2))
+		return true;
+	switch (ch) {
+	case 's':
+		tl->sort = (tl->sort + 1) % NR_TASK_SORTS;
+		tl->dirty = true;
+		return true;
+	case 'S':
+		tl->sort = (tl->sort + NR_TASK_SORTS - 1) % NR_TASK_SORTS;
+		tl->dirty = true;
+		return true;
+	case '\n':
+	case '\r':
+	case KEY_ENTER: {
+		uint64_t found;
+		int ret;
+
+		if (!tl->nr)
+			return true;
+		xp_busy(x, "for the task's first run");
+		ret = xp_find_switch_in(&x->src, &x->idx, tl->tasks[tl->sel]->pid,
+					x->first_ts ? x->first_ts - 1 : 0, true, &found);
+		if (ret < 0 && ret != -EINTR)
+			xp_set_status(x, true, "%s: %s", x->name, x->src.err.msg);
+		if (ret < 0)
+			return true;
+		xp_timeline_goto(x, ret ? found : x->first_ts, tl->tasks[tl->sel]->pid, -1);
+		if (!ret)
+			xp_set_status(x, false, "pid %d is never switched in", tl->tasks[tl->sel]->pid);
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+static const struct xp_key_help tk_keys[] = {
+	{ "Up/Down j/k", "select a task (PgUp/PgDn, Home/End)" },
+	{ "s / S", "sort by the next / previous column" },
+	{ "Enter", "the timeline at the task's first run, following it" },
+	{ NULL, NULL },
+};
+
+const struct xp_panel_ops xp_tasks_ops = {
+	.name = "Tasks",
+	.init = tk_init,
+	.destroy = tk_destroy,
+	.draw = tk_draw,
+	.key = tk_key,
+	.hints = "j/k select  s sort  Enter follow in the timeline  ?:help  q:quit",
+	.keys = tk_keys,
+};

@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * timeline.c - the timeline browser: every CPU as a lane over time
+ *
+ * A time cursor moves over the window; the window scrolls with it, zooms
+ * around it, jumps to the next or previous finding, to a time typed in,
+ * or to where a followed task is switched in next.  With more CPUs than
+ * rows the lanes scroll vertically with the selected one.  Only the
+ * shown window is read from the trace (trace_window.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+#include "util.h"
+
+#define LABEL_W		8
+#define DEFAULT_SPAN	(100 * 1000 * 1000ULL)	/* 100 ms */
+#define MIN_SPAN	(2 * 1000ULL)		/* 2 us */
+
+enum markers_mode { MARKERS_AUTO = 0, MARKERS_OVER, MARKERS_ROWS, MARKERS_OFF, NR_MARKERS_MODES };
+static const char *const markers_names[] = {
+	"auto (own rows, or off when they do not fit; m: other ways)", "over the lanes", "own rows", "off",
+};
+
+struct timeline {
+	bool set;			/* start/span chosen */
+	uint64_t start, span;
+	uint64_t cursor;		/* ts of the cursor */
+	int sel;			/* selected lane (CPU) */
+	int first;			/* first lane shown */
+	int32_t follow;			/* followed pid, -1 none */
+	enum markers_mode markers;
+	int cols;			/* of the last draw */
+	int lanes_h;			/* rows of lanes in the last draw */
+	bool marker_rows;		/* markers had rows of their own in the last draw */
+	int events_h;			/* rows of the event list (0: none) */
+	struct xp_window w;
+	bool have_window;
+	struct xp_window_req made;
+};
+
+static void tl_init(struct xp *x, struct xp_panel *p)
+{
+	struct timeline *t = xcalloc(1, sizeof(*t));
+
+	t->follow = -1;
+	p->priv = t;
+}
+
+static void tl_destroy(struct xp *x, struct xp_panel *p)
+{
+	struct timeline *t = p->priv;
+
+	xp_window_free(&t->w);
+	free(t);
+}
+
+static void set_default(struct xp *x, struct timeline *t)
+{
+	uint64_t dur = sl_dur(x->first_ts, x->last_ts) + 1;
+
+	t->start = x->first_ts;
+	t->span = MIN(dur, DEFAULT_SPAN);
+	t->span = MAX(t->span, MIN_SPAN);
+	t->cursor = t->start;
+	t->set = true;
+}
+
+/* Put the window around ts, keeping its span. */
+static void center_on(struct timeline *t, uint64_t ts)
+{
+	t->start = ts > t->span / 2 ? ts - t->span / 2 : 0;
+	t->cursor = ts;
+}
+
+void xp_timeline_goto(struct xp *x, uint64_t ts, int32_t follow_pid, int cpu)
+{
+	struct timeline *t = x->panels[XP_TIMELINE].priv;
+
+	if (!t->set)
+		set_default(x, t);
+	/* a window that shows the moment and some of what led to it */
+	if (t->span > 20 * 1000 * 1000ULL)
+		t->span = 20 * 1000 * 1000ULL;
+	center_on(t, ts);
+	if (follow_pid >= 0)
+		t->follow = follow_pid;
+	if (cpu >= 0 && cpu < x->nr_cpus)
+		t->sel = cpu;
+	xp_show(x, XP_TIMELINE);
+}
+
+static int cursor_col(const struct timeline *t)
+{
+	if (t->cursor < t->start || t->cursor >= t->start + t->span || t->cols <= 0)
+		return -1;
+	return (int)((double)(t->cursor - t->start) * t->cols / (double)t->span);
+}
+
+/* Keep the cursor in the window, scrolling by a quarter when it leaves. */
+static void follow_cursor(struct timeline *t)
+{
+	while (t->cursor < t->start)
+		t->start = t->start > t->span / 4 ? t->start - t->span / 4 : 0;
+	while (t->cursor >= t->start + t->span)
+		t->start += t->span / 4;
+}
+
+static void update_window(struct xp *x, struct timeline *t)
+{
+	struct xp_window_req req = {
+		.start = t->start, .span = t->span, .cols = t->cols, .nr_cpus = x->nr_cpus,
+		.highlight_pid = t->follow,
+		.center = t->events_h ? t->cursor : 0, .max_events = t->events_h,
+	};
+
+	if (t->have_window && !memcmp(&req, &t->made, sizeof(req)))
+		return;
+	t->made = req;
+	t->have_window = xp_read_window(x, &t->w, &req) == 0;
+}
+
+/* The events nearest the cursor, the first one at or after it marked '>'. */
+static void draw_events(struct xp *x, struct timeline *t, int y, const struct xp_rect *r, int h)
+{
+	const struct xp_window *w = &t->w;
+	char line[512];
+	int top;
+
+	xp_putf(y++, r->x, r->w, x->attrs[XP_A_HEAD], " events around the cursor, all CPUs%s",
+		t->follow > 0 ? " (the followed task's in bold)" : "");
+	h--;
+	top = (int)w->center_idx - h / 3;
+	if (top > (int)w->nr_events - h)
+		top = (int)w->nr_events - h;
+	if (top < 0)
+		top = 0;
+	for (int row = 0; row < h; row++, y++) {
+		size_t i = (size_t)(top + row);
+		const struct sl_event *ev;
+		bool mine;
+
+		if (i >= w->nr_events) {
+			xp_put(y, r->x, r->w, A_NORMAL, i == 0 ? "  (no events here)" : "");
+			continue;
+		}
+		ev = &w->events[i].ev;
+		mine = t->follow > 0 && (ev->pid == t->follow ||
+			(ev->type == SL_EV_SWITCH && (ev->sw.prev_pid == t->follow || ev->sw.next_pid == t->follow)) ||
+			((ev->type == SL_EV_WAKING || ev->type == SL_EV_WAKEUP || ev->type == SL_EV_WAKEUP_NEW) &&
+			 ev->wake.pid == t->follow));
+		xp_event_text(x, &w->events[i], line, sizeof(line));
+		xp_putf(y, r->x, r->w, mine ? A_BOLD : A_NORMAL, "%c%s", i == w->center_idx ? '>' : ' ', line);
+	}
+}
+
+static void tl_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
+{
+	struct timeline *t = p->priv;
+	struct xp_lanes lanes = { 0 };
+	char ts[32], rel[32], span[32], who[64], cell[256];
+	int y = r->y, bottom = r->y + r->h, fit, room;
+
+	if (!t->set)
+		set_default(x, t);
+	t->cols = MAX(10, r->w - LABEL_W);
+	lanes.nr_lanes = x->nr_cpus;
+	lanes.label_w = LABEL_W;
+	/* rows for the lanes: what is left after the info, axis, legend and cell lines */
+	room = MAX(1, bottom - y - 4);
+	lanes.marker_rows = t->markers == MARKERS_ROWS ||
+		(t->markers == MARKERS_AUTO && 2 * x->nr_cpus <= room / 2);
+	/* auto: markers over the letters would hide the tasks of a busy many-CPU trace */
+	lanes.markers = t->markers == MARKERS_OVER || lanes.marker_rows;
+	t->lanes_h = MIN(room, xp_lanes_rows(&lanes, x->nr_cpus));
+	/* what the lanes leave goes to the events around the cursor */
+	t->events_h = room - t->lanes_h >= 6 ? room - t->lanes_h : 0;
+	t->marker_rows = lanes.marker_rows;
+	update_window(x, t);
+	xp_putf(y++, r->x, r->w, A_NORMAL, " cursor %s (+%s)  window %s  follow %s  markers %s",
+		fmt_ts(ts, sizeof(ts), t->cursor), xp_dur(rel, sizeof(rel), sl_dur(x->first_ts, t->cursor)),
+		xp_dur(span, sizeof(span), t->span),
+		t->follow >= 0 ? xp_task_name(x, t->follow, 0, who, sizeof(who)) : "-",
+		markers_names[t->markers]);
+	if (!t->have_window) {
+		while (y < bottom)
+			xp_put(y++, r->x, r->w, A_NORMAL, "");
+		return;
+	}
+	lanes.w = &t->w;
+	lanes.selected = t->sel;
+	lanes.cursor_col = cursor_col(t);
+	fit = MAX(1, xp_lanes_fit(&lanes, t->lanes_h));
+	/* the selected lane stays in view */
+	if (t->sel < t->first)
+		t->first = t->sel;
+	if (t->sel >= t->first + fit)
+		t->first = t->sel - fit + 1;
+	if (t->first > x->nr_cpus - fit)
+		t->first = MAX(0, x->nr_cpus - fit);
+	lanes.first = t->first;
+	xp_draw_lanes(x, &lanes, &(struct xp_rect){ y, r->x, t->lanes_h, r->w });
+	y += t->lanes_h;
+	xp_draw_axis(x, &lanes, y++, r, UINT64_MAX);
+	xp_draw_legend(x, &t->w, y++, r, 1);
+	xp_describe_cell(x, &t->w, t->sel, lanes.cursor_col, cell, sizeof(cell));
+	xp_putf(y++, r->x, r->w, x->attrs[XP_A_HEAD], " %s%s", cell,
+		x->nr_cpus > fit ? "   (j/k PgUp/PgDn: more CPUs)" : "");
+	if (t->events_h)
+		draw_events(x, t, y, r, bottom - y);
+	else
+		while (y < bottom)
+			xp_put(y++, r->x, r->w, A_NORMAL, "");
+}
+
+/* The list's findings by time: the next after ts (dir 1) or the last before it (-1). */
+static const struct sl_finding *finding_near(struct xp *x, uint64_t ts, int dir)
+{
+	const struct sl_finding *best = NULL;
+
+	for (size_t i = 0; i < x->nr_findings; i++) {
+		const struct sl_finding *f = &x->findings[i];
+
+		if (dir > 0 && f->ts > ts && (!best || f->ts < best->ts))
+			best = f;
+		if (dir < 0 && f->ts < ts && (!best || f->ts > best->ts))
+			best = f;
+	}
+	return best;
+}
+
+static void go_to_time(struct xp *x, struct timeline *t)
+{
+	char buf[64] = "";
+	uint64_t ts, d;
+
+	if (!xp_prompt(x, " go to time (seconds as in the trace, or +DURATION from its start): ",
+		       buf, sizeof(buf)) || !buf[0])
+		return;
+	if (buf[0] == '+' && !parse_duration(buf + 1, &d))
+		ts = x->first_ts + d;
+	else if (parse_timestamp(buf, &ts)) {
+		xp_set_status(x, true, "not a time: '%s' (913.684978, 913684978000ns or +1.5ms)", buf);
+		return;
+	}
+	if (ts < x->first_ts || ts > x->last_ts)
+		xp_set_status(x, false, "%s is outside the trace", buf);
+	center_on(t, ts);
+}
+
+static void follow_task(struct xp *x, struct timeline *t)
+{
+	char buf[32] = "", who[64];
+	int col = cursor_col(t);
+	int32_t pid = -1;
+
+	/* the task under the cursor is the default */
+	if (t->have_window && col >= 0 && t->sel < t->w.req.nr_cpus) {
+		const struct xp_cell *c = &t->w.cells[(size_t)t->sel * (size_t)t->w.req.cols + (size_t)col];
+
+		if (c->best_ns)
+			snprintf(buf, sizeof(buf), "%d", c->best_pid);
+	}
+	if (!xp_prompt(x, " follow pid (empty or 0: none): ", buf, sizeof(buf)))
+		return;
+	pid = atoi(buf);
+	t->follow = pid > 0 ? pid : -1;
+	if (t->follow > 0)
+		xp_set_status(x, false, "following %s: ] and [ go to its next / previous switch-in",
+			      xp_task_name(x, pid, 0, who, sizeof(who)));
+}
+
+static void jump_switch_in(struct xp *x, struct timeline *t, bool forward)
+{
+	uint64_t found;
+	int ret;
+
+	if (t->follow <= 0) {
+		xp_set_status(x, false, "no task followed: f chooses one");
+		return;
+	}
+	xp_busy(x, forward ? "ahead for its next switch-in" : "back for its last switch-in");
+	ret = xp_find_switch_in(&x->src, &x->idx, t->follow, t->cursor, forward, &found);
+	if (ret < 0) {
+		if (ret != -EINTR)
+			xp_set_status(x, true, "%s: %s", x->name, x->src.err.msg);
+		return;
+	}
+	if (!ret) {
+		xp_set_status(x, false, "no %s switch-in of pid %d", forward ? "later" : "earlier", t->follow);
+		return;
+	}
+	t->cursor = found;
+	if (found < t->start || found >= t->start + t->span)
+		center_on(t, found);
+	/* select the lane it ran on */
+	if (t->have_window) {
+		/* read the new window first, then find the lane with the switch-in */
+		update_window(x, t);
+		for (int cpu = 0; t->have_window && cpu < t->w.req.nr_cpus; cpu++) {
+			int col = cursor_col(t);
+
+			if (col >= 0 && t->w.cells[(size_t)cpu * (size_t)t->w.req.cols + (size_t)col].marks &
+			    XP_MARK_FOLLOW)
+				t->sel = cpu;
+		}
+	}
+}
+
+static bool tl_key(struct xp *x, struct xp_panel *p, int ch)
+{
+	struct timeline *t = p->priv;
+	uint64_t col_ns;
+	int fit = MAX(1, t->marker_rows ? t->lanes_h / 2 : t->lanes_h);
+
+	if (!t->set)
+		set_default(x, t);
+	col_ns = MAX(1, t->span / (uint64_t)MAX(1, t->cols));
+	switch (ch) {
+	case KEY_LEFT:
+	case 'h':
+		t->cursor = t->cursor > col_ns ? t->cursor - col_ns : 0;
+		break;
+	case KEY_RIGHT:
+	case 'l':
+		t->cursor += col_ns;
+		break;
+	case 'H':
+	case KEY_SLEFT:
+		t->start = t->start > t->span / 2 ? t->start - t->span / 2 : 0;
+		t->cursor = t->cursor > t->span / 2 ? t->cursor - t->span / 2 : 0;
+		return true;
+	case 'L':
+	case KEY_SRIGHT:
+		t->start += t->span / 2;
+		t->cursor += t->span / 2;
+		return true;
+	case KEY_UP:
+	case 'k':
+		if (t->sel > 0)
+			t->sel--;
+		return true;
+	case KEY_DOWN:
+	case 'j':
+		if (t->sel < x->nr_cpus - 1)
+			t->sel++;
+		return true;
+	case KEY_PPAGE:
+		t->sel = MAX(0, t->sel - fit);
+		t->first = MAX(0, t->first - fit);
+		return true;
+	case KEY_NPAGE:
+	case ' ':
+		t->sel = MIN(x->nr_cpus - 1, t->sel + fit);
+		t->first += fit;
+		return true;
+	case '+':
+	case '=':
+	case 'z':
+		if (t->span / 2 >= MIN_SPAN) {
+			/* the cursor keeps its place on the screen */
+			t->start = t->cursor - (uint64_t)((double)(t->cursor - t->start) / 2);
+			t->span /= 2;
+		}
+		return true;
+	case '-':
+	case 'Z': {
+		uint64_t before = t->cursor - t->start;
+
+		t->span *= 2;
+		t->start = t->cursor > 2 * before ? t->cursor - 2 * before : 0;
+		return true;
+	}
+	case 'c':
+		center_on(t, t->cursor);
+		return true;
+	case KEY_HOME:
+		center_on(t, x->first_ts);
+		t->start = x->first_ts;
+		return true;
+	case KEY_END:
+		center_on(t, x->last_ts);
+		return true;
+	case 'n':
+	case 'N': {
+		const struct sl_finding *f = finding_near(x, t->cursor, ch == 'n' ? 1 : -1);
+
+		if (!f) {
+			xp_set_status(x, false, "no %s finding", ch == 'n' ? "later" : "earlier");
+			return true;
+		}
+		center_on(t, f->ts);
+		t->sel = f->cpu >= 0 && f->cpu < x->nr_cpus ? f->cpu : t->sel;
+		return true;
+	}
+	case '\n':
+	case '\r':
+	case KEY_ENTER: {
+		/* open the finding at the cursor, if one is in its column */
+		uint64_t a = t->cursor, b = t->cursor + col_ns;
+
+		for (size_t i = 0; i < x->nr_findings; i++)
+			if (x->findings[i].ts >= a && x->findings[i].ts < b) {
+				xp_detail_open(x, i);
+				return true;
+			}
+		xp_set_status(x, false, "no finding at the cursor (n / N go to the next / previous)");
+		return true;
+	}
+	case 'g':
+		go_to_time(x, t);
+		return true;
+	case 'f':
+		follow_task(x, t);
+		return true;
+	case ']':
+		jump_switch_in(x, t, true);
+		return true;
+	case '[':
+		jump_switch_in(x, t, false);
+		return true;
+	case 'm':
+		t->markers = (t->markers + 1) % NR_MARKERS_MODES;
+		return true;
+	default:
+		return false;
+	}
+	follow_cursor(t);
+	return true;
+}
+
+static const struct xp_key_help tl_keys[] = {
+	{ "Left/Right h/l", "move the time cursor a column" },
+	{ "H/L Shift-Left/Right", "scroll half a window" },
+	{ "Up/Down j/k", "select a CPU (the lanes scroll)" },
+	{ "PgUp/PgDn Space", "a page of CPUs" },
+	{ "+ - (z Z)", "zoom in / out around the cursor" },
+	{ "c", "center the window on the cursor" },
+	{ "Home/End", "start / end of the trace" },
+	{ "n / N", "next / previous finding" },
+	{ "Enter", "open the finding at the cursor" },
+	{ "g", "go to a time (913.684978, or +1.5ms from the start)" },
+	{ "f", "follow a task (its runs highlighted, default: under the cursor)" },
+	{ "] / [", "next / previous switch-in of the followed task" },
+	{ "m", "markers: auto / over the lanes / on their own rows / off" },
+	{ NULL, NULL },
+};
+
+const struct xp_panel_ops xp_timeline_ops = {
+	.name = "Timeline",
+	.init = tl_init,
+	.destroy = tl_destroy,
+	.draw = tl_draw,
+	.key = tl_key,
+	.hints = "h/l cursor  j/k cpu  +/- zoom  n/N finding  g time  f follow  ]/[ runs  ?:help  q:quit",
+	.keys = tl_keys,
+};

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ui.c - explore's screen: set up, the main loop, and put the terminal back
+ *
+ * The loop draws the tab bar, the current panel and the footer, waits for
+ * a key and hands it to the panel; what the panel does not use is a
+ * global key (views, help, quit).  ncurses turns SIGWINCH into KEY_RESIZE.
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT only set a flag (no SA_RESTART, so
+ * getch() returns and a long read stops at its next event): the loop
+ * ends, the terminal is restored, and the signal is raised again so the
+ * shell sees how we ended.  An atexit() handler restores the terminal on
+ * any other way out.
+ */
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tui.h"
+#include "util.h"
+
+static volatile sig_atomic_t got_signal;
+static bool screen_up;
+static SCREEN *screen;
+static FILE *tty_in;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static void restore_terminal(void)
+{
+	if (screen_up) {
+		endwin();
+		screen_up = false;
+	}
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+void xp_set_status(struct xp *x, bool error, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->status, sizeof(x->status), fmt, ap);
+	va_end(ap);
+	x->status_error = error;
+}
+
+void xp_show(struct xp *x, int panel)
+{
+	if (panel == XP_HELP && x->panel != XP_HELP)
+		x->help_back = x->panel;
+	if (panel == XP_DETAIL && x->panel != XP_DETAIL && x->panel != XP_HELP)
+		x->detail_back = x->panel;
+	x->panel = panel;
+}
+
+/* Esc: from the help or a finding, back to where it was opened */
+static void go_back(struct xp *x)
+{
+	if (x->panel == XP_HELP)
+		x->panel = x->help_back;
+	else if (x->panel == XP_DETAIL)
+		x->panel = x->detail_back;
+}
+
+static void draw_tabs(struct xp *x)
+{
+	static const char *const keys = " ?:help q:quit ";
+	int col, cur = x->panel == XP_HELP ? x->help_back : x->panel;
+	char title[128];
+
+	const char *base = strrchr(x->name, '/') ? strrchr(x->name, '/') + 1 : x->name;
+
+	xp_put(0, 0, COLS, x->attrs[XP_A_TITLE], "");
+	snprintf(title, sizeof(title), " explore %s ", base);
+	col = (int)strlen(title);
+	if (col > COLS / 4)
+		col = COLS / 4;
+	xp_put(0, 0, col, x->attrs[XP_A_TITLE], title);
+	for (int i = 0; i <= XP_DETAIL; i++) {
+		char tab[48];
+		int n;
+
+		if (i == XP_DETAIL && cur != XP_DETAIL)
+			break;
+		if (i == XP_DETAIL)
+			snprintf(tab, sizeof(tab), " Finding ");
+		else if (i == XP_FINDINGS)
+			snprintf(tab, sizeof(tab), " %d %s %zu ", i + 1, x->panels[i].ops->name,
+				 x->nr_findings);
+		else
+			snprintf(tab, sizeof(tab), " %d %s ", i + 1, x->panels[i].ops->name);
+		n = (int)strlen(tab);
+		if (col + n >= COLS)
+			break;
+		xp_put(0, col, n, i == cur ? x->attrs[XP_A_TAB] : x->attrs[XP_A_TITLE], tab);
+		col += n;
+	}
+	if (col + (int)strlen(keys) < COLS)
+		xp_put(0, COLS - (int)strlen(keys), (int)strlen(keys), x->attrs[XP_A_TITLE], keys);
+}
+
+static void draw_footer(struct xp *x)
+{
+	const struct xp_panel *p = &x->panels[x->panel];
+
+	if (x->status[0])
+		xp_put(LINES - 1, 0, COLS, x->status_error ? x->attrs[XP_A_BAD] : x->attrs[XP_A_WARN],
+		       x->status);
+	else
+		xp_putf(LINES - 1, 0, COLS, x->attrs[XP_A_DIM], " %s", p->ops->hints);
+}
+
+static void draw(struct xp *x)
+{
+	struct xp_panel *p = &x->panels[x->panel];
+	struct xp_rect r = { .y = 1, .x = 0, .h = LINES - 2, .w = COLS };
+
+	erase();
+	if (LINES < 8 || COLS < 40) {
+		xp_put(0, 0, COLS, A_NORMAL, "terminal too small for explore");
+		xp_put(1, 0, COLS, A_NORMAL, "(at least 40x8; q quits)");
+		refresh();
+		return;
+	}
+	draw_tabs(x);
+	p->last = r;
+	p->ops->draw(x, p, &r);
+	draw_footer(x);
+	refresh();
+}
+
+void xp_busy(struct xp *x, const char *what)
+{
+	if (!screen_up)
+		return;
+	xp_putf(LINES - 1, 0, COLS, x->attrs[XP_A_WARN], " reading %s ...", what);
+	refresh();
+}
+
+int xp_read_window(struct xp *x, struct xp_window *w, const struct xp_window_req *req)
+{
+	int ret;
+
+	xp_busy(x, "the trace");
+	ret = xp_window_read(w, req, &x->idx, &x->src);
+	if (ret == -EINTR)
+		return ret;
+	if (ret < 0)
+		xp_set_status(x, true, "%s: %s", x->name, x->src.err.msg[0] ? x->src.err.msg : strerror(-ret));
+	return ret;
+}
+
+bool xp_prompt(struct xp *x, const char *question, char *buf, size_t len)
+{
+	size_t n = strlen(buf);
+	bool ok = false;
+
+	curs_set(1);
+	for (;;) {
+		int qlen = (int)strlen(question), ch;
+
+		xp_put(LINES - 1, 0, COLS, A_NORMAL, "");
+		xp_put(LINES - 1, 0, qlen, x->attrs[XP_A_HEAD], question);
+		xp_put(LINES - 1, qlen, COLS - qlen, A_NORMAL, buf);
+		move(LINES - 1, MIN(qlen + (int)n, COLS - 1));
+		refresh();
+		ch = getch();
+		if (got_signal)
+			break;
+		if (ch == ERR)
+			continue;
+		if (ch == KEY_RESIZE) {
+			draw(x);
+			continue;
+		}
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+			ok = true;
+			break;
+		}
+		if (ch == 27 || ch == ('g' & 0x1f) || ch == ('c' & 0x1f))
+			break;
+		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n) {
+			buf[--n] = '\0';
+			continue;
+		}
+		if (ch == ('u' & 0x1f)) {
+			n = 0;
+			buf[0] = '\0';
+			continue;
+		}
+		if (ch >= 0x20 && ch < 0x7f && n + 1 < len) {
+			buf[n++] = (char)ch;
+			buf[n] = '\0';
+		}
+	}
+	curs_set(0);
+	return ok;
+}
+
+/* Keys every panel shares; the panel saw them first. */
+static void global_key(struct xp *x, int ch)
+{
+	switch (ch) {
+	case 'q':
+	case 'Q':
+		x->quit = true;
+		break;
+	case '?':
+	case KEY_F(1):
+		if (x->panel == XP_HELP)
+			go_back(x);
+		else
+			xp_show(x, XP_HELP);
+		break;
+	case '1':
+	case '2':
+	case '3':
+	case '4':
+		xp_show(x, ch - '1');
+		break;
+	case '\t':
+		xp_show(x, x->panel >= XP_NR_TABS - 1 ? 0 : x->panel + 1);
+		break;
+	case KEY_BTAB:
+		xp_show(x, x->panel == 0 ? XP_NR_TABS - 1 : x->panel >= XP_NR_TABS ? XP_NR_TABS - 1 :
+			x->panel - 1);
+		break;
+	case 27:		/* Esc */
+	case KEY_BACKSPACE:
+	case 127:
+	case KEY_LEFT:
+		go_back(x);
+		break;
+	case 'l' & 0x1f:	/* ^L */
+		clearok(curscr, TRUE);
+		break;
+	default:
+		break;
+	}
+}
+
+static bool open_screen(struct xp *x)
+{
+	const char *codeset;
+	FILE *in = stdin;
+
+	setlocale(LC_ALL, "");
+	codeset = nl_langinfo(CODESET);
+	x->utf8 = codeset && !strcmp(codeset, "UTF-8");
+	if (!isatty(STDIN_FILENO)) {
+		/* the trace came on stdin: keys come from the terminal */
+		tty_in = fopen("/dev/tty", "r");
+		if (!tty_in)
+			return false;
+		in = tty_in;
+	}
+	screen = newterm(NULL, stdout, in);
+	if (!screen)
+		return false;
+	screen_up = true;
+	atexit(restore_terminal);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(50);
+	curs_set(0);
+	if (x->color && has_colors() && start_color() == OK && COLORS >= 8)
+		x->color = true;
+	else
+		x->color = false;
+	xp_init_attrs(x);
+	return true;
+}
+
+static void close_screen(void)
+{
+	restore_terminal();
+	if (screen)
+		delscreen(screen);
+	screen = NULL;
+	if (tty_in)
+		fclose(tty_in);
+	tty_in = NULL;
+}
+
+int xp_run(struct xp *x)
+{
+	int sig;
+
+	catch_signals();
+	x->stop = &got_signal;
+	x->src.stop = &got_signal;
+	if (!open_screen(x)) {
+		error_msg("explore: cannot use the terminal (TERM=%s)",
+			  getenv("TERM") ? getenv("TERM") : "");
+		return 2;
+	}
+	for (int i = 0; i < XP_NR_PANELS; i++)
+		if (x->panels[i].ops->init)
+			x->panels[i].ops->init(x, &x->panels[i]);
+
+	while (!x->quit && !got_signal) {
+		struct xp_panel *p;
+		int ch;
+
+		draw(x);
+		ch = getch();
+		if (got_signal)
+			break;
+		if (ch == ERR || ch == KEY_RESIZE)
+			continue;
+		x->status[0] = '\0';
+		if (LINES < 8 || COLS < 40) {
+			if (ch == 'q' || ch == 'Q')
+				x->quit = true;
+			continue;
+		}
+		p = &x->panels[x->panel];
+		if (!p->ops->key || !p->ops->key(x, p, ch))
+			global_key(x, ch);
+	}
+
+	for (int i = 0; i < XP_NR_PANELS; i++)
+		if (x->panels[i].ops->destroy)
+			x->panels[i].ops->destroy(x, &x->panels[i]);
+	close_screen();
+	sig = got_signal;
+	if (sig && sig != SIGQUIT) {
+		/* end the way the signal would have ended us, now the terminal is sane */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	if (sig)
+		return 128 + sig;
+	return 0;
+}

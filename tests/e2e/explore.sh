@@ -1,0 +1,287 @@
+#!/bin/sh
+# explore.sh - schedlint explore driven through tmux: what the screen shows,
+# the keys, sizes, resizing, many CPUs, colours, and that every way out
+# (q, SIGINT, SIGTERM) ends the process and gives the terminal back.
+#
+# Each run has its own tmux server (-S socket) and waits for the text it
+# expects with a timeout instead of fixed sleeps: the machine may be slow.
+. tests/lib.sh
+
+if ! command -v tmux >/dev/null 2>&1; then
+	fail "tmux is installed (scripts/install-deps.sh installs it)"
+	exit 0
+fi
+
+# a tmux server of our own for each run: a new one never meets a dying one
+runs=0
+SOCK="$TMP/tmux.0"
+tmx() { tmux -S "$SOCK" "$@"; }
+new_server() {
+	tmx kill-server 2>/dev/null
+	runs=$((runs + 1))
+	SOCK="$TMP/tmux.$runs"
+}
+trap 'tmux -S "$SOCK" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+
+# start W H ENV ARGS...: explore in a fresh W x H terminal (the pane's process is explore)
+start() {
+	w=$1 h=$2 envs=$3; shift 3
+	new_server
+	tmx new-session -d -s x -x "$w" -y "$h" \
+		"exec env TERM=xterm-256color LANG=C.UTF-8 $envs $SCHEDLINT explore $*" \; \
+		set-option -t x remain-on-exit on
+	PID=$(tmx list-panes -t x -F '#{pane_pid}')
+}
+
+screen() { tmx capture-pane -p -t x 2>/dev/null; }
+
+# wait_for TEXT [SECONDS]: until the screen shows TEXT
+wait_for() {
+	i=0 lim=$(( ${2:-60} * 5 ))
+	while [ "$i" -lt "$lim" ]; do
+		screen > "$TMP/screen"
+		grep -qF -- "$1" "$TMP/screen" && return 0
+		sleep 0.2
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# wait_all REGEX...: until the screen matches every extended regex (60 s)
+wait_all() {
+	i=0
+	while [ "$i" -lt 300 ]; do
+		screen > "$TMP/screen"
+		ok=1
+		for re in "$@"; do
+			grep -qE -- "$re" "$TMP/screen" || { ok=0; break; }
+		done
+		[ "$ok" = 1 ] && return 0
+		sleep 0.2
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# widest W: lines wider than W on the screen, counted in characters
+wider_than() {
+	python3 -c 'import sys; print(sum(len(l.rstrip("\n")) > int(sys.argv[1]) for l in open(sys.argv[2], encoding="utf-8")))' "$1" "$TMP/screen"
+}
+
+# see DESCRIPTION TEXT [SECONDS]: a test that the screen comes to show TEXT
+see() {
+	if wait_for "$2" "$3"; then
+		pass "$1"
+	else
+		fail "$1" "'$2' not on the screen:"
+		sed 's/^/#   /' "$TMP/screen"
+	fi
+}
+
+# wait_dead [SECONDS]: until explore has ended and tmux has its exit status
+# (the pane is dead at the end of its output, the status comes when reaped);
+# sets DEAD_STATUS, DEAD_SIGNAL
+wait_dead() {
+	i=0 lim=$(( ${1:-30} * 5 ))
+	while [ "$i" -lt "$lim" ]; do
+		if [ "$(tmx list-panes -t x -F '#{pane_dead}' 2>/dev/null)" = 1 ]; then
+			DEAD_STATUS=$(tmx list-panes -t x -F '#{pane_dead_status}')
+			DEAD_SIGNAL=$(tmx list-panes -t x -F '#{pane_dead_signal}')
+			[ -n "$DEAD_STATUS$DEAD_SIGNAL" ] && return 0
+		fi
+		sleep 0.2
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# ended HOW EXPECT_STATUS EXPECT_SIGNAL: the process is gone, how it ended,
+# and the terminal is back (the alternate screen left: no explore text remains)
+ended() {
+	if ! wait_dead 30; then
+		fail "$1: explore ends" "still running after 30 s"
+		kill -KILL "$PID" 2>/dev/null
+		return
+	fi
+	if kill -0 "$PID" 2>/dev/null; then
+		fail "$1: the process is gone" "pid $PID still exists"
+	else
+		pass "$1: the process is gone"
+	fi
+	expect_eq "$1: exit status / signal" "$DEAD_STATUS/$DEAD_SIGNAL" "$2/$3"
+	screen > "$TMP/screen"
+	if grep -qE "Overview|Findings|Timeline" "$TMP/screen"; then
+		fail "$1: the terminal is restored" "explore's screen is still there:"
+		sed 's/^/#   /' "$TMP/screen"
+	else
+		pass "$1: the terminal is restored"
+	fi
+}
+
+KINDS="wakee-stacking sync-wake-remote sync-wake-local late-preemption idle-while-runnable"
+
+# --- bad input: exit 2 before the screen is touched ---
+printf 'hello world\nthis is not a trace\n' > "$TMP/garbage.txt"
+head -c 300000 "$TESTDATA/real/hogs.dat" > "$TMP/truncated.dat"
+for bad in "$TMP/garbage.txt" "$TMP/truncated.dat" "$TMP/missing.dat"; do
+	"$SCHEDLINT" explore "$bad" > "$TMP/out" 2> "$TMP/err" < /dev/null
+	rc=$?
+	if [ "$rc" = 2 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l < "$TMP/err")" = 1 ] &&
+	   grep -qF "$bad" "$TMP/err" && ! grep -q "$(printf '\033')" "$TMP/err"; then
+		pass "bad input $(basename "$bad"): exit 2, one line, nothing on stdout ($(cat "$TMP/err"))"
+	else
+		fail "bad input $(basename "$bad"): exit 2, one line, nothing on stdout" \
+			"rc=$rc stdout=$(wc -c < "$TMP/out")B stderr: $(head -c 300 "$TMP/err")"
+	fi
+done
+# ...and in a terminal: the message, and the screen untouched (tmux does not
+# keep a dead pane's last lines: stderr goes to a file)
+start 200 24 "" "$TMP/garbage.txt" "2>$TMP/err"
+if wait_dead 30; then
+	expect_eq "bad input in a terminal: exit status 2" "$DEAD_STATUS" 2
+	screen > "$TMP/screen"
+	if grep -qF "garbage.txt: not a recognized trace" "$TMP/err" && [ "$(wc -l < "$TMP/err")" = 1 ] &&
+	   ! grep -q "Overview" "$TMP/screen"; then
+		pass "bad input in a terminal: one error line, no screen"
+	else
+		fail "bad input in a terminal: one error line, no screen" "$(cat "$TMP/err" "$TMP/screen")"
+	fi
+else
+	fail "bad input in a terminal: explore ends"
+fi
+"$SCHEDLINT" explore "$TESTDATA/real/hogs.dat" > "$TMP/out" 2> "$TMP/err" < /dev/null
+rc=$?
+if [ "$rc" = 2 ] && [ ! -s "$TMP/out" ] && grep -q "not a terminal" "$TMP/err"; then
+	pass "stdout not a terminal: exit 2, nothing written to it"
+else
+	fail "stdout not a terminal: exit 2, nothing written to it" "rc=$rc $(head -c 300 "$TMP/err")"
+fi
+
+# --- a real trace with findings, at two sizes ---
+trace=""
+for t in hogs pipe; do
+	"$SCHEDLINT" analyze --json "$TESTDATA/real/$t.dat" > "$TMP/$t.json" 2>/dev/null
+	n=$(json "$TMP/$t.json" "len(d['findings'])" 2>/dev/null)
+	if [ -n "$n" ] && [ "$n" -gt 0 ]; then
+		trace="$TESTDATA/real/$t.dat" json_file="$TMP/$t.json"
+		break
+	fi
+done
+if [ -z "$trace" ]; then
+	fail "a real trace with findings (hogs.dat or pipe.dat)" "no analyzer reported any finding"
+	exit 0
+fi
+first_kind=$(json "$json_file" "d['findings'][0]['kind']")
+first_comm=$(json "$json_file" "d['findings'][0]['comm']")
+
+for size in 120x40 80x24; do
+	w=${size%x*} h=${size#*x}
+	start "$w" "$h" "" "$trace"
+	wait_for "wakee-stacking" 90
+	missing=""
+	for k in $KINDS; do
+		grep -qF "$k" "$TMP/screen" || missing="$missing $k"
+	done
+	if [ -z "$missing" ]; then
+		pass "$size: the first screen names every finding kind"
+	else
+		fail "$size: the first screen names every finding kind" "missing:$missing"
+		sed 's/^/#   /' "$TMP/screen"
+	fi
+	expect_eq "$size: nothing drawn past the right edge" "$(wider_than "$w")" 0
+
+	tmx send-keys -t x '?'
+	see "$size: ? shows the keys" "Keys everywhere"
+	for k in "quit" "overview, findings, timeline, tasks" "sort by cost, time, kind"; do
+		grep -qF "$k" "$TMP/screen" && pass "$size: help lists '$k'" ||
+			fail "$size: help lists '$k'" "$(cat "$TMP/screen")"
+	done
+	tmx send-keys -t x Escape
+	see "$size: Esc closes the help" "Wakeup latency"
+	tmx send-keys -t x 2
+	see "$size: 2 shows the findings list" "findings, sorted by cost"
+	tmx send-keys -t x Enter
+	see "$size: Enter opens the most costly finding" "#1 of"
+	grep -qF "$first_kind" "$TMP/screen" && grep -qF "$first_comm" "$TMP/screen" &&
+		pass "$size: the detail names its kind and task ($first_kind, $first_comm)" ||
+		fail "$size: the detail names its kind and task ($first_kind, $first_comm)" "$(cat "$TMP/screen")"
+	# the timeline: a lane per CPU (the finding's marked *), the axis, the events at the finding
+	if wait_all "^\*cpu +[0-9]+ " "^ cpu +1 " "/col" "^>[0-9]+\.[0-9]+ \[[0-9]+\]"; then
+		pass "$size: the detail shows a timeline of every CPU and the events at the finding"
+	else
+		fail "$size: the detail shows a timeline of every CPU and the events at the finding"
+		sed 's/^/#   /' "$TMP/screen"
+	fi
+	tmx send-keys -t x t
+	see "$size: t opens the timeline at the finding" "cursor "
+	tmx send-keys -t x 4
+	see "$size: 4 shows the tasks" "tasks, sorted by"
+	tmx send-keys -t x q
+	ended "$size: q" 0 ""
+done
+
+# --- resizing: the screen is drawn again at the new size ---
+start 120 40 "" "$trace"
+see "resize: starts at 120x40" "Wakeup latency"
+tmx send-keys -t x 3
+see "resize: timeline" "cursor "
+tmx resize-window -t x -x 80 -y 24
+i=0
+while [ $i -lt 100 ]; do
+	screen > "$TMP/screen"
+	[ "$(wider_than 80)" = 0 ] && grep -qF "cursor " "$TMP/screen" && break
+	sleep 0.2
+	i=$((i + 1))
+done
+if [ $i -lt 100 ] && grep -qF "h/l cursor" "$TMP/screen"; then
+	pass "resize: redrawn for 80x24 (footer on the last line)"
+else
+	fail "resize: redrawn for 80x24" "$(cat "$TMP/screen")"
+fi
+tmx send-keys -t x C-c
+ended "SIGINT (Ctrl-C)" "" 2
+
+# --- colours: with them, and none with NO_COLOR ---
+start 80 24 "" "$trace"
+wait_for "Wakeup latency" 60
+tmx capture-pane -e -p -t x > "$TMP/color"
+grep -q "$(printf '\033')\[[0-9;]*3[0-7]m\|$(printf '\033')\[[0-9;]*4[0-7]m" "$TMP/color" &&
+	pass "colours by default" || fail "colours by default" "no colour sequence in the screen"
+kill -TERM "$PID"
+ended "SIGTERM" "" 15
+start 80 24 "NO_COLOR=1" "$trace"
+wait_for "Wakeup latency" 60
+tmx capture-pane -e -p -t x > "$TMP/color"
+if grep -q "$(printf '\033')\[[0-9;]*[34][0-7]m" "$TMP/color"; then
+	fail "NO_COLOR: no colours" "$(grep -c "$(printf '\033')" "$TMP/color") escape lines"
+else
+	pass "NO_COLOR: no colours"
+fi
+tmx send-keys -t x q
+ended "NO_COLOR: q" 0 ""
+
+# --- 256 CPUs: opens, and the lanes scroll vertically ---
+"$SCHEDGEN" scale --cpus 256 --events 200000 --seed 1 -o "$TMP/c256.dat" >/dev/null 2>&1
+start 120 40 "" "$TMP/c256.dat"
+see "256 CPUs: opens" "CPU utilization, one digit per CPU" 120
+tmx send-keys -t x 3
+see "256 CPUs: the timeline's first lanes" "cpu  0 "
+tmx send-keys -t x NPage NPage NPage NPage NPage NPage NPage NPage NPage NPage
+see "256 CPUs: Page Down scrolls the lanes to the last CPU" "cpu255 "
+grep -q "cpu  0 " "$TMP/screen" && fail "256 CPUs: the first lanes scrolled out" ||
+	pass "256 CPUs: the first lanes scrolled out"
+tmx send-keys -t x k k k
+see "256 CPUs: k selects the CPU above" "cpu 252 at"
+tmx send-keys -t x q
+ended "256 CPUs: q" 0 ""
+
+# --- a trace on stdin (kept in a temporary file to be read again) ---
+new_server
+tmx new-session -d -s x -x 80 -y 24 \
+	"env TERM=xterm-256color $SCHEDLINT explore - < $TESTDATA/real/hogs.txt" \; \
+	set-option -t x remain-on-exit on
+see "stdin: opens" "explore stdin"
+tmx send-keys -t x 3
+see "stdin: the timeline reads it again" "cursor "
+tmx send-keys -t x q
+wait_dead 30 && expect_eq "stdin: q ends it" "$DEAD_STATUS" 0 || fail "stdin: q ends it"
