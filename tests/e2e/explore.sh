@@ -12,6 +12,10 @@ if ! command -v tmux >/dev/null 2>&1; then
 	exit 0
 fi
 
+# timeouts (s) are for a loaded machine; the sanitizer build is slower still
+SLOW=1
+[ "$SANITIZE" = 1 ] && SLOW=4
+
 # a tmux server of our own for each run: a new one never meets a dying one
 runs=0
 SOCK="$TMP/tmux.0"
@@ -37,7 +41,7 @@ screen() { tmx capture-pane -p -t x 2>/dev/null; }
 
 # wait_for TEXT [SECONDS]: until the screen shows TEXT
 wait_for() {
-	i=0 lim=$(( ${2:-60} * 5 ))
+	i=0 lim=$(( ${2:-60} * 5 * SLOW ))
 	while [ "$i" -lt "$lim" ]; do
 		screen > "$TMP/screen"
 		grep -qF -- "$1" "$TMP/screen" && return 0
@@ -50,7 +54,7 @@ wait_for() {
 # wait_all REGEX...: until the screen matches every extended regex (60 s)
 wait_all() {
 	i=0
-	while [ "$i" -lt 300 ]; do
+	while [ "$i" -lt $((300 * SLOW)) ]; do
 		screen > "$TMP/screen"
 		ok=1
 		for re in "$@"; do
@@ -82,7 +86,7 @@ see() {
 # (the pane is dead at the end of its output, the status comes when reaped);
 # sets DEAD_STATUS, DEAD_SIGNAL
 wait_dead() {
-	i=0 lim=$(( ${1:-30} * 5 ))
+	i=0 lim=$(( ${1:-30} * 5 * SLOW ))
 	while [ "$i" -lt "$lim" ]; do
 		if [ "$(tmx list-panes -t x -F '#{pane_dead}' 2>/dev/null)" = 1 ]; then
 			DEAD_STATUS=$(tmx list-panes -t x -F '#{pane_dead_status}')
@@ -99,7 +103,7 @@ wait_dead() {
 # and the terminal is back (the alternate screen left: no explore text remains)
 ended() {
 	if ! wait_dead 30; then
-		fail "$1: explore ends" "still running after 30 s"
+		fail "$1: explore ends" "still running after $((30 * SLOW)) s"
 		kill -KILL "$PID" 2>/dev/null
 		return
 	fi
@@ -227,13 +231,13 @@ tmx send-keys -t x 3
 see "resize: timeline" "cursor "
 tmx resize-window -t x -x 80 -y 24
 i=0
-while [ $i -lt 100 ]; do
+while [ $i -lt $((100 * SLOW)) ]; do
 	screen > "$TMP/screen"
 	[ "$(wider_than 80)" = 0 ] && grep -qF "cursor " "$TMP/screen" && break
 	sleep 0.2
 	i=$((i + 1))
 done
-if [ $i -lt 100 ] && grep -qF "h/l cursor" "$TMP/screen"; then
+if [ $i -lt $((100 * SLOW)) ] && grep -qF "h/l cursor" "$TMP/screen"; then
 	pass "resize: redrawn for 80x24 (footer on the last line)"
 else
 	fail "resize: redrawn for 80x24" "$(cat "$TMP/screen")"
