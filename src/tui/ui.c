@@ -305,6 +305,7 @@ static void close_screen(void)
 
 int xp_run(struct xp *x)
 {
+	bool dirty = true;
 	int sig;
 
 	catch_signals();
@@ -319,15 +320,26 @@ int xp_run(struct xp *x)
 		if (x->panels[i].ops->init)
 			x->panels[i].ops->init(x, &x->panels[i]);
 
+	/*
+	 * getch() waits at most a quarter second: a signal that came while
+	 * we drew (a window being read) is seen even if no key follows.
+	 */
+	timeout(250);
 	while (!x->quit && !got_signal) {
 		struct xp_panel *p;
 		int ch;
 
-		draw(x);
+		if (dirty)
+			draw(x);
+		dirty = true;
 		ch = getch();
 		if (got_signal)
 			break;
-		if (ch == ERR || ch == KEY_RESIZE)
+		if (ch == ERR) {
+			dirty = false;
+			continue;
+		}
+		if (ch == KEY_RESIZE)
 			continue;
 		x->status[0] = '\0';
 		if (LINES < 8 || COLS < 40) {
