@@ -139,6 +139,22 @@ static void latency_lines(struct xp *x, struct overview *ov)
 		latency_row(x, ov, "remote", &m->latency_remote);
 }
 
+/* "200ns", "1us", "20ms": a 1-2-5 boundary as a short label */
+static const char *short_ns(char *buf, size_t len, uint64_t ns)
+{
+	static const struct { uint64_t div; const char *unit; } units[] = {
+		{ 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" }, { 1, "ns" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (ns >= units[i].div) {
+			snprintf(buf, len, "%" PRIu64 "%s", ns / units[i].div, units[i].unit);
+			return buf;
+		}
+	snprintf(buf, len, "0");
+	return buf;
+}
+
 /* 1-2-5 rows, as in the text report */
 static void histogram_lines(struct xp *x, struct overview *ov)
 {
@@ -174,7 +190,7 @@ static void histogram_lines(struct xp *x, struct overview *ov)
 	add_line(ov, x->attrs[XP_A_HEAD], " Latency histogram");
 	for (int i = first; i <= last; i++) {
 		char a[32];
-		struct ov_line *l = add_line(ov, A_NORMAL, " %9s .. ", xp_dur(a, sizeof(a), bounds[i]));
+		struct ov_line *l = add_line(ov, A_NORMAL, " %9s .. ", short_ns(a, sizeof(a), bounds[i]));
 
 		l->bar = true;
 		l->bar_col = 14;

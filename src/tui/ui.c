@@ -9,7 +9,7 @@
  * getch() returns and a long read stops at its next event): the loop
  * ends, the terminal is restored, and the signal is raised again so the
  * shell sees how we ended.  An atexit() handler restores the terminal on
- * any other way out.
+ * any other way out, and a crash restores it before dying.
  */
 #include <errno.h>
 #include <langinfo.h>
@@ -41,6 +41,18 @@ static void restore_terminal(void)
 	}
 }
 
+/*
+ * A crash (or abort() on an allocation failure) must not leave the
+ * terminal raw: put it back, then die of the same signal.  Not under the
+ * sanitizers, which report these signals themselves.
+ */
+static void on_crash(int sig)
+{
+	restore_terminal();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 static void catch_signals(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
@@ -51,6 +63,12 @@ static void catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &sa, NULL);
+#ifndef __SANITIZE_ADDRESS__
+	signal(SIGSEGV, on_crash);
+	signal(SIGBUS, on_crash);
+	signal(SIGFPE, on_crash);
+	signal(SIGABRT, on_crash);
+#endif
 }
 
 void xp_set_status(struct xp *x, bool error, const char *fmt, ...)
