@@ -41,6 +41,7 @@ static void restore_terminal(void)
 	}
 }
 
+#ifndef __SANITIZE_ADDRESS__
 /*
  * A crash (or abort() on an allocation failure) must not leave the
  * terminal raw: put it back, then die of the same signal.  Not under the
@@ -52,6 +53,7 @@ static void on_crash(int sig)
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
+#endif
 
 static void catch_signals(void)
 {
