@@ -134,6 +134,11 @@ void xp_detail_open(struct xp *x, size_t finding)
 	d->span = MAX(f->cost * 6, 200000ULL);
 	d->span = MIN(d->span, 2000000000ULL);
 	d->start = f->ts > d->span / 2 ? f->ts - d->span / 2 : 0;
+	/* within the trace when it is longer than the window: no columns wasted before its start */
+	if (x->last_ts > x->first_ts && sl_dur(x->first_ts, x->last_ts) > d->span) {
+		d->start = MAX(d->start, x->first_ts);
+		d->start = MIN(d->start, x->last_ts - d->span);
+	}
 	d->all_events = x->nr_cpus <= 8;
 	d->lane_first = 0;
 	d->ev_sel = -1;

@@ -317,7 +317,8 @@ int xp_window_read(struct xp_window *w, const struct xp_window_req *req,
 	f.since = xmalloc((size_t)req->nr_cpus * sizeof(*f.since));
 	for (int cpu = 0; cpu < req->nr_cpus; cpu++) {
 		f.lanes[cpu] = xp_checkpoint_lane(idx, cp, cpu);
-		f.since[cpu] = req->start;
+		/* before the trace's first event: no data, drawn blank */
+		f.since[cpu] = MAX(req->start, idx->first_ts);
 	}
 	if (req->max_events) {
 		f.ring.cap = (size_t)req->max_events;

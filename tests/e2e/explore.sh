@@ -217,8 +217,8 @@ for size in 120x40 80x24; do
 	grep -qF "$first_kind" "$TMP/screen" && grep -qF "$first_comm" "$TMP/screen" &&
 		pass "$size: the detail names its kind and task ($first_kind, $first_comm)" ||
 		fail "$size: the detail names its kind and task ($first_kind, $first_comm)" "$(cat "$TMP/screen")"
-	# the timeline: a lane per CPU (the finding's marked *), the axis, the events at the finding
-	if wait_all "^\*cpu +[0-9]+ " "^ cpu +1 " "/col" "^>[0-9]+\.[0-9]+ \[[0-9]+\]"; then
+	# the timeline: a lane per CPU (those the finding names marked *), the axis, the events at the finding
+	if wait_all "^\*cpu +[0-9]+ " "^[* ]cpu +0 " "^[* ]cpu +1 " "/col" "^>[0-9]+\.[0-9]+ \[[0-9]+\]"; then
 		pass "$size: the detail shows a timeline of every CPU and the events at the finding"
 	else
 		fail "$size: the detail shows a timeline of every CPU and the events at the finding"
