@@ -1109,6 +1109,9 @@ void sl_model_finish(struct sl_model *m)
 	struct sl_analyzer *a;
 	uint64_t end = m->last_ts;
 
+	/* a reader may know of losses no marker carries (tracefs text's overrun) */
+	if (m->info && m->info->lost_events > m->lost_events)
+		m->lost_events = m->info->lost_events;
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		if (p->open_wake[cpu])
 			close_placement(m, cpu, end);

@@ -150,19 +150,44 @@ static void set_ncpus_from_header(struct text_reader *r, const char *p, const ch
 		note_cpu(r, (int32_t)n - 1);
 }
 
+static void hold_lost(struct text_reader *r, uint32_t cpu, uint64_t count, bool known);
+
+/*
+ * handle_entries - "# entries-in-buffer/entries-written: 789/54653   #P:2"
+ *
+ * The kernel prints the events in the buffer and those written, which are
+ * the former plus the ring buffer's overrun: the difference was overwritten
+ * before the oldest event shown.  The text does not say on which CPU, so
+ * every CPU gets a gap of unknown size before its first event and the total
+ * goes to the trace's lost count.
+ */
+static void handle_entries(struct text_reader *r, const char *p, const char *end)
+{
+	uint64_t in_buffer, written;
+	const char *q;
+
+	for (q = p; (q = memchr(q, '#', (size_t)(end - q))); q++)
+		if (STARTS_WITH(q, end, "#P:"))
+			set_ncpus_from_header(r, q + 3, end);
+
+	p = skip_blanks(p, end);
+	if (!text_parse_u64(&p, end, &in_buffer) || p == end || *p++ != '/' ||
+	    !text_parse_u64(&p, end, &written) || written <= in_buffer)
+		return;
+	for (int32_t cpu = 0; cpu < r->base.info.ncpus; cpu++)
+		hold_lost(r, (uint32_t)cpu, 0, false);
+	r->base.info.lost_events += written - in_buffer;
+}
+
 /* "# tracer: nop", "# entries-in-buffer/entries-written: 1/1   #P:2", perf's "# nrcpus avail : 2" */
 static void handle_comment(struct text_reader *r, const char *p, const char *end)
 {
-	const char *q;
-
 	if (STARTS_WITH(p, end, "# tracer:")) {
 		set_format(r, SL_FMT_FTRACE_TEXT, true);
 		return;
 	}
-	if (STARTS_WITH(p, end, "# entries-in-buffer")) {
-		for (q = p; (q = memchr(q, '#', (size_t)(end - q))); q++)
-			if (STARTS_WITH(q, end, "#P:"))
-				set_ncpus_from_header(r, q + 3, end);
+	if (STARTS_WITH(p, end, "# entries-in-buffer/entries-written:")) {
+		handle_entries(r, p + 36, end);
 		return;
 	}
 	if (STARTS_WITH(p, end, "# nrcpus avail :")) {

@@ -162,10 +162,14 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 	if (m->lost_gaps) {
 		fprintf(r->out, "  %slost     %" PRIu64 " events in %" PRIu64 " gaps:", sl_color(r, SL_C_YELLOW),
 			m->lost_events, m->lost_gaps);
-		for (int cpu = 0; cpu < m->nr_cpus; cpu++)
-			if (m->cpus[cpu].lost_gaps)
-				fprintf(r->out, " cpu%d %" PRIu64 "%s", cpu, m->cpus[cpu].lost_events,
-					m->cpus[cpu].lost_events ? "" : "?");
+		for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+			if (!m->cpus[cpu].lost_gaps)
+				continue;
+			if (m->cpus[cpu].lost_events)	/* else the input did not say how many */
+				fprintf(r->out, " cpu%d %" PRIu64, cpu, m->cpus[cpu].lost_events);
+			else
+				fprintf(r->out, " cpu%d ?", cpu);
+		}
 		fprintf(r->out, "%s\n           no latency or finding is computed across a gap"
 			" (%" PRIu64 " wakeups not measured)\n", sl_color(r, SL_C_RESET),
 			m->samples_dropped_gap);
