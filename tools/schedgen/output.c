@@ -33,7 +33,6 @@ struct sg_output {
 	size_t nr, alloc;
 	uint64_t seq;
 	uint64_t written;	/* events given to the writers */
-	uint64_t lost;		/* events declared lost (for the text header) */
 	uint64_t entries;	/* events queued, lost markers excluded */
 	/* pid -> comm, open addressing */
 	struct pid_comm *tasks;
@@ -167,9 +166,7 @@ int sg_output_event(struct sg_output *out, const struct sg_event *ev)
 
 	if (ev->cpu < 0 || ev->cpu >= out->opts.ncpus)
 		return -EINVAL;
-	if (ev->type == SG_LOST) {
-		out->lost += ev->addr[0];
-	} else {
+	if (ev->type != SG_LOST) {
 		/* an event this kernel does not have is simply not recorded */
 		if (!sg_kernel_has(out->opts.abi.kernel, ev->type))
 			return 0;
@@ -187,7 +184,7 @@ static int open_text(struct sg_output *out)
 	if (out->opts.max_events && entries > out->opts.max_events)
 		entries = out->opts.max_events;
 	out->text = sg_text_open(out->opts.text_path, &out->opts.abi, out->opts.ncpus,
-				 entries, out->lost);
+				 entries);
 	return out->text ? 0 : -EIO;
 }
 

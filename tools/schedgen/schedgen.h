@@ -160,7 +160,7 @@ void sg_dat_abort(struct sg_dat *dat);
 
 struct sg_text;
 struct sg_text *sg_text_open(const char *path, const struct sg_abi *abi, int ncpus,
-			     uint64_t entries, uint64_t lost);
+			     uint64_t entries);
 int sg_text_event(struct sg_text *text, const struct sg_event *ev, const char *task_comm);
 int sg_text_close(struct sg_text *text);
 

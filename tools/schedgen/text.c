@@ -145,10 +145,14 @@ static const char header_4[] =
 /**
  * sg_text_open - start a tracefs text file
  * @entries: events that will be written (the header comes first)
- * @lost: events lost, for the "entries-written" total
+ *
+ * The kernel's header counts as written the events in the buffer plus
+ * those overwritten before the oldest of them.  The losses a scenario
+ * places in the stream are "[LOST N EVENTS]" lines instead, not in that
+ * count (a reader would take them twice), so written = entries here.
  */
 struct sg_text *sg_text_open(const char *path, const struct sg_abi *abi, int ncpus,
-			     uint64_t entries, uint64_t lost)
+			     uint64_t entries)
 {
 	struct sg_text *t = xcalloc(1, sizeof(*t));
 	char *p;
@@ -166,7 +170,7 @@ struct sg_text *sg_text_open(const char *path, const struct sg_abi *abi, int ncp
 	t->lost = xcalloc(ncpus, sizeof(*t->lost));
 	p = t->buf;
 	p += sprintf(p, "# tracer: nop\n#\n# entries-in-buffer/entries-written: %llu/%llu   #P:%d\n#\n",
-		     (unsigned long long)entries, (unsigned long long)(entries + lost), ncpus);
+		     (unsigned long long)entries, (unsigned long long)entries, ncpus);
 	p = put_str(p, abi->kernel->text_style == TEXT_STYLE_6 ? header_6 : header_4);
 	t->len = p - t->buf;
 	return t;
