@@ -37,6 +37,7 @@
 #include "util.h"
 
 #define TEXT_BUF_SIZE		(1024 * 1024)
+size_t text_buf_size = TEXT_BUF_SIZE;
 /* The first event must come within this many non-comment lines. */
 #define DETECT_MAX_LINES	1000
 
@@ -579,7 +580,7 @@ int sl_read_text_open(int fd, const char *prefix, size_t prefix_len,
 	r->strtab = strtab;
 	r->open_err = err;
 	r->fd = fd;
-	r->buf_size = MAX((size_t)TEXT_BUF_SIZE, prefix_len);
+	r->buf_size = MAX(text_buf_size, prefix_len);
 	r->buf = xmalloc(r->buf_size);
 	if (prefix_len)
 		memcpy(r->buf, prefix, prefix_len);

@@ -189,6 +189,12 @@ static inline bool short_equal(const char *a, const char *b, size_t n)
 	return true;
 }
 
+/*
+ * read_text.c: the size of the read buffer (1 MB), which is also the
+ * longest line.  The fuzzer makes it small to reach the buffer's edges.
+ */
+extern size_t text_buf_size;
+
 /* read_text_line.c */
 int text_parse_line(struct text_reader *r, const char *p, const char *end,
 		    struct text_line *line);
