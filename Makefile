@@ -63,9 +63,9 @@ $(BUILD)/schedgen: $(GEN_OBJS)
 
 # The binaries at the top level are the last build (normal or SANITIZE=1).
 schedlint: $(BUILD)/schedlint FORCE
-	@cmp -s $< $@ || cp $< $@
+	@cmp -s $< $@ || { cp $< $@.tmp && mv -f $@.tmp $@; }
 schedgen: $(BUILD)/schedgen FORCE
-	@cmp -s $< $@ || cp $< $@
+	@cmp -s $< $@ || { cp $< $@.tmp && mv -f $@.tmp $@; }
 FORCE:
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS)
