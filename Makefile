@@ -5,6 +5,8 @@
 #   make check      install missing packages, build, run every test
 #   make check SANITIZE=1   the same with ASan + UBSan (+ LeakSanitizer)
 #   make bench      benchmarks against trace-cmd and libtracecmd (bench/run; minutes)
+#   make fuzz [FUZZ_SECONDS=60]   build the fuzz harnesses (clang, libFuzzer) and
+#                   run each for that long; fails on any crash, leak or report
 #   make install PREFIX=/usr/local
 
 PREFIX   ?= /usr/local
@@ -47,7 +49,15 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 BENCH_BINS := $(BUILD)/bench/iter_libtracecmd $(BUILD)/bench/read_only
 
-.PHONY: all deps run check test install clean fuzz bench bench-progs
+# Fuzz harnesses (tests/fuzz/fuzz_NAME.c, or fuzz_dat.c with a reader chosen
+# at build time).  make check replays their corpora with replay_NAME.
+FUZZ_NAMES   := text dat_libtracecmd model
+FUZZ_READER_dat_libtracecmd := SL_DAT_READER_LIBTRACECMD
+FUZZ_SRC      = tests/fuzz/$(if $(FUZZ_READER_$*),fuzz_dat,fuzz_$*).c
+FUZZ_DEFS     = $(if $(FUZZ_READER_$*),-DFUZZ_DAT_READER=$(FUZZ_READER_$*))
+REPLAY_BINS  := $(FUZZ_NAMES:%=$(BUILD)/tests/replay_%)
+
+.PHONY: all deps run check test install clean fuzz fuzz-build bench bench-progs
 all: schedlint $(if $(GEN_SRCS),schedgen)
 
 $(BUILD)/%.o: %.c
@@ -89,6 +99,41 @@ bench-progs: all $(BENCH_BINS)
 bench: deps
 	@sh bench/run $(BENCH_ARGS)
 
+.SECONDEXPANSION:
+$(BUILD)/tests/replay_%: tests/fuzz/replay.c tests/fuzz/fuzz_common.c $$(FUZZ_SRC) tests/fuzz/fuzz.h $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  CCLD    $@"
+	@$(CC) $(ALL_CFLAGS) $(FUZZ_DEFS) -Itests/fuzz -o $@ tests/fuzz/replay.c tests/fuzz/fuzz_common.c \
+		$(FUZZ_SRC) $(LIB_OBJS) $(ALL_LDFLAGS) $(LIBS)
+
+# --- make fuzz: the same harnesses under libFuzzer (clang), ASan + UBSan ---
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := build/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS   = -std=gnu11 $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+		-Iinclude -Isrc -Itests/fuzz -DSCHEDLINT_VERSION='"$(VERSION)"' \
+		$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(filter-out src/main.c,$(SL_SRCS)) tests/fuzz/fuzz_common.c)
+FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
+
+$(FUZZ_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (fuzz)"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+
+$(FUZZ_BUILD)/fuzz_%: $$(FUZZ_SRC) $(FUZZ_LIB_OBJS)
+	@echo "  CCLD    $@"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_DEFS) -fsanitize=fuzzer -o $@ $(FUZZ_SRC) $(FUZZ_LIB_OBJS) $(LIBS)
+
+.SECONDARY: $(FUZZ_LIB_OBJS)
+fuzz-build: $(FUZZ_BINS)
+
+fuzz:
+	@sh scripts/install-deps.sh fuzz
+	@$(MAKE) --no-print-directory all fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUILD=$(FUZZ_BUILD) sh tests/fuzz/run.sh $(FUZZ_NAMES)
+
 deps:
 	@sh scripts/install-deps.sh
 
@@ -97,7 +142,7 @@ run: deps
 	./schedlint analyze testdata/real/pipe.dat
 
 check: deps
-	@$(MAKE) --no-print-directory all $(UNIT_BINS)
+	@$(MAKE) --no-print-directory all $(UNIT_BINS) $(REPLAY_BINS)
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run.sh $(UNIT_BINS)
 
 test: check
@@ -110,4 +155,4 @@ install: all
 clean:
 	rm -rf build schedlint schedgen
 
--include $(SL_OBJS:.o=.d) $(GEN_OBJS:.o=.d)
+-include $(SL_OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(FUZZ_LIB_OBJS:.o=.d)

@@ -1,9 +1,11 @@
 #!/bin/sh
 # install-deps.sh - install the Debian 12 packages schedlint needs, if missing.
 # Called by `make run` and `make check`; quiet when everything is there.
+# `install-deps.sh fuzz` (make fuzz) adds clang and its libFuzzer runtime.
 PKGS="build-essential pkg-config libtraceevent-dev libtracecmd-dev libtracefs-dev
 libcjson-dev libncurses-dev libzstd-dev zlib1g-dev libcmocka-dev trace-cmd tmux python3
 linux-perf rt-tests util-linux time"
+[ "$1" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
 
 missing=""
 for p in $PKGS; do

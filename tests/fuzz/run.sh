@@ -1,0 +1,109 @@
+#!/bin/sh
+# run.sh - run each fuzz harness for FUZZ_SECONDS seconds (make fuzz)
+#
+#   FUZZ_SECONDS=60 FUZZ_BUILD=build/fuzz sh tests/fuzz/run.sh NAME...
+#
+# NAME is a harness ($FUZZ_BUILD/fuzz_NAME).  Its seeds: the stored corpus
+# tests/fuzz/corpus/KIND and every crash found before (tests/fuzz/regress/KIND),
+# KIND being text, dat or model, plus traces schedgen generates now from
+# testdata/scenarios (trace.dat v6 in both byte orders and long sizes, v7
+# plain and zstd through trace-cmd convert, and their tracefs text).  What
+# the fuzzer learns goes to $FUZZ_BUILD/corpus/NAME and is kept, so a
+# second run continues where the first stopped.  A crash, leak, timeout or
+# sanitizer report stops that harness and is kept in
+# $FUZZ_BUILD/artifacts/NAME/; the script then fails.  Add such an input
+# to tests/fuzz/regress/KIND/ with the fix (make check replays it).
+#
+# FUZZ_JOBS=N runs N harnesses at a time (default 1); FUZZ_ARGS adds
+# libFuzzer options.
+cd "$(dirname "$0")/../.." || exit 2
+: "${FUZZ_SECONDS:=60}" "${FUZZ_BUILD:=build/fuzz}" "${FUZZ_JOBS:=1}"
+SCHEDGEN=${SCHEDGEN:-./schedgen}
+# Leaks inside libtracecmd/libtraceevent are suppressed by name, which needs
+# whole allocation stacks (slow unwinding: 15x slower): only where they run.
+asan_fast=detect_leaks=1:fast_unwind_on_malloc=1:allocator_may_return_null=0
+asan_slow=detect_leaks=1:fast_unwind_on_malloc=0:allocator_may_return_null=0
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+gen=$FUZZ_BUILD/seeds
+rm -rf "$gen"
+mkdir -p "$gen/dat" "$gen/text" "$gen/model"
+
+# Generated seeds: small traces of every scenario, in every file shape.
+for scn in testdata/scenarios/*.scn; do
+	n=$(basename "$scn" .scn)
+	"$SCHEDGEN" scenario "$scn" -o "$gen/dat/$n.dat" --text "$gen/text/$n.txt" >/dev/null 2>&1 ||
+		echo "fuzz: schedgen failed on $scn (seeds missing)" >&2
+done
+"$SCHEDGEN" scenario testdata/scenarios/pingpong.scn --big-endian --long-size 4 \
+	-o "$gen/dat/pingpong-be32.dat" >/dev/null 2>&1
+"$SCHEDGEN" scale --cpus 4 --events 300 --seed 7 -o "$gen/dat/scale.dat" \
+	--text "$gen/text/scale.txt" >/dev/null 2>&1
+if command -v trace-cmd >/dev/null; then
+	for n in pingpong lost-events; do
+		for c in none zstd; do
+			trace-cmd convert --file-version 7 --compression $c -i "$gen/dat/$n.dat" \
+				-o "$gen/dat/$n-v7-$c.dat" >/dev/null 2>&1
+		done
+	done
+fi
+
+failed=""
+rm -f "$FUZZ_BUILD"/failed.*
+run_one() {
+	name=$1
+	case $name in
+	dat*)	kind=dat max_len=65536 asan=$asan_slow ;;
+	text)	kind=text max_len=16384 asan=$asan_fast ;;
+	*)	kind=$name max_len=4100 asan=$asan_fast ;;
+	esac
+	bin=$FUZZ_BUILD/fuzz_$name
+	work=$FUZZ_BUILD/corpus/$name
+	art=$FUZZ_BUILD/artifacts/$name
+	log=$FUZZ_BUILD/$name.log
+	mkdir -p "$work" "$art" "tests/fuzz/corpus/$kind" "tests/fuzz/regress/$kind"
+	dict=""
+	[ -f "tests/fuzz/$kind.dict" ] && dict="-dict=tests/fuzz/$kind.dict"
+	# shellcheck disable=SC2086
+	ASAN_OPTIONS=${ASAN_OPTIONS:-$asan} "$bin" -max_total_time="$FUZZ_SECONDS" -timeout=30 -rss_limit_mb=2560 \
+		-max_len=$max_len -print_final_stats=1 -artifact_prefix="$art/" $dict $FUZZ_ARGS \
+		"$work" "tests/fuzz/corpus/$kind" "tests/fuzz/regress/$kind" "$gen/$kind" \
+		> "$log" 2>&1
+	rc=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
+	if [ "$rc" = 0 ]; then
+		echo "fuzz_$name: ok, ${execs:-?} runs in ${FUZZ_SECONDS}s, $cov, corpus $(ls "$work" | wc -l)"
+	else
+		echo "fuzz_$name: FAILED (status $rc), see $log; inputs in $art/:"
+		grep -E 'ERROR|runtime error|invariant|SUMMARY' "$log" | head -5 | sed 's/^/    /'
+		ls "$art" | sed 's/^/    /'
+		return 1
+	fi
+}
+
+running=0
+for name in "$@"; do
+	if [ "$FUZZ_JOBS" -gt 1 ]; then
+		( run_one "$name" || touch "$FUZZ_BUILD/failed.$name" ) &
+		running=$((running + 1))
+		if [ "$running" -ge "$FUZZ_JOBS" ]; then
+			wait
+			running=0
+		fi
+	else
+		run_one "$name" || failed="$failed $name"
+	fi
+done
+wait
+for f in "$FUZZ_BUILD"/failed.*; do
+	[ -e "$f" ] || continue
+	failed="$failed ${f##*/failed.}"
+	rm -f "$f"
+done
+if [ -n "$failed" ]; then
+	echo "fuzz: failed:$failed"
+	exit 1
+fi
+echo "fuzz: every harness ran ${FUZZ_SECONDS}s clean"
