@@ -895,8 +895,21 @@ static void handle_fork(struct sl_model *m, const struct sl_event *ev, uint64_t 
 		return;
 	t = sl_model_task(m, ev->fork.child_pid);
 	if (t && t->state != SL_TASK_NEW && t->state != SL_TASK_UNKNOWN) {
-		/* pid reuse: a new task with an old pid */
+		/*
+		 * pid reuse: a new task with an old pid.  The old one is gone
+		 * (its exit was not seen, or the trace is corrupt): wherever the
+		 * model had it, it is dead now, not left running or queued on
+		 * no list.
+		 */
 		detach(m, t, ts);
+		if (t->state == SL_TASK_QUEUED || t->state == SL_TASK_PENDING ||
+		    t->state == SL_TASK_WAKING)
+			end_wait(m, t, ts);
+		clear_open_wake(m, t);
+		t->state = SL_TASK_DEAD;
+		t->since = ts;
+		t->wake_valid = false;
+		t->runnable_since = 0;
 		t = NULL;
 	}
 	if (!t)
