@@ -846,7 +846,7 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
  * task than the model's running one, a sched_switch was not recorded.
  * (Seen for real: on a 6.18 VM one CPU never logs its switches away from
  * the idle task.)  Apply it at the earliest time it can have happened:
- * the CPU's previous event, or the task's enqueue if later.  The task
+ * the CPU's previous event, or the task's last transition if later.  The task
  * that was running is left in an unknown state: how it left is not known.
  */
 static void implied_switch(struct sl_model *m, struct sl_cpu *c, int32_t pid, uint64_t ts)
@@ -857,8 +857,12 @@ static void implied_switch(struct sl_model *m, struct sl_cpu *c, int32_t pid, ui
 	struct sl_event sev = { .type = SL_EV_SWITCH, .cpu = c->cpu };
 	uint64_t when = c->last_event_ts;
 
-	if (next && (next->state == SL_TASK_QUEUED || next->state == SL_TASK_PENDING) &&
-	    next->cpu == c->cpu && next->since > when)
+	/*
+	 * Not before the task's last known transition either: its enqueue
+	 * here, or where it ran, slept or was lost elsewhere (a task does
+	 * not run on two CPUs at once).
+	 */
+	if (next && next->since > when)
 		when = next->since;
 	if (when > ts || !when)
 		when = ts;
