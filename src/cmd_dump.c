@@ -197,8 +197,11 @@ int cmd_dump(int argc, char **argv)
 		return 2;
 	}
 	sl_output_begin(stdout);
-	while ((ret = sl_reader_next(reader, &ev)) > 0)
+	while ((ret = sl_reader_next(reader, &ev)) > 0) {
 		sl_dump_event(stdout, st, &ev);
+		if (ferror(stdout))
+			break;		/* reported below; no use reading the rest */
+	}
 	if (ret < 0) {
 		error_msg("%s: %s", path, err.msg);
 		status = 2;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "output.h"
 
 struct cmd {
 	const char *name;
@@ -31,7 +32,7 @@ static void usage(FILE *f)
 		   "describes each command; see also schedlint(1).\n");
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -51,4 +52,14 @@ int main(int argc, char **argv)
 	fprintf(stderr, "schedlint: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	int status = run(argc, argv);
+
+	/* whatever a command printed (help, a version) reached its reader */
+	if (sl_output_end(stdout) < 0)
+		status = 2;
+	return status;
 }

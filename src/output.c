@@ -3,6 +3,8 @@
  * output.c - stdout that notices write errors
  */
 #include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,9 +23,25 @@ void sl_output_begin(FILE *f)
 
 int sl_output_end(FILE *f)
 {
+	static bool reported;
+	int e;
+
+	errno = 0;
 	if (fflush(f) == 0 && !ferror(f))
 		return 0;
-	error_msg("write error on output: %s", strerror(errno ? errno : EIO));
+	e = errno ? errno : EIO;
+	if (e == EPIPE) {
+		/*
+		 * The reader went away (`| head`) while SIGPIPE was ignored
+		 * (inherited): end as the default action would have, quietly.
+		 */
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+		return -1;
+	}
+	if (!reported)
+		error_msg("write error on output: %s", strerror(e));
+	reported = true;
 	return -1;
 }
 

@@ -4,8 +4,10 @@
  *
  * A report that silently lost its tail (disk full, closed pipe) is worse
  * than none: commands check the stream once at the end and exit 2 with a
- * message.  SIGPIPE keeps its default action, so `schedlint ... | head`
- * ends quietly.
+ * message (once: main() checks stdout again after every command, for
+ * the ones that print help or versions).  SIGPIPE keeps its default
+ * action, so `schedlint ... | head` ends quietly, and so it does when
+ * SIGPIPE was ignored by whoever started us.
  */
 #ifndef SCHEDLINT_OUTPUT_H
 #define SCHEDLINT_OUTPUT_H
@@ -14,7 +16,10 @@
 #include <stdio.h>
 
 void sl_output_begin(FILE *f);
-/* Flush f; on a write error print one message and return -1. */
+/*
+ * Flush f; on a write error print one message (the first time) and
+ * return -1.  A closed pipe ends the process by SIGPIPE, without a message.
+ */
 int sl_output_end(FILE *f);
 /* --color=WHEN: "always", "never", or "auto" (stdout is a terminal and NO_COLOR unset). */
 bool sl_want_color(const char *when);

@@ -94,14 +94,4 @@ expect_eq "unknown option: exit 2" "$?" 2
 "$SCHEDLINT" frobnicate > "$TMP/out" 2> "$TMP/err"
 expect_eq "unknown command: exit 2" "$?" 2
 
-# write errors are reported, not lost
-if [ -w /dev/full ]; then
-	"$SCHEDLINT" analyze "$TESTDATA/real/hogs.dat" > /dev/full 2> "$TMP/err"
-	rc=$?
-	if [ "$rc" = 2 ] && grep -q 'write error' "$TMP/err"; then
-		pass "output to a full disk: exit 2 with a message"
-	else
-		fail "output to a full disk: exit 2 with a message" "rc=$rc $(cat "$TMP/err")"
-	fi
-fi
 echo "1..$_n"
