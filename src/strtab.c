@@ -5,7 +5,15 @@
  * Open addressing on a power-of-two table of ids; the bytes live in large
  * arena blocks that are never moved or freed before the table, so the
  * pointers sl_str() returns stay valid.
+ *
+ * Every string comes from a trace (comms, event names, kallsyms, marker
+ * text) and ends up on a terminal or in a report, so it is stored
+ * printable: a control character (a byte below 0x20, or 0x7f) becomes
+ * '?'.  A comm is any bytes but NUL to the kernel; an escape sequence in
+ * one must not reach the user's terminal, a newline must not break the
+ * report's lines.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,13 +38,36 @@ struct sl_strtab {
 	struct arena_block *arena;
 };
 
-static uint32_t hash_bytes(const char *s, size_t len)
+static inline bool is_control(unsigned char c)
 {
-	uint32_t h = 2166136261u;	/* FNV-1a */
+	return c < 0x20 || c == 0x7f;
+}
+
+/* FNV-1a of s; *control tells whether s holds a control character. */
+static uint32_t hash_bytes(const char *s, size_t len, bool *control)
+{
+	uint32_t h = 2166136261u;
+	bool ctl = false;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		ctl |= is_control(c);
+		h = (h ^ c) * 16777619u;
+	}
+	*control = ctl;
+	return h;
+}
+
+/* s with its control characters replaced by '?': a copy to free. */
+static char *printable_copy(const char *s, size_t len)
+{
+	char *p = xmalloc(len + 1);
 
 	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
+		p[i] = is_control((unsigned char)s[i]) ? '?' : s[i];
+	p[len] = '\0';
+	return p;
 }
 
 static char *arena_copy(struct sl_strtab *st, const char *s, size_t len)
@@ -124,16 +155,35 @@ static int64_t lookup(const struct sl_strtab *st, const char *s, size_t len, uin
 
 uint32_t sl_strtab_find(const struct sl_strtab *st, const char *s, size_t len)
 {
-	int64_t id = lookup(st, s, len, hash_bytes(s, len));
+	bool control;
+	uint32_t h = hash_bytes(s, len, &control);
+	int64_t id;
 
+	if (control) {
+		char *p = printable_copy(s, len);
+
+		id = sl_strtab_find(st, p, len);
+		free(p);
+		return (uint32_t)id;
+	}
+	id = lookup(st, s, len, h);
 	return id < 0 ? 0 : (uint32_t)id;
 }
 
 uint32_t sl_intern(struct sl_strtab *st, const char *s, size_t len)
 {
-	uint32_t h = hash_bytes(s, len);
-	int64_t found = lookup(st, s, len, h);
+	bool control;
+	uint32_t h = hash_bytes(s, len, &control);
+	int64_t found;
 
+	if (control) {
+		char *p = printable_copy(s, len);
+		uint32_t id = sl_intern(st, p, len);
+
+		free(p);
+		return id;
+	}
+	found = lookup(st, s, len, h);
 	if (found >= 0)
 		return (uint32_t)found;
 

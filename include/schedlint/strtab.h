@@ -4,7 +4,9 @@
  *
  * Readers intern every string they hand downstream; the rest of the
  * program compares and stores 32-bit ids.  Id 0 is the empty string.
- * Interned strings live as long as the table and never move.
+ * Interned strings live as long as the table and never move.  They are
+ * stored printable: control characters (bytes below 0x20, and 0x7f)
+ * become '?' (they come from traces and go to terminals and reports).
  */
 #ifndef SCHEDLINT_STRTAB_H
 #define SCHEDLINT_STRTAB_H
