@@ -47,6 +47,14 @@ void sl_json_add_u64(struct cJSON *obj, const char *name, uint64_t v);
 void sl_json_add_i64(struct cJSON *obj, const char *name, int64_t v);
 struct cJSON *sl_json_u64(uint64_t v);
 
+/*
+ * Make every string and member name under item valid UTF-8, as JSON must
+ * be: comms and other trace strings are any bytes, and an invalid one
+ * becomes U+FFFD.  sl_report_json() does it; other JSON writers that
+ * carry trace strings should too.
+ */
+void sl_json_utf8(struct cJSON *item);
+
 /* {"count", "min_ns", "mean_ns", "p50_ns", ..., "max_ns"} */
 struct cJSON *sl_hist_json(const struct sl_hist *h);
 
