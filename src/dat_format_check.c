@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dat_format_check.c - event format text that libtraceevent cannot parse safely
+ *
+ * A format file, as trace.dat stores it:
+ *
+ *	name: sched_switch
+ *	ID: 372
+ *	format:
+ *		field:unsigned short common_type;	offset:0;	size:2;	signed:0;
+ *		field:char prev_comm[16];	offset:8;	size:16;	signed:0;
+ *		field:__data_loc char[] comm;	...
+ *
+ *	print fmt: "...", REC->prev_comm, ..., __print_flags(REC->prev_state, ...)
+ *
+ * Only what libtraceevent trusts blindly is checked; the rest of the
+ * text is its business (it refuses what it cannot parse).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "dat_format_check.h"
+
+#define MAX_FIELDS 128
+
+struct name {
+	const char *s;
+	size_t len;
+};
+
+static bool is_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Find needle in [p, end); NULL when absent. */
+static const char *find(const char *p, const char *end, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; p && (size_t)(end - p) >= n; p++) {
+		p = memchr(p, needle[0], (size_t)(end - p));
+		if (!p || (size_t)(end - p) < n)
+			return NULL;
+		if (!memcmp(p, needle, n))
+			return p;
+	}
+	return NULL;
+}
+
+/* The field name of a declaration "TYPE NAME", "TYPE NAME[N]", "__data_loc char[] NAME". */
+static struct name decl_name(const char *decl, const char *end)
+{
+	struct name nm = { NULL, 0 };
+
+	while (end > decl && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	while (end > decl && end[-1] == ']') {		/* array dimensions */
+		const char *open = end - 1;
+
+		while (open > decl && *open != '[')
+			open--;
+		end = open;
+		while (end > decl && (end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+	}
+	const char *start = end;
+
+	while (start > decl && is_ident(start[-1]))
+		start--;
+	nm.s = start;
+	nm.len = (size_t)(end - start);
+	return nm;
+}
+
+/* The "name: " line's value, for the message. */
+static struct name format_name(const char *text, const char *end)
+{
+	struct name nm = { "?", 1 };
+	const char *p = find(text, end, "name: ");
+
+	if (p) {
+		p += 6;
+		nm.s = p;
+		while (p < end && *p != '\n')
+			p++;
+		nm.len = (size_t)(p - nm.s);
+		if (nm.len > 64)
+			nm.len = 64;
+	}
+	return nm;
+}
+
+int sl_dat_format_check(const char *text, size_t len, struct sl_error *err)
+{
+	const char *end = text + len, *p, *fmt;
+	struct name fields[MAX_FIELDS];
+	int nr = 0;
+
+	fmt = find(text, end, "print fmt:");
+	if (!fmt)
+		return 0;		/* nothing printed: nothing trusted */
+	for (p = text; (p = find(p, fmt, "field:")); ) {
+		const char *decl = p + 6, *semi = memchr(decl, ';', (size_t)(fmt - decl));
+
+		if (!semi)
+			break;
+		if (nr < MAX_FIELDS)
+			fields[nr++] = decl_name(decl, semi);
+		p = semi;
+	}
+	for (p = fmt; (p = find(p, end, "REC->")); ) {
+		const char *s = p + 5, *e = s;
+		bool known = false;
+
+		while (e < end && is_ident(*e))
+			e++;
+		for (int i = 0; i < nr && !known; i++)
+			known = fields[i].len == (size_t)(e - s) && !memcmp(fields[i].s, s, fields[i].len);
+		if (!known && nr < MAX_FIELDS) {
+			struct name ev = format_name(text, fmt);
+
+			sl_error_set(err, "corrupt event format %.*s: it prints REC->%.*s, "
+				     "which it does not declare", (int)ev.len, ev.s,
+				     (int)(e - s > 64 ? 64 : e - s), s);
+			return -EINVAL;
+		}
+		p = e;
+	}
+	return 0;
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_dat_format_check.c - event formats libtraceevent would crash on
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dat_format_check.h"
+
+static const char switch_fmt[] =
+	"name: sched_switch\n"
+	"ID: 372\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:long %s;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:__data_loc char[] name;\toffset:40;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long mask[2] ;\toffset:44;\tsize:16;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"prev_comm=%%s prev_state=%%s\", REC->prev_comm, "
+	"__print_flags(REC->prev_state & 0xff, \"|\", { 0x01, \"S\" }), __get_str(name), REC->mask, REC->common_pid\n";
+
+static int check(const char *state_field)
+{
+	char text[2048];
+	struct sl_error err = { "" };
+	int ret;
+
+	snprintf(text, sizeof(text), switch_fmt, state_field);
+	ret = sl_dat_format_check(text, strlen(text), &err);
+	if (ret)
+		assert_non_null(strstr(err.msg, "sched_switch"));
+	return ret;
+}
+
+static void test_declared_fields_pass(void **state)
+{
+	assert_int_equal(check("prev_state"), 0);
+}
+
+static void test_undeclared_field_fails(void **state)
+{
+	struct sl_error err = { "" };
+	char text[2048];
+
+	assert_int_not_equal(check("prev_stat_"), 0);
+	snprintf(text, sizeof(text), switch_fmt, "prev_stat_");
+	sl_dat_format_check(text, strlen(text), &err);
+	assert_string_equal(err.msg, "corrupt event format sched_switch: it prints "
+			    "REC->prev_state, which it does not declare");
+}
+
+static void test_edge_cases(void **state)
+{
+	struct sl_error err = { "" };
+	static const char no_print[] = "name: x\nID: 1\nformat:\n\tfield:int a;\n";
+	static const char cut[] = "name: x\nformat:\n\tfield:int a;\n\nprint fmt: \"%d\", REC->";
+	static const char no_semi[] = "name: x\nformat:\n\tfield:int a\nprint fmt: \"%d\", REC->a";
+
+	assert_int_equal(sl_dat_format_check(no_print, strlen(no_print), &err), 0);
+	/* "REC->" with no name at the end: not a declared field */
+	assert_int_not_equal(sl_dat_format_check(cut, strlen(cut), &err), 0);
+	assert_int_not_equal(sl_dat_format_check(no_semi, strlen(no_semi), &err), 0);
+	assert_int_equal(sl_dat_format_check("", 0, &err), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_declared_fields_pass),
+		cmocka_unit_test(test_undeclared_field_fails),
+		cmocka_unit_test(test_edge_cases),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
