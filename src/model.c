@@ -362,7 +362,13 @@ static void detach(struct sl_model *m, struct sl_task *t, uint64_t ts)
 		notify_runnable(m, t, c->cpu, ts, false);
 		cpu_changed(m, c, ts);
 	} else if (t->state == SL_TASK_RUNNING && c->curr == t) {
-		/* it runs elsewhere now: the model missed this CPU's switch */
+		/*
+		 * It runs elsewhere now (the model missed this CPU's switch), or
+		 * its pid was reused.  Its time here counts until now, for the
+		 * task as for the CPU (which counts it busy).
+		 */
+		if (sl_filter_task(m->cfg, m->strtab, t) && sl_filter_cpu(m->cfg, c->cpu))
+			t->run_ns += sl_filter_clip(m->cfg, t->since, ts);
 		account_cpu(m, c, ts);
 		c->curr = NULL;
 		c->known = false;

@@ -271,6 +271,19 @@ void fuzz_check_finished(struct sl_model *m)
 	size_t nr;
 
 	fuzz_check_model(m);
+	/* without filters, the tasks ran exactly as long as the CPUs were busy */
+	if (!m->cfg->cpus.nr_words && !m->cfg->nr_pids && !m->cfg->nr_comms &&
+	    !m->cfg->from_set && !m->cfg->to_set) {
+		uint64_t run = 0, busy = 0;
+
+		for (uint32_t i = 0; i < m->nr_tasks; i++)
+			run += m->tasks[i]->run_ns;
+		for (int i = 0; i < m->nr_cpus; i++)
+			busy += m->cpus[i].busy_ns;
+		if (run != busy)
+			fuzz_fail("the tasks ran %llu ns, the CPUs were busy %llu ns",
+				  (unsigned long long)run, (unsigned long long)busy);
+	}
 	for (int k = 0; k < SL_KIND__COUNT; k++) {
 		const struct sl_kind_summary *s = &m->findings->summary[k];
 
