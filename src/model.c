@@ -43,6 +43,7 @@ struct model_priv {
 	uint64_t *last_placed_seq;
 	bool started;
 	bool implied;			/* handle_switch() is applying an implied switch */
+	int cpu_limit;			/* CPU numbers at or above it do not exist in the trace */
 };
 
 static inline struct model_priv *priv_of(const struct sl_model *m)
@@ -73,6 +74,21 @@ void *sl_task_priv(const struct sl_model *m, const struct sl_analyzer *a, const 
 void *sl_cpu_priv(const struct sl_model *m, const struct sl_analyzer *a, int cpu)
 {
 	return priv_of(m)->cpu_priv + (size_t)cpu * priv_of(m)->cpu_priv_size + a->cpu_off;
+}
+
+/*
+ * Is cpu a CPU of the trace?  A trace.dat says how many CPUs it has (one
+ * ring buffer each): a CPU field beyond them is corrupt data, and it is
+ * counted and ignored rather than given a runqueue no task ever leaves.
+ * Text has no authoritative count (its header may be missing or wrong).
+ */
+static bool cpu_ok(struct sl_model *m, int cpu)
+{
+	if (cpu >= 0 && cpu < priv_of(m)->cpu_limit)
+		return true;
+	if (cpu != -1)
+		m->bad_cpu_refs++;
+	return false;
 }
 
 /* --- filters --- */
@@ -503,7 +519,7 @@ static void close_placement(struct sl_model *m, int cpu, uint64_t ts)
 	p->open_wake[cpu] = NULL;
 	if (t->state != SL_TASK_WAKING)
 		return;
-	if (t->cpu < 0 || t->cpu >= MAX_CPUS) {
+	if (t->cpu < 0) {
 		/* no CPU to place it on: sched_waking had a bad target_cpu */
 		t->state = SL_TASK_UNKNOWN;
 		t->wake_valid = false;
@@ -557,7 +573,7 @@ static void handle_waking(struct sl_model *m, const struct sl_event *ev, uint64_
 	t->state = SL_TASK_WAKING;
 	t->since = ts;
 	t->cpu = ev->wake.target_cpu;	/* rule 1: the previous CPU, until a migrate says */
-	if (t->cpu < 0 || t->cpu >= MAX_CPUS)
+	if (!cpu_ok(m, t->cpu))
 		t->cpu = -1;
 	close_placement(m, ev->cpu, ts);
 	p->open_wake[ev->cpu] = t;
@@ -571,7 +587,7 @@ static void handle_wakeup(struct sl_model *m, const struct sl_event *ev, uint64_
 	m->seen_wakeup = true;
 	if (!t || !ev->wake.success)
 		return;
-	if (dest < 0 || dest >= MAX_CPUS)
+	if (!cpu_ok(m, dest))
 		dest = ev->cpu;
 	ensure_cpu(m, dest);
 
@@ -622,7 +638,7 @@ static void handle_wakeup_new(struct sl_model *m, const struct sl_event *ev, uin
 
 	if (!t)
 		return;
-	if (dest < 0 || dest >= MAX_CPUS)
+	if (!cpu_ok(m, dest))
 		dest = ev->cpu;
 	if (t->state == SL_TASK_RUNNING || t->state == SL_TASK_QUEUED)
 		return;
@@ -637,7 +653,7 @@ static void handle_migrate(struct sl_model *m, const struct sl_event *ev, uint64
 	struct sl_task *t = get_task(m, ev->migrate.pid, ev->migrate.comm, ev->migrate.prio);
 	int dest = ev->migrate.dest_cpu;
 
-	if (!t || dest < 0 || dest >= MAX_CPUS)
+	if (!t || !cpu_ok(m, dest))
 		return;
 	ensure_cpu(m, dest);
 	if (sl_filter_task(m->cfg, m->strtab, t) && sl_filter_time(m->cfg, ts))
@@ -1038,8 +1054,10 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 	struct sl_analyzer *a;
 	uint64_t ts = ev->ts;
 
-	if (ev->cpu < 0 || ev->cpu >= MAX_CPUS)
+	if (ev->cpu < 0 || ev->cpu >= p->cpu_limit) {
+		m->bad_cpu_refs++;
 		return;		/* readers reject these; never index with them */
+	}
 	ensure_cpu(m, ev->cpu);
 
 	if (!p->started) {
@@ -1204,6 +1222,10 @@ struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *str
 		p->cpu_priv_size += (ops->cpu_priv_size + 7) & ~(size_t)7;
 		m->analyzers[m->nr_analyzers++] = a;
 	}
+	p->cpu_limit = MAX_CPUS;
+	if ((info->format == SL_FMT_DAT6 || info->format == SL_FMT_DAT7) &&
+	    info->ncpus > 0 && info->ncpus < MAX_CPUS)
+		p->cpu_limit = info->ncpus;
 	if (info->ncpus > 0 && info->ncpus <= MAX_CPUS)
 		ensure_cpu(m, info->ncpus - 1);
 	for (int i = 0; i < m->nr_analyzers; i++) {

@@ -147,8 +147,10 @@ static void set_ncpus_from_header(struct text_reader *r, const char *p, const ch
 	uint64_t n;
 
 	p = skip_blanks(p, end);
-	if (text_parse_u64(&p, end, &n) && n > 0 && n <= TEXT_MAX_CPU + 1)
+	if (text_parse_u64(&p, end, &n) && n > 0 && n <= TEXT_MAX_CPU + 1) {
+		r->base.info.header_ncpus = (int)n;
 		note_cpu(r, (int32_t)n - 1);
+	}
 }
 
 static void hold_lost(struct text_reader *r, uint32_t cpu, uint64_t count, bool known);

@@ -194,6 +194,14 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 		fputs("):\n           inferred from the task running each CPU's next event,"
 		      " at the earliest time possible\n", r->out);
 	}
+	if (info->header_ncpus && m->nr_cpus > info->header_ncpus)
+		fprintf(r->out, "  %snote     the header declares %d CPUs, the events name CPUs up to %d%s\n",
+			sl_color(r, SL_C_YELLOW), info->header_ncpus, m->nr_cpus - 1,
+			sl_color(r, SL_C_RESET));
+	if (m->bad_cpu_refs)
+		fprintf(r->out, "  %snote     %" PRIu64 " events name CPUs the trace does not have "
+			"(beyond its %d): ignored%s\n", sl_color(r, SL_C_YELLOW), m->bad_cpu_refs,
+			info->ncpus, sl_color(r, SL_C_RESET));
 	if (info->bad_lines)
 		fprintf(r->out, "  %snote     %" PRIu64 " lines were not events (first: line %" PRIu64 ")%s\n",
 			sl_color(r, SL_C_YELLOW), info->bad_lines, info->first_bad_line,

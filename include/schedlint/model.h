@@ -205,6 +205,8 @@ struct sl_model {
 	bool seen_waking, seen_wakeup;
 	bool wakeup_missing;		/* the trace has no sched_wakeup: enqueue at placement */
 	uint64_t samples_dropped_gap;	/* wakeups not measured because of lost events */
+	uint64_t bad_cpu_refs;		/* CPU numbers the trace does not have (beyond a
+					 * trace.dat's CPU count): ignored */
 	int hz_inferred;		/* the tick rate the trace shows, 0 unknown (set by
 					 * the analyzer that infers it, in its finish) */
 

@@ -47,6 +47,8 @@ struct sl_trace_info {
 	enum sl_format format;
 	int file_version;		/* trace.dat version, 0 for text */
 	int ncpus;			/* from the header; 0 if the input does not say */
+	int header_ncpus;		/* text: the count its header states (#P:, cpus=),
+					 * 0 none; its events may show more CPUs */
 	char kernel[128];		/* uname release (e.g. "6.18.44"), "" if unknown */
 	char uname[256];		/* the full uname option, "" if unknown */
 	char clock[32];			/* trace clock ("local", "global", ...), "" if unknown */
