@@ -52,11 +52,11 @@ fi
 failed=""
 rm -f "$FUZZ_BUILD"/failed.*
 run_one() {
-	name=$1
+	name=$1 extra=""
 	case $name in
 	dat*)	kind=dat max_len=65536 asan=$asan_slow ;;
 	text)	kind=text max_len=16384 asan=$asan_fast ;;
-	*)	kind=$name max_len=4100 asan=$asan_fast ;;
+	*)	kind=$name max_len=4100 asan=$asan_fast extra=-len_control=0 ;;
 	esac
 	bin=$FUZZ_BUILD/fuzz_$name
 	work=$FUZZ_BUILD/corpus/$name
@@ -67,7 +67,7 @@ run_one() {
 	[ -f "tests/fuzz/$kind.dict" ] && dict="-dict=tests/fuzz/$kind.dict"
 	# shellcheck disable=SC2086
 	ASAN_OPTIONS=${ASAN_OPTIONS:-$asan} "$bin" -max_total_time="$FUZZ_SECONDS" -timeout=30 -rss_limit_mb=2560 \
-		-max_len=$max_len -print_final_stats=1 -artifact_prefix="$art/" $dict $FUZZ_ARGS \
+		-max_len=$max_len -print_final_stats=1 -artifact_prefix="$art/" $dict $extra $FUZZ_ARGS \
 		"$work" "tests/fuzz/corpus/$kind" "tests/fuzz/regress/$kind" "$gen/$kind" \
 		> "$log" 2>&1
 	rc=$?
