@@ -699,6 +699,8 @@ static void early_waking_applies(struct sl_model *m, struct sl_task *t, uint64_t
 
 	start_wakeup(m, t, t->early_waker_pid, waker_cpu, t->early_waker_ctx,
 		     t->early_waking_ts, true);
+	/* the latency counts from the waking, the wait from now: it ran until now */
+	t->runnable_since = ts;
 	t->state = SL_TASK_WAKING;
 	t->since = ts;
 	/* t->cpu stays the CPU it just left: its previous CPU */
