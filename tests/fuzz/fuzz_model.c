@@ -20,7 +20,10 @@
  * terminal and JSON reports are written (the JSON must parse back).
  *
  * Layout: 4 header bytes, then 8 bytes per event (see decode_event()).
+ * FUZZ_MODEL_PRINT=1 prints the events (as schedlint dump does) to stderr,
+ * to read what a crashing input does.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +32,9 @@
 #include "schedlint/analyzer.h"
 
 #define MAX_EVENTS 1024
+
+/* cmd_dump.c */
+void sl_dump_event(FILE *f, const struct sl_strtab *st, const struct sl_event *ev);
 
 static const int32_t cpu_table[16] = { 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 4, 5, 63, 100, -1, 9000 };
 static const int32_t pid_table[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 1, 2, 3, 0, -1, 100, 1, 2 };
@@ -250,8 +256,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	m = sl_model_new(&cfg, s.st, &info);
 	fuzz_check_model(m);
+	bool print = getenv("FUZZ_MODEL_PRINT");
+
 	for (size_t i = 0; i < nr; i++) {
 		decode_event(&s, data + 8 * i, &ev);
+		if (print)
+			sl_dump_event(stderr, s.st, &ev);
 		sl_model_feed(m, &ev);
 		if (m->nr_events || m->lost_gaps)
 			fuzz_check_model(m);
