@@ -447,11 +447,15 @@ static int drain(struct record *rec, struct sl_error *err)
 			}
 			if (!n)
 				continue;
+			struct sl_error werr;
 			int ret = sl_dat_writer_pages(rec->writer, cpu, rec->batch,
-						      (size_t)n * (size_t)page_size, err);
+						      (size_t)n * (size_t)page_size, &werr);
 
-			if (ret)
+			if (ret) {
+				/* a full disk: the user must learn which file it was */
+				sl_error_set(err, "%s: %s", rec->output, werr.msg);
 				return ret;
+			}
 			if (rec->live)
 				for (int i = 0; i < n; i++)
 					sl_live_add_page(rec->live, cpu, rec->batch + (size_t)i * (size_t)page_size);

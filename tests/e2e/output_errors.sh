@@ -40,6 +40,26 @@ done <<EOF
 $cmds
 EOF
 
+# record on a full disk: exit 2, one message naming the file, no file left
+# (needs root for tracefs and a small tmpfs: CI and make check run as root)
+if [ "$(id -u)" = 0 ] && "$SCHEDLINT" record --help >/dev/null 2>&1; then
+	mkdir -p "$TMP/tiny"
+	if mount -t tmpfs -o size=16k tmpfs "$TMP/tiny"; then
+		"$SCHEDLINT" record -o "$TMP/tiny/t.dat" --duration 200ms -- true > /dev/null 2> "$TMP/err"
+		rc=$?
+		if [ "$rc" = 2 ] && [ "$(wc -l < "$TMP/err")" = 1 ] && grep -q "$TMP/tiny/t.dat" "$TMP/err" &&
+		   grep -q 'No space left on device' "$TMP/err" && [ ! -e "$TMP/tiny/t.dat" ]; then
+			pass "record -o FILE on a full disk: exit 2, one message naming FILE, no FILE"
+		else
+			fail "record -o FILE on a full disk: exit 2, one message naming FILE, no FILE" \
+				"rc=$rc $(head -c 300 "$TMP/err") $(ls "$TMP/tiny")"
+		fi
+		umount "$TMP/tiny"
+	else
+		fail "mount a 16k tmpfs to fill up"
+	fi
+fi
+
 # | head: SIGPIPE, no message, no core; also when SIGPIPE comes in ignored
 for ign in "" "SIGPIPE ignored"; do
 	for cmd in "dump $BIG" "analyze $BIG" "analyze --json $BIG"; do
