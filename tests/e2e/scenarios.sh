@@ -6,8 +6,36 @@
 # generate NAME.dat and NAME.txt (the same events), run
 # `schedlint analyze --json ARGS` on both (ARGS: the expectation's "args"),
 # and check each output with tests/check_expect.py.  One TAP line per
-# scenario and format.
+# scenario and format; then one that the .dat and the .txt gave identical
+# findings and summaries (the scenarios' times are whole microseconds, so
+# the text's rounding changes nothing: not even the messages may differ).
 . tests/lib.sh
+
+# same_findings NAME DAT_JSON TXT_JSON
+same_findings() {
+	out=$(python3 - "$2" "$3" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+def key(f):
+    return json.dumps(f, sort_keys=True)
+fa, fb = sorted(a["findings"], key=key), sorted(b["findings"], key=key)
+bad = []
+if a["summary"] != b["summary"]:
+    bad.append("summary %s vs %s" % (a["summary"], b["summary"]))
+if len(fa) != len(fb):
+    bad.append("%d findings vs %d" % (len(fa), len(fb)))
+else:
+    for x, y in zip(fa, fb):
+        if x != y:
+            bad.append("%s vs %s" % (key(x), key(y)))
+            break
+print("; ".join(bad) if bad else "%d findings" % len(fa))
+sys.exit(1 if bad else 0)
+PY
+)
+	if [ $? = 0 ]; then pass "$1: .dat and .txt give identical findings ($out)"
+	else fail "$1: .dat and .txt give identical findings" "$out"; fi
+}
 
 for scn in "$TESTDATA"/scenarios/*.scn; do
 	name=$(basename "$scn" .scn)
@@ -30,14 +58,16 @@ for scn in "$TESTDATA"/scenarios/*.scn; do
 		# shellcheck disable=SC2046
 		set -- $(cat "$TMP/args")
 		IFS=$old_ifs
-		"$SCHEDLINT" analyze --json "$@" "$TMP/$name.$fmt" > "$TMP/out.json" 2> "$TMP/err"
+		"$SCHEDLINT" analyze --json "$@" "$TMP/$name.$fmt" > "$TMP/out.$fmt.json" 2> "$TMP/err"
 		rc=$?
 		if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
 			fail "$name.$fmt: schedlint analyze --json" "exit status $rc: $(head -3 "$TMP/err")"
-		elif out=$(python3 tests/check_expect.py "$expect" "$TMP/out.json" --format $fmt 2>&1); then
+			echo '{}' > "$TMP/out.$fmt.json"
+		elif out=$(python3 tests/check_expect.py "$expect" "$TMP/out.$fmt.json" --format $fmt 2>&1); then
 			pass "$name.$fmt: as expected"
 		else
 			fail "$name.$fmt: as expected" "$(echo "$out" | head -8 | tr '\n' ';')"
 		fi
 	done
+	same_findings "$name" "$TMP/out.dat.json" "$TMP/out.txt.json"
 done
