@@ -32,7 +32,9 @@
  * anywhere in the trace, decided at the end; --assume-migratable takes
  * all but per-CPU kernel threads).
  *
- * Blind spots: no affinity masks in the trace (see wakee_stacking.c);
+ * Blind spots: no affinity masks in the trace (see wakee_stacking.c: a
+ * task pinned after it ran on another CPU counts as migratable, like the
+ * dd hogs of testdata/real/hogs.dat, whose waits on CPU 0 are findings);
  * the idle CPU may have been kept idle on purpose (nohz idle balancing
  * not yet due, power policy, isolated CPUs); a wait cut by a gap found
  * only at the end keeps its idle CPU even if another was longer idle; a
@@ -520,8 +522,10 @@ static void iwr_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl
 	qsort(tasks, nr_tasks, sizeof(*tasks), by_cost_desc);
 
 	sl_report_section(r, "Idle while runnable (a CPU idled while a task waited in its LLC)");
+	/* several waiters next to one idle period each count it: the sum is no idle time */
 	fprintf(r->out, "  %" PRIu64 " wait%s of migratable tasks overlapped an idle CPU of the same LLC "
-		"for %s or more: %s of idle time next to waiting work in all, worst %s.\n",
+		"for %s or more; their longest overlaps add up to %s (an idle period next to "
+		"several waiters counts for each), worst %s.\n",
 		s->count, s->count == 1 ? "" : "s",
 		fmt_duration(b1, sizeof(b1), m->cfg->idle_threshold_ns),
 		fmt_duration(b2, sizeof(b2), s->cost), fmt_duration(b3, sizeof(b3), s->max_cost));

@@ -29,8 +29,10 @@
  * CPU whose state turned out lost, or whose idle CPUs all did, is dropped.
  *
  * Blind spots: the trace carries no affinity masks, so a task allowed on
- * a few CPUs looks migratable once seen on two, and idle CPUs it could not
- * use (isolated, another cpuset) count as idle.  A switch the trace does
+ * a few CPUs looks migratable once seen on two -- and so does a task
+ * pinned after it ran elsewhere (taskset bound after its start: the dd
+ * hogs of testdata/real/hogs.dat) -- and idle CPUs it could not use
+ * (isolated, another cpuset) count as idle.  A switch the trace does
  * not show leaves a CPU looking idle until its next event (the model
  * infers it then).  SMT siblings are not told from cores, and the kernel
  * may have had reasons (wake_affine, cache hotness) this does not weigh:
