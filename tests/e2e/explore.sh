@@ -130,6 +130,20 @@ ended() {
 	fi
 }
 
+# --- the man page and --help: every option of one is in the other ---
+man_opts=$(sed 's/\\-/-/g; s/\\f[BIRP]//g' man/schedlint-explore.1 | grep -o -- '--[a-z][a-z-]*' | sort -u)
+help_opts=$("$SCHEDLINT" explore --help | grep -o -- '--[a-z][a-z-]*' | sort -u)
+missing=""
+for o in $help_opts; do
+	echo "$man_opts" | grep -qx -- "$o" || missing="$missing $o"
+done
+expect_eq "every option of explore --help is in schedlint-explore(1)" "$missing" ""
+missing=""
+for o in $(sed -n '/^\.SH OPTIONS/,/^\.SH /p' man/schedlint-explore.1 | sed 's/\\-/-/g; s/\\f[BIRP]//g' | grep -o -- '--[a-z][a-z-]*' | grep -vx -- --help | sort -u); do
+	echo "$help_opts" | grep -qx -- "$o" || missing="$missing $o"
+done
+expect_eq "every option of schedlint-explore(1) is in explore --help" "$missing" ""
+
 KINDS="wakee-stacking sync-wake-remote sync-wake-local late-preemption idle-while-runnable"
 
 # --- bad input: exit 2 before the screen is touched ---
@@ -161,6 +175,47 @@ if wait_dead 30; then
 else
 	fail "bad input in a terminal: explore ends"
 fi
+# ...and every byte written to the terminal: under script(1) (a pty that
+# records what explore writes) bad input gets the error line and nothing
+# else, no escape sequence (curses would switch to the alternate screen and
+# set the terminal up first), and the tty's modes as they were.
+# The control: a good trace under the same pty does switch to curses mode.
+ESC=$(printf '\033')
+under_pty() {	# OUT CMD...: run CMD in a pty, its output in OUT, tty modes around it
+	out=$1; shift
+	rm -f "$TMP/pty.rc" "$TMP/pty.pid"
+	TERM=xterm script -qfec "stty -g > $TMP/stty.before; sh -c 'echo \$\$ > $TMP/pty.pid; exec $*'; echo \$? > $TMP/pty.rc; stty -g > $TMP/stty.after" /dev/null < /dev/null > "$out" 2>&1
+}
+for bad in "$TMP/garbage.txt" "$TMP/truncated.dat"; do
+	under_pty "$TMP/pty.out" "$SCHEDLINT" explore "$bad"
+	if [ "$(cat "$TMP/pty.rc" 2>/dev/null)" = 2 ] && ! grep -q "$ESC" "$TMP/pty.out" &&
+	   [ "$(tr -d '\r' < "$TMP/pty.out" | grep -c .)" = 1 ] && grep -qF "$bad" "$TMP/pty.out" &&
+	   cmp -s "$TMP/stty.before" "$TMP/stty.after"; then
+		pass "bad input $(basename "$bad") on a pty: exit 2, one line, no escape sequence, tty modes unchanged"
+	else
+		fail "bad input $(basename "$bad") on a pty: exit 2, one line, no escape sequence, tty modes unchanged" \
+			"rc=$(cat "$TMP/pty.rc" 2>/dev/null) stty: $(cat "$TMP/stty.before" "$TMP/stty.after" 2>/dev/null | tr '\n' ' ') output: $(od -c "$TMP/pty.out" | head -20)"
+	fi
+done
+"$SCHEDGEN" scenario "$TESTDATA/scenarios/basic-wakeups.scn" -o "$TMP/small.dat" >/dev/null 2>&1
+under_pty "$TMP/pty.good" "$SCHEDLINT" explore "$TMP/small.dat" &
+pty_job=$!
+i=0
+while [ "$i" -lt $((300 * SLOW)) ] && ! grep -qF "$ESC[?1049h" "$TMP/pty.good" 2>/dev/null; do
+	sleep 0.2
+	i=$((i + 1))
+done
+if grep -qF "$ESC[?1049h" "$TMP/pty.good"; then
+	pass "control: a good trace on the same pty switches to the alternate screen"
+else
+	fail "control: a good trace on the same pty switches to the alternate screen" "$(od -c "$TMP/pty.good" | head -20)"
+fi
+[ -s "$TMP/pty.pid" ] && kill -TERM "$(cat "$TMP/pty.pid")" 2>/dev/null
+wait "$pty_job"
+expect_eq "control: SIGTERM ends it (status 143)" "$(cat "$TMP/pty.rc" 2>/dev/null)" 143
+grep -qF "$ESC[?1049l" "$TMP/pty.good" && cmp -s "$TMP/stty.before" "$TMP/stty.after" &&
+	pass "control: the alternate screen left and the tty modes restored" ||
+	fail "control: the alternate screen left and the tty modes restored" "$(cat "$TMP/stty.before" "$TMP/stty.after" 2>/dev/null)"
 "$SCHEDLINT" explore "$TESTDATA/real/hogs.dat" > "$TMP/out" 2> "$TMP/err" < /dev/null
 rc=$?
 if [ "$rc" = 2 ] && [ ! -s "$TMP/out" ] && grep -q "not a terminal" "$TMP/err"; then
@@ -238,14 +293,17 @@ see "resize: starts at 120x40" "Wakeup latency"
 tmx send-keys -t x 3
 see "resize: timeline" "cursor "
 tmx resize-window -t x -x 80 -y 24
+# (tmux cuts the old screen to the new size at once: wait for explore's
+# own footer on the new last line, not for text left over from before)
 i=0
-while [ $i -lt $((100 * SLOW)) ]; do
+while [ $i -lt $((300 * SLOW)) ]; do
 	screen > "$TMP/screen"
-	[ "$(wider_than 80)" = 0 ] && grep -qF "cursor " "$TMP/screen" && break
+	[ "$(wider_than 80)" = 0 ] && [ "$(wc -l < "$TMP/screen")" = 24 ] &&
+		tail -n 1 "$TMP/screen" | grep -qF "h/l cursor" && break
 	sleep 0.2
 	i=$((i + 1))
 done
-if [ $i -lt $((100 * SLOW)) ] && grep -qF "h/l cursor" "$TMP/screen"; then
+if [ $i -lt $((300 * SLOW)) ]; then
 	pass "resize: redrawn for 80x24 (footer on the last line)"
 else
 	fail "resize: redrawn for 80x24" "$(cat "$TMP/screen")"
