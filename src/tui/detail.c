@@ -231,10 +231,20 @@ static void dt_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 		xp_dur(cost, sizeof(cost), f->cost));
 	sl_finding_message(f, x->m, msg, sizeof(msg));
 	msg_len = (int)strlen(msg);
-	for (int i = 0; i < 2; i++)
-		if (i == 0 || msg_len > i * (r->w - 2))
-			xp_put(y++, r->x + 1, r->w - 1, A_NORMAL, i * (r->w - 2) < msg_len ?
-			       msg + i * (r->w - 2) : "");
+	{
+		/* two rows at most, broken at a space */
+		int room = r->w - 2, cut = msg_len;
+
+		if (msg_len > room) {
+			for (cut = room; cut > room / 2 && msg[cut] != ' '; cut--)
+				;
+			if (msg[cut] != ' ')
+				cut = room;
+		}
+		xp_putf(y++, r->x + 1, r->w - 1, A_NORMAL, "%.*s", cut, msg);
+		if (cut < msg_len)
+			xp_put(y++, r->x + 1, r->w - 1, A_NORMAL, msg + cut + (msg[cut] == ' '));
+	}
 	y += draw_fields(x, d, y, r, r->h >= 30 ? 3 : 2);
 
 	/* the lanes */

@@ -23,6 +23,7 @@ static const struct xp_key_help global_keys[] = {
 static const char *const glyphs[] = {
 	"Lanes: one per CPU; a letter (and colour) per task, legend under the lanes;",
 	"  .  idle   ?  not known (before the CPU's first event, after lost events)",
+	"  +  a task without a letter (more tasks in the window than letters)",
 	"  ^  wakeup (enqueued there)   '  waking (the waker's CPU)   >  migrated in",
 	"  !  IPI sent there or received   x  lost events   F  a finding   |  this finding",
 	"  the finding's or followed task is drawn reversed/red and marked * in the legend",

@@ -145,10 +145,18 @@ void xp_draw_axis(struct xp *x, const struct xp_lanes *l, int y, const struct xp
 	fmt_ts(left, sizeof(left), req->start);
 	fmt_ts(right, sizeof(right), req->start + req->span);
 	snprintf(scale, sizeof(scale), " %s/col ", xp_dur(d, sizeof(d), req->span / (uint64_t)req->cols));
-	if (cols > (int)(strlen(left) + strlen(right) + strlen(scale)) + 4) {
-		memcpy(ruler, left, strlen(left));
-		memcpy(ruler + cols - strlen(right), right, strlen(right));
-		memcpy(ruler + strlen(left) + 2, scale, strlen(scale));
+	if (cols > (int)(strlen(left) + strlen(right) + strlen(scale)) + 6) {
+		/* the labels step aside from the cursor rather than lose a digit to it */
+		int nl = (int)strlen(left), nr = (int)strlen(right);
+		int at_left = l->cursor_col >= 0 && l->cursor_col < nl + 2 + (int)strlen(scale) ?
+			      l->cursor_col + 1 : 0;
+		int at_right = l->cursor_col >= cols - nr ? l->cursor_col - nr - 1 : cols - nr;
+
+		if (at_left + nl + 2 + (int)strlen(scale) < at_right) {
+			memcpy(ruler + at_left, left, (size_t)nl);
+			memcpy(ruler + at_right, right, (size_t)nr);
+			memcpy(ruler + at_left + nl + 2, scale, strlen(scale));
+		}
 	}
 	for (size_t i = 0; i < x->nr_findings; i++) {
 		uint64_t ts = x->findings[i].ts;

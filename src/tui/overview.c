@@ -86,10 +86,35 @@ static void trace_lines(struct xp *x, struct overview *ov)
 			 " line %" PRIu64 ")", info->bad_lines, info->first_bad_line);
 }
 
+/*
+ * `what` cut to `room` columns at a word, with "..." when cut: a narrow
+ * terminal gets the start of the sentence, not half a word.
+ */
+static const char *fit_words(char *buf, size_t len, const char *what, int room)
+{
+	size_t n = strlen(what), cut;
+
+	if (room <= 0)
+		return "";
+	if (n <= (size_t)room)
+		return what;
+	if (room < 8)
+		return "";
+	cut = (size_t)room - 3;
+	while (cut > 0 && what[cut] != ' ')
+		cut--;
+	while (cut > 0 && (what[cut - 1] == ' ' || what[cut - 1] == ',' || what[cut - 1] == ';'))
+		cut--;
+	snprintf(buf, len, "%.*s...", (int)cut, what);
+	return buf;
+}
+
 static void findings_lines(struct xp *x, struct overview *ov)
 {
 	const struct sl_findings *fs = x->m->findings;
-	char a[32], b[32];
+	char a[32], b[32], what[256];
+	/* the columns before "what": 1 + 24 + 1 + 7 + 1 + 11 + 1 + 11 + 3 */
+	int room = ov->width - 60;
 
 	add_line(ov, A_NORMAL, "%s", "");
 	add_line(ov, x->attrs[XP_A_HEAD], " %-24s %7s %11s %11s   %s", "Findings", "count", "total cost",
@@ -101,7 +126,8 @@ static void findings_lines(struct xp *x, struct overview *ov)
 		/* sync-wake-local is a measurement: its "what" says so */
 		add_line(ov, bad ? x->attrs[XP_A_BAD] : A_NORMAL, " %-24s %7" PRIu64 " %11s %11s   %s",
 			 sl_kinds[k].name, s->count, s->count ? xp_dur(a, sizeof(a), s->cost) : "-",
-			 s->count ? xp_dur(b, sizeof(b), s->max_cost) : "-", sl_kinds[k].what);
+			 s->count ? xp_dur(b, sizeof(b), s->max_cost) : "-",
+			 fit_words(what, sizeof(what), sl_kinds[k].what, room));
 	}
 	if (fs->dropped)
 		add_line(ov, x->attrs[XP_A_DIM], " the list keeps the %zu most costly findings;"

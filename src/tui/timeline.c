@@ -69,10 +69,17 @@ static void set_default(struct xp *x, struct timeline *t)
 	t->set = true;
 }
 
-/* Put the window around ts, keeping its span. */
-static void center_on(struct timeline *t, uint64_t ts)
+/*
+ * Put the window around ts, keeping its span; inside the trace when the
+ * trace is longer than the window (no half screen of nothing at its ends).
+ */
+static void center_on(const struct xp *x, struct timeline *t, uint64_t ts)
 {
 	t->start = ts > t->span / 2 ? ts - t->span / 2 : 0;
+	if (x->last_ts > x->first_ts && sl_dur(x->first_ts, x->last_ts) > t->span) {
+		t->start = MAX(t->start, x->first_ts);
+		t->start = MIN(t->start, x->last_ts - t->span);
+	}
 	t->cursor = ts;
 }
 
@@ -85,7 +92,7 @@ void xp_timeline_goto(struct xp *x, uint64_t ts, int32_t follow_pid, int cpu)
 	/* a window that shows the moment and some of what led to it */
 	if (t->span > 20 * 1000 * 1000ULL)
 		t->span = 20 * 1000 * 1000ULL;
-	center_on(t, ts);
+	center_on(x, t, ts);
 	if (follow_pid >= 0)
 		t->follow = follow_pid;
 	if (cpu >= 0 && cpu < x->nr_cpus)
@@ -95,9 +102,10 @@ void xp_timeline_goto(struct xp *x, uint64_t ts, int32_t follow_pid, int cpu)
 
 static int cursor_col(const struct timeline *t)
 {
-	if (t->cursor < t->start || t->cursor >= t->start + t->span || t->cols <= 0)
+	if (t->cursor < t->start || t->cursor > t->start + t->span || t->cols <= 0)
 		return -1;
-	return (int)((double)(t->cursor - t->start) * t->cols / (double)t->span);
+	/* the window's end (End: the trace's last event) is in its last column */
+	return MIN(t->cols - 1, (int)((double)(t->cursor - t->start) * t->cols / (double)t->span));
 }
 
 /* Keep the cursor in the window, scrolling by a quarter when it leaves. */
@@ -248,7 +256,7 @@ static void go_to_time(struct xp *x, struct timeline *t)
 	}
 	if (ts < x->first_ts || ts > x->last_ts)
 		xp_set_status(x, false, "%s is outside the trace", buf);
-	center_on(t, ts);
+	center_on(x, t, ts);
 }
 
 static void follow_task(struct xp *x, struct timeline *t)
@@ -295,7 +303,7 @@ static void jump_switch_in(struct xp *x, struct timeline *t, bool forward)
 	}
 	t->cursor = found;
 	if (found < t->start || found >= t->start + t->span)
-		center_on(t, found);
+		center_on(x, t, found);
 	/* select the lane it ran on */
 	if (t->have_window) {
 		/* read the new window first, then find the lane with the switch-in */
@@ -375,14 +383,15 @@ static bool tl_key(struct xp *x, struct xp_panel *p, int ch)
 		return true;
 	}
 	case 'c':
-		center_on(t, t->cursor);
+		/* exactly, even past an end of the trace: asked for */
+		t->start = t->cursor > t->span / 2 ? t->cursor - t->span / 2 : 0;
 		return true;
 	case KEY_HOME:
-		center_on(t, x->first_ts);
+		center_on(x, t, x->first_ts);
 		t->start = x->first_ts;
 		return true;
 	case KEY_END:
-		center_on(t, x->last_ts);
+		center_on(x, t, x->last_ts);
 		return true;
 	case 'n':
 	case 'N': {
@@ -392,7 +401,7 @@ static bool tl_key(struct xp *x, struct xp_panel *p, int ch)
 			xp_set_status(x, false, "no %s finding", ch == 'n' ? "later" : "earlier");
 			return true;
 		}
-		center_on(t, f->ts);
+		center_on(x, t, f->ts);
 		t->sel = f->cpu >= 0 && f->cpu < x->nr_cpus ? f->cpu : t->sel;
 		return true;
 	}
