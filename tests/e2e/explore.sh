@@ -7,10 +7,12 @@
 # expects with a timeout instead of fixed sleeps: the machine may be slow.
 . tests/lib.sh
 
-if ! command -v tmux >/dev/null 2>&1; then
-	fail "tmux is installed (scripts/install-deps.sh installs it)"
-	exit 0
-fi
+for tool in tmux script; do
+	if ! command -v $tool >/dev/null 2>&1; then
+		fail "$tool is installed (scripts/install-deps.sh installs it)"
+		exit 0
+	fi
+done
 
 # timeouts (s) are for a loaded machine; the sanitizer build is slower still
 SLOW=1
