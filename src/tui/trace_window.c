@@ -239,6 +239,8 @@ static void assign_letters(struct xp_window *w)
 
 	if (hl > 0)
 		task_of(w, hl);
+	if (!w->nr_tasks)
+		return;		/* nothing ran: all idle, unknown or before the trace */
 	qsort(w->tasks, w->nr_tasks, sizeof(*w->tasks), by_run_desc);
 	for (size_t i = 0; i < w->nr_tasks; i++)
 		if (w->tasks[i].pid == hl && i) {
@@ -250,8 +252,6 @@ static void assign_letters(struct xp_window *w)
 	for (size_t i = 0; i < w->nr_tasks; i++)
 		w->tasks[i].letter = next < sizeof(letters) - 1 ? letters[next++] : 0;
 	/* the order changed: rebuild the hash */
-	if (!w->nr_tasks)
-		return;
 	memset(w->task_slots, 0, w->nr_slots * sizeof(*w->task_slots));
 	for (size_t t = 0; t < w->nr_tasks; t++) {
 		uint32_t mask = w->nr_slots - 1, i;
