@@ -1015,6 +1015,8 @@ static void handle_lost(struct sl_model *m, const struct sl_event *ev, uint64_t 
 		if (sl_filter_task(m->cfg, m->strtab, t) && sl_filter_cpu(m->cfg, c->cpu))
 			t->run_ns += sl_filter_clip(m->cfg, t->since, gap_start);
 		c->curr = NULL;
+		/* its run is counted to here: an implied switch-in elsewhere is not earlier */
+		t->since = gap_start;
 		t->state = SL_TASK_UNKNOWN;
 		t->state_lost = true;
 		t->wake_valid = false;

@@ -432,6 +432,32 @@ static void test_implied_switch(void **state)
 }
 
 /*
+ * A task running when its CPU lost events, then seen (implied) on another
+ * CPU: its run there starts after the run counted on the first CPU, never
+ * before (fuzz_model found it counted twice: ran longer than the trace).
+ */
+static void test_lost_then_implied_elsewhere(void **state)
+{
+	struct fixture *f = setup_model(2);
+	struct sl_event ev = { .ts = 0, .cpu = 1, .pid = 100, .type = SL_EV_OTHER,
+			       .name = comm(f, "other") };
+
+	ev_switch(f, 50, 1, 0, SL_PREV_RUNNABLE, 'R', 0);	/* CPU 1 idle, known */
+	ev_switch(f, 100, 0, 0, SL_PREV_RUNNABLE, 'R', 100);	/* 100 runs on CPU 0 */
+	ev_wake(f, SL_EV_WAKING, 300, 0, 100, 200, 0);		/* CPU 0's last event */
+	ev_lost(f, 500, 0);					/* 100 ran 100..300 */
+	assert_int_equal(sl_model_task(f->m, 100)->run_ns, 200 * US);
+	ev.ts = 600 * US;					/* 100 on CPU 1 */
+	sl_model_feed(f->m, &ev);
+	assert_int_equal(sl_model_task(f->m, 100)->state, SL_TASK_RUNNING);
+	sl_model_finish(f->m);
+	/* 100..300 on CPU 0, then from 300 (not 100) to the end at 600 on CPU 1 */
+	assert_int_equal(sl_model_task(f->m, 100)->run_ns, 500 * US);
+	assert_true(sl_model_task(f->m, 100)->run_ns <= f->m->last_ts - f->m->first_ts);
+	teardown_model(f);
+}
+
+/*
  * Rule 4's edge: try_to_wake_up() logs the waking, then waits for the
  * wakee to finish switching out on its CPU (p->on_cpu).  The waking comes
  * first in the trace, the task was going to sleep: a real wakeup.
@@ -491,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_rule9_clock_skew),
 		cmocka_unit_test(test_lost_events_no_sample_across_gap),
 		cmocka_unit_test(test_implied_switch),
+		cmocka_unit_test(test_lost_then_implied_elsewhere),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
