@@ -20,6 +20,10 @@
  * (sl_dat_check_pages()): kbuffer trusts the event lengths, and one
  * padding event of length -4 makes it loop for ever.  That is an extra
  * pass over the data; this reader is the reference, not the fast one.
+ * The metadata sections are parsed by our bounds-checked walk first
+ * (sl_dat_tep_load(), as the flyrecord reader does) for the same reason:
+ * libtracecmd trusts the sizes inside them and mallocs what a corrupt
+ * one says (fuzz_dat_libtracecmd: 8 EiB from a format's text).
  *
  * In v7 files only CPUs with data are listed: a record's CPU is
  * record->cpu, not the index libtracecmd reads it by.
@@ -34,6 +38,7 @@
 
 #include "cpu_heap.h"
 #include "dat_decode.h"
+#include "dat_meta.h"
 #include "read_dat.h"
 #include "tracecmd_private.h"
 #include "util.h"
@@ -158,6 +163,7 @@ int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
 				 struct sl_reader **out, struct sl_error *err)
 {
 	struct sl_dat_layout layout;
+	struct tep_handle *tep;
 	struct dat_reader *dr;
 	int fd, ret;
 
@@ -167,18 +173,26 @@ int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
 
 	dr = xcalloc(1, sizeof(*dr));
 	dr->r.ops = &dat_ops;
-	dr->handle = sl_dat_open_head(path, &layout, err);
-	if (!dr->handle) {
-		ret = -EINVAL;
-		goto fail;
-	}
-	/* kbuffer loops for ever on some corrupt pages: check them all first */
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
 		sl_error_set(err, "cannot open: %s", strerror(-ret));
 		goto fail;
 	}
+	/* sizes inside the metadata that libtracecmd would malloc blindly */
+	ret = sl_dat_tep_load(fd, &layout, &tep, err);
+	if (ret < 0) {
+		close(fd);
+		goto fail;
+	}
+	tep_free(tep);
+	dr->handle = sl_dat_open_head(path, &layout, err);
+	if (!dr->handle) {
+		close(fd);
+		ret = -EINVAL;
+		goto fail;
+	}
+	/* kbuffer loops for ever on some corrupt pages: check them all first */
 	ret = sl_dat_check_pages(fd, &layout, tracecmd_get_tep(dr->handle), err);
 	close(fd);
 	if (ret < 0)
