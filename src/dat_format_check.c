@@ -83,7 +83,8 @@ static struct name format_name(const char *text, const char *end)
 	if (p) {
 		p += 6;
 		nm.s = p;
-		while (p < end && *p != '\n')
+		/* printable only: it goes into an error message */
+		while (p < end && *p >= 0x20 && *p < 0x7f)
 			p++;
 		nm.len = (size_t)(p - nm.s);
 		if (nm.len > 64)

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "dat_decode.h"
+#include "dat_format_check.h"
 #include "dat_meta.h"
 #include "util.h"
 
@@ -163,7 +164,15 @@ static const char *format_name(const char *format, uint64_t size, char *buf, siz
 	return buf;
 }
 
-static void parse_formats(struct tep_handle *tep, struct walk *w, const char *system)
+/*
+ * Every format is checked first (sl_dat_format_check()): libtraceevent
+ * crashes on a print format that names an undeclared field, and
+ * libtracecmd hands it every format in full.  One such format refuses the
+ * file (a corrupt one: the kernel never writes them).  0, or -EINVAL with
+ * err set.
+ */
+static int parse_formats(struct tep_handle *tep, struct walk *w, const char *system,
+			 struct sl_error *err)
 {
 	char name[128];
 
@@ -173,12 +182,15 @@ static void parse_formats(struct tep_handle *tep, struct walk *w, const char *sy
 
 		if (!format)
 			break;
+		if (sl_dat_format_check(format, (size_t)size, err))
+			return -EINVAL;
 		/* like libtracecmd: a format libtraceevent cannot parse is skipped */
 		if (sl_dat_decodes(system, format_name(format, size, name, sizeof(name))))
 			tep_parse_event(tep, format, size, system);
 		else
 			parse_stub(tep, format, size, system);
 	}
+	return 0;
 }
 
 int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **out,
@@ -213,8 +225,10 @@ int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **o
 	if (ret)
 		goto fail;
 	if (w.p)
-		parse_formats(tep, &w, "ftrace");
+		ret = parse_formats(tep, &w, "ftrace", err);
 	unload(&w);
+	if (ret)
+		goto fail;
 
 	ret = load(fd, l, SL_DAT_EVENT_FORMATS, &w, err);
 	if (ret)
@@ -222,10 +236,12 @@ int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **o
 	for (uint32_t sys = w.p ? (uint32_t)take_num(&w, 4) : 0; sys && !w.bad; sys--) {
 		const char *system = take_string(&w);
 
-		if (system)
-			parse_formats(tep, &w, system);
+		if (system && (ret = parse_formats(tep, &w, system, err)))
+			break;
 	}
 	unload(&w);
+	if (ret)
+		goto fail;
 	if (w.bad) {
 		sl_error_set(err, "corrupt trace.dat: malformed event formats");
 		ret = -EINVAL;
