@@ -103,24 +103,6 @@ static struct iwr_task *slot(struct sl_model *m, struct sl_analyzer *a, const st
 	return sl_task_priv(m, a, t);
 }
 
-/*
- * Affinity is decided at the end (SPEC), but "seen on two CPUs" never
- * reverts: candidates of such tasks are held apart from the others, so
- * that those of tasks that turn out pinned cannot crowd them out.
- */
-static bool known_migratable(const struct sl_model *m, const struct sl_task *t)
-{
-	return sl_task_affinity(m, t) == SL_AFFINITY_MIGRATABLE;
-}
-
-static bool migratable(const struct sl_model *m, const struct sl_task *t)
-{
-	enum sl_affinity aff = sl_task_affinity(m, t);
-
-	return aff == SL_AFFINITY_MIGRATABLE ||
-	       (aff == SL_AFFINITY_UNKNOWN && m->cfg->assume_migratable);
-}
-
 /* --- the finding --- */
 
 static void iwr_message(const struct sl_finding *f, const struct sl_model *m, char *buf, size_t len)
@@ -292,7 +274,7 @@ static void wait_ended(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 		.kind = SL_KIND_IDLE_WHILE_RUNNABLE, .ts = it->best_start, .cpu = it->best_cpu,
 		.pid = t->pid, .comm = t->comm, .cost = it->best, .ops = &iwr_finding_ops, .detail = d,
 	};
-	if (!sl_held_add(m, &p->held[known_migratable(m, t)], t, &f) || !sl_picture_wanted(&p->pictures, f.cost))
+	if (!sl_held_add(m, &p->held[sl_held_known_migratable(m, t)], t, &f) || !sl_picture_wanted(&p->pictures, f.cost))
 		goto none;
 	if (it->pic && !it->pic_due && !from_now) {
 		/* taken when the idle period that gave the overlap ended */
@@ -401,9 +383,13 @@ static void iwr_on_event(struct sl_analyzer *a, struct sl_model *m, const struct
 
 /* --- the verdict at the end --- */
 
-/* Cut the overlap at the first gap found later on either CPU; false when too little is left. */
-static bool still_stands(const struct iwr_priv *p, const struct sl_model *m, struct sl_finding *f)
+/*
+ * sl_held_decide(): cut the overlap at the first gap found later on either
+ * CPU; false when too little is left.
+ */
+static bool stands(void *ctx, const struct sl_model *m, struct sl_finding *f)
 {
+	const struct iwr_priv *p = ctx;
 	const struct iwr_detail *d = f->detail;
 	uint64_t end = f->ts + f->cost;
 	const struct sl_gap *g;
@@ -428,76 +414,17 @@ static void iwr_finish(struct sl_analyzer *a, struct sl_model *m)
 	while (p->head)
 		wait_ended(a, m, p->head, m->last_ts);
 	take_due_pictures(a, m);
-	for (int h = 0; h < 2; h++) {
-		for (size_t i = 0; i < p->held[h].nr; i++) {
-			struct sl_held_item *it = &p->held[h].items[i];
-
-			if (!migratable(m, it->task) || !still_stands(p, m, &it->f))
-				continue;
-			sl_finding_add(m, &it->f);
-			it->f.detail = NULL;	/* the findings own it now */
-		}
-		sl_held_free(&p->held[h]);
-	}
-	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		struct sl_held_tally *t = sl_held_tally(m, &p->held[0], m->tasks[i]);
-
-		if (t->count && migratable(m, m->tasks[i]))
-			sl_findings_add_unlisted(m, SL_KIND_IDLE_WHILE_RUNNABLE, t->count, t->cost, t->max_cost);
-	}
+	sl_held_decide(m, p->held, SL_KIND_IDLE_WHILE_RUNNABLE, stands, p);
 }
 
 /* --- the terminal report --- */
-
-struct tally_row {
-	int32_t key;			/* a CPU, or a task's pid */
-	uint32_t comm;
-	uint64_t count, cost;
-};
-
-static void tally_add(struct tally_row *rows, size_t *nr, int32_t key, uint32_t comm, uint64_t cost)
-{
-	for (size_t i = 0; i < *nr; i++) {
-		if (rows[i].key == key) {
-			rows[i].count++;
-			rows[i].cost += cost;
-			return;
-		}
-	}
-	rows[(*nr)++] = (struct tally_row){ .key = key, .comm = comm, .count = 1, .cost = cost };
-}
-
-static int by_cost_desc(const void *a, const void *b)
-{
-	const struct tally_row *x = a, *y = b;
-
-	if (x->cost != y->cost)
-		return x->cost < y->cost ? 1 : -1;
-	return x->key - y->key;
-}
-
-static void print_rows(struct sl_report *r, const struct sl_model *m, const char *label,
-		       const struct tally_row *rows, size_t n, bool tasks)
-{
-	char b[32];
-
-	fprintf(r->out, "  %s:", label);
-	for (size_t i = 0; i < n && i < 4; i++) {
-		if (tasks)
-			fprintf(r->out, "%s %s:%d", i ? "," : "", sl_str(m->strtab, rows[i].comm), rows[i].key);
-		else
-			fprintf(r->out, "%s cpu%d", i ? "," : "", rows[i].key);
-		fprintf(r->out, " %" PRIu64 "x (%s)", rows[i].count, fmt_duration(b, sizeof(b), rows[i].cost));
-	}
-	fputs(n > 4 ? ", ...\n" : "\n", r->out);
-}
 
 static void iwr_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_report *r)
 {
 	struct iwr_priv *p = a->priv;
 	const struct sl_kind_summary *s = &m->findings->summary[SL_KIND_IDLE_WHILE_RUNNABLE];
 	const struct sl_finding *all;
-	struct tally_row *busy, *idle, *tasks;
+	struct sl_tally_row *busy, *idle, *tasks;
 	size_t nr_all, nr_busy = 0, nr_idle = 0, nr_tasks = 0, listed = 0, shown = 0;
 	char b1[32], b2[32], b3[32], msg[512];
 
@@ -513,13 +440,13 @@ static void iwr_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl
 		if (f->kind != SL_KIND_IDLE_WHILE_RUNNABLE)
 			continue;
 		listed++;
-		tally_add(busy, &nr_busy, ((const struct iwr_detail *)f->detail)->busy_cpu, 0, f->cost);
-		tally_add(idle, &nr_idle, f->cpu, 0, f->cost);
-		tally_add(tasks, &nr_tasks, f->pid, f->comm, f->cost);
+		sl_tally_add(busy, &nr_busy, ((const struct iwr_detail *)f->detail)->busy_cpu, 0, f->cost);
+		sl_tally_add(idle, &nr_idle, f->cpu, 0, f->cost);
+		sl_tally_add(tasks, &nr_tasks, f->pid, f->comm, f->cost);
 	}
-	qsort(busy, nr_busy, sizeof(*busy), by_cost_desc);
-	qsort(idle, nr_idle, sizeof(*idle), by_cost_desc);
-	qsort(tasks, nr_tasks, sizeof(*tasks), by_cost_desc);
+	sl_tally_sort(busy, nr_busy);
+	sl_tally_sort(idle, nr_idle);
+	sl_tally_sort(tasks, nr_tasks);
 
 	sl_report_section(r, "Idle while runnable (a CPU idled while a task waited in its LLC)");
 	/* several waiters next to one idle period each count it: the sum is no idle time */
@@ -535,9 +462,9 @@ static void iwr_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl
 	}
 	if (listed < s->count)
 		fprintf(r->out, "  Of the %zu most costly (the list is capped):\n", listed);
-	print_rows(r, m, "Waited on", busy, nr_busy, false);
-	print_rows(r, m, "Idle    ", idle, nr_idle, false);
-	print_rows(r, m, "Tasks   ", tasks, nr_tasks, true);
+	sl_tally_print(r, m, "Waited on", busy, nr_busy, false);
+	sl_tally_print(r, m, "Idle    ", idle, nr_idle, false);
+	sl_tally_print(r, m, "Tasks   ", tasks, nr_tasks, true);
 
 	for (size_t i = 0; i < nr_all && shown < (size_t)MIN(r->top, SHOWN); i++) {
 		const struct sl_finding *f = &all[i];

@@ -110,24 +110,6 @@ static void bitmap_fit(uint64_t **w, uint32_t *nr_words, int nr_cpus)
 	*nr_words = need;
 }
 
-/*
- * Affinity is decided at the end (SPEC), but "seen on two CPUs" never
- * reverts: candidates of such tasks are held apart from the others, so
- * that those of tasks that turn out pinned cannot crowd them out.
- */
-static bool known_migratable(const struct sl_model *m, const struct sl_task *t)
-{
-	return sl_task_affinity(m, t) == SL_AFFINITY_MIGRATABLE;
-}
-
-static bool migratable(const struct sl_model *m, const struct sl_task *t)
-{
-	enum sl_affinity aff = sl_task_affinity(m, t);
-
-	return aff == SL_AFFINITY_MIGRATABLE ||
-	       (aff == SL_AFFINITY_UNKNOWN && m->cfg->assume_migratable);
-}
-
 /* --- the finding --- */
 
 static void stack_message(const struct sl_finding *f, const struct sl_model *m, char *buf, size_t len)
@@ -307,7 +289,7 @@ static void stack_on_latency(struct sl_analyzer *a, struct sl_model *m, const st
 		.kind = SL_KIND_WAKEE_STACKING, .ts = s->wake_ts, .cpu = st->cpu, .pid = t->pid,
 		.comm = t->comm, .cost = s->latency, .ops = &stack_finding_ops, .detail = d,
 	};
-	if (sl_held_add(m, &p->held[known_migratable(m, t)], t, &f) && sl_picture_wanted(&p->pictures, f.cost))
+	if (sl_held_add(m, &p->held[sl_held_known_migratable(m, t)], t, &f) && sl_picture_wanted(&p->pictures, f.cost))
 		sl_picture_keep(&p->pictures, st->pic, f.cost, f.pid, f.ts, f.cpu);
 	else
 		sl_picture_put(&p->pictures, st->pic);
@@ -322,11 +304,14 @@ static bool lost_at(const struct stack_priv *p, int cpu, uint64_t ts)
 }
 
 /* A CPU whose ring buffer turned out to have lost events then was not known idle. */
-static bool still_stands(const struct stack_priv *p, const struct sl_finding *f)
+/* sl_held_decide(): the wakee's CPU and an idle one lost no events around the placement */
+static bool stands(void *ctx, const struct sl_model *m, struct sl_finding *f)
 {
+	const struct stack_priv *p = ctx;
 	struct stack_detail *d = f->detail;
 	uint32_t kept = 0;
 
+	(void)m;
 	if (lost_at(p, f->cpu, d->placed_ts))
 		return false;
 	for (uint32_t i = 0; i < d->nr_idle; i++)
@@ -347,60 +332,17 @@ static void stack_finish(struct sl_analyzer *a, struct sl_model *m)
 		sl_picture_put(&p->pictures, st->pic);
 		st->pic = NULL;
 	}
-	for (int h = 0; h < 2; h++) {
-		for (size_t i = 0; i < p->held[h].nr; i++) {
-			struct sl_held_item *it = &p->held[h].items[i];
-
-			if (!migratable(m, it->task) || !still_stands(p, &it->f))
-				continue;
-			sl_finding_add(m, &it->f);
-			it->f.detail = NULL;	/* the findings own it now */
-		}
-		sl_held_free(&p->held[h]);
-	}
-	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		struct sl_held_tally *t = sl_held_tally(m, &p->held[0], m->tasks[i]);
-
-		if (t->count && migratable(m, m->tasks[i]))
-			sl_findings_add_unlisted(m, SL_KIND_WAKEE_STACKING, t->count, t->cost, t->max_cost);
-	}
+	sl_held_decide(m, p->held, SL_KIND_WAKEE_STACKING, stands, p);
 }
 
 /* --- the terminal report --- */
-
-struct tally_row {
-	int32_t key;			/* a CPU, or a task's pid */
-	uint32_t comm;
-	uint64_t count, cost;
-};
-
-static void tally_add(struct tally_row *rows, size_t *nr, int32_t key, uint32_t comm, uint64_t cost)
-{
-	for (size_t i = 0; i < *nr; i++) {
-		if (rows[i].key == key) {
-			rows[i].count++;
-			rows[i].cost += cost;
-			return;
-		}
-	}
-	rows[(*nr)++] = (struct tally_row){ .key = key, .comm = comm, .count = 1, .cost = cost };
-}
-
-static int by_cost_desc(const void *a, const void *b)
-{
-	const struct tally_row *x = a, *y = b;
-
-	if (x->cost != y->cost)
-		return x->cost < y->cost ? 1 : -1;
-	return x->key - y->key;
-}
 
 static void stack_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_report *r)
 {
 	struct stack_priv *p = a->priv;
 	const struct sl_kind_summary *s = &m->findings->summary[SL_KIND_WAKEE_STACKING];
 	const struct sl_finding *all;
-	struct tally_row *cpus, *tasks;
+	struct sl_tally_row *cpus, *tasks;
 	size_t nr_all, nr_cpus = 0, nr_tasks = 0, listed = 0, pending = 0, shown = 0;
 	char b1[32], b2[32], b3[32], b4[32], cpulist[128], msg[512];
 
@@ -416,11 +358,11 @@ static void stack_report_text(struct sl_analyzer *a, struct sl_model *m, struct 
 			continue;
 		listed++;
 		pending += ((const struct stack_detail *)f->detail)->reason == REASON_PENDING;
-		tally_add(cpus, &nr_cpus, f->cpu, 0, f->cost);
-		tally_add(tasks, &nr_tasks, f->pid, f->comm, f->cost);
+		sl_tally_add(cpus, &nr_cpus, f->cpu, 0, f->cost);
+		sl_tally_add(tasks, &nr_tasks, f->pid, f->comm, f->cost);
 	}
-	qsort(cpus, nr_cpus, sizeof(*cpus), by_cost_desc);
-	qsort(tasks, nr_tasks, sizeof(*tasks), by_cost_desc);
+	sl_tally_sort(cpus, nr_cpus);
+	sl_tally_sort(tasks, nr_tasks);
 
 	sl_report_section(r, "Wakee stacking (wakeups placed on a busy CPU next to an idle one)");
 	fprintf(r->out, "  %" PRIu64 " wakeup%s placed on a busy CPU while another CPU of the LLC "
@@ -437,15 +379,8 @@ static void stack_report_text(struct sl_analyzer *a, struct sl_model *m, struct 
 	fprintf(r->out, "%s%zu %s pending: the destination's only load was a wakeup not enqueued yet "
 		"(the ttwu_pending race); %zu busy: it ran or had queued a task.\n",
 		listed < s->count ? " " : "", pending, pending == 1 ? "was" : "were", listed - pending);
-	fputs("  Destinations:", r->out);
-	for (size_t i = 0; i < nr_cpus && i < 4; i++)
-		fprintf(r->out, "%s cpu%d %" PRIu64 "x (%s)", i ? "," : "", cpus[i].key, cpus[i].count,
-			fmt_duration(b1, sizeof(b1), cpus[i].cost));
-	fputs(nr_cpus > 4 ? ", ...\n  Wakees:" : "\n  Wakees:", r->out);
-	for (size_t i = 0; i < nr_tasks && i < 4; i++)
-		fprintf(r->out, "%s %s:%d %" PRIu64 "x (%s)", i ? "," : "", sl_str(m->strtab, tasks[i].comm),
-			tasks[i].key, tasks[i].count, fmt_duration(b1, sizeof(b1), tasks[i].cost));
-	fputs(nr_tasks > 4 ? ", ...\n" : "\n", r->out);
+	sl_tally_print(r, m, "Destinations", cpus, nr_cpus, false);
+	sl_tally_print(r, m, "Wakees", tasks, nr_tasks, true);
 
 	for (size_t i = 0; i < nr_all && shown < (size_t)MIN(r->top, SHOWN); i++) {
 		const struct sl_finding *f = &all[i];

@@ -114,6 +114,43 @@ void sl_held_free(struct sl_held *h)
 	h->nr = 0;
 }
 
+bool sl_held_known_migratable(const struct sl_model *m, const struct sl_task *t)
+{
+	return sl_task_affinity(m, t) == SL_AFFINITY_MIGRATABLE;
+}
+
+bool sl_held_migratable(const struct sl_model *m, const struct sl_task *t)
+{
+	enum sl_affinity aff = sl_task_affinity(m, t);
+
+	return aff == SL_AFFINITY_MIGRATABLE ||
+	       (aff == SL_AFFINITY_UNKNOWN && m->cfg->assume_migratable);
+}
+
+void sl_held_decide(struct sl_model *m, struct sl_held held[2], enum sl_kind kind,
+		    bool (*stands)(void *ctx, const struct sl_model *m, struct sl_finding *f), void *ctx)
+{
+	for (int h = 0; h < 2; h++) {
+		for (size_t i = 0; i < held[h].nr; i++) {
+			struct sl_held_item *it = &held[h].items[i];
+
+			if (!sl_held_migratable(m, it->task) || !stands(ctx, m, &it->f))
+				continue;
+			sl_finding_add(m, &it->f);
+			it->f.detail = NULL;	/* the findings own it now */
+		}
+	}
+	/* the tallies live in the task slots; held[0]'s names where */
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		struct sl_held_tally *t = sl_held_tally(m, &held[0], m->tasks[i]);
+
+		if (t->count && sl_held_migratable(m, m->tasks[i]))
+			sl_findings_add_unlisted(m, kind, t->count, t->cost, t->max_cost);
+	}
+	sl_held_free(&held[0]);
+	sl_held_free(&held[1]);
+}
+
 void sl_gaps_add(struct sl_gaps *gs, int cpu, uint64_t start, uint64_t end)
 {
 	struct sl_gap_list *l;

@@ -61,6 +61,25 @@ struct sl_held_tally *sl_held_tally(const struct sl_model *m, const struct sl_he
 void sl_held_free(struct sl_held *h);
 
 /*
+ * The affinity verdict (SPEC "Affinity"): seen running on two CPUs, or
+ * not known to be pinned with --assume-migratable.  Decided at the end;
+ * "seen on two CPUs" (sl_held_known_migratable) never reverts, so an
+ * analyzer holds those tasks' candidates apart, in held[1], where the
+ * candidates of tasks that turn out pinned cannot crowd them out.
+ */
+bool sl_held_migratable(const struct sl_model *m, const struct sl_task *t);
+bool sl_held_known_migratable(const struct sl_model *m, const struct sl_task *t);
+
+/*
+ * At the end of the trace: every candidate in held[0] and held[1] whose
+ * task is migratable and for which stands() says yes becomes a finding of
+ * its kind; the tallies of migratable tasks are counted as unlisted
+ * findings; both lists are freed.  stands() may trim the finding's detail.
+ */
+void sl_held_decide(struct sl_model *m, struct sl_held held[2], enum sl_kind kind,
+		    bool (*stands)(void *ctx, const struct sl_model *m, struct sl_finding *f), void *ctx);
+
+/*
  * Where CPUs lost events, to check held candidates at the end: a gap is
  * learned at the CPU's next event after it, and the CPU's state is
  * unknown from its last event before (start) to that point (end), and

@@ -35,6 +35,23 @@ void sl_report_latency_header(struct sl_report *r, int label_width);
 void sl_report_latency_row(struct sl_report *r, int label_width, const char *label,
 			   const struct sl_hist *h);
 
+/*
+ * Tallies of findings by CPU or task for a section's summary lines
+ * ("Destinations: cpu0 12x (3.1 ms), cpu3 2x (...)"): rows is sized by
+ * the caller for one row per finding; add, sort by cost, print.
+ */
+struct sl_tally_row {
+	int32_t key;			/* a CPU, or a task's pid */
+	uint32_t comm;			/* the task's comm (tasks only) */
+	uint64_t count, cost;
+};
+
+void sl_tally_add(struct sl_tally_row *rows, size_t *nr, int32_t key, uint32_t comm, uint64_t cost);
+void sl_tally_sort(struct sl_tally_row *rows, size_t nr);
+/* "  LABEL: cpu0 12x (3.1 ms), ..." (or "comm:pid"), the four most costly */
+void sl_tally_print(struct sl_report *r, const struct sl_model *m, const char *label,
+		    const struct sl_tally_row *rows, size_t nr, bool tasks);
+
 /* The whole terminal report / JSON object of an analysis. */
 void sl_report_text(struct sl_report *r, struct sl_model *m);
 struct cJSON *sl_report_json(struct sl_model *m, const char *path);
