@@ -146,15 +146,20 @@ void xp_draw_axis(struct xp *x, const struct xp_lanes *l, int y, const struct xp
 	fmt_ts(right, sizeof(right), req->start + req->span);
 	snprintf(scale, sizeof(scale), " %s/col ", xp_dur(d, sizeof(d), req->span / (uint64_t)req->cols));
 	if (cols > (int)(strlen(left) + strlen(right) + strlen(scale)) + 6) {
-		/* the labels step aside from the cursor rather than lose a digit to it */
-		int nl = (int)strlen(left), nr = (int)strlen(right);
-		int at_left = l->cursor_col >= 0 && l->cursor_col < nl + 2 + (int)strlen(scale) ?
-			      l->cursor_col + 1 : 0;
-		int at_right = l->cursor_col >= cols - nr ? l->cursor_col - nr - 1 : cols - nr;
+		/* the labels step aside from the cursor (or this finding) rather than lose a digit to it */
+		int nl = (int)strlen(left), nr = (int)strlen(right), keep = l->cursor_col;
+		int at_left, at_right;
 
-		if (at_left + nl + 2 + (int)strlen(scale) < at_right) {
+		if (keep < 0 && mark_ts >= req->start && mark_ts < req->start + req->span)
+			keep = (int)((double)(mark_ts - req->start) * req->cols / (double)req->span);
+		at_left = keep >= 0 && keep < nl + 2 + (int)strlen(scale) ? keep + 1 : 0;
+		/* the end's label only at the end: left out where the mark is */
+		at_right = keep >= cols - nr - 1 ? -1 : cols - nr;
+
+		if (at_left + nl + 2 + (int)strlen(scale) < cols - nr) {
 			memcpy(ruler + at_left, left, (size_t)nl);
-			memcpy(ruler + at_right, right, (size_t)nr);
+			if (at_right >= 0)
+				memcpy(ruler + at_right, right, (size_t)nr);
 			memcpy(ruler + at_left + nl + 2, scale, strlen(scale));
 		}
 	}
