@@ -275,6 +275,10 @@ static void follow_task(struct xp *x, struct timeline *t)
 	if (!xp_prompt(x, " follow pid (empty or 0: none): ", buf, sizeof(buf)))
 		return;
 	pid = atoi(buf);
+	if (pid > 0 && !sl_model_task(x->m, pid)) {
+		xp_set_status(x, true, "no task %d in the trace", pid);
+		return;
+	}
 	t->follow = pid > 0 ? pid : -1;
 	if (t->follow > 0)
 		xp_set_status(x, false, "following %s: ] and [ go to its next / previous switch-in",

@@ -192,7 +192,7 @@ int xp_read_window(struct xp *x, struct xp_window *w, const struct xp_window_req
 bool xp_prompt(struct xp *x, const char *question, char *buf, size_t len)
 {
 	size_t n = strlen(buf);
-	bool ok = false;
+	bool ok = false, fresh = n > 0;	/* a default: the first character typed replaces it */
 
 	curs_set(1);
 	for (;;) {
@@ -218,6 +218,10 @@ bool xp_prompt(struct xp *x, const char *question, char *buf, size_t len)
 		}
 		if (ch == 27 || ch == ('g' & 0x1f) || ch == ('c' & 0x1f))
 			break;
+		/* a proposed answer: replaced by what is typed, or edited with Backspace */
+		if (fresh && ch >= 0x20 && ch < 0x7f)
+			buf[n = 0] = '\0';
+		fresh = false;
 		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n) {
 			buf[--n] = '\0';
 			continue;

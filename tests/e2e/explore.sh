@@ -294,6 +294,20 @@ start 120 40 "" "$trace"
 see "resize: starts at 120x40" "Wakeup latency"
 tmx send-keys -t x 3
 see "resize: timeline" "cursor "
+# follow a task: what is typed replaces the proposed pid (the task under the cursor)
+first_pid=$(json "$json_file" "d['findings'][0]['pid']")
+tmx send-keys -t x f
+see "f asks for the task to follow" "follow pid"
+tmx send-keys -t x "$first_pid" Enter
+see "f $first_pid follows $first_comm:$first_pid" "follow $first_comm:$first_pid "
+tmx send-keys -t x f
+see "f asks again" "follow pid"
+tmx send-keys -t x 999999 Enter
+see "f 999999: no such task, said so" "no task 999999 in the trace"
+grep -qF "follow $first_comm:$first_pid " "$TMP/screen" &&
+	pass "f 999999: the followed task kept" || fail "f 999999: the followed task kept" "$(cat "$TMP/screen")"
+tmx send-keys -t x C-l
+see "a key clears the message: the footer is back" "h/l cursor"
 tmx resize-window -t x -x 80 -y 24
 # (tmux cuts the old screen to the new size at once: wait for explore's
 # own footer on the new last line, not for text left over from before)
