@@ -44,6 +44,7 @@ enum {
 	OPT_CPUCOUNT = 8,
 	OPT_TIME_SHIFT = 12,
 	OPT_TSC2NSEC = 14,
+	OPT_STRINGS = 15,
 	OPT_HEADER_INFO = 16,
 	OPT_FTRACE_EVENTS = 17,
 	OPT_EVENT_FORMATS = 18,
@@ -55,6 +56,7 @@ enum {
 
 #define SEC_FL_COMPRESS		1
 #define SECTION_HEADER_SIZE	16
+#define SECTION_NO_DESC		0xffffffffu	/* a section header without a description */
 #define MAX_OPTIONS_SECTIONS	4096
 #define MAX_OPTIONS_BYTES	(64u << 20)	/* one options section, uncompressed */
 #define MAX_SECTION_BYTES	(1ull << 30)	/* a metadata section, uncompressed */
@@ -523,12 +525,19 @@ static const char *section_name(int id)
 /*
  * The sections tile the file from the end of the initial header to its
  * end (libtracecmd finds the strings sections that way).  Walking them all
- * catches a file cut anywhere, also in the sections no option points to:
- * trace-cmd writes a strings section last.
+ * catches a file cut anywhere inside a section.  A cut exactly between
+ * two sections leaves a tiling too: trace-cmd writes a strings section
+ * last, which nothing points to.  But every section header names its
+ * description by an offset into the strings sections (concatenated, as
+ * libtracecmd reads them), so a description past the strings we found
+ * means strings are missing: the file was cut.  (Writers that give no
+ * descriptions, -1, leave that cut undetectable; trace-cmd always gives
+ * them.)
  */
 static int walk_all_sections(struct walk *w, uint64_t pos, struct sl_error *err)
 {
 	struct sl_dat_layout *l = w->l;
+	uint64_t strings = 0, desc_end = 0, desc_at = 0;
 	char what[64];
 
 	for (int n = 0; pos < l->file_size; n++) {
@@ -536,10 +545,9 @@ static int walk_all_sections(struct walk *w, uint64_t pos, struct sl_error *err)
 				    .big_endian = l->big_endian };
 		uint16_t id = (uint16_t)cur_num(&c, 2);
 		uint16_t flags = (uint16_t)cur_num(&c, 2);
-		uint64_t size;
+		uint32_t desc = (uint32_t)cur_num(&c, 4);
+		uint64_t size = cur_num(&c, 8);
 
-		cur_num(&c, 4);
-		size = cur_num(&c, 8);
 		snprintf(what, sizeof(what), "the section at byte %llu", (unsigned long long)pos);
 		if (c.bad) {
 			set_truncated(err, l, what, pos + SECTION_HEADER_SIZE);
@@ -549,20 +557,35 @@ static int walk_all_sections(struct walk *w, uint64_t pos, struct sl_error *err)
 			set_truncated(err, l, what, c.pos + size);
 			return -EINVAL;
 		}
+		if (desc != SECTION_NO_DESC && (uint64_t)desc + 1 > desc_end) {
+			desc_end = (uint64_t)desc + 1;
+			desc_at = pos;
+		}
 		if ((flags & SEC_FL_COMPRESS) && id != OPT_BUFFER) {
 			uint32_t csize = (uint32_t)cur_num(&c, 4);
+			uint32_t usize = (uint32_t)cur_num(&c, 4);
 
 			if (c.bad || size < 8 || csize > size - 8) {
 				sl_error_set(err, "corrupt trace.dat: the compressed data of %s "
 					     "overruns it", what);
 				return -EINVAL;
 			}
+			if (id == OPT_STRINGS)
+				strings += usize;
+		} else if (id == OPT_STRINGS) {
+			strings += size;
 		}
 		if (n == 1 << 20) {
 			sl_error_set(err, "corrupt trace.dat: more than a million sections");
 			return -EINVAL;
 		}
 		pos += SECTION_HEADER_SIZE + size;
+	}
+	if (desc_end > strings) {
+		sl_error_set(err, "truncated trace.dat: the file (%llu bytes) ends without the strings "
+			     "section that describes the section at byte %llu",
+			     (unsigned long long)l->file_size, (unsigned long long)desc_at);
+		return -EINVAL;
 	}
 	return 0;
 }

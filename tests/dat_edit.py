@@ -25,6 +25,10 @@ chunks of a compressed one.
         chunk-data    (compressed) garbage in the middle of a chunk
         chunk-size    (compressed) a chunk whose size runs past the CPU's data
       Pages are taken from the middle of the CPU with the most data.
+  dat_edit.py sections FILE
+      the sections of a v7 file as they tile it, one "OFFSET ID SIZE" line
+      each (OFFSET of the 16-byte section header), read here without
+      schedlint
 """
 import os
 import shutil
@@ -258,9 +262,26 @@ def edit_chunks(path, out, kind):
     open(out, "wb").write(data)
 
 
+def sections(path):
+    data = open(path, "rb").read()
+    if data[3:10] != b"tracing" or data[10:12] != b"7\0":
+        raise SystemExit(f"dat_edit.py: {path} is not a trace.dat v7")
+    end = ">" if data[12] else "<"
+    pos = 12 + 1 + 1 + 4          # version, endian, long size, page size
+    for _ in range(2):            # compression name and version
+        pos = data.index(b"\0", pos) + 1
+    pos += 8                      # offset of the first options section
+    while pos < len(data):
+        sid, _flags, _desc, size = struct.unpack_from(end + "HHIQ", data, pos)
+        print(pos, sid, size)
+        pos += 16 + size
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "stats":
         stats(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "sections":
+        sections(sys.argv[2])
     elif len(sys.argv) == 5 and sys.argv[1] == "edit":
         path, out, kind = sys.argv[2:]
         if kind.startswith("chunk-"):

@@ -53,6 +53,28 @@ for dat in "$TESTDATA/real/hogs.dat"; do
 	done
 done
 
+# v7 cut exactly between two sections, and inside each: the sections still
+# tile what is left when the cut falls between them, so only the missing
+# strings section (written last, pointed to by nothing but the sections'
+# descriptions) tells; libtracecmd reads such a file without a word.
+trace-cmd convert --compression none -i "$TESTDATA/real/hogs.dat" -o "$TMP/none.dat" >/dev/null 2>&1
+for src in "$TESTDATA/real/hogs.dat" "$TMP/none.dat"; do
+	label="$(basename "$src") v7 $(python3 tests/dat_edit.py sections "$src" | wc -l) sections"
+	python3 tests/dat_edit.py sections "$src" > "$TMP/sections"
+	check "$label: the last is the strings section" test "$(tail -1 "$TMP/sections" | cut -d' ' -f2)" = 15
+	while read -r off id size; do
+		[ "$off" -gt 64 ] || continue
+		for n in "$off" $((off + 16 + size / 2)); do
+			[ "$n" -lt "$(wc -c < "$src")" ] || continue
+			head -c "$n" "$src" > "$TMP/trunc.dat"
+			for reader in flyrecord libtracecmd; do
+				expect_error "$label cut at byte $n (section id $id at $off, $reader)" \
+					"$TMP/trunc.dat" --reader=$reader
+			done
+		done
+	done < "$TMP/sections"
+done
+
 # Corrupt ring-buffer pages (tests/dat_edit.py): an error naming the CPU and
 # the page, from both readers (the libtracecmd one checks the pages before
 # libtracecmd reads them: kbuffer would loop for ever on padding-loop).
