@@ -20,12 +20,13 @@
 #include "util.h"
 
 static const char dump_usage[] =
-	"usage: schedlint dump [--reader=flyrecord|libtracecmd] [TRACE]\n"
-	"       schedlint dump --layout [TRACE.dat]\n"
+	"usage: schedlint dump [--reader=flyrecord|libtracecmd] [--buffer=NAME] [TRACE]\n"
+	"       schedlint dump --layout [--buffer=NAME] [TRACE.dat]\n"
 	"\n"
 	"Print the normalized events schedlint reads from TRACE (default trace.dat),\n"
 	"one per line: ts_ns cpu pid ctx name type fields.\n"
-	"--layout prints where a trace.dat keeps its CPU data instead.\n";
+	"--layout prints where a trace.dat keeps its CPU data instead.\n"
+	"--buffer reads a trace.dat's instance buffer (trace-cmd -B NAME).\n";
 
 static void print_ctx(FILE *f, uint8_t ctx)
 {
@@ -117,13 +118,13 @@ void sl_dump_event(FILE *f, const struct sl_strtab *st, const struct sl_event *e
 }
 
 /* dump --layout: what the layout walk found, one fact per line. */
-static int dump_layout(const char *path)
+static int dump_layout(const char *path, const char *buffer)
 {
 	struct sl_dat_layout l;
 	struct sl_error err = { "" };
 	int status = 0;
 
-	if (sl_dat_layout_read(path, &l, &err) < 0) {
+	if (sl_dat_layout_read_buffer(path, buffer, &l, &err) < 0) {
 		error_msg("%s: %s", path, err.msg);
 		return 2;
 	}
@@ -133,6 +134,9 @@ static int dump_layout(const char *path)
 	       l.version, l.big_endian ? "big" : "little", l.long_size, l.page_size,
 	       l.subbuf_size, l.file_size, l.compression_name, l.nr_cpus,
 	       l.clock[0] ? l.clock : "-");
+	printf("buffer %s\n", l.buffer[0] ? l.buffer : "-");
+	for (int i = 0; i < l.nr_buffers && i < SL_DAT_MAX_BUFFERS; i++)
+		printf("instance %s\n", l.buffers[i]);
 	for (int i = 0; i < l.nr_cpu_data; i++)
 		printf("cpu %d offset %" PRIu64 " size %" PRIu64 " %s\n", l.cpu_data[i].cpu,
 		       l.cpu_data[i].offset, l.cpu_data[i].size,
@@ -148,6 +152,7 @@ int cmd_dump(int argc, char **argv)
 	static const struct option long_opts[] = {
 		{ "layout", no_argument,       NULL, 'l' },
 		{ "reader", required_argument, NULL, 'r' },
+		{ "buffer", required_argument, NULL, 'b' },
 		{ "help",   no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -169,6 +174,9 @@ int cmd_dump(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'b':
+			ropts.dat_buffer = optarg;
+			break;
 		case 'l':
 			layout = true;
 			break;
@@ -187,7 +195,7 @@ int cmd_dump(int argc, char **argv)
 		return 2;
 	}
 	if (layout)
-		return dump_layout(path);
+		return dump_layout(path, ropts.dat_buffer);
 
 	st = sl_strtab_new();
 	ret = sl_reader_open(path, &ropts, st, &reader, &err);

@@ -175,8 +175,11 @@ struct walk {
 	uint32_t cpucount;
 	bool have_traceclock;		/* v6: the clock follows the flyrecord table */
 	bool latency;			/* a latency (text) buffer, not flyrecord */
-	bool have_top_buffer;
+	const char *want;		/* the buffer asked for, NULL for the top one */
+	bool have_top_buffer;		/* the buffer read was found (v6: always the top) */
 	uint64_t top_buffer_offset;	/* v7: of the flyrecord section */
+	bool have_want;			/* v6: the instance asked for was found */
+	uint64_t want_offset;		/* v6: of its flyrecord table */
 	uint64_t section_offset[OPT_CMDLINES + 1];	/* v7 metadata sections, 0 = none */
 	uint64_t next_options;		/* v7: from the DONE option */
 };
@@ -222,8 +225,21 @@ static int handle_option(struct walk *w, uint16_t id, const uint8_t *data, uint3
 		char name[256], clock[64];
 		uint64_t offset = cur_num(&c, 8);
 
-		if (!cur_string(&c, name, sizeof(name)) || name[0] || l->version < 7)
-			break;		/* an instance, not the top buffer (v6: instances only) */
+		if (!cur_string(&c, name, sizeof(name)))
+			break;
+		if (name[0] && id == OPT_BUFFER) {
+			if (l->nr_buffers < SL_DAT_MAX_BUFFERS)
+				snprintf(l->buffers[l->nr_buffers], sizeof(l->buffers[0]), "%.63s", name);
+			l->nr_buffers++;
+		}
+		if (w->want ? strcmp(name, w->want) != 0 : name[0] != '\0')
+			break;		/* not the buffer we read */
+		if (l->version < 7) {
+			/* v6: options name instances only; the table is elsewhere */
+			w->have_want = true;
+			w->want_offset = offset;
+			break;
+		}
 		if (!cur_string(&c, clock, sizeof(clock)))
 			goto bad;
 		if (id == OPT_BUFFER_TEXT) {
@@ -255,6 +271,33 @@ static int handle_option(struct walk *w, uint16_t id, const uint8_t *data, uint3
 	return 0;
 bad:
 	sl_error_set(err, "corrupt trace.dat: option %u is malformed", id);
+	return -EINVAL;
+}
+
+void sl_dat_buffer_names(const struct sl_dat_layout *l, char *buf, size_t len)
+{
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < l->nr_buffers && pos < len; i++) {
+		const char *sep = !i ? "" : i + 1 < l->nr_buffers ? ", " : " and ";
+
+		if (i == SL_DAT_MAX_BUFFERS) {
+			snprintf(buf + pos, len - pos, " and %d more", l->nr_buffers - i);
+			return;
+		}
+		pos += (size_t)snprintf(buf + pos, len - pos, "%s\"%s\"", sep, l->buffers[i]);
+	}
+}
+
+static int no_such_buffer(const struct walk *w, struct sl_error *err)
+{
+	char names[256];
+
+	sl_dat_buffer_names(w->l, names, sizeof(names));
+	sl_error_set(err, "no buffer \"%s\" in this trace.dat (%s%s)", w->want,
+		     w->l->nr_buffers ? "its buffers besides the top-level one: " :
+		     "it has the top-level buffer only", names);
 	return -EINVAL;
 }
 
@@ -361,6 +404,25 @@ static int walk_v6(struct walk *w, uint64_t start, struct sl_error *err)
 		parse_trace_clock(l, clock, MIN(len, sizeof(clock)));
 	}
 	l->subbuf_size = l->page_size;
+	if (w->want) {
+		/* an instance: "flyrecord" and the same table where its option points */
+		if (!w->have_want)
+			return no_such_buffer(w, err);
+		c.pos = w->want_offset;
+		if (!cur_read(&c, section, sizeof(section)))
+			goto truncated;
+		if (memcmp(section, "flyrecord", 10)) {
+			sl_error_set(err, "corrupt trace.dat: buffer \"%s\" has no flyrecord table",
+				     w->want);
+			return -EINVAL;
+		}
+		for (uint32_t cpu = 0; cpu < table_cpus; cpu++) {
+			l->cpu_data[cpu].offset = cur_num(&c, 8);
+			l->cpu_data[cpu].size = cur_num(&c, 8);
+		}
+		if (c.bad)
+			goto truncated;
+	}
 	return 0;
 truncated:
 	sl_error_set(err, "truncated or corrupt trace.dat header (at byte %llu of %llu)",
@@ -667,6 +729,8 @@ static int walk_v7(struct walk *w, uint64_t start, struct sl_error *err)
 					  OPT_EVENT_FORMATS : OPT_HEADER_INFO));
 		return -EINVAL;
 	}
+	if (!w->have_top_buffer && w->want)
+		return no_such_buffer(w, err);
 	if (!w->have_top_buffer) {
 		if (w->latency) {
 			sl_error_set(err, "a latency-tracer trace.dat, not a recording of events");
@@ -790,9 +854,9 @@ static int check_page_size(uint32_t ps, const char *what, struct sl_error *err)
 	return 0;
 }
 
-static int walk(int fd, struct sl_dat_layout *l, struct sl_error *err)
+static int walk(int fd, const char *buffer, struct sl_dat_layout *l, struct sl_error *err)
 {
-	struct walk w = { .l = l, .fd = fd };
+	struct walk w = { .l = l, .fd = fd, .want = buffer && buffer[0] ? buffer : NULL };
 	struct cursor c = { .fd = fd, .size = l->file_size };
 	char magic[10], version[9];
 	uint8_t b[6];
@@ -829,6 +893,8 @@ static int walk(int fd, struct sl_dat_layout *l, struct sl_error *err)
 		return -EINVAL;
 	}
 	l->page_size = (uint32_t)get_num(b + 2, 4, l->big_endian);
+	if (w.want)
+		snprintf(l->buffer, sizeof(l->buffer), "%s", w.want);
 	if (check_page_size(l->page_size, "page size", err))
 		return -EINVAL;
 	snprintf(l->compression_name, sizeof(l->compression_name), "none");
@@ -840,6 +906,7 @@ static int walk(int fd, struct sl_dat_layout *l, struct sl_error *err)
 	if (check_page_size(l->subbuf_size, "ring-buffer page size", err))
 		return -EINVAL;
 
+	l->buffer_empty = true;
 	for (int i = 0; i < l->nr_cpu_data; i++) {
 		const struct sl_dat_cpu_data *d = &l->cpu_data[i];
 		uint64_t need = d->size + (l->cpu_compressed && d->size ? 4 : 0);
@@ -847,16 +914,32 @@ static int walk(int fd, struct sl_dat_layout *l, struct sl_error *err)
 
 		if (!d->size)
 			continue;
+		l->buffer_empty = false;
 		if (d->offset > l->file_size || need > l->file_size - d->offset) {
 			snprintf(what, sizeof(what), "CPU %d data", d->cpu);
 			set_truncated(err, l, what, d->offset + need);
 			return -EINVAL;
 		}
 	}
+	if (!w.want && l->buffer_empty && l->nr_buffers) {
+		char names[256];
+
+		sl_dat_buffer_names(l, names, sizeof(names));
+		sl_error_set(err, "the top-level buffer holds no events; the trace.dat has them in "
+			     "buffer%s %s (trace-cmd -B): choose one with --buffer=NAME",
+			     l->nr_buffers > 1 ? "s" : "", names);
+		return -EINVAL;
+	}
 	return 0;
 }
 
 int sl_dat_layout_read(const char *path, struct sl_dat_layout *l, struct sl_error *err)
+{
+	return sl_dat_layout_read_buffer(path, NULL, l, err);
+}
+
+int sl_dat_layout_read_buffer(const char *path, const char *buffer, struct sl_dat_layout *l,
+			      struct sl_error *err)
 {
 	struct stat st;
 	int fd, ret;
@@ -875,7 +958,7 @@ int sl_dat_layout_read(const char *path, struct sl_dat_layout *l, struct sl_erro
 		return ret;
 	}
 	l->file_size = (uint64_t)st.st_size;
-	ret = walk(fd, l, err);
+	ret = walk(fd, buffer, l, err);
 	close(fd);
 	if (ret)
 		sl_dat_layout_free(l);

@@ -20,6 +20,7 @@
 #include "schedlint/reader.h"
 
 #define SL_DAT_MAX_CPUS 8192
+#define SL_DAT_MAX_BUFFERS 16	/* names of instance buffers kept */
 
 /* One CPU's ring-buffer data in the file. */
 struct sl_dat_cpu_data {
@@ -66,7 +67,17 @@ struct sl_dat_layout {
 	struct sl_dat_section sections[SL_DAT_NR_SECTIONS];
 	char uname[256];		/* the UNAME option, "" when the file does not say */
 
-	/* the top-level flyrecord buffer */
+	/*
+	 * Buffers besides the top-level one (instances: trace-cmd record -B,
+	 * extract -B), in file order.  nr_buffers counts them all, the names
+	 * of the first SL_DAT_MAX_BUFFERS are kept.
+	 */
+	int nr_buffers;
+	char buffers[SL_DAT_MAX_BUFFERS][64];
+
+	/* the flyrecord buffer read: the top-level one unless asked otherwise */
+	char buffer[64];		/* its name, "" for the top-level buffer */
+	bool buffer_empty;		/* none of its CPUs has data */
 	uint32_t subbuf_size;		/* its ring-buffer page size */
 	bool cpu_compressed;		/* CPU data in compressed chunks (v7) */
 	int nr_cpus;			/* CPUs of the traced system */
@@ -87,6 +98,19 @@ struct sl_dat_layout {
  * read (other versions, latency traces, unknown compression).
  */
 int sl_dat_layout_read(const char *path, struct sl_dat_layout *l, struct sl_error *err);
+
+/*
+ * The same for the buffer (instance) named buffer, NULL or "" for the
+ * top-level one.  -EINVAL with err naming the buffers there are when the
+ * file has no such buffer, or when the top-level buffer is asked for (by
+ * default) but holds no data while other buffers do: the events are
+ * there, and reading nothing in silence would be a wrong analysis.
+ */
+int sl_dat_layout_read_buffer(const char *path, const char *buffer, struct sl_dat_layout *l,
+			      struct sl_error *err);
+
+/* "a", "b" and "c": the names of l's instance buffers, for messages */
+void sl_dat_buffer_names(const struct sl_dat_layout *l, char *buf, size_t len);
 void sl_dat_layout_free(struct sl_dat_layout *l);
 
 /*

@@ -32,6 +32,8 @@ const char sl_analysis_options_help[] =
 	"                        +DURATION from the trace start (+100ms)\n"
 	"  --reader=R            trace.dat reader: flyrecord (default: our own streaming\n"
 	"                        reader) or libtracecmd (the reference, slow on zstd)\n"
+	"  --buffer=NAME         trace.dat: read this instance buffer (trace-cmd -B NAME)\n"
+	"                        instead of the top-level one\n"
 	"Durations: 250000 (ns), 250us, 1.5ms, 2s.\n";
 
 void sl_config_init(struct sl_config *cfg)
@@ -245,6 +247,9 @@ int sl_config_option(struct sl_config *cfg, int id, const char *arg, const char 
 			error_msg("%s: --reader must be libtracecmd or flyrecord", cmd);
 			return -1;
 		}
+		return 0;
+	case SL_OPT_BUFFER:
+		cfg->read.dat_buffer = arg;
 		return 0;
 	default:
 		return -1;

@@ -31,6 +31,7 @@ enum {
 	SL_OPT_FROM,
 	SL_OPT_TO,
 	SL_OPT_READER,
+	SL_OPT_BUFFER,
 	SL_OPT__END,
 };
 
@@ -50,7 +51,8 @@ enum {
 	{ "comm",              required_argument, NULL, SL_OPT_COMM }, \
 	{ "from",              required_argument, NULL, SL_OPT_FROM }, \
 	{ "to",                required_argument, NULL, SL_OPT_TO }, \
-	{ "reader",            required_argument, NULL, SL_OPT_READER }
+	{ "reader",            required_argument, NULL, SL_OPT_READER }, \
+	{ "buffer",            required_argument, NULL, SL_OPT_BUFFER }
 
 /* The help text of those options, for each command's --help. */
 extern const char sl_analysis_options_help[];

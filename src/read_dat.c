@@ -153,13 +153,35 @@ static void dat_close(struct sl_reader *r)
 	free(dr);
 }
 
+/* Read the instance buffer name (the layout walk found it) instead of the top one. */
+static int open_instance(struct dat_reader *dr, const char *name, struct sl_error *err)
+{
+	int n = tracecmd_buffer_instances(dr->handle);
+
+	for (int i = 0; i < n; i++) {
+		const char *this = tracecmd_buffer_instance_name(dr->handle, i);
+		struct tracecmd_input *inst;
+
+		if (!this || strcmp(this, name))
+			continue;
+		inst = tracecmd_buffer_instance_handle(dr->handle, i);
+		if (!inst)
+			break;
+		tracecmd_close(dr->handle);	/* inst holds a reference to it */
+		dr->handle = inst;
+		return 0;
+	}
+	sl_error_set(err, "libtracecmd cannot read buffer \"%s\"", name);
+	return -EINVAL;
+}
+
 static const struct sl_reader_ops dat_ops = {
 	.next = dat_next,
 	.close = dat_close,
 	.seek_time = dat_seek_time,
 };
 
-int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
+int sl_read_dat_libtracecmd_open(const char *path, const char *buffer, struct sl_strtab *strtab,
 				 struct sl_reader **out, struct sl_error *err)
 {
 	struct sl_dat_layout layout;
@@ -167,9 +189,10 @@ int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
 	struct dat_reader *dr;
 	int fd, ret;
 
-	ret = sl_dat_layout_read(path, &layout, err);
+	ret = sl_dat_layout_read_buffer(path, buffer, &layout, err);
 	if (ret < 0)
 		return ret;
+	sl_dat_warn_buffers(path, &layout);
 
 	dr = xcalloc(1, sizeof(*dr));
 	dr->r.ops = &dat_ops;
@@ -201,6 +224,11 @@ int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
 		sl_error_set(err, "libtracecmd cannot read this trace.dat's CPU data");
 		ret = -EINVAL;
 		goto fail;
+	}
+	if (layout.buffer[0]) {
+		ret = open_instance(dr, layout.buffer, err);
+		if (ret < 0)
+			goto fail;
 	}
 	dr->ncpus = tracecmd_cpus(dr->handle);
 	if (dr->ncpus < 0 || dr->ncpus > SL_DAT_MAX_CPUS) {

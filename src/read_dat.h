@@ -16,11 +16,17 @@
 struct tracecmd_input;
 
 /* libtracecmd reads everything (the reference reader). */
-int sl_read_dat_libtracecmd_open(const char *path, struct sl_strtab *strtab,
+int sl_read_dat_libtracecmd_open(const char *path, const char *buffer, struct sl_strtab *strtab,
 				 struct sl_reader **out, struct sl_error *err);
 /* Our own streaming reader of the flyrecord CPU data (read_flyrecord.c). */
-int sl_read_dat_flyrecord_open(const char *path, struct sl_strtab *strtab,
+int sl_read_dat_flyrecord_open(const char *path, const char *buffer, struct sl_strtab *strtab,
 			       struct sl_reader **out, struct sl_error *err);
+/*
+ * Both readers take buffer, NULL for the top-level one, and after the
+ * layout walk call this: a warning naming the other buffers when the
+ * top-level one is read and the file has more (their events are not read).
+ */
+void sl_dat_warn_buffers(const char *path, const struct sl_dat_layout *l);
 
 /*
  * Open the headers of a file whose layout was checked: libtracecmd parses

@@ -10,6 +10,7 @@
 
 #include "dat_decode.h"
 #include "read_dat.h"
+#include "util.h"
 
 int sl_read_dat_open(const char *path, const struct sl_read_opts *opts,
 		     struct sl_strtab *strtab, struct sl_reader **out,
@@ -17,12 +18,24 @@ int sl_read_dat_open(const char *path, const struct sl_read_opts *opts,
 {
 	switch (opts->dat_reader) {
 	case SL_DAT_READER_LIBTRACECMD:
-		return sl_read_dat_libtracecmd_open(path, strtab, out, err);
+		return sl_read_dat_libtracecmd_open(path, opts->dat_buffer, strtab, out, err);
 	case SL_DAT_READER_DEFAULT:
 	case SL_DAT_READER_FLYRECORD:
 	default:
-		return sl_read_dat_flyrecord_open(path, strtab, out, err);
+		return sl_read_dat_flyrecord_open(path, opts->dat_buffer, strtab, out, err);
 	}
+}
+
+void sl_dat_warn_buffers(const char *path, const struct sl_dat_layout *l)
+{
+	char names[256];
+
+	if (l->buffer[0] || !l->nr_buffers)
+		return;
+	sl_dat_buffer_names(l, names, sizeof(names));
+	warn_msg("%s: read the top-level buffer only; the file also has buffer%s %s "
+		 "(trace-cmd -B; read one with --buffer=NAME)", path,
+		 l->nr_buffers > 1 ? "s" : "", names);
 }
 
 struct tracecmd_input *sl_dat_open_head(const char *path, const struct sl_dat_layout *l,

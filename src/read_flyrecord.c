@@ -796,7 +796,7 @@ int sl_dat_check_pages(int fd, const struct sl_dat_layout *layout,
 	return ret < 0 ? ret : 0;
 }
 
-int sl_read_dat_flyrecord_open(const char *path, struct sl_strtab *strtab,
+int sl_read_dat_flyrecord_open(const char *path, const char *buffer, struct sl_strtab *strtab,
 			       struct sl_reader **out, struct sl_error *err)
 {
 	struct fly_reader *fr = xcalloc(1, sizeof(*fr));
@@ -805,9 +805,10 @@ int sl_read_dat_flyrecord_open(const char *path, struct sl_strtab *strtab,
 	fr->r.ops = &fly_ops;
 	fr->r.err = err;		/* sl_reader_open() sets it again */
 	fr->fd = -1;
-	ret = sl_dat_layout_read(path, &fr->layout, err);
+	ret = sl_dat_layout_read_buffer(path, buffer, &fr->layout, err);
 	if (ret < 0)
 		goto fail;
+	sl_dat_warn_buffers(path, &fr->layout);
 	fr->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fr->fd < 0) {
 		ret = -errno;

@@ -66,6 +66,7 @@ struct sl_trace_info {
 
 struct sl_read_opts {
 	enum sl_dat_reader dat_reader;
+	const char *dat_buffer;		/* trace.dat instance buffer to read, NULL = top */
 };
 
 struct sl_reader;
