@@ -118,6 +118,20 @@ struct lp_cpu {
 	struct sl_task *max_wait_task;
 	struct lp_waiter listed[LP_LISTED];	/* the first waiters of W */
 	uint32_t nr_listed;
+	uint64_t start_enq;		/* next_enq at t0: tasks enqueued up to it waited from t0 */
+
+	/*
+	 * The fair tasks queued here, kept as they come and go (on_runnable),
+	 * so that a run's start costs O(1) and not a walk of the runqueue:
+	 * hackbench queues hundreds of tasks, and the walk at every switch
+	 * was most of analyze's time.  A task's fairness and weight are taken
+	 * at its enqueue (its prio does not change while it waits but by a
+	 * renice or priority inheritance the trace shows only later).
+	 */
+	struct sl_task *fq_head, *fq_tail;	/* newest first */
+	uint32_t fq_nr;
+	uint64_t fq_sum;			/* of their weights */
+	uint32_t fq_at_prio[40];		/* how many at each fair prio (100..139) */
 
 	/* a fair task running here whose run cannot be judged, and why */
 	struct sl_task *unjudged_task;
@@ -138,6 +152,10 @@ struct lp_cpu {
 struct lp_task {
 	uint64_t run_id;		/* the watched run whose W it joined last */
 	uint64_t queued_since;		/* its current or last wait in a runqueue began */
+	uint64_t enq_seq;		/* next_enq at its last enqueue */
+	struct sl_task *fq_prev, *fq_next;	/* in its CPU's fq list (in_fq) */
+	int fq_prio;			/* its prio when it entered the fq list */
+	bool in_fq;
 	/* as the late runner */
 	uint64_t late, cost, max_cost;
 	/* as a waiter behind late runs: how often, and its wait after the expected switch */
@@ -149,6 +167,7 @@ enum lp_unjudged { LP_UNKNOWN_START, LP_IMPLIED, LP_LOST, LP__NR_UNJUDGED };
 struct lp_priv {
 	enum sl_slice_model model;
 	uint64_t next_run_id;
+	uint64_t next_enq;			/* enqueues seen: orders them */
 	uint64_t unjudged[LP__NR_UNJUDGED];	/* fair runs not judged, by reason */
 	uint64_t runs, late;			/* contended runs judged, findings counted */
 	uint64_t late_preempt, at_tick;
@@ -392,29 +411,87 @@ static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu 
 }
 
 static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
-		      struct lp_cpu *c, int cpu, struct sl_task *t, uint64_t ts)
+		      struct lp_cpu *c, struct sl_task *t, uint64_t ts)
 {
-	const struct sl_cpu *mc = sl_model_cpu(m, cpu);
+	struct lp_task *lt = sl_task_priv(m, a, t);
 
 	c->run_task = t;
 	c->run_id = ++p->next_run_id;
 	c->t0 = ts;
 	c->tc = 0;
 	c->contended = false;
-	c->nr_waiters = 0;
-	c->max_weight = 0;
-	c->sum_weight = 0;
 	c->max_wait = 0;
 	c->max_wait_task = NULL;
 	c->nr_listed = 0;
-	/* whoever is queued already waits from the start (in queue order: oldest first) */
-	const struct sl_task *last = NULL;
+	/*
+	 * Whoever is queued already waits from the start: the fair ones are
+	 * the fq list (but t, were the model to keep it queued).  They join W
+	 * without being marked (start_enq tells them, in_run()); the oldest
+	 * are listed first.
+	 */
+	if (lt->in_fq)
+		c->fq_at_prio[lt->fq_prio - 100]--;
+	c->start_enq = p->next_enq;
+	c->nr_waiters = c->fq_nr - lt->in_fq;
+	c->sum_weight = c->fq_sum - (lt->in_fq ? sl_prio_weight(lt->fq_prio) : 0);
+	c->max_weight = 0;
+	for (int i = 0; i < 40; i++) {
+		if (c->fq_at_prio[i]) {
+			c->max_weight = sl_prio_weight(100 + i);
+			break;
+		}
+	}
+	if (lt->in_fq)
+		c->fq_at_prio[lt->fq_prio - 100]++;
+	if (c->nr_waiters) {
+		c->contended = true;
+		c->tc = ts;
+	}
+	for (struct sl_task *q = c->fq_tail; q && c->nr_listed < LP_LISTED;
+	     q = ((struct lp_task *)sl_task_priv(m, a, q))->fq_prev)
+		if (q != t)
+			c->listed[c->nr_listed++] = (struct lp_waiter){ .task = q, .since = ts };
+}
 
-	for (const struct sl_task *q = mc->queued; q; q = q->q_next)
-		last = q;
-	for (const struct sl_task *q = last; q; q = q->q_prev)
-		if (is_fair(q) && q != t)
-			add_waiter(m, a, c, (struct sl_task *)q, ts);
+/* t, queued on c, is one of the waiters W of c's watched run */
+static bool in_run(const struct lp_cpu *c, const struct lp_task *lt)
+{
+	return lt->run_id == c->run_id || (lt->in_fq && lt->enq_seq <= c->start_enq);
+}
+
+static void fq_add(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
+		   struct sl_task *t, struct lp_task *lt)
+{
+	lt->in_fq = true;
+	lt->fq_prio = t->prio;
+	lt->fq_prev = NULL;
+	lt->fq_next = c->fq_head;
+	if (c->fq_head)
+		((struct lp_task *)sl_task_priv(m, a, c->fq_head))->fq_prev = t;
+	else
+		c->fq_tail = t;
+	c->fq_head = t;
+	c->fq_nr++;
+	c->fq_sum += sl_prio_weight(t->prio);
+	c->fq_at_prio[t->prio - 100]++;
+}
+
+static void fq_del(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
+		   struct lp_task *lt)
+{
+	if (lt->fq_prev)
+		((struct lp_task *)sl_task_priv(m, a, lt->fq_prev))->fq_next = lt->fq_next;
+	else
+		c->fq_head = lt->fq_next;
+	if (lt->fq_next)
+		((struct lp_task *)sl_task_priv(m, a, lt->fq_next))->fq_prev = lt->fq_prev;
+	else
+		c->fq_tail = lt->fq_prev;
+	lt->fq_prev = lt->fq_next = NULL;
+	lt->in_fq = false;
+	c->fq_nr--;
+	c->fq_sum -= sl_prio_weight(lt->fq_prio);
+	c->fq_at_prio[lt->fq_prio - 100]--;
 }
 
 static void note_wait(struct lp_cpu *c, struct sl_task *t, uint64_t wait)
@@ -511,7 +588,7 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	for (struct sl_task *q = mc->queued; q; q = q->q_next) {
 		struct lp_task *lq = sl_task_priv(m, a, q);
 
-		if (q != r && lq->run_id == c->run_id)
+		if (q != r && in_run(c, lq))
 			note_wait(c, q, sl_dur(lq->queued_since, t1));
 	}
 
@@ -598,14 +675,24 @@ static void lp_on_event(struct sl_analyzer *a, struct sl_model *m, const struct 
 static void lp_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
 			   int cpu, uint64_t ts, bool enter)
 {
+	struct lp_priv *p = a->priv;
 	struct lp_task *lt = sl_task_priv(m, a, t);
 	struct lp_cpu *c;
 
 	if (t->state != SL_TASK_QUEUED)
 		return;		/* pending wakeups are not on the runqueue yet */
-	if (enter)
-		lt->queued_since = ts;
 	c = sl_cpu_priv(m, a, cpu);
+	if (enter) {
+		lt->queued_since = ts;
+		lt->enq_seq = ++p->next_enq;
+		if (is_fair(t))
+			fq_add(m, a, c, t, lt);
+	} else if (lt->in_fq) {
+		/* one of W from the start (unmarked) leaves: mark it, as add_waiter would have */
+		if (c->run_task && t != c->run_task && in_run(c, lt))
+			lt->run_id = c->run_id;
+		fq_del(m, a, c, lt);
+	}
 	if (!c->run_task || t == c->run_task || !is_fair(t))
 		return;
 	if (enter) {
@@ -662,7 +749,7 @@ static void lp_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct
 		c->unjudged_why = LP_IMPLIED;
 		return;
 	}
-	start_run(p, m, a, c, sw->cpu, next, sw->ts);
+	start_run(p, m, a, c, next, sw->ts);
 }
 
 static void lp_on_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cpu,
