@@ -67,6 +67,32 @@ expect_eq "analyze --buffer=sl_sched: the events of the buffer" \
 "$SCHEDLINT" dump --layout --buffer=sl_sched "$dat" > "$TMP/layout"
 check "dump --layout: the buffer read" grep -qx "buffer sl_sched" "$TMP/layout"
 check "dump --layout: the instances" sh -c "grep -qx 'instance sl_sched' '$TMP/layout' && grep -qx 'instance sl_irq' '$TMP/layout'"
+# Top-level data and instances: the v6 copy with its (empty) top-level
+# flyrecord table pointed at sl_sched's CPU data.  The top-level buffer is
+# read, with a warning that names the instances left unread.
+python3 - "$TMP/instances.v6.dat" "$TMP/both.dat" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+top = d.index(b"flyrecord\0")                     # the first: the top-level table
+name = d.index(b"sl_sched\0")
+inst = struct.unpack_from("<Q", d, name - 8)[0]   # the instance's BUFFER option: offset, name
+assert d[inst:inst + 10] == b"flyrecord\0" and inst != top
+d[top + 10:top + 10 + 2 * 16] = d[inst + 10:inst + 10 + 2 * 16]
+open(sys.argv[2], "wb").write(d)
+PY
+for reader in flyrecord libtracecmd; do
+	"$SCHEDLINT" dump --reader=$reader "$TMP/both.dat" > "$TMP/both.txt" 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" = 0 ] && [ "$(wc -l < "$TMP/err")" = 1 ] &&
+	   grep -q "warning: .*both.dat: read the top-level buffer only.*\"sl_irq\" and \"sl_sched\".*--buffer=NAME" "$TMP/err"; then
+		pass "top-level data and instances ($reader): a warning naming them ($(cat "$TMP/err"))"
+	else
+		fail "top-level data and instances ($reader): a warning naming them" "rc=$rc $(cat "$TMP/err")"
+	fi
+	check "top-level data and instances ($reader): the top-level events are read" \
+		cmp -s "$TMP/both.txt" "$TMP/instances.v6.dat.flyrecord.sched"
+done
+
 # a file with the top-level buffer only reads as before, without a word
 "$SCHEDLINT" analyze "$TESTDATA/real/hogs.dat" > /dev/null 2> "$TMP/err"
 check "a file without instances: nothing on stderr" test ! -s "$TMP/err"
