@@ -9,7 +9,8 @@
  * Known problem: libtracecmd 3.1.6 (Debian 12) reads compressed v7 files
  * in quadratic time - free_zpage() walks every cached chunk for each page
  * and never frees them - so a large zstd trace takes minutes and its
- * memory grows with the file.  read_flyrecord.c is our own streaming
+ * memory grows with the file (4x the events of a v7 zstd trace, 9.9x the
+ * time: see read_flyrecord.c and the README's "Performance").  read_flyrecord.c is our own streaming
  * reader for that reason; this one stays as the reference
  * (--reader=libtracecmd) that the other is tested against.
  *

@@ -7,6 +7,11 @@
  * page and never frees one (quadratic time, memory growing with the
  * file), and on every file it maps the CPU data and allocates a record
  * per event; Debian's build cannot read zlib-compressed files at all.
+ * Measured (README, "Performance"): a 2-CPU v7 zstd trace of 1 M and 4 M
+ * events takes bare libtracecmd iteration 0.23 s and 2.27 s of CPU (4x
+ * the events, 9.9x the time), this reader 0.12 s and 0.44 s; on a 5 M
+ * event hackbench trace libtracecmd needs 4.95 s and 253 MiB, this reader
+ * 0.80 s and 26 MiB.
  * This reader keeps libtraceevent for what it does right - parsing the
  * event formats, kallsyms, printk formats and cmdlines (dat_meta.c hands
  * it the sections, as libtracecmd would) and the ring-buffer pages
