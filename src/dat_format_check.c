@@ -16,6 +16,7 @@
  * Only what libtraceevent trusts blindly is checked; the rest of the
  * text is its business (it refuses what it cannot parse).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
@@ -93,15 +94,59 @@ static struct name format_name(const char *text, const char *end)
 	return nm;
 }
 
+/*
+ * The kernel's print formats hold in their strings no control character
+ * but newline and tab, and a tab before a letter, a digit, a blank or a
+ * '%'.  libtraceevent 1.7.1 dereferences NULL on some others, e.g. the
+ * string "\t}" as the last operand of a ?: (found by fuzz_dat).  Returns
+ * what is wrong, or NULL.
+ */
+static const char *print_fmt_strings(const char *p, const char *end)
+{
+	bool in_string = false;
+
+	for (; p < end; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (!in_string) {
+			in_string = c == '"';
+			continue;
+		}
+		if (c == '\\' && p + 1 < end) {
+			p++;
+			continue;
+		}
+		if (c == '"') {
+			in_string = false;
+		} else if (c == '\t') {
+			unsigned char next = p + 1 < end ? (unsigned char)p[1] : 0;
+
+			if (next && next != '%' && next != '\t' && next != ' ' && ispunct(next))
+				return "a tab before a punctuation mark in a string";
+		} else if (c < 0x20 && c != '\n') {
+			return "a control character in a string";
+		}
+	}
+	return NULL;
+}
+
 int sl_dat_format_check(const char *text, size_t len, struct sl_error *err)
 {
-	const char *end = text + len, *p, *fmt;
+	const char *end = text + len, *p, *fmt, *problem;
 	struct name fields[MAX_FIELDS];
 	int nr = 0;
 
 	fmt = find(text, end, "print fmt:");
 	if (!fmt)
 		return 0;		/* nothing printed: nothing trusted */
+	problem = print_fmt_strings(fmt, end);
+	if (problem) {
+		struct name ev = format_name(text, fmt);
+
+		sl_error_set(err, "corrupt event format %.*s: its print fmt has %s",
+			     (int)ev.len, ev.s, problem);
+		return -EINVAL;
+	}
 	for (p = text; (p = find(p, fmt, "field:")); ) {
 		const char *decl = p + 6, *semi = memchr(decl, ';', (size_t)(fmt - decl));
 

@@ -40,8 +40,11 @@ enum {
 	OPT_BUFFER = 3,
 	OPT_TRACECLOCK = 4,
 	OPT_UNAME = 5,
+	OPT_HOOK = 6,
 	OPT_OFFSET = 7,
 	OPT_CPUCOUNT = 8,
+	OPT_VERSION = 9,
+	OPT_PROCMAPS = 10,
 	OPT_TIME_SHIFT = 12,
 	OPT_TSC2NSEC = 14,
 	OPT_STRINGS = 15,
@@ -191,6 +194,27 @@ static int handle_option(struct walk *w, uint16_t id, const uint8_t *data, uint3
 	struct sl_dat_layout *l = w->l;
 	struct cursor c = { .fd = -1, .mem = data, .size = size, .big_endian = l->big_endian };
 	char str[64];
+
+	switch (id) {
+	case OPT_DATE:
+	case OPT_UNAME:
+	case OPT_HOOK:
+	case OPT_OFFSET:
+	case OPT_VERSION:
+	case OPT_PROCMAPS:
+		/*
+		 * Strings libtracecmd strdup()s or parses up to their NUL
+		 * (trace-cmd writes them with it).  TRACECLOCK is read with
+		 * its size, and older trace-cmd wrote it without.
+		 */
+		if (!memchr(data, '\0', size)) {
+			sl_error_set(err, "corrupt trace.dat: option %u is a string without its end", id);
+			return -EINVAL;
+		}
+		break;
+	default:
+		break;
+	}
 
 	switch (id) {
 	case OPT_DATE:
