@@ -179,13 +179,18 @@ static void test_dat_converted(void **state)
 	rmdir(dir);
 }
 
-/* The same with the reference reader (libtracecmd's own seek). */
+/*
+ * The same with the reference reader (libtracecmd's own seek), on v6 and
+ * uncompressed v7: its seek takes the same path for zstd, where
+ * libtracecmd 3.1.6 is quadratic and allocates per page -- minutes under
+ * ASan for no more coverage of ours.  dat_readers.sh compares its full
+ * read of the zstd files.
+ */
 static void test_dat_libtracecmd(void **state)
 {
 	static const struct sl_read_opts ltc = { .dat_reader = SL_DAT_READER_LIBTRACECMD };
 
 	reader_opts = &ltc;
-	test_dat_v7_zstd(state);
 	test_dat_converted(state);
 	reader_opts = NULL;
 }
