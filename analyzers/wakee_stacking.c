@@ -128,7 +128,8 @@ static void stack_message(const struct sl_finding *f, const struct sl_model *m, 
 		if (d->busy_pid)
 			n = (size_t)snprintf(load, sizeof(load), " running %s:%d",
 					     sl_str(m->strtab, d->busy_comm), d->busy_pid);
-		if (waiting)
+		/* a long comm truncates load: n is what snprintf wanted to write */
+		if (waiting && n < sizeof(load))
 			snprintf(load + n, sizeof(load) - n, " with %u waiting", waiting);
 	}
 	if (d->waker_pid > 0)
