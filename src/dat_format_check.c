@@ -130,16 +130,33 @@ static const char *print_fmt_strings(const char *p, const char *end)
 	return NULL;
 }
 
+/*
+ * A field declaration holds printable ASCII, tabs and newlines only (the kernel
+ * writes C declarations).  libtraceevent 1.7.1 reads any other byte as no
+ * token at all (TEP_EVENT_NONE, a NULL string), and right after a '['
+ * ("char comm[\x94]", "comm[\0]") it strcmp()s that NULL: both readers
+ * crashed (found by fuzz_dat).  Returns the first such byte, or NULL.
+ */
+static const char *decl_unreadable(const char *p, const char *end)
+{
+	for (; p < end; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if ((c < 0x20 && c != '\t' && c != '\n') || c >= 0x7f)
+			return p;
+	}
+	return NULL;
+}
+
 int sl_dat_format_check(const char *text, size_t len, struct sl_error *err)
 {
-	const char *end = text + len, *p, *fmt, *problem;
+	const char *end = text + len, *p, *fmt, *fields_end, *problem;
 	struct name fields[MAX_FIELDS];
 	int nr = 0;
 
 	fmt = find(text, end, "print fmt:");
-	if (!fmt)
-		return 0;		/* nothing printed: nothing trusted */
-	problem = print_fmt_strings(fmt, end);
+	fields_end = fmt ? fmt : end;
+	problem = fmt ? print_fmt_strings(fmt, end) : NULL;
 	if (problem) {
 		struct name ev = format_name(text, fmt);
 
@@ -147,15 +164,25 @@ int sl_dat_format_check(const char *text, size_t len, struct sl_error *err)
 			     (int)ev.len, ev.s, problem);
 		return -EINVAL;
 	}
-	for (p = text; (p = find(p, fmt, "field:")); ) {
-		const char *decl = p + 6, *semi = memchr(decl, ';', (size_t)(fmt - decl));
+	for (p = text; (p = find(p, fields_end, "field:")); ) {
+		const char *decl = p + 6, *semi = memchr(decl, ';', (size_t)(fields_end - decl));
+		const char *bad = decl_unreadable(decl, semi ? semi : fields_end);
 
+		if (bad) {
+			struct name ev = format_name(text, fields_end);
+
+			sl_error_set(err, "corrupt event format %.*s: a field declaration holds "
+				     "the byte 0x%02x", (int)ev.len, ev.s, (unsigned char)*bad);
+			return -EINVAL;
+		}
 		if (!semi)
 			break;
 		if (nr < MAX_FIELDS)
 			fields[nr++] = decl_name(decl, semi);
 		p = semi;
 	}
+	if (!fmt)
+		return 0;		/* nothing printed: nothing trusted */
 	for (p = fmt; (p = find(p, end, "REC->")); ) {
 		const char *s = p + 5, *e = s;
 		bool known = false;
