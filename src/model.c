@@ -381,10 +381,12 @@ static void detach(struct sl_model *m, struct sl_task *t, uint64_t ts)
 		/*
 		 * It runs elsewhere now (the model missed this CPU's switch), or
 		 * its pid was reused.  Its time here counts until now, for the
-		 * task as for the CPU (which counts it busy).
+		 * task as for the CPU (which counts it busy), and an implied
+		 * switch-in elsewhere is not earlier (implied_switch()).
 		 */
 		if (sl_filter_task(m->cfg, m->strtab, t) && sl_filter_cpu(m->cfg, c->cpu))
 			t->run_ns += sl_filter_clip(m->cfg, t->since, ts);
+		t->since = ts;
 		account_cpu(m, c, ts);
 		c->curr = NULL;
 		c->known = false;

@@ -458,6 +458,44 @@ static void test_lost_then_implied_elsewhere(void **state)
 }
 
 /*
+ * The same through a switch whose prev is not the task the model had
+ * running, and no task at all (a corrupt pid, -1: no implied switch comes
+ * first): that task stopped running there at that switch, and a task runs
+ * on one CPU at a time, so an implied switch-in elsewhere is not earlier
+ * (fuzz_model found it counted twice: ran longer than the trace).
+ */
+static void test_switched_away_then_implied_elsewhere(void **state)
+{
+	struct fixture *f = setup_model(2);
+	struct sl_event ev = { .ts = 0, .cpu = 1, .pid = 100, .type = SL_EV_OTHER,
+			       .name = comm(f, "other") };
+
+	ev_switch(f, 50, 1, 0, SL_PREV_RUNNABLE, 'R', 0);	/* CPU 1 idle, known */
+	ev_switch(f, 100, 0, 0, SL_PREV_RUNNABLE, 'R', 100);	/* 100 runs on CPU 0 */
+	/* logged by 100 (common_pid), but its prev is -1: 100 left unseen */
+	struct sl_event sw = { .ts = 300 * US, .cpu = 0, .pid = 100, .type = SL_EV_SWITCH,
+			       .name = comm(f, "sched_switch") };
+
+	sw.sw.prev_pid = -1;
+	sw.sw.prev_prio = sw.sw.next_prio = 120;
+	sw.sw.prev_class = SL_PREV_BLOCKED;
+	sw.sw.prev_letter = 'S';
+	sw.sw.prev_comm = comm(f, "task");
+	sw.sw.next_comm = comm(f, "swapper");
+	sl_model_feed(f->m, &sw);
+	assert_int_equal(sl_model_task(f->m, 100)->state, SL_TASK_UNKNOWN);
+	assert_int_equal(sl_model_task(f->m, 100)->run_ns, 200 * US);
+	ev.ts = 600 * US;					/* 100 on CPU 1 */
+	sl_model_feed(f->m, &ev);
+	assert_int_equal(sl_model_task(f->m, 100)->state, SL_TASK_RUNNING);
+	sl_model_finish(f->m);
+	/* 100..300 on CPU 0, then from 300 (not 100) to the end at 600 on CPU 1 */
+	assert_int_equal(sl_model_task(f->m, 100)->run_ns, 500 * US);
+	assert_true(sl_model_task(f->m, 100)->run_ns <= f->m->last_ts - f->m->first_ts);
+	teardown_model(f);
+}
+
+/*
  * Rule 4's edge: try_to_wake_up() logs the waking, then waits for the
  * wakee to finish switching out on its CPU (p->on_cpu).  The waking comes
  * first in the trace, the task was going to sleep: a real wakeup.
@@ -518,6 +556,7 @@ int main(void)
 		cmocka_unit_test(test_lost_events_no_sample_across_gap),
 		cmocka_unit_test(test_implied_switch),
 		cmocka_unit_test(test_lost_then_implied_elsewhere),
+		cmocka_unit_test(test_switched_away_then_implied_elsewhere),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
