@@ -53,6 +53,8 @@ static const char *take(struct walk *w, uint64_t size)
 		w->bad = true;
 		return NULL;
 	}
+	if (!w->p)
+		return NULL;	/* an absent section: no text (and no NULL + 0) */
 	s = (const char *)w->p + w->pos;
 	w->pos += size;
 	return s;
