@@ -72,12 +72,35 @@ static void test_edge_cases(void **state)
 	assert_int_equal(sl_dat_format_check("", 0, &err), 0);
 }
 
+/*
+ * A byte libtraceevent cannot tokenize in a field declaration: right
+ * after a '[' it strcmp()s NULL.  Refused, with or without a print fmt.
+ */
+static void test_unreadable_byte_in_field(void **state)
+{
+	struct sl_error err = { "" };
+	static const char high[] = "name: sched_wakeup\nformat:\n\tfield:char comm[\x94" "6];\t"
+				   "offset:8;\n\nprint fmt: \"%s\", REC->comm\n";
+	static const char nul[] = "name: x\nformat:\n\tfield:char comm[\0];\n\nprint fmt: \"\"\n";
+	static const char no_print[] = "name: sched_process_exit\nformat:\n\tfield:char comm[\xfe}}";
+
+	assert_int_not_equal(sl_dat_format_check(high, strlen(high), &err), 0);
+	assert_string_equal(err.msg, "corrupt event format sched_wakeup: a field declaration "
+			    "holds the byte 0x94");
+	assert_int_not_equal(sl_dat_format_check(nul, sizeof(nul) - 1, &err), 0);
+	assert_non_null(strstr(err.msg, "the byte 0x00"));
+	assert_int_not_equal(sl_dat_format_check(no_print, strlen(no_print), &err), 0);
+	assert_string_equal(err.msg, "corrupt event format sched_process_exit: a field "
+			    "declaration holds the byte 0xfe");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_declared_fields_pass),
 		cmocka_unit_test(test_undeclared_field_fails),
 		cmocka_unit_test(test_edge_cases),
+		cmocka_unit_test(test_unreadable_byte_in_field),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
