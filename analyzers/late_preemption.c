@@ -130,6 +130,13 @@ struct lp_cpu {
 	 */
 	struct sl_task *fq_head, *fq_tail;	/* newest first */
 	uint32_t fq_nr;
+	/*
+	 * The oldest of them (fq_tail first), one more than a run lists so
+	 * that the running task can be left out: start_run() copies them
+	 * instead of walking the list, a cache miss per task it visits.
+	 */
+	struct sl_task *old[LP_LISTED + 1];
+	uint32_t nr_old;
 	uint64_t fq_sum;			/* of their weights */
 	uint32_t fq_at_prio[40];		/* how many at each fair prio (100..139) */
 
@@ -156,6 +163,7 @@ struct lp_task {
 	struct sl_task *fq_prev, *fq_next;	/* in its CPU's fq list (in_fq) */
 	int fq_prio;			/* its prio when it entered the fq list */
 	bool in_fq;
+	bool in_old;			/* in its CPU's old[] */
 	/* as the late runner */
 	uint64_t late, cost, max_cost;
 	/* as a waiter behind late runs: how often, and its wait after the expected switch */
@@ -447,10 +455,9 @@ static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 		c->contended = true;
 		c->tc = ts;
 	}
-	for (struct sl_task *q = c->fq_tail; q && c->nr_listed < LP_LISTED;
-	     q = ((struct lp_task *)sl_task_priv(m, a, q))->fq_prev)
-		if (q != t)
-			c->listed[c->nr_listed++] = (struct lp_waiter){ .task = q, .since = ts };
+	for (uint32_t i = 0; i < c->nr_old && c->nr_listed < LP_LISTED; i++)
+		if (c->old[i] != t)
+			c->listed[c->nr_listed++] = (struct lp_waiter){ .task = c->old[i], .since = ts };
 }
 
 /* t, queued on c, is one of the waiters W of c's watched run */
@@ -471,6 +478,10 @@ static void fq_add(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
 	else
 		c->fq_tail = t;
 	c->fq_head = t;
+	if (c->fq_nr < ARRAY_SIZE(c->old)) {
+		c->old[c->nr_old++] = t;
+		lt->in_old = true;
+	}
 	c->fq_nr++;
 	c->fq_sum += sl_prio_weight(t->prio);
 	c->fq_at_prio[t->prio - 100]++;
@@ -490,6 +501,24 @@ static void fq_del(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
 	lt->fq_prev = lt->fq_next = NULL;
 	lt->in_fq = false;
 	c->fq_nr--;
+	if (lt->in_old) {
+		uint32_t i = 0;
+
+		while (i < c->nr_old && sl_task_priv(m, a, c->old[i]) != lt)
+			i++;
+		memmove(&c->old[i], &c->old[i + 1], (c->nr_old - i - 1) * sizeof(c->old[0]));
+		c->nr_old--;
+		lt->in_old = false;
+		/* the next newer task takes the freed place */
+		if (c->fq_nr > c->nr_old) {
+			struct sl_task *n = c->nr_old ? ((struct lp_task *)sl_task_priv(m, a,
+						c->old[c->nr_old - 1]))->fq_prev : c->fq_tail;
+			struct lp_task *ln = sl_task_priv(m, a, n);
+
+			c->old[c->nr_old++] = n;
+			ln->in_old = true;
+		}
+	}
 	c->fq_sum -= sl_prio_weight(lt->fq_prio);
 	c->fq_at_prio[lt->fq_prio - 100]--;
 }

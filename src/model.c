@@ -34,8 +34,6 @@ struct task_hash {
 struct model_priv {
 	struct task_hash hash;
 	size_t task_priv_size;		/* analyzers' slots after each struct sl_task */
-	size_t cpu_priv_size;
-	char *cpu_priv;			/* nr_cpus * cpu_priv_size */
 	/* per CPU: the wakee whose destination is not decided yet (rule 2) */
 	struct sl_task **open_wake;
 	/* per CPU: the last wakee it placed, for IPIs sent on its behalf */
@@ -63,17 +61,6 @@ static void notify_runnable(struct sl_model *m, struct sl_task *t, int cpu, uint
 	FOR_EACH_ANALYZER(m, a)
 		if (a->ops->on_runnable)
 			a->ops->on_runnable(a, m, t, cpu, ts, enter);
-}
-
-void *sl_task_priv(const struct sl_model *m, const struct sl_analyzer *a, const struct sl_task *t)
-{
-	(void)m;
-	return (char *)(t + 1) + a->task_off;
-}
-
-void *sl_cpu_priv(const struct sl_model *m, const struct sl_analyzer *a, int cpu)
-{
-	return priv_of(m)->cpu_priv + (size_t)cpu * priv_of(m)->cpu_priv_size + a->cpu_off;
 }
 
 /*
@@ -286,8 +273,8 @@ static void ensure_cpu(struct sl_model *m, int cpu)
 
 	m->cpus = xrealloc(m->cpus, (size_t)new_n * sizeof(*m->cpus));
 	memset(m->cpus + n, 0, (size_t)(new_n - n) * sizeof(*m->cpus));
-	p->cpu_priv = xrealloc(p->cpu_priv, (size_t)new_n * p->cpu_priv_size + 1);
-	memset(p->cpu_priv + (size_t)n * p->cpu_priv_size, 0, (size_t)(new_n - n) * p->cpu_priv_size);
+	m->cpu_priv = xrealloc(m->cpu_priv, (size_t)new_n * m->cpu_priv_size + 1);
+	memset(m->cpu_priv + (size_t)n * m->cpu_priv_size, 0, (size_t)(new_n - n) * m->cpu_priv_size);
 	p->open_wake = xrealloc(p->open_wake, (size_t)new_n * sizeof(*p->open_wake));
 	p->last_placed = xrealloc(p->last_placed, (size_t)new_n * sizeof(*p->last_placed));
 	p->last_placed_seq = xrealloc(p->last_placed_seq, (size_t)new_n * sizeof(*p->last_placed_seq));
@@ -1224,8 +1211,8 @@ struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *str
 		a->priv = ops->priv_size ? xcalloc(1, ops->priv_size) : NULL;
 		a->task_off = p->task_priv_size;
 		p->task_priv_size += (ops->task_priv_size + 7) & ~(size_t)7;
-		a->cpu_off = p->cpu_priv_size;
-		p->cpu_priv_size += (ops->cpu_priv_size + 7) & ~(size_t)7;
+		a->cpu_off = m->cpu_priv_size;
+		m->cpu_priv_size += (ops->cpu_priv_size + 7) & ~(size_t)7;
 		m->analyzers[m->nr_analyzers++] = a;
 	}
 	p->cpu_limit = MAX_CPUS;
@@ -1278,7 +1265,7 @@ void sl_model_free(struct sl_model *m)
 	free(m->llc_of);
 	sl_findings_free(m->findings);
 	free(p->hash.slots);
-	free(p->cpu_priv);
+	free(m->cpu_priv);
 	free(p->open_wake);
 	free(p->last_placed);
 	free(p->last_placed_seq);

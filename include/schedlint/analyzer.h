@@ -67,9 +67,21 @@ struct sl_analyzer {
 	int id;
 };
 
-/* This analyzer's per-task / per-CPU slot. */
-void *sl_task_priv(const struct sl_model *m, const struct sl_analyzer *a, const struct sl_task *t);
-void *sl_cpu_priv(const struct sl_model *m, const struct sl_analyzer *a, int cpu);
+/*
+ * This analyzer's per-task / per-CPU slot.  Inline: analyzers call them
+ * for every event, and a call each was measurable on a 5 M-event trace.
+ */
+static inline void *sl_task_priv(const struct sl_model *m, const struct sl_analyzer *a,
+				 const struct sl_task *t)
+{
+	(void)m;
+	return (char *)(t + 1) + a->task_off;
+}
+
+static inline void *sl_cpu_priv(const struct sl_model *m, const struct sl_analyzer *a, int cpu)
+{
+	return m->cpu_priv + (size_t)cpu * m->cpu_priv_size + a->cpu_off;
+}
 
 /* analyzers/registry.c */
 extern const struct sl_analyzer_ops *const sl_analyzer_registry[];

@@ -230,6 +230,9 @@ struct sl_model {
 
 	/* private to model.c */
 	void *priv;
+	/* the analyzers' per-CPU slots, nr_cpus * cpu_priv_size (sl_cpu_priv()) */
+	char *cpu_priv;
+	size_t cpu_priv_size;
 };
 
 struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *strtab,
