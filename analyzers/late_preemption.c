@@ -257,12 +257,16 @@ static int spacing_bucket(uint64_t ns)
 	return b < LP_SPACING_BUCKETS ? b : -1;
 }
 
+/*
+ * Where ts falls in a tick period of 1e9/hz ns, in LP_PHASE_BINS bins:
+ * floor(frac(ts * hz / 1e9) * BINS), in integers (exact, and an fmod()
+ * per candidate HZ per preemption was 2% of analyze on hackbench).
+ */
 static int phase_bin(uint64_t ts, int hz)
 {
-	double period = 1e9 / hz;
-	int bin = (int)(fmod((double)ts, period) / period * LP_PHASE_BINS);
+	uint64_t phase = (uint64_t)(((unsigned __int128)ts * (unsigned)hz) % 1000000000u);
 
-	return bin < 0 ? 0 : bin >= LP_PHASE_BINS ? LP_PHASE_BINS - 1 : bin;
+	return (int)(phase * LP_PHASE_BINS / 1000000000u);
 }
 
 /* Bins of the phase histogram the tick window spans at hz. */
