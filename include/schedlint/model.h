@@ -91,13 +91,15 @@ struct sl_task {
 	uint64_t preemptions;		/* times switched out while runnable */
 	uint64_t migrations;		/* sched_migrate_task events */
 	uint64_t wakeups;		/* wakeups from blocked (latency samples or not) */
-	struct sl_hist latency;		/* wakeup latency samples that pass the filters */
 
 	/* runqueue / pending list links: a task is on at most one list */
 	struct sl_task *q_prev, *q_next;
 	uint32_t index;			/* position in sl_model.tasks: stable for the run */
 	bool exec_seen;			/* comm changed while alive (exec) */
 	bool state_lost;		/* UNKNOWN because its CPU lost events */
+
+	/* last: 488 bytes touched once per sample, after the fields every event uses */
+	struct sl_hist latency;		/* wakeup latency samples that pass the filters */
 };
 
 struct sl_cpu {
