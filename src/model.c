@@ -31,6 +31,8 @@ struct task_hash {
 	uint32_t nr;
 };
 
+enum hook { H_EVENT, H_PLACEMENT, H_LATENCY, H_SWITCH, H_RUNNABLE, H_CPU_IDLE, H_CPU_UNKNOWN, H__NR };
+
 struct model_priv {
 	struct task_hash hash;
 	size_t task_priv_size;		/* analyzers' slots after each struct sl_task */
@@ -39,6 +41,10 @@ struct model_priv {
 	/* per CPU: the last wakee it placed, for IPIs sent on its behalf */
 	struct sl_task **last_placed;
 	uint64_t *last_placed_seq;
+	/* per hook, the analyzers that have it: no NULL test per analyzer per event */
+	struct sl_analyzer **hooked[H__NR];
+	int nr_hooked[H__NR];
+	struct sl_analyzer_ops *disabled;	/* the ops of analyzers whose init failed */
 	bool started;
 	bool implied;			/* handle_switch() is applying an implied switch */
 	int cpu_limit;			/* CPU numbers at or above it do not exist in the trace */
@@ -54,13 +60,18 @@ static inline struct model_priv *priv_of(const struct sl_model *m)
 #define FOR_EACH_ANALYZER(m, a) \
 	for (int _i = 0; _i < (m)->nr_analyzers && ((a) = (m)->analyzers[_i]); _i++)
 
+/* Call hook fn of every analyzer that has it, in registry order. */
+#define CALL_HOOK(m, h, fn, ...) do {						\
+	struct model_priv *_p = priv_of(m);					\
+	for (int _i = 0; _i < _p->nr_hooked[h]; _i++) {				\
+		struct sl_analyzer *_a = _p->hooked[h][_i];			\
+		_a->ops->fn(_a, (m), __VA_ARGS__);				\
+	}									\
+} while (0)
+
 static void notify_runnable(struct sl_model *m, struct sl_task *t, int cpu, uint64_t ts, bool enter)
 {
-	struct sl_analyzer *a;
-
-	FOR_EACH_ANALYZER(m, a)
-		if (a->ops->on_runnable)
-			a->ops->on_runnable(a, m, t, cpu, ts, enter);
+	CALL_HOOK(m, H_RUNNABLE, on_runnable, t, cpu, ts, enter);
 }
 
 /*
@@ -300,14 +311,11 @@ static void account_queue(struct sl_model *m, struct sl_cpu *c, uint64_t ts)
 static void cpu_changed(struct sl_model *m, struct sl_cpu *c, uint64_t ts)
 {
 	bool idle = sl_cpu_is_idle(c);
-	struct sl_analyzer *a;
 
 	if (idle == c->idle)
 		return;
 	c->idle = idle;
-	FOR_EACH_ANALYZER(m, a)
-		if (a->ops->on_cpu_idle)
-			a->ops->on_cpu_idle(a, m, c->cpu, ts, idle);
+	CALL_HOOK(m, H_CPU_IDLE, on_cpu_idle, c->cpu, ts, idle);
 }
 
 /* Account the CPU's time from curr_since to ts as busy or idle. */
@@ -471,7 +479,6 @@ static void place(struct sl_model *m, struct sl_task *t, int dest, int prev_cpu,
 {
 	struct model_priv *p = priv_of(m);
 	struct sl_placement pl;
-	struct sl_analyzer *a;
 
 	ensure_cpu(m, dest);
 	clear_open_wake(m, t);
@@ -486,9 +493,7 @@ static void place(struct sl_model *m, struct sl_task *t, int dest, int prev_cpu,
 		.prev_cpu = prev_cpu, .waker_pid = t->waker_pid, .waker_cpu = t->waker_cpu,
 		.waker_ctx = t->waker_ctx,
 	};
-	FOR_EACH_ANALYZER(m, a)
-		if (a->ops->on_placement)
-			a->ops->on_placement(a, m, &pl);
+	CALL_HOOK(m, H_PLACEMENT, on_placement, &pl);
 
 	if (m->wakeup_missing) {
 		detach(m, t, ts);
@@ -719,7 +724,6 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 	struct sl_task *next = get_task(m, ev->sw.next_pid, ev->sw.next_comm, ev->sw.next_prio);
 	struct sl_latency_sample sample;
 	struct sl_switch_info sw;
-	struct sl_analyzer *a;
 	bool have_sample = false;
 
 	if (!p->implied && sl_filter_cpu(m->cfg, c->cpu) && sl_filter_time(m->cfg, ts))
@@ -841,13 +845,9 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 				sl_hist_add(sample.ipi ? &m->latency_ipi : &m->latency_noipi, sample.latency);
 			}
 		}
-		FOR_EACH_ANALYZER(m, a)
-			if (a->ops->on_latency)
-				a->ops->on_latency(a, m, &sample);
+		CALL_HOOK(m, H_LATENCY, on_latency, &sample);
 	}
-	FOR_EACH_ANALYZER(m, a)
-		if (a->ops->on_switch)
-			a->ops->on_switch(a, m, &sw);
+	CALL_HOOK(m, H_SWITCH, on_switch, &sw);
 
 	/* the waker went on: IPIs after this are not for its last wakee */
 	p->last_placed[c->cpu] = NULL;
@@ -986,7 +986,6 @@ static void handle_lost(struct sl_model *m, const struct sl_event *ev, uint64_t 
 	struct model_priv *p = priv_of(m);
 	struct sl_cpu *c = &m->cpus[ev->cpu];
 	uint64_t gap_start = c->last_event_ts ? c->last_event_ts : ts;
-	struct sl_analyzer *a;
 
 	m->lost_events += ev->lost.count;
 	m->lost_gaps++;
@@ -994,9 +993,7 @@ static void handle_lost(struct sl_model *m, const struct sl_event *ev, uint64_t 
 	c->lost_gaps++;
 
 	account_cpu(m, c, gap_start);
-	FOR_EACH_ANALYZER(m, a)
-		if (a->ops->on_cpu_unknown)
-			a->ops->on_cpu_unknown(a, m, c->cpu, gap_start, ts);
+	CALL_HOOK(m, H_CPU_UNKNOWN, on_cpu_unknown, c->cpu, gap_start, ts);
 
 	if (c->curr) {
 		struct sl_task *t = c->curr;
@@ -1044,7 +1041,6 @@ static void count_event(struct sl_model *m, const struct sl_event *ev)
 void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 {
 	struct model_priv *p = priv_of(m);
-	struct sl_analyzer *a;
 	uint64_t ts = ev->ts;
 
 	if (ev->cpu < 0 || ev->cpu >= p->cpu_limit) {
@@ -1132,9 +1128,7 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 	}
 	m->cpus[ev->cpu].last_event_ts = ts;
 
-	FOR_EACH_ANALYZER(m, a)
-		if (a->ops->on_event)
-			a->ops->on_event(a, m, ev);
+	CALL_HOOK(m, H_EVENT, on_event, ev);
 }
 
 void sl_model_finish(struct sl_model *m)
@@ -1202,6 +1196,7 @@ struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *str
 	}
 
 	m->analyzers = xcalloc((size_t)sl_nr_analyzers, sizeof(*m->analyzers));
+	p->disabled = xcalloc((size_t)MAX(sl_nr_analyzers, 1), sizeof(*p->disabled));
 	for (int i = 0; i < sl_nr_analyzers; i++) {
 		const struct sl_analyzer_ops *ops = sl_analyzer_registry[i];
 		struct sl_analyzer *a = xcalloc(1, sizeof(*a));
@@ -1226,8 +1221,25 @@ struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *str
 
 		if (a->ops->init && a->ops->init(a, m)) {
 			/* an analyzer that cannot run is left out, not fatal */
-			a->ops = &(const struct sl_analyzer_ops){ .name = a->ops->name };
+			p->disabled[i] = (struct sl_analyzer_ops){ .name = a->ops->name };
+			a->ops = &p->disabled[i];
 		}
+	}
+	for (int h = 0; h < H__NR; h++)
+		p->hooked[h] = xcalloc((size_t)MAX(m->nr_analyzers, 1), sizeof(*p->hooked[h]));
+	for (int i = 0; i < m->nr_analyzers; i++) {
+		struct sl_analyzer *a = m->analyzers[i];
+		const struct sl_analyzer_ops *o = a->ops;
+		const bool has[H__NR] = {
+			[H_EVENT] = o->on_event, [H_PLACEMENT] = o->on_placement,
+			[H_LATENCY] = o->on_latency, [H_SWITCH] = o->on_switch,
+			[H_RUNNABLE] = o->on_runnable, [H_CPU_IDLE] = o->on_cpu_idle,
+			[H_CPU_UNKNOWN] = o->on_cpu_unknown,
+		};
+
+		for (int h = 0; h < H__NR; h++)
+			if (has[h])
+				p->hooked[h][p->nr_hooked[h]++] = a;
 	}
 	return m;
 }
@@ -1269,6 +1281,9 @@ void sl_model_free(struct sl_model *m)
 	free(p->open_wake);
 	free(p->last_placed);
 	free(p->last_placed_seq);
+	for (int h = 0; h < H__NR; h++)
+		free(p->hooked[h]);
+	free(p->disabled);
 	free(p);
 	free(m);
 }
