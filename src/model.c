@@ -91,27 +91,9 @@ static bool cpu_ok(struct sl_model *m, int cpu)
 
 /* --- filters --- */
 
-bool sl_filter_cpu(const struct sl_config *cfg, int cpu)
-{
-	return !cfg->cpus.nr_words || sl_cpuset_test(&cfg->cpus, cpu);
-}
-
-bool sl_filter_time(const struct sl_config *cfg, uint64_t ts)
-{
-	return (!cfg->from_set || ts >= cfg->from_ns) && (!cfg->to_set || ts <= cfg->to_ns);
-}
-
-uint64_t sl_filter_clip(const struct sl_config *cfg, uint64_t a, uint64_t b)
-{
-	if (cfg->from_set && a < cfg->from_ns)
-		a = cfg->from_ns;
-	if (cfg->to_set && b > cfg->to_ns)
-		b = cfg->to_ns;
-	return sl_dur(a, b);
-}
-
-bool sl_filter_task(const struct sl_config *cfg, const struct sl_strtab *st,
-		    const struct sl_task *t)
+/* --pid and --comm, when one is given (sl_filter_task()) */
+bool sl_filter_task_list(const struct sl_config *cfg, const struct sl_strtab *st,
+			 const struct sl_task *t)
 {
 	if (cfg->nr_pids) {
 		bool found = false;

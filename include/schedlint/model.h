@@ -262,12 +262,38 @@ bool sl_same_llc(const struct sl_model *m, int a, int b);
 enum sl_affinity sl_task_affinity(const struct sl_model *m, const struct sl_task *t);
 const char *sl_task_comm(const struct sl_model *m, const struct sl_task *t);
 
-/* Filters (SPEC: --cpus, --pid, --comm, --from/--to) */
-bool sl_filter_cpu(const struct sl_config *cfg, int cpu);
-bool sl_filter_task(const struct sl_config *cfg, const struct sl_strtab *st,
-		    const struct sl_task *t);
-bool sl_filter_time(const struct sl_config *cfg, uint64_t ts);
+/*
+ * Filters (SPEC: --cpus, --pid, --comm, --from/--to).  Inline: the model
+ * and the analyzers ask several times per event, nearly always with no
+ * filter given.
+ */
+bool sl_filter_task_list(const struct sl_config *cfg, const struct sl_strtab *st,
+			 const struct sl_task *t);
+
+static inline bool sl_filter_cpu(const struct sl_config *cfg, int cpu)
+{
+	return !cfg->cpus.nr_words || sl_cpuset_test(&cfg->cpus, cpu);
+}
+
+static inline bool sl_filter_task(const struct sl_config *cfg, const struct sl_strtab *st,
+				  const struct sl_task *t)
+{
+	return (!cfg->nr_pids && !cfg->nr_comms) || sl_filter_task_list(cfg, st, t);
+}
+
+static inline bool sl_filter_time(const struct sl_config *cfg, uint64_t ts)
+{
+	return (!cfg->from_set || ts >= cfg->from_ns) && (!cfg->to_set || ts <= cfg->to_ns);
+}
+
 /* Length of [a, b) inside --from/--to. */
-uint64_t sl_filter_clip(const struct sl_config *cfg, uint64_t a, uint64_t b);
+static inline uint64_t sl_filter_clip(const struct sl_config *cfg, uint64_t a, uint64_t b)
+{
+	if (cfg->from_set && a < cfg->from_ns)
+		a = cfg->from_ns;
+	if (cfg->to_set && b > cfg->to_ns)
+		b = cfg->to_ns;
+	return sl_dur(a, b);
+}
 
 #endif /* SCHEDLINT_MODEL_H */
