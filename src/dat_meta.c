@@ -20,6 +20,7 @@
 #include "dat_decode.h"
 #include "dat_format_check.h"
 #include "dat_meta.h"
+#include "kallsyms.h"
 #include "util.h"
 
 /* A bounds-checked walk over a section's bytes. */
@@ -196,13 +197,15 @@ static int parse_formats(struct tep_handle *tep, struct walk *w, const char *sys
 }
 
 int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **out,
-		    struct sl_error *err)
+		    struct sl_kallsyms **ksyms, struct sl_error *err)
 {
 	struct tep_handle *tep = tep_alloc();
 	struct walk w;
 	int ret;
 
 	*out = NULL;
+	if (ksyms)
+		*ksyms = NULL;
 	if (!tep) {
 		sl_error_set(err, "out of memory");
 		return -ENOMEM;
@@ -259,6 +262,9 @@ int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **o
 		uint64_t size;
 		const char *text;
 
+		if (texts[i].id == SL_DAT_KALLSYMS && !ksyms)
+			continue;
+
 		ret = load(fd, l, texts[i].id, &w, err);
 		if (ret)
 			goto fail;
@@ -278,7 +284,7 @@ int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **o
 				text = copy;
 			}
 			if (texts[i].id == SL_DAT_KALLSYMS)
-				tep_parse_kallsyms(tep, text);
+				*ksyms = sl_kallsyms_load(tep, text, (size_t)size);
 			else if (texts[i].id == SL_DAT_PRINTK)
 				tep_parse_printk_formats(tep, text);
 			else

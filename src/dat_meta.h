@@ -9,13 +9,17 @@
 
 #include "dat_layout.h"
 
+struct sl_kallsyms;
+
 /*
  * Parse the header page, ftrace and event formats, kallsyms, printk
  * formats and saved cmdlines of the file (open as fd, layout l) into a new
- * tep handle, as libtracecmd would.  0 and *out (tep_free() it), or -errno
- * with err set.
+ * tep handle, as libtracecmd would.  0 and *out (tep_free() it, then
+ * sl_kallsyms_free(*ksyms)), or -errno with err set.  The kallsyms are
+ * read only when ksyms is not NULL (kallsyms.c; *ksyms may be NULL then
+ * too: tep's own parser took them).
  */
 int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **out,
-		    struct sl_error *err);
+		    struct sl_kallsyms **ksyms, struct sl_error *err);
 
 #endif /* SCHEDLINT_DAT_META_H */

@@ -204,7 +204,7 @@ int sl_read_dat_libtracecmd_open(const char *path, const char *buffer, struct sl
 		goto fail;
 	}
 	/* sizes inside the metadata that libtracecmd would malloc blindly */
-	ret = sl_dat_tep_load(fd, &layout, &tep, err);
+	ret = sl_dat_tep_load(fd, &layout, &tep, NULL, err);
 	if (ret < 0) {
 		close(fd);
 		goto fail;

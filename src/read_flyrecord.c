@@ -58,6 +58,7 @@
 #include "cpu_heap.h"
 #include "dat_decode.h"
 #include "dat_meta.h"
+#include "kallsyms.h"
 #include "read_dat.h"
 #include "util.h"
 
@@ -118,6 +119,7 @@ struct fly_reader {
 	struct sl_reader r;		/* first: the generic part */
 	struct tep_handle *tep;		/* the file's formats */
 	bool own_tep;
+	struct sl_kallsyms *ksyms;	/* the resolver fr->tep uses (kallsyms.c) */
 	struct sl_dat_decoder *decoder;
 	struct sl_dat_layout layout;
 	int fd;
@@ -666,6 +668,7 @@ static void fly_close(struct sl_reader *r)
 	sl_dat_decoder_free(fr->decoder);
 	if (fr->own_tep)
 		tep_free(fr->tep);
+	sl_kallsyms_free(fr->ksyms);
 	if (fr->fd >= 0)
 		close(fr->fd);
 	sl_dat_layout_free(&fr->layout);
@@ -820,7 +823,7 @@ int sl_read_dat_flyrecord_open(const char *path, const char *buffer, struct sl_s
 		sl_error_set(err, "cannot open: %s", strerror(-ret));
 		goto fail;
 	}
-	ret = sl_dat_tep_load(fr->fd, &fr->layout, &fr->tep, err);
+	ret = sl_dat_tep_load(fr->fd, &fr->layout, &fr->tep, &fr->ksyms, err);
 	if (ret < 0)
 		goto fail;
 	fr->own_tep = true;
