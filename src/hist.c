@@ -59,9 +59,26 @@ void sl_hist_init(struct sl_hist *h)
 
 void sl_hist_free(struct sl_hist *h)
 {
-	for (int g = 0; g < SL_HIST_GROUPS; g++)
-		free(h->groups[g]);
+	if (h->groups) {
+		for (int g = 0; g < SL_HIST_GROUPS; g++)
+			free(h->groups[g]);
+		free(h->groups);
+	}
 	sl_hist_init(h);
+}
+
+static inline const uint64_t *group(const struct sl_hist *h, int g)
+{
+	return h->groups ? h->groups[g] : NULL;
+}
+
+static uint64_t *group_alloc(struct sl_hist *h, int g)
+{
+	if (!h->groups)
+		h->groups = xcalloc(SL_HIST_GROUPS, sizeof(*h->groups));
+	if (!h->groups[g])
+		h->groups[g] = xcalloc((size_t)group_size(g), sizeof(uint64_t));
+	return h->groups[g];
 }
 
 void sl_hist_add(struct sl_hist *h, uint64_t v)
@@ -69,9 +86,10 @@ void sl_hist_add(struct sl_hist *h, uint64_t v)
 	int g, i;
 
 	bucket_of(v, &g, &i);
-	if (!h->groups[g])
-		h->groups[g] = xcalloc((size_t)group_size(g), sizeof(uint64_t));
-	h->groups[g][i]++;
+	if (h->groups && h->groups[g])
+		h->groups[g][i]++;
+	else
+		group_alloc(h, g)[i]++;
 	if (!h->count || v < h->min)
 		h->min = v;
 	if (v > h->max)
@@ -85,12 +103,14 @@ void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src)
 	if (!src->count)
 		return;
 	for (int g = 0; g < SL_HIST_GROUPS; g++) {
-		if (!src->groups[g])
+		const uint64_t *sg = group(src, g);
+		uint64_t *dg;
+
+		if (!sg)
 			continue;
-		if (!dst->groups[g])
-			dst->groups[g] = xcalloc((size_t)group_size(g), sizeof(uint64_t));
+		dg = group_alloc(dst, g);
 		for (int i = 0; i < group_size(g); i++)
-			dst->groups[g][i] += src->groups[g][i];
+			dg[i] += sg[i];
 	}
 	if (!dst->count || src->min < dst->min)
 		dst->min = src->min;
@@ -120,10 +140,12 @@ uint64_t sl_hist_percentile(const struct sl_hist *h, double p)
 	uint64_t seen = 0;
 
 	for (int g = 0; g < SL_HIST_GROUPS; g++) {
-		if (!h->groups[g])
+		const uint64_t *hg = group(h, g);
+
+		if (!hg)
 			continue;
 		for (int i = 0; i < group_size(g); i++) {
-			seen += h->groups[g][i];
+			seen += hg[i];
 			if (seen >= rank) {
 				uint64_t lo, hi, mid;
 
@@ -140,10 +162,12 @@ int sl_hist_next(const struct sl_hist *h, struct sl_hist_iter *it,
 		 uint64_t *lo, uint64_t *hi, uint64_t *count)
 {
 	for (; it->group < SL_HIST_GROUPS; it->group++, it->index = 0) {
-		if (!h->groups[it->group])
+		const uint64_t *hg = group(h, it->group);
+
+		if (!hg)
 			continue;
 		for (; it->index < group_size(it->group); it->index++) {
-			uint64_t c = h->groups[it->group][it->index];
+			uint64_t c = hg[it->index];
 
 			if (c) {
 				bucket_range(it->group, it->index, lo, hi);

@@ -7,6 +7,8 @@
  * wide and its midpoint is within 0.4% of every value in it.  Groups of
  * buckets are allocated on first use, so a task with a handful of
  * samples costs a few KB, and memory never grows with the sample count.
+ * The table of groups is allocated too: an empty histogram is 40 bytes,
+ * so the task and CPU structures that hold one stay small.
  */
 #ifndef SCHEDLINT_HIST_H
 #define SCHEDLINT_HIST_H
@@ -19,7 +21,7 @@ struct sl_hist {
 	uint64_t count;
 	uint64_t sum;		/* saturates at UINT64_MAX */
 	uint64_t min, max;
-	uint64_t *groups[SL_HIST_GROUPS];
+	uint64_t **groups;	/* SL_HIST_GROUPS, NULL until the first sample */
 };
 
 void sl_hist_init(struct sl_hist *h);
