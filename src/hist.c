@@ -67,17 +67,17 @@ void sl_hist_free(struct sl_hist *h)
 	sl_hist_init(h);
 }
 
-static inline const uint64_t *group(const struct sl_hist *h, int g)
+static inline const uint32_t *group(const struct sl_hist *h, int g)
 {
 	return h->groups ? h->groups[g] : NULL;
 }
 
-static uint64_t *group_alloc(struct sl_hist *h, int g)
+static uint32_t *group_alloc(struct sl_hist *h, int g)
 {
 	if (!h->groups)
 		h->groups = xcalloc(SL_HIST_GROUPS, sizeof(*h->groups));
 	if (!h->groups[g])
-		h->groups[g] = xcalloc((size_t)group_size(g), sizeof(uint64_t));
+		h->groups[g] = xcalloc((size_t)group_size(g), sizeof(uint32_t));
 	return h->groups[g];
 }
 
@@ -86,10 +86,10 @@ void sl_hist_add(struct sl_hist *h, uint64_t v)
 	int g, i;
 
 	bucket_of(v, &g, &i);
-	if (h->groups && h->groups[g])
-		h->groups[g][i]++;
-	else
-		group_alloc(h, g)[i]++;
+	uint32_t *hg = h->groups && h->groups[g] ? h->groups[g] : group_alloc(h, g);
+
+	if (hg[i] != UINT32_MAX)
+		hg[i]++;
 	if (!h->count || v < h->min)
 		h->min = v;
 	if (v > h->max)
@@ -103,14 +103,14 @@ void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src)
 	if (!src->count)
 		return;
 	for (int g = 0; g < SL_HIST_GROUPS; g++) {
-		const uint64_t *sg = group(src, g);
-		uint64_t *dg;
+		const uint32_t *sg = group(src, g);
+		uint32_t *dg;
 
 		if (!sg)
 			continue;
 		dg = group_alloc(dst, g);
 		for (int i = 0; i < group_size(g); i++)
-			dg[i] += sg[i];
+			dg[i] = dg[i] > UINT32_MAX - sg[i] ? UINT32_MAX : dg[i] + sg[i];
 	}
 	if (!dst->count || src->min < dst->min)
 		dst->min = src->min;
@@ -140,7 +140,7 @@ uint64_t sl_hist_percentile(const struct sl_hist *h, double p)
 	uint64_t seen = 0;
 
 	for (int g = 0; g < SL_HIST_GROUPS; g++) {
-		const uint64_t *hg = group(h, g);
+		const uint32_t *hg = group(h, g);
 
 		if (!hg)
 			continue;
@@ -162,7 +162,7 @@ int sl_hist_next(const struct sl_hist *h, struct sl_hist_iter *it,
 		 uint64_t *lo, uint64_t *hi, uint64_t *count)
 {
 	for (; it->group < SL_HIST_GROUPS; it->group++, it->index = 0) {
-		const uint64_t *hg = group(h, it->group);
+		const uint32_t *hg = group(h, it->group);
 
 		if (!hg)
 			continue;
