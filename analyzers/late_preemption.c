@@ -459,9 +459,12 @@ static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 		c->contended = true;
 		c->tc = ts;
 	}
-	for (uint32_t i = 0; i < c->nr_old && c->nr_listed < LP_LISTED; i++)
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < c->nr_old && n < LP_LISTED; i++)
 		if (c->old[i] != t)
-			c->listed[c->nr_listed++] = (struct lp_waiter){ .task = c->old[i], .since = ts };
+			c->listed[n++] = (struct lp_waiter){ .task = c->old[i], .since = ts };
+	c->nr_listed = n;
 }
 
 /* t, queued on c, is one of the waiters W of c's watched run */
