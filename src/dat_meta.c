@@ -283,9 +283,15 @@ int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **o
 				copy[size] = '\0';
 				text = copy;
 			}
-			if (texts[i].id == SL_DAT_KALLSYMS)
-				*ksyms = sl_kallsyms_load(tep, text, (size_t)size);
-			else if (texts[i].id == SL_DAT_PRINTK)
+			if (texts[i].id == SL_DAT_KALLSYMS) {
+				/* the table keeps the text (5 MB here): no copy of it */
+				void *owner = copy ? copy : (void *)w.p;
+
+				*ksyms = sl_kallsyms_load(tep, (char *)text, (size_t)size, owner);
+				if (owner == w.p)
+					w.p = NULL;
+				copy = NULL;
+			} else if (texts[i].id == SL_DAT_PRINTK)
 				tep_parse_printk_formats(tep, text);
 			else
 				tep_parse_saved_cmdlines(tep, text);

@@ -3,6 +3,7 @@
  * hist.c - log-linear latency histogram (see hist.h)
  */
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 #include <stdlib.h>
 
@@ -64,6 +65,7 @@ void sl_hist_free(struct sl_hist *h)
 			free(h->groups[g]);
 		free(h->groups);
 	}
+	free(h->sparse);
 	sl_hist_init(h);
 }
 
@@ -81,11 +83,93 @@ static uint32_t *group_alloc(struct sl_hist *h, int g)
 	return h->groups[g];
 }
 
+/* A walk over the non-empty buckets, in increasing order, of either form. */
+struct walk {
+	int g, i;		/* groups: the next bucket to look at */
+	uint32_t k;		/* sparse: the next entry */
+};
+
+static bool walk_next(const struct sl_hist *h, struct walk *w, int *g, int *i, uint32_t *count)
+{
+	if (h->sparse) {
+		if (w->k >= h->nr_sparse)
+			return false;
+		*g = (int)(h->sparse[2 * w->k] >> 8);
+		*i = (int)(h->sparse[2 * w->k] & 0xff);
+		*count = h->sparse[2 * w->k + 1];
+		w->k++;
+		return true;
+	}
+	for (; w->g < SL_HIST_GROUPS; w->g++, w->i = 0) {
+		const uint32_t *hg = group(h, w->g);
+
+		if (!hg)
+			continue;
+		for (; w->i < group_size(w->g); w->i++) {
+			if (hg[w->i]) {
+				*g = w->g;
+				*i = w->i;
+				*count = hg[w->i];
+				w->i++;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static void add_count(uint32_t *bucket, uint32_t n)
+{
+	*bucket = *bucket > UINT32_MAX - n ? UINT32_MAX : *bucket + n;
+}
+
+/* Back from the sparse form, to take samples again. */
+static void expand(struct sl_hist *h)
+{
+	uint32_t *sparse = h->sparse;
+	uint32_t nr = h->nr_sparse;
+
+	h->sparse = NULL;
+	h->nr_sparse = 0;
+	for (uint32_t k = 0; k < nr; k++)
+		add_count(&group_alloc(h, (int)(sparse[2 * k] >> 8))[sparse[2 * k] & 0xff],
+			  sparse[2 * k + 1]);
+	free(sparse);
+}
+
+void sl_hist_compact(struct sl_hist *h)
+{
+	struct walk w = { 0 };
+	uint32_t nr = 0, c, k = 0;
+	int g, i;
+
+	if (!h->groups)
+		return;
+	while (walk_next(h, &w, &g, &i, &c))
+		nr++;
+	uint32_t *sparse = xmalloc((size_t)MAX(nr, 1) * 2 * sizeof(*sparse));
+
+	w = (struct walk){ 0 };
+	while (walk_next(h, &w, &g, &i, &c)) {
+		sparse[2 * k] = (uint32_t)g << 8 | (uint32_t)i;
+		sparse[2 * k + 1] = c;
+		k++;
+	}
+	for (g = 0; g < SL_HIST_GROUPS; g++)
+		free(h->groups[g]);
+	free(h->groups);
+	h->groups = NULL;
+	h->sparse = sparse;
+	h->nr_sparse = nr;
+}
+
 void sl_hist_add(struct sl_hist *h, uint64_t v)
 {
 	int g, i;
 
 	bucket_of(v, &g, &i);
+	if (h->sparse)
+		expand(h);
 	uint32_t *hg = h->groups && h->groups[g] ? h->groups[g] : group_alloc(h, g);
 
 	if (hg[i] != UINT32_MAX)
@@ -100,18 +184,16 @@ void sl_hist_add(struct sl_hist *h, uint64_t v)
 
 void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src)
 {
+	struct walk w = { 0 };
+	uint32_t c;
+	int g, i;
+
 	if (!src->count)
 		return;
-	for (int g = 0; g < SL_HIST_GROUPS; g++) {
-		const uint32_t *sg = group(src, g);
-		uint32_t *dg;
-
-		if (!sg)
-			continue;
-		dg = group_alloc(dst, g);
-		for (int i = 0; i < group_size(g); i++)
-			dg[i] = dg[i] > UINT32_MAX - sg[i] ? UINT32_MAX : dg[i] + sg[i];
-	}
+	if (dst->sparse)
+		expand(dst);
+	while (walk_next(src, &w, &g, &i, &c))
+		add_count(&group_alloc(dst, g)[i], c);
 	if (!dst->count || src->min < dst->min)
 		dst->min = src->min;
 	if (src->max > dst->max)
@@ -138,21 +220,18 @@ uint64_t sl_hist_percentile(const struct sl_hist *h, double p)
 		return h->max;
 
 	uint64_t seen = 0;
+	struct walk w = { 0 };
+	uint32_t c;
+	int g, i;
 
-	for (int g = 0; g < SL_HIST_GROUPS; g++) {
-		const uint32_t *hg = group(h, g);
+	while (walk_next(h, &w, &g, &i, &c)) {
+		seen += c;
+		if (seen >= rank) {
+			uint64_t lo, hi, mid;
 
-		if (!hg)
-			continue;
-		for (int i = 0; i < group_size(g); i++) {
-			seen += hg[i];
-			if (seen >= rank) {
-				uint64_t lo, hi, mid;
-
-				bucket_range(g, i, &lo, &hi);
-				mid = lo + (hi - lo) / 2;
-				return MIN(MAX(mid, h->min), h->max);
-			}
+			bucket_range(g, i, &lo, &hi);
+			mid = lo + (hi - lo) / 2;
+			return MIN(MAX(mid, h->min), h->max);
 		}
 	}
 	return h->max;
@@ -161,21 +240,20 @@ uint64_t sl_hist_percentile(const struct sl_hist *h, double p)
 int sl_hist_next(const struct sl_hist *h, struct sl_hist_iter *it,
 		 uint64_t *lo, uint64_t *hi, uint64_t *count)
 {
-	for (; it->group < SL_HIST_GROUPS; it->group++, it->index = 0) {
-		const uint32_t *hg = group(h, it->group);
+	/* groups: it is the next (group, index); sparse: index is the next entry */
+	struct walk w = { .g = it->group, .i = it->index, .k = (uint32_t)it->index };
+	uint32_t c;
+	int g, i;
 
-		if (!hg)
-			continue;
-		for (; it->index < group_size(it->group); it->index++) {
-			uint64_t c = hg[it->index];
-
-			if (c) {
-				bucket_range(it->group, it->index, lo, hi);
-				*count = c;
-				it->index++;
-				return 1;
-			}
-		}
+	if (!walk_next(h, &w, &g, &i, &c))
+		return 0;
+	bucket_range(g, i, lo, hi);
+	*count = c;
+	if (h->sparse) {
+		it->index = (int)w.k;
+	} else {
+		it->group = w.g;
+		it->index = w.i;
 	}
-	return 0;
+	return 1;
 }

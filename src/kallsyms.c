@@ -15,9 +15,11 @@
  * at one address: _stext and srso_alias_untrain_ret).  tep keeps what
  * tep_parse_kallsyms() registered, newest first, sorts it by address
  * with qsort() (glibc's merge sort: stable) and bsearch()es it with a
- * comparison that matches an address inside [addr, next addr).  We build
- * the same array in the same order, sort it stably, and bsearch() it with
- * the same comparison.  A line this parser is not sure it reads as
+ * comparison that matches an address inside [addr, next addr).  We sort
+ * into that order (by address, the last line first at one address) and
+ * bsearch() with the same comparison.  The table is 16 bytes a symbol and
+ * points into the section's own buffer, which it keeps: no copy of the
+ * 5 MB text.  A line this parser is not sure it reads as
  * sscanf("%16llx %c %n%*s%n%*1[\t][%n%*s%n") would (anything but
  * "ADDR TYPE NAME" with an optional "\t[MODULE]") sends the whole text to
  * tep_parse_kallsyms() instead.
@@ -32,13 +34,14 @@
 
 struct ksym {
 	uint64_t addr;
-	char *name;
-	char *mod;
-	size_t order;		/* position before sorting: ties keep it */
+	uint32_t name, mod;	/* offsets into text; mod NO_MOD: none */
 };
 
+#define NO_MOD UINT32_MAX
+
 struct sl_kallsyms {
-	char *text;		/* our copy, names NUL-terminated in place */
+	char *text;		/* names NUL-terminated in place */
+	void *owner;		/* the allocation text lies in */
 	struct ksym *syms;	/* nr sorted entries and a terminating {0} */
 	size_t nr;
 };
@@ -62,8 +65,9 @@ static int hex_digit(char c)
 /*
  * One line [s, e), no '\n' in it: false when it is not of the plain
  * form.  *keep: tep would register it (not '$' names, not 'a'/'A').
+ * With write, the name and the module are NUL-terminated in place.
  */
-static bool parse_line(char *s, char *e, struct ksym *out, bool *keep)
+static bool parse_line(char *text, char *s, char *e, bool write, struct ksym *out, bool *keep)
 {
 	char *p = s, *name, *mod = NULL;
 	uint64_t addr = 0;
@@ -94,21 +98,57 @@ static bool parse_line(char *s, char *e, struct ksym *out, bool *keep)
 		if (m != e || e[-1] != ']')
 			return false;
 		mod = p + 2;
-		e[-1] = '\0';
 	}
-	*p = '\0';
 	*keep = name[0] != '$' && type != 'A' && type != 'a';
-	*out = (struct ksym){ .addr = addr, .name = name, .mod = mod };
+	if (write) {
+		if (mod)
+			e[-1] = '\0';
+		*p = '\0';
+		*out = (struct ksym){ .addr = addr, .name = (uint32_t)(name - text),
+				      .mod = mod ? (uint32_t)(mod - text) : NO_MOD };
+	}
 	return true;
 }
 
+/*
+ * tep's order: by address, and at one address the line read last first
+ * (its list is newest first and glibc's qsort is stable); a later line
+ * has its name further into the text.
+ */
 static int by_addr(const void *x, const void *y)
 {
 	const struct ksym *a = x, *b = y;
 
 	if (a->addr != b->addr)
 		return a->addr < b->addr ? -1 : 1;
-	return a->order < b->order ? -1 : a->order > b->order;
+	return a->name > b->name ? -1 : a->name < b->name;
+}
+
+/*
+ * /proc/kallsyms is nearly sorted already: an insertion sort moves only
+ * the aliases and the odd module symbol, and needs no second copy of the
+ * table as qsort's merge sort does.  On a text far from sorted (a crafted
+ * file) it stops after a budget of moves and qsort() finishes.
+ */
+static void sort_syms(struct ksym *a, size_t n)
+{
+	size_t budget = 8 * n + 100000;
+
+	for (size_t i = 1; i < n; i++) {
+		struct ksym x = a[i];
+		size_t j = i;
+
+		while (j > 0 && by_addr(&a[j - 1], &x) > 0) {
+			a[j] = a[j - 1];
+			j--;
+			if (!--budget) {
+				a[j] = x;
+				qsort(a, n, sizeof(*a), by_addr);
+				return;
+			}
+		}
+		a[j] = x;
+	}
 }
 
 /* libtraceevent's func_bcmp(): the entry whose [addr, next addr) holds the key */
@@ -121,55 +161,50 @@ static int in_range(const void *x, const void *y)
 	return key->addr < f->addr ? -1 : 1;
 }
 
-const char *sl_kallsyms_find(const struct sl_kallsyms *k, uint64_t addr, uint64_t *start)
+static const struct ksym *find(const struct sl_kallsyms *k, uint64_t addr)
 {
 	struct ksym key = { .addr = addr };
-	const struct ksym *f;
 
 	if (!k || !k->nr)
 		return NULL;
-	f = bsearch(&key, k->syms, k->nr, sizeof(*k->syms), in_range);
+	return bsearch(&key, k->syms, k->nr, sizeof(*k->syms), in_range);
+}
+
+const char *sl_kallsyms_find(const struct sl_kallsyms *k, uint64_t addr, uint64_t *start)
+{
+	const struct ksym *f = find(k, addr);
+
 	if (!f)
 		return NULL;
 	if (start)
 		*start = f->addr;
-	return f->name;
+	return k->text + f->name;
 }
 
 static char *resolve(void *priv, unsigned long long *addrp, char **modp)
 {
 	const struct sl_kallsyms *k = priv;
-	struct ksym key = { .addr = *addrp };
-	const struct ksym *f;
+	const struct ksym *f = find(k, *addrp);
 
-	if (!k->nr)
-		return NULL;
-	f = bsearch(&key, k->syms, k->nr, sizeof(*k->syms), in_range);
 	if (!f)
 		return NULL;
 	*addrp = f->addr;
-	*modp = f->mod;
-	return f->name;
+	*modp = f->mod == NO_MOD ? NULL : k->text + f->mod;
+	return k->text + f->name;
 }
 
 void sl_kallsyms_free(struct sl_kallsyms *k)
 {
 	if (!k)
 		return;
-	free(k->text);
+	free(k->owner);
 	free(k->syms);
 	free(k);
 }
 
-struct sl_kallsyms *sl_kallsyms_load(struct tep_handle *tep, const char *text, size_t len)
+/* Each line of text[0, len) to parse_line(); false at the first it refuses. */
+static bool parse_all(struct sl_kallsyms *k, size_t len, bool write)
 {
-	struct sl_kallsyms *k = xcalloc(1, sizeof(*k));
-	size_t alloc = 0;
-
-	len = strnlen(text, len);	/* tep reads a C string */
-	k->text = xmalloc(len + 1);
-	memcpy(k->text, text, len);
-	k->text[len] = '\0';
 	for (char *s = k->text, *end = k->text + len; s < end;) {
 		char *e = memchr(s, '\n', (size_t)(end - s));
 		struct ksym sym;
@@ -178,37 +213,40 @@ struct sl_kallsyms *sl_kallsyms_load(struct tep_handle *tep, const char *text, s
 		if (!e)
 			e = end;
 		if (e > s) {
-			if (!parse_line(s, e, &sym, &keep)) {
-				sl_kallsyms_free(k);
-				tep_parse_kallsyms(tep, text);
-				return NULL;
-			}
-			if (keep) {
-				GROW(k->syms, alloc, k->nr + 2);
-				k->syms[k->nr++] = sym;
-			}
+			if (!parse_line(k->text, s, e, write, &sym, &keep))
+				return false;
+			if (keep && write)
+				k->syms[k->nr] = sym;
+			k->nr += keep;
 		}
 		s = e + 1;
 	}
-	/* tep's list is newest first; sorting keeps that order among equal addresses */
-	for (size_t i = 0; i < k->nr; i++) {
-		if (i < k->nr - 1 - i) {
-			struct ksym t = k->syms[i];
+	return true;
+}
 
-			k->syms[i] = k->syms[k->nr - 1 - i];
-			k->syms[k->nr - 1 - i] = t;
-		}
-		k->syms[i].order = i;
-	}
-	if (k->nr)
-		qsort(k->syms, k->nr, sizeof(*k->syms), by_addr);
-	else
-		k->syms = xcalloc(1, sizeof(*k->syms));
+struct sl_kallsyms *sl_kallsyms_load(struct tep_handle *tep, char *text, size_t len, void *owner)
+{
+	struct sl_kallsyms *k = xcalloc(1, sizeof(*k));
+
+	text[len] = '\0';
+	len = strlen(text);		/* tep reads a C string */
+	k->text = text;
+	k->owner = owner;
+	/* first without writing: a refused line leaves the text to tep intact */
+	if (len > UINT32_MAX - 1 || !parse_all(k, len, false))
+		goto tep;
+	k->syms = xmalloc((k->nr + 1) * sizeof(*k->syms));
+	k->nr = 0;
+	parse_all(k, len, true);
+	sort_syms(k->syms, k->nr);
 	k->syms[k->nr] = (struct ksym){ 0 };
 	if (tep_set_function_resolver(tep, resolve, k) < 0) {
-		sl_kallsyms_free(k);
-		tep_parse_kallsyms(tep, text);
+		sl_kallsyms_free(k);	/* out of memory: no names, as tep without kallsyms */
 		return NULL;
 	}
 	return k;
+tep:
+	tep_parse_kallsyms(tep, text);
+	sl_kallsyms_free(k);
+	return NULL;
 }

@@ -754,6 +754,7 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 		case SL_PREV_DEAD:
 			prev->state = SL_TASK_DEAD;
 			prev->since = ts;
+			sl_hist_compact(&prev->latency);
 			break;
 		default:
 			prev->state = SL_TASK_BLOCKED;
@@ -1094,9 +1095,18 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 	case SL_EV_FORK:
 		handle_fork(m, ev, ts);
 		break;
-	case SL_EV_EXIT:
-		get_task(m, ev->exit.pid, ev->exit.comm, ev->exit.prio);
+	case SL_EV_EXIT: {
+		struct sl_task *t = get_task(m, ev->exit.pid, ev->exit.comm, ev->exit.prio);
+
+		/*
+		 * It takes no more latency samples: its histogram shrinks to
+		 * its non-empty buckets, and the memory goes to the tasks that
+		 * come next (hackbench forks thousands) instead of growing.
+		 */
+		if (t)
+			sl_hist_compact(&t->latency);
 		break;
+	}
 	case SL_EV_IPI_SEND_CPU:
 	case SL_EV_IPI_SEND_CPUMASK:
 	case SL_EV_IPI_RAISE:

@@ -25,12 +25,20 @@ struct sl_hist {
 	uint64_t sum;		/* saturates at UINT64_MAX */
 	uint64_t min, max;
 	uint32_t **groups;	/* SL_HIST_GROUPS, NULL until the first sample */
+	uint32_t *sparse;	/* or, compacted: (group << 8 | index, count) pairs */
+	uint32_t nr_sparse;
 };
 
 void sl_hist_init(struct sl_hist *h);
 void sl_hist_free(struct sl_hist *h);
 void sl_hist_add(struct sl_hist *h, uint64_t v);
 void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src);
+/*
+ * Keep only the non-empty buckets (8 bytes each instead of a group's 512):
+ * for a histogram that will take few or no samples more, such as an
+ * exited task's.  Every function works on either form; an add expands it.
+ */
+void sl_hist_compact(struct sl_hist *h);
 /* Nearest-rank percentile (0 < p <= 100), clamped to [min, max]; 0 when empty. */
 uint64_t sl_hist_percentile(const struct sl_hist *h, double p);
 uint64_t sl_hist_mean(const struct sl_hist *h);

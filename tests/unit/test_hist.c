@@ -116,6 +116,78 @@ static void test_merge(void **state)
 	sl_hist_free(&b);
 }
 
+/* every answer of h, to compare two histograms */
+static void assert_same(const struct sl_hist *a, const struct sl_hist *b)
+{
+	struct sl_hist_iter ia = { 0 }, ib = { 0 };
+	uint64_t lo1, hi1, c1, lo2, hi2, c2;
+	int more;
+
+	assert_int_equal(a->count, b->count);
+	assert_int_equal(a->min, b->min);
+	assert_int_equal(a->max, b->max);
+	assert_int_equal(a->sum, b->sum);
+	for (double p = 0.1; p <= 100; p += 0.7)
+		assert_int_equal(sl_hist_percentile(a, p), sl_hist_percentile(b, p));
+	do {
+		more = sl_hist_next(a, &ia, &lo1, &hi1, &c1);
+		assert_int_equal(more, sl_hist_next(b, &ib, &lo2, &hi2, &c2));
+		if (more) {
+			assert_int_equal(lo1, lo2);
+			assert_int_equal(hi1, hi2);
+			assert_int_equal(c1, c2);
+		}
+	} while (more);
+}
+
+/* A compacted histogram (an exited task's) answers as before, merges, and takes samples again. */
+static void test_compact(void **state)
+{
+	struct sl_hist full, compact, sum1, sum2, empty;
+	uint64_t seed = 7;
+
+	sl_hist_init(&full);
+	sl_hist_init(&compact);
+	for (int i = 0; i < 5000; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		uint64_t v = (seed >> 20) % (i % 3 ? 5000000 : 300);	/* exact and log buckets */
+
+		sl_hist_add(&full, v);
+		sl_hist_add(&compact, v);
+	}
+	sl_hist_compact(&compact);
+	assert_null(compact.groups);
+	assert_non_null(compact.sparse);
+	assert_true(compact.nr_sparse > 100 && compact.nr_sparse < 5000);
+	assert_same(&full, &compact);
+
+	/* merged either way into a fresh or a compacted histogram */
+	sl_hist_init(&sum1);
+	sl_hist_init(&sum2);
+	sl_hist_merge(&sum1, &full);
+	sl_hist_merge(&sum1, &full);
+	sl_hist_merge(&sum2, &compact);
+	sl_hist_compact(&sum2);
+	sl_hist_merge(&sum2, &compact);
+	assert_same(&sum1, &sum2);
+
+	/* samples after compaction */
+	sl_hist_add(&full, 123456);
+	sl_hist_add(&compact, 123456);
+	assert_null(compact.sparse);
+	assert_same(&full, &compact);
+
+	/* an empty one stays empty */
+	sl_hist_init(&empty);
+	sl_hist_compact(&empty);
+	assert_int_equal(sl_hist_percentile(&empty, 50), 0);
+	sl_hist_free(&empty);
+	sl_hist_free(&full);
+	sl_hist_free(&compact);
+	sl_hist_free(&sum1);
+	sl_hist_free(&sum2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -123,6 +195,7 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_relative_error),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_compact),
 	};
 	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);
 }
