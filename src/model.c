@@ -1160,6 +1160,8 @@ void sl_model_finish(struct sl_model *m)
 
 /* --- construction --- */
 
+static void hook_up(struct sl_model *m);
+
 struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *strtab,
 			      const struct sl_trace_info *info)
 {
@@ -1217,8 +1219,20 @@ struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *str
 			a->ops = &p->disabled[i];
 		}
 	}
-	for (int h = 0; h < H__NR; h++)
-		p->hooked[h] = xcalloc((size_t)MAX(m->nr_analyzers, 1), sizeof(*p->hooked[h]));
+	hook_up(m);
+	return m;
+}
+
+/* The analyzers of each hook (CALL_HOOK), from m->analyzers. */
+static void hook_up(struct sl_model *m)
+{
+	struct model_priv *p = priv_of(m);
+
+	for (int h = 0; h < H__NR; h++) {
+		p->hooked[h] = xrealloc(p->hooked[h], (size_t)MAX(m->nr_analyzers, 1) *
+					sizeof(*p->hooked[h]));
+		p->nr_hooked[h] = 0;
+	}
 	for (int i = 0; i < m->nr_analyzers; i++) {
 		struct sl_analyzer *a = m->analyzers[i];
 		const struct sl_analyzer_ops *o = a->ops;
@@ -1233,7 +1247,13 @@ struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *str
 			if (has[h])
 				p->hooked[h][p->nr_hooked[h]++] = a;
 	}
-	return m;
+}
+
+void sl_model_add_analyzer(struct sl_model *m, struct sl_analyzer *a)
+{
+	m->analyzers = xrealloc(m->analyzers, (size_t)(m->nr_analyzers + 1) * sizeof(*m->analyzers));
+	m->analyzers[m->nr_analyzers++] = a;
+	hook_up(m);
 }
 
 void sl_model_free(struct sl_model *m)

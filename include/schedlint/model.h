@@ -240,6 +240,11 @@ struct sl_model {
 struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *strtab,
 			      const struct sl_trace_info *info);
 void sl_model_free(struct sl_model *m);
+/*
+ * Run one more analyzer, not from the registry (a test's probe), after
+ * the others; sl_model_free() frees it and its priv like theirs.
+ */
+void sl_model_add_analyzer(struct sl_model *m, struct sl_analyzer *a);
 void sl_model_feed(struct sl_model *m, const struct sl_event *ev);
 /* End of the trace: close open intervals and let analyzers decide. */
 void sl_model_finish(struct sl_model *m);

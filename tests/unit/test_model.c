@@ -63,8 +63,7 @@ static struct fixture *setup_model(int ncpus)
 	static struct sl_analyzer_ops cap = { .name = "capture", .on_latency = rec_latency,
 					      .on_placement = rec_placement };
 	static struct sl_analyzer capa = { .ops = &cap };
-	f.m->analyzers = realloc(f.m->analyzers, (size_t)(f.m->nr_analyzers + 1) * sizeof(*f.m->analyzers));
-	f.m->analyzers[f.m->nr_analyzers++] = &capa;
+	sl_model_add_analyzer(f.m, &capa);
 	return &f;
 }
 
