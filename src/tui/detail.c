@@ -96,20 +96,26 @@ static void load_fields(struct xp *x, struct detail *d, const struct sl_finding 
 			snprintf(value, sizeof(value), "%s", text ? text : "?");
 			free(text);
 		}
-		/* ns: a time in the trace as trace-cmd prints it, a duration in words */
-		if (strlen(item->string) > 3 && !strcmp(item->string + strlen(item->string) - 3, "_ns") &&
-		    json_int(item) > 0) {
+		/*
+		 * ns: a time in the trace as trace-cmd prints it (seconds, so
+		 * the name loses its "_ns"), a duration in words after the ns
+		 */
+		int name_len = (int)strlen(item->string);
+
+		if (name_len > 3 && !strcmp(item->string + name_len - 3, "_ns") && json_int(item) > 0) {
 			uint64_t v = (uint64_t)json_int(item);
 			char t[32];
 
-			if (v >= x->first_ts && v <= x->last_ts && x->first_ts)
+			if (v >= x->first_ts && v <= x->last_ts && x->first_ts) {
 				snprintf(value, sizeof(value), "%s", fmt_ts(t, sizeof(t), v));
-			else
+				name_len -= 3;
+			} else {
 				snprintf(value + strlen(value), sizeof(value) - strlen(value), " (%s)",
 					 xp_dur(t, sizeof(t), v));
+			}
 		}
 		d->fields = xrealloc(d->fields, (size_t)(d->nr_fields + 1) * sizeof(*d->fields));
-		snprintf(d->fields[d->nr_fields++], FIELD_TEXT, "%s: %s", item->string, value);
+		snprintf(d->fields[d->nr_fields++], FIELD_TEXT, "%.*s: %s", name_len, item->string, value);
 	}
 	cJSON_Delete(obj);
 }
