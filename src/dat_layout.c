@@ -944,6 +944,17 @@ static int walk(int fd, const char *buffer, struct sl_dat_layout *l, struct sl_e
 			set_truncated(err, l, what, d->offset + need);
 			return -EINVAL;
 		}
+		/*
+		 * trace-cmd writes ring-buffer pages at page boundaries of the
+		 * file; libtracecmd mmaps them from there and, when it cannot,
+		 * gives up half-way and crashes in tracecmd_close().
+		 */
+		if (!l->cpu_compressed && l->page_size && !(l->page_size & (l->page_size - 1)) &&
+		    d->offset % l->page_size) {
+			sl_error_set(err, "corrupt trace.dat: CPU %d data starts at byte %llu, "
+				     "not at a page boundary", d->cpu, (unsigned long long)d->offset);
+			return -EINVAL;
+		}
 	}
 	if (!w.want && l->buffer_empty && l->nr_buffers) {
 		char names[256];

@@ -216,6 +216,24 @@ int sl_read_dat_libtracecmd_open(const char *path, const char *buffer, struct sl
 		ret = -EINVAL;
 		goto fail;
 	}
+	/*
+	 * libtracecmd 3.1.6 mmaps a CPU's data from its offset; at an offset
+	 * that is not page-aligned the mmap fails, tracecmd_init_data() gives
+	 * up half-way and tracecmd_close() then crashes on what it left.
+	 * trace-cmd always aligns it: anything else is a damaged file.
+	 */
+	for (int i = 0; i < layout.nr_cpu_data && !layout.cpu_compressed; i++) {
+		const struct sl_dat_cpu_data *cd = &layout.cpu_data[i];
+
+		if (cd->size && cd->offset % (uint64_t)sysconf(_SC_PAGESIZE)) {
+			sl_error_set(err, "corrupt trace.dat: CPU %d's data starts at offset %llu, "
+				     "not at a page boundary (libtracecmd cannot read it; "
+				     "the default reader can)", cd->cpu, (unsigned long long)cd->offset);
+			close(fd);
+			ret = -EINVAL;
+			goto fail;
+		}
+	}
 	/* kbuffer loops for ever on some corrupt pages: check them all first */
 	ret = sl_dat_check_pages(fd, &layout, tracecmd_get_tep(dr->handle), err);
 	close(fd);
