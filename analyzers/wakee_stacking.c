@@ -83,21 +83,15 @@ struct stack_task {
 	uint64_t *idle;			/* bitmap of the idle CPUs at the placement */
 	uint32_t idle_words;
 	struct sl_picture *pic;		/* the moment of the placement */
+	sl_census_slot census;
 };
 
 struct stack_priv {
-	uint64_t *idle;			/* bitmap: CPUs idle (the model's notifications) */
-	uint32_t idle_words;
-	uint32_t nr_idle;
+	struct sl_census census;	/* the idle (and unknown) CPUs per LLC */
 	struct sl_held held[2];		/* candidates of tasks migratable already / not yet */
 	struct sl_gaps gaps;
 	struct sl_picture_keeper pictures;
 };
-
-static bool bit_test(const uint64_t *w, uint32_t nr_words, int cpu)
-{
-	return cpu >= 0 && (uint32_t)cpu / 64 < nr_words && (w[cpu / 64] >> (cpu % 64) & 1);
-}
 
 static void bitmap_fit(uint64_t **w, uint32_t *nr_words, int nr_cpus)
 {
@@ -181,12 +175,7 @@ static void stack_on_cpu_idle(struct sl_analyzer *a, struct sl_model *m, int cpu
 {
 	struct stack_priv *p = a->priv;
 
-	if ((uint32_t)cpu / 64 >= p->idle_words)
-		bitmap_fit(&p->idle, &p->idle_words, cpu + 1);
-	if (bit_test(p->idle, p->idle_words, cpu) == idle)
-		return;
-	p->idle[cpu / 64] ^= 1ULL << (cpu % 64);
-	p->nr_idle += idle ? 1 : -1;
+	sl_census_on_cpu_idle(&p->census, cpu, idle);
 }
 
 static void stack_on_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cpu,
@@ -195,6 +184,25 @@ static void stack_on_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int 
 	struct stack_priv *p = a->priv;
 
 	sl_gaps_add(&p->gaps, cpu, gap_start, ts);
+	sl_census_on_cpu_lost(&p->census, m, cpu);
+}
+
+static void stack_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
+{
+	struct stack_priv *p = a->priv;
+	struct stack_task *prev = sw->prev ? sl_task_priv(m, a, sw->prev) : NULL;
+	struct stack_task *next = sw->next ? sl_task_priv(m, a, sw->next) : NULL;
+
+	sl_census_on_switch(&p->census, m, sw->cpu, sw->prev, prev ? &prev->census : NULL,
+			    sw->next, next ? &next->census : NULL);
+}
+
+static void stack_on_event(struct sl_analyzer *a, struct sl_model *m, const struct sl_event *ev)
+{
+	struct stack_priv *p = a->priv;
+
+	if (ev->type == SL_EV_FORK)
+		sl_census_on_fork(&p->census);
 }
 
 /**
@@ -206,33 +214,45 @@ static void stack_on_placement(struct sl_analyzer *a, struct sl_model *m, const 
 	struct sl_task *t = pl->task;
 	struct stack_task *st = sl_task_priv(m, a, t);
 	const struct sl_cpu *c = sl_model_cpu(m, pl->dest_cpu);
-	uint32_t others_pending, nr_idle = 0;
+	const uint64_t *llc;
+	uint32_t others_pending, nr_idle = 0, words;
 	int must[4] = { -1, -1, -1, -1 };
 
 	st->armed = false;	/* a new wakeup: an older one never ran */
-	if (!c || !c->known || !t->wake_valid || !p->nr_idle)
+	if (!c || !c->known || !t->wake_valid || !p->census.nr_idle)
 		return;
 	/* the wakee is on c's pending list already: it does not count */
 	others_pending = c->nr_pending - (t->state == SL_TASK_PENDING && t->cpu == c->cpu);
 	if (!c->curr && !c->nr_queued && !others_pending)
 		return;
 
-	bitmap_fit(&st->idle, &st->idle_words, m->nr_cpus);
-	memset(st->idle, 0, st->idle_words * sizeof(*st->idle));
-	for (uint32_t w = 0; w < p->idle_words; w++) {
-		for (uint64_t bits = p->idle[w]; bits; bits &= bits - 1) {
-			int d = (int)(w * 64) + __builtin_ctzll(bits);
+	/* the idle CPUs of c's LLC (sl_same_llc()), a word at a time */
+	llc = sl_census_llc_mask(&p->census, m, c->cpu);
+	if (!llc)
+		return;
+	words = MIN(p->census.idle_words, p->census.words);
+	for (uint32_t w = 0; w < words; w++) {
+		uint64_t bits = p->census.idle[w] & llc[w];
 
-			if (d == c->cpu || !sl_same_llc(m, c->cpu, d))
-				continue;
-			st->idle[d / 64] |= 1ULL << (d % 64);
-			if (nr_idle < 2)
-				must[2 + nr_idle] = d;	/* a large LLC's picture shows two of them */
-			nr_idle++;
-		}
+		if ((uint32_t)c->cpu / 64 == w)
+			bits &= ~(1ULL << (c->cpu % 64));
+		nr_idle += (uint32_t)__builtin_popcountll(bits);
 	}
 	if (!nr_idle)
 		return;
+	bitmap_fit(&st->idle, &st->idle_words, m->nr_cpus);
+	memset(st->idle, 0, st->idle_words * sizeof(*st->idle));
+	nr_idle = 0;
+	for (uint32_t w = 0; w < words; w++) {
+		uint64_t bits = p->census.idle[w] & llc[w];
+
+		if ((uint32_t)c->cpu / 64 == w)
+			bits &= ~(1ULL << (c->cpu % 64));
+		st->idle[w] = bits;
+		/* a large LLC's picture shows the first two of them */
+		for (; bits && nr_idle < 2; bits &= bits - 1)
+			must[2 + nr_idle++] = (int)(w * 64) + __builtin_ctzll(bits);
+	}
 
 	st->armed = true;
 	st->wake_seq = t->wake_seq;
@@ -248,7 +268,7 @@ static void stack_on_placement(struct sl_analyzer *a, struct sl_model *m, const 
 		st->pic = sl_picture_get(&p->pictures);
 	must[0] = c->cpu;
 	must[1] = pl->waker_cpu;
-	sl_picture_take(st->pic, m, c->cpu, t, must, 4);
+	sl_picture_take_counted(st->pic, &p->census, m, c->cpu, t, must, 4);
 }
 
 /**
@@ -274,9 +294,9 @@ static void stack_on_latency(struct sl_analyzer *a, struct sl_model *m, const st
 	for (uint32_t w = 0; w < st->idle_words; w++)
 		n += (uint32_t)__builtin_popcountll(st->idle[w]);
 	d = xcalloc(1, sizeof(*d) + n * sizeof(d->idle[0]));
-	for (int cpu = 0; (uint32_t)cpu < st->idle_words * 64 && d->nr_idle < n; cpu++)
-		if (bit_test(st->idle, st->idle_words, cpu))
-			d->idle[d->nr_idle++] = cpu;
+	for (uint32_t w = 0; w < st->idle_words; w++)
+		for (uint64_t bits = st->idle[w]; bits; bits &= bits - 1)
+			d->idle[d->nr_idle++] = (int32_t)(w * 64) + __builtin_ctzll(bits);
 	d->waker_pid = s->waker_pid;
 	d->waker_cpu = s->waker_cpu;
 	d->prev_cpu = st->prev_cpu;
@@ -435,7 +455,7 @@ static void stack_destroy(struct sl_analyzer *a, struct sl_model *m)
 	sl_held_free(&p->held[1]);
 	sl_gaps_free(&p->gaps);
 	sl_picture_keeper_free(&p->pictures);
-	free(p->idle);
+	sl_census_free(&p->census);
 }
 
 const struct sl_analyzer_ops sl_wakee_stacking_analyzer = {
@@ -447,6 +467,8 @@ const struct sl_analyzer_ops sl_wakee_stacking_analyzer = {
 	.on_latency = stack_on_latency,
 	.on_cpu_idle = stack_on_cpu_idle,
 	.on_cpu_unknown = stack_on_cpu_unknown,
+	.on_switch = stack_on_switch,
+	.on_event = stack_on_event,
 	.finish = stack_finish,
 	.report_text = stack_report_text,
 	.destroy = stack_destroy,

@@ -93,6 +93,275 @@ void sl_picture_take(struct sl_picture *p, const struct sl_model *m, int cpu,
 	}
 }
 
+/* --- the census: idle and unknown CPUs per LLC domain, for pictures of large LLCs --- */
+
+static bool model_unknown(const struct sl_census *cs, const struct sl_model *m, int cpu)
+{
+	return cs->lost[cpu] || !m->cpus[cpu].known;
+}
+
+static void census_refresh(struct sl_census *cs, const struct sl_model *m, int cpu)
+{
+	bool u;
+
+	if (cpu < 0 || cpu >= cs->nr_cpus)
+		return;
+	u = model_unknown(cs, m, cpu);
+	if (u == cs->unknown[cpu])
+		return;
+	cs->unknown[cpu] = u;
+	if (cs->dom[cpu] >= 0)
+		cs->nr_unknown[cs->dom[cpu]] += u ? 1 : -1;
+}
+
+void sl_census_sync(struct sl_census *cs, const struct sl_model *m)
+{
+	int n = m->nr_cpus, old = cs->nr_cpus, nr_doms = 0, *at;
+
+	if (cs->llc_of == m->llc_of && cs->nr_llc_cpus == m->nr_llc_cpus && old == n && cs->dom) {
+		if (cs->dirty)
+			for (int x = 0; x < n; x++)
+				census_refresh(cs, m, x);
+		cs->dirty = false;
+		return;
+	}
+	cs->dirty = false;
+	cs->llc_of = m->llc_of;
+	cs->nr_llc_cpus = m->nr_llc_cpus;
+	cs->nr_cpus = n;
+	cs->words = (uint32_t)(n + 63) / 64;
+	cs->dom = xrealloc(cs->dom, (size_t)(n + 1) * sizeof(*cs->dom));
+	for (int x = 0; x < n; x++) {
+		/* the domains of sl_same_llc() */
+		if (!m->nr_llc_cpus)
+			cs->dom[x] = 0;
+		else if (x < m->nr_llc_cpus && m->llc_of[x] >= 0)
+			cs->dom[x] = m->llc_of[x];
+		else
+			cs->dom[x] = -1;
+		nr_doms = MAX(nr_doms, cs->dom[x] + 1);
+	}
+	cs->nr_doms = nr_doms;
+	cs->first = xrealloc(cs->first, (size_t)(nr_doms + 1) * sizeof(*cs->first));
+	cs->members = xrealloc(cs->members, (size_t)(n + 1) * sizeof(*cs->members));
+	cs->nr_unknown = xrealloc(cs->nr_unknown, (size_t)(nr_doms + 1) * sizeof(*cs->nr_unknown));
+	cs->masks = xrealloc(cs->masks, ((size_t)nr_doms * cs->words + 1) * sizeof(*cs->masks));
+	memset(cs->first, 0, (size_t)(nr_doms + 1) * sizeof(*cs->first));
+	memset(cs->nr_unknown, 0, (size_t)(nr_doms + 1) * sizeof(*cs->nr_unknown));
+	memset(cs->masks, 0, ((size_t)nr_doms * cs->words + 1) * sizeof(*cs->masks));
+	for (int x = 0; x < n; x++)
+		if (cs->dom[x] >= 0)
+			cs->first[cs->dom[x] + 1]++;
+	for (int d = 0; d < nr_doms; d++)
+		cs->first[d + 1] += cs->first[d];
+	at = xcalloc((size_t)nr_doms + 1, sizeof(*at));
+	for (int x = 0; x < n; x++) {
+		int d = cs->dom[x];
+
+		if (d < 0)
+			continue;
+		cs->members[cs->first[d] + at[d]++] = x;
+		cs->masks[(size_t)d * cs->words + (uint32_t)x / 64] |= 1ULL << (x % 64);
+	}
+	free(at);
+	cs->unknown = xrealloc(cs->unknown, (size_t)n + 1);
+	cs->lost = xrealloc(cs->lost, (size_t)n + 1);
+	if (n > old)
+		memset(cs->lost + MAX(old, 0), 0, (size_t)(n - MAX(old, 0)));
+	for (int x = 0; x < n; x++) {
+		cs->unknown[x] = model_unknown(cs, m, x);
+		if (cs->dom[x] >= 0)
+			cs->nr_unknown[cs->dom[x]] += cs->unknown[x];
+	}
+}
+
+void sl_census_free(struct sl_census *cs)
+{
+	free(cs->dom);
+	free(cs->members);
+	free(cs->first);
+	free(cs->masks);
+	free(cs->nr_unknown);
+	free(cs->unknown);
+	free(cs->lost);
+	free(cs->idle);
+	memset(cs, 0, sizeof(*cs));
+}
+
+/*
+ * The hooks below keep the per-CPU facts; the layout (domains, counts) is
+ * brought up to date by sl_census_sync() before it is used.
+ */
+void sl_census_idle_grow(struct sl_census *cs, int cpu)
+{
+	uint32_t need = (uint32_t)cpu / 64 + 1;
+
+	if (need <= cs->idle_words)
+		return;
+	cs->idle = xrealloc(cs->idle, need * sizeof(*cs->idle));
+	memset(cs->idle + cs->idle_words, 0, (need - cs->idle_words) * sizeof(*cs->idle));
+	cs->idle_words = need;
+}
+
+void sl_census_on_cpu_lost(struct sl_census *cs, const struct sl_model *m, int cpu)
+{
+	if (cpu >= cs->nr_cpus)
+		sl_census_sync(cs, m);
+	if (cpu < 0 || cpu >= cs->nr_cpus)
+		return;
+	/* the model marks it unknown after the hooks, and only its next switch makes it known */
+	cs->lost[cpu] = true;
+	census_refresh(cs, m, cpu);
+}
+
+/*
+ * t was switched in on the CPU in its slot: if it no longer runs there and
+ * that CPU did not switch it out (which clears the slot), the model took
+ * it off that CPU without a switch there: the CPU may be unknown now.
+ */
+static void census_check(struct sl_census *cs, const struct sl_model *m, const struct sl_task *t,
+			 sl_census_slot *slot)
+{
+	int cpu = *slot - 1;
+
+	if (cpu >= 0 && cpu < m->nr_cpus && m->cpus[cpu].curr == t)
+		return;
+	*slot = 0;
+	if (cpu >= cs->nr_cpus)
+		sl_census_sync(cs, m);
+	census_refresh(cs, m, cpu);
+}
+
+void sl_census_switch_slow(struct sl_census *cs, const struct sl_model *m, int cpu,
+			   const struct sl_task *prev, sl_census_slot *prev_slot,
+			   const struct sl_task *next, sl_census_slot *next_slot)
+{
+	if (cpu < 0)
+		return;
+	if (cpu >= cs->nr_cpus)
+		sl_census_sync(cs, m);
+	/* prev switched out here, or taken off the CPU it ran on */
+	if (prev_slot && *prev_slot) {
+		if (*prev_slot != cpu + 1)
+			census_check(cs, m, prev, prev_slot);
+		*prev_slot = 0;
+	}
+	if (next_slot) {
+		if (*next_slot && *next_slot != cpu + 1)
+			census_check(cs, m, next, next_slot);
+		*next_slot = cpu + 1;
+	}
+	/* a switch makes its CPU known */
+	if (cs->unknown[cpu] || cs->lost[cpu]) {
+		cs->lost[cpu] = false;
+		census_refresh(cs, m, cpu);
+	}
+}
+
+const uint64_t *sl_census_llc_mask(struct sl_census *cs, const struct sl_model *m, int cpu)
+{
+	sl_census_sync(cs, m);
+	if (cpu < 0 || cpu >= cs->nr_cpus || cs->dom[cpu] < 0)
+		return NULL;
+	return &cs->masks[(size_t)cs->dom[cpu] * cs->words];
+}
+
+/*
+ * SCHEDLINT_VERIFY_PICTURES=1 (for the tests): every picture taken with the
+ * census is taken again by a pass over the LLC and compared; abort if not equal.
+ */
+static bool verify_pictures(void)
+{
+	static int on = -1;
+
+	if (on < 0) {
+		const char *v = getenv("SCHEDLINT_VERIFY_PICTURES");
+
+		on = v && *v && strcmp(v, "0");
+	}
+	return on;
+}
+
+static bool census_idle(const struct sl_census *cs, int cpu)
+{
+	return (uint32_t)cpu / 64 < cs->idle_words && (cs->idle[cpu / 64] >> (cpu % 64) & 1);
+}
+
+void sl_picture_take_counted(struct sl_picture *p, struct sl_census *cs, const struct sl_model *m,
+			     int cpu, const struct sl_task *subject, const int *must, int nr_must)
+{
+	int wanted[8], nr_wanted = 0, d, n, k;
+	const int *mem;
+	const uint64_t *mask;
+	uint32_t cap, rest_unknown, rest_idle = 0;
+
+	sl_census_sync(cs, m);
+	for (int i = 0; i < nr_must && nr_wanted < (int)ARRAY_SIZE(wanted); i++)
+		if (must[i] >= 0)
+			wanted[nr_wanted++] = must[i];
+	qsort(wanted, (size_t)nr_wanted, sizeof(wanted[0]), cmp_int);
+	cap = SL_PICTURE_MAX_CPUS + (uint32_t)nr_wanted;
+	if (p->alloc < cap) {
+		p->cpus = xrealloc(p->cpus, cap * sizeof(*p->cpus));
+		p->alloc = cap;
+	}
+	p->ts = m->now;
+	p->subject_pid = subject ? subject->pid : -1;
+	p->nr = 0;
+	p->rest_busy = p->rest_idle = p->rest_unknown = 0;
+
+	/* cpu's domain, as sl_picture_take() finds it */
+	if (!m->nr_llc_cpus)
+		d = 0;
+	else
+		d = cpu >= 0 && cpu < m->nr_llc_cpus && m->llc_of[cpu] >= 0 ? m->llc_of[cpu] : -1;
+	if (d < 0 || d >= cs->nr_doms) {
+		if (cpu >= 0 && cpu < m->nr_cpus)
+			picture_cpu(&p->cpus[p->nr++], &m->cpus[cpu], subject);
+		goto check;
+	}
+	mem = &cs->members[cs->first[d]];
+	n = cs->first[d + 1] - cs->first[d];
+	k = MIN(n, SL_PICTURE_MAX_CPUS);
+	/* the rest: the domain's counts less the pictured CPUs' */
+	mask = &cs->masks[(size_t)d * cs->words];
+	rest_unknown = cs->nr_unknown[d];
+	for (uint32_t w = 0; w < MIN(cs->words, cs->idle_words); w++)
+		rest_idle += (uint32_t)__builtin_popcountll(cs->idle[w] & mask[w]);
+	for (int i = 0; i < k; i++) {
+		picture_cpu(&p->cpus[p->nr++], &m->cpus[mem[i]], subject);
+		rest_unknown -= cs->unknown[mem[i]];
+		rest_idle -= census_idle(cs, mem[i]);
+	}
+	/* the CPUs asked for beyond the first ones, in order, once each */
+	for (int i = 0; k < n && i < nr_wanted; i++) {
+		int x = wanted[i];
+
+		if ((i && x == wanted[i - 1]) || x <= mem[k - 1] || x >= cs->nr_cpus || cs->dom[x] != d)
+			continue;
+		picture_cpu(&p->cpus[p->nr++], &m->cpus[x], subject);
+		rest_unknown -= cs->unknown[x];
+		rest_idle -= census_idle(cs, x);
+	}
+	p->rest_unknown = rest_unknown;
+	p->rest_idle = rest_idle;
+	p->rest_busy = (uint32_t)n - p->nr - rest_unknown - rest_idle;
+check:
+	if (verify_pictures()) {
+		static struct sl_picture ref;
+
+		sl_picture_take(&ref, m, cpu, subject, must, nr_must);
+		if (ref.nr != p->nr || ref.rest_busy != p->rest_busy || ref.rest_idle != p->rest_idle ||
+		    ref.rest_unknown != p->rest_unknown ||
+		    memcmp(ref.cpus, p->cpus, p->nr * sizeof(*p->cpus))) {
+			fprintf(stderr, "sl_picture_take_counted: cpu %d at %llu: nr %u/%u rest %u,%u,%u / %u,%u,%u\n",
+				cpu, (unsigned long long)m->now, p->nr, ref.nr, p->rest_busy, p->rest_idle,
+				p->rest_unknown, ref.rest_busy, ref.rest_idle, ref.rest_unknown);
+			abort();
+		}
+	}
+}
+
 /* --- printing --- */
 
 static const char *mark_of(const struct sl_picture_mark *marks, int nr, int cpu)
