@@ -49,6 +49,7 @@
 
 #define SYNC_CANDIDATES	8	/* wakeups by one running task awaiting its switch-out */
 #define SYNC_PAIRS	64	/* pairs of tasks tracked (space-saving: the heaviest stay) */
+#define PAIR_HASH	128	/* slots of the index of the pairs (a power of two) */
 #define SYNC_PAIRS_JSON	10
 #define SYNC_PAIRS_TEXT	5
 
@@ -94,6 +95,7 @@ struct sync_priv {
 	struct sl_hist remote, local;	/* latency of the counted ones */
 	struct pair pairs[SYNC_PAIRS];
 	int nr_pairs;
+	uint8_t index[PAIR_HASH];	/* open addressing, linear probing: pair + 1, 0 empty */
 };
 
 /* The finding's own fields. */
@@ -140,12 +142,53 @@ static const struct sl_finding_ops sync_finding_ops = {
 
 /* --- pairs: the heaviest ping-pong partners in bounded memory --- */
 
+/* The index finds a pair in O(1): every sync wakeup looks its pair up. */
+static unsigned pair_home(const struct sl_task *a, const struct sl_task *b)
+{
+	uint64_t h = (uint64_t)(uintptr_t)a * 0x9e3779b97f4a7c15ULL ^
+		     (uint64_t)(uintptr_t)b * 0xc2b2ae3d27d4eb4fULL;
+
+	return (unsigned)(h >> 40) & (PAIR_HASH - 1);
+}
+
 static struct pair *pair_find(struct sync_priv *p, struct sl_task *a, struct sl_task *b)
 {
-	for (int i = 0; i < p->nr_pairs; i++)
-		if (p->pairs[i].a == a && p->pairs[i].b == b)
-			return &p->pairs[i];
+	for (unsigned i = pair_home(a, b); p->index[i]; i = (i + 1) & (PAIR_HASH - 1)) {
+		struct pair *e = &p->pairs[p->index[i] - 1];
+
+		if (e->a == a && e->b == b)
+			return e;
+	}
 	return NULL;
+}
+
+static void index_add(struct sync_priv *p, const struct pair *e)
+{
+	unsigned i = pair_home(e->a, e->b);
+
+	while (p->index[i])
+		i = (i + 1) & (PAIR_HASH - 1);
+	p->index[i] = (uint8_t)(e - p->pairs + 1);
+}
+
+/* Take e out of the index, shifting back the entries its slot kept from their home. */
+static void index_del(struct sync_priv *p, const struct pair *e)
+{
+	unsigned i = pair_home(e->a, e->b), j;
+
+	while (p->index[i] != e - p->pairs + 1)
+		i = (i + 1) & (PAIR_HASH - 1);
+	for (j = (i + 1) & (PAIR_HASH - 1); p->index[j]; j = (j + 1) & (PAIR_HASH - 1)) {
+		const struct pair *f = &p->pairs[p->index[j] - 1];
+		unsigned home = pair_home(f->a, f->b);
+
+		/* f may move to i unless its home lies cyclically in (i, j] */
+		if (((j - home) & (PAIR_HASH - 1)) >= ((j - i) & (PAIR_HASH - 1))) {
+			p->index[i] = p->index[j];
+			i = j;
+		}
+	}
+	p->index[i] = 0;
 }
 
 /*
@@ -173,8 +216,10 @@ static void pair_add(struct sync_priv *p, struct sl_task *x, struct sl_task *y, 
 				if (p->pairs[i].weight < e->weight)
 					e = &p->pairs[i];
 			base = e->weight;
+			index_del(p, e);
 		}
 		*e = (struct pair){ .a = a, .b = b, .weight = base };
+		index_add(p, e);
 	}
 	if (remote) {
 		e->remote++;
