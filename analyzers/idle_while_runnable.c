@@ -23,8 +23,12 @@
  * How: each CPU's idle period is known by its start; when one ends, the
  * waiters that overlapped it by at least the threshold (a list in order of
  * wait start, walked from the oldest only that far) note it, and when a
- * wait ends the CPUs still idle are compared.  Short waits cost O(1);
- * only waits of the threshold or longer look at every CPU of the LLC.
+ * wait ends the CPUs still idle are compared.  Short waits cost O(1),
+ * and so do long ones that cannot make a finding: only a wait that
+ * overlapped an idle period by the threshold -- one noted, or maybe one
+ * still going (a floor under the idle CPUs' start times, exact after
+ * each such pass, says) -- looks at every CPU of the LLC (a finding
+ * lists those idle during the wait).
  * Lost events end the waits of their CPU and the idle period of their
  * CPU at the gap's start; because a gap is only learned at the CPU's
  * next event, the findings are held (held.h) and checked against every
@@ -96,6 +100,13 @@ struct iwr_priv {
 	struct sl_held held[2];		/* candidates of tasks migratable already / not yet */
 	struct sl_gaps gaps;
 	struct sl_picture_keeper pictures;
+	/*
+	 * The CPUs idle now, and a floor under their idle_since: exact after
+	 * each pass over the CPUs, lowered when one goes idle earlier, left
+	 * alone (too low) when the earliest stops being idle.
+	 */
+	uint32_t nr_idle;
+	uint64_t idle_floor;
 };
 
 static struct iwr_task *slot(struct sl_model *m, struct sl_analyzer *a, const struct sl_task *t)
@@ -192,6 +203,8 @@ static void idle_ended(struct sl_analyzer *a, struct sl_model *m, int cpu, uint6
 
 	ic->idle = false;
 	ic->last_idle_end = end;
+	if (!--p->nr_idle)
+		p->idle_floor = UINT64_MAX;
 	if (sl_dur(start, end) < thr || !thr)
 		return;
 	/* only waits that began thr before the end can overlap it by thr */
@@ -232,7 +245,7 @@ static void wait_ended(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 	struct iwr_detail *d;
 	struct sl_finding f;
 	size_t nr_idle = 0;
-	uint64_t walk_best, walk_start;
+	uint64_t walk_best, walk_start, bound, floor;
 	int32_t walk_cpu;
 	bool from_now;
 
@@ -242,6 +255,21 @@ static void wait_ended(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 	/* an overlap noted before may reach past a wait cut short by lost events */
 	if (it->best && it->best_start + it->best > end)
 		it->best = sl_dur(it->best_start, end);
+	/*
+	 * No CPU idle now overlaps the wait by more than end - idle_floor:
+	 * when that and the overlaps noted before are all short, there is no
+	 * finding, and no pass over the CPUs (every wait on a busy machine).
+	 */
+	bound = it->best;
+	if (p->nr_idle) {
+		uint64_t start = MAX(it->since, p->idle_floor);
+
+		if (start < end)
+			bound = MAX(bound, end - start);
+	}
+	if (bound < thr || !thr)
+		goto none;
+	floor = UINT64_MAX;
 	walk_best = it->best;
 	walk_start = it->best_start;
 	walk_cpu = it->best_cpu;
@@ -249,6 +277,8 @@ static void wait_ended(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct iwr_cpu *ic = sl_cpu_priv(m, a, cpu);
 
+		if (ic->idle)
+			floor = MIN(floor, ic->idle_since);
 		if (cpu == it->cpu || !sl_same_llc(m, it->cpu, cpu))
 			continue;
 		if (ic->idle && MAX(it->since, ic->idle_since) < end) {
@@ -259,6 +289,7 @@ static void wait_ended(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 		if ((ic->idle && ic->idle_since < end) || ic->last_idle_end > it->since)
 			p->scratch[nr_idle++] = cpu;
 	}
+	p->idle_floor = floor;
 	/* the best overlap is with a CPU idle now, or with one that idled before */
 	from_now = it->best != walk_best || it->best_start != walk_start || it->best_cpu != walk_cpu;
 	if (it->best < thr || !thr)
@@ -307,6 +338,7 @@ static int iwr_init(struct sl_analyzer *a, struct sl_model *m)
 		sl_held_init(&p->held[i], a, offsetof(struct iwr_task, tally),
 			     m->cfg->max_findings * 4 + HELD_SLACK);
 	sl_picture_keeper_init(&p->pictures, PICTURES_KEPT);
+	p->idle_floor = UINT64_MAX;
 	return 0;
 }
 
@@ -340,11 +372,14 @@ static void iwr_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl
 
 static void iwr_on_cpu_idle(struct sl_analyzer *a, struct sl_model *m, int cpu, uint64_t ts, bool idle)
 {
+	struct iwr_priv *p = a->priv;
 	struct iwr_cpu *ic = sl_cpu_priv(m, a, cpu);
 
 	if (idle && !ic->idle) {
 		ic->idle = true;
 		ic->idle_since = ts;
+		p->nr_idle++;
+		p->idle_floor = MIN(p->idle_floor, ts);
 	} else if (!idle && ic->idle) {
 		idle_ended(a, m, cpu, ts);
 	}
