@@ -98,8 +98,11 @@ static struct name format_name(const char *text, const char *end)
  * The kernel's print formats hold in their strings no control character
  * but newline and tab, and a tab before a letter, a digit, a blank or a
  * '%'.  libtraceevent 1.7.1 dereferences NULL on some others, e.g. the
- * string "\t}" as the last operand of a ?: (found by fuzz_dat).  Returns
- * what is wrong, or NULL.
+ * string "\t}" as the last operand of a ?: (found by fuzz_dat).  After a
+ * string comes what C allows there in the kernel's formats: a comma, a
+ * closing parenthesis or brace, a ':' or '?', another string, the end;
+ * sched_switch's format with `"". REC->next_comm` for `"", REC->...`
+ * crashed it too.  Returns what is wrong, or NULL.
  */
 static const char *print_fmt_strings(const char *p, const char *end)
 {
@@ -117,7 +120,13 @@ static const char *print_fmt_strings(const char *p, const char *end)
 			continue;
 		}
 		if (c == '"') {
+			const char *q = p + 1;
+
 			in_string = false;
+			while (q < end && (*q == ' ' || *q == '\t' || *q == '\n'))
+				q++;
+			if (q < end && !strchr(",):?}\"", *q))
+				return "a string followed by something else than , ) } : ? or a string";
 		} else if (c == '\t') {
 			unsigned char next = p + 1 < end ? (unsigned char)p[1] : 0;
 

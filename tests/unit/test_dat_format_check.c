@@ -94,6 +94,29 @@ static void test_unreadable_byte_in_field(void **state)
 			    "declaration holds the byte 0xfe");
 }
 
+/*
+ * What may follow a string in the print arguments: the kernel's own
+ * ternaries, flag lists and adjacent strings pass; `"". REC->x` (a fuzzed
+ * sched_switch on which libtraceevent dereferenced NULL) does not.
+ */
+static void test_after_a_string(void **state)
+{
+	struct sl_error err = { "" };
+	static const char ok[] = "name: x\nformat:\n\tfield:int a;\n\tfield:int b;\n\n"
+		"print fmt: \"%s%s %d\" \"!\", REC->a ? \"R\" : (\"S\"), REC->b ? \"+\"\n : \"\", "
+		"__print_flags(REC->a, \"|\", { 1, \"S\" } ), REC->b\n";
+	static const char dot[] = "name: x\nformat:\n\tfield:int a;\n\tfield:int b;\n\n"
+		"print fmt: \"%s %d\", REC->a ? \"+\" : \"\". REC->b, REC->a\n";
+	static const char semi[] = "name: x\nformat:\n\tfield:int a;\n\n"
+		"print fmt: \"%s\", \"x\" ; REC->a\n";
+
+	assert_int_equal(sl_dat_format_check(ok, strlen(ok), &err), 0);
+	assert_int_not_equal(sl_dat_format_check(dot, strlen(dot), &err), 0);
+	assert_string_equal(err.msg, "corrupt event format x: its print fmt has a string "
+			    "followed by something else than , ) } : ? or a string");
+	assert_int_not_equal(sl_dat_format_check(semi, strlen(semi), &err), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -101,6 +124,7 @@ int main(void)
 		cmocka_unit_test(test_undeclared_field_fails),
 		cmocka_unit_test(test_edge_cases),
 		cmocka_unit_test(test_unreadable_byte_in_field),
+		cmocka_unit_test(test_after_a_string),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
