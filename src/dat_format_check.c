@@ -19,6 +19,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dat_format_check.h"
@@ -95,6 +96,29 @@ static struct name format_name(const char *text, const char *end)
 }
 
 /*
+ * After a '/' or '%' operator: is the divisor a literal that reads as 0?
+ * libtraceevent folds constant expressions while it parses, with
+ * strtoull(base 0): "0x0000/008" divides by "008", octal 0 (found by
+ * fuzz_dat: SIGFPE in both readers).  No kernel format divides by a
+ * literal.
+ */
+static bool divides_by_zero(const char *p, const char *end)
+{
+	char buf[32];
+	size_t n = 0;
+	char *e;
+
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '('))
+		p++;
+	if (p >= end || !isdigit((unsigned char)*p))
+		return false;
+	while (p < end && n < sizeof(buf) - 1 && isalnum((unsigned char)*p))
+		buf[n++] = *p++;
+	buf[n] = '\0';
+	return strtoull(buf, &e, 0) == 0 && e != buf;
+}
+
+/*
  * The kernel's print formats hold in their strings no control character
  * but newline and tab, and a tab before a letter, a digit, a blank or a
  * '%'.  libtraceevent 1.7.1 dereferences NULL on some others, e.g. the
@@ -113,6 +137,8 @@ static const char *print_fmt_strings(const char *p, const char *end)
 
 		if (!in_string) {
 			in_string = c == '"';
+			if ((c == '/' || c == '%') && divides_by_zero(p + 1, end))
+				return "a division by zero";
 			continue;
 		}
 		if (c == '\\' && p + 1 < end) {

@@ -117,6 +117,27 @@ static void test_after_a_string(void **state)
 	assert_int_not_equal(sl_dat_format_check(semi, strlen(semi), &err), 0);
 }
 
+/* libtraceevent folds constants with strtoull(base 0): "008" is octal 0 */
+static void test_division_by_zero(void **state)
+{
+	struct sl_error err = { "" };
+	char text[256];
+	static const char *const zero[] = { "/ 0", "/0x0000", "/008", "% (0)", "/ 00UL" };
+	static const char *const fine[] = { "/ 1000", "% 8", "/ 0x10", "/ REC->b" };
+
+	for (size_t i = 0; i < sizeof(zero) / sizeof(zero[0]); i++) {
+		snprintf(text, sizeof(text), "name: x\nformat:\n\tfield:int a;\n\tfield:int b;\n\n"
+			 "print fmt: \"%%d %%%%\", (REC->a & (0x10 %s | 0x1))\n", zero[i]);
+		assert_int_not_equal(sl_dat_format_check(text, strlen(text), &err), 0);
+		assert_string_equal(err.msg, "corrupt event format x: its print fmt has a division by zero");
+	}
+	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
+		snprintf(text, sizeof(text), "name: x\nformat:\n\tfield:int a;\n\tfield:int b;\n\n"
+			 "print fmt: \"%%d %%%%\", (REC->a & (0x10 %s | 0x1))\n", fine[i]);
+		assert_int_equal(sl_dat_format_check(text, strlen(text), &err), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -125,6 +146,7 @@ int main(void)
 		cmocka_unit_test(test_edge_cases),
 		cmocka_unit_test(test_unreadable_byte_in_field),
 		cmocka_unit_test(test_after_a_string),
+		cmocka_unit_test(test_division_by_zero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
