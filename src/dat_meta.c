@@ -13,15 +13,21 @@
  */
 #define _GNU_SOURCE		/* memmem */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "dat_decode.h"
 #include "dat_format_check.h"
 #include "dat_meta.h"
 #include "kallsyms.h"
 #include "util.h"
+
+#define PROGRESS_REC 160	/* "system/name", as the child sends them */
 
 /* A bounds-checked walk over a section's bytes. */
 struct walk {
@@ -158,6 +164,7 @@ static const char *format_name(const char *format, uint64_t size, char *buf, siz
 {
 	const char *end;
 
+	buf[0] = '\0';
 	if (size < 6 || memcmp(format, "name: ", 6))
 		return "";
 	end = memchr(format + 6, '\n', (size_t)size - 6);
@@ -174,8 +181,24 @@ static const char *format_name(const char *format, uint64_t size, char *buf, siz
  * file (a corrupt one: the kernel never writes them).  0, or -EINVAL with
  * err set.
  */
+/* How the formats are parsed: as the flyrecord reader needs them, or as libtracecmd will. */
+struct parse_how {
+	bool full;		/* every print fmt, as libtracecmd parses them */
+	bool decoded_only;	/* only the formats of the events we decode */
+	int progress;		/* >= 0: write each format's name there before parsing it */
+};
+
+static void tell_progress(int fd, const char *system, const char *name)
+{
+	char rec[PROGRESS_REC] = "";
+
+	snprintf(rec, sizeof(rec), "%s/%s", system, name);
+	if (write(fd, rec, sizeof(rec)) != (ssize_t)sizeof(rec))
+		_exit(0);	/* the parent is gone */
+}
+
 static int parse_formats(struct tep_handle *tep, struct walk *w, const char *system,
-			 struct sl_error *err)
+			 const struct parse_how *how, struct sl_error *err)
 {
 	char name[128];
 
@@ -187,8 +210,15 @@ static int parse_formats(struct tep_handle *tep, struct walk *w, const char *sys
 			break;
 		if (sl_dat_format_check(format, (size_t)size, err))
 			return -EINVAL;
+		format_name(format, size, name, sizeof(name));
+		bool decodes = sl_dat_decodes(system, name);
+
+		if (how->decoded_only && !decodes)
+			continue;
+		if (how->progress >= 0)
+			tell_progress(how->progress, system, name);
 		/* like libtracecmd: a format libtraceevent cannot parse is skipped */
-		if (sl_dat_decodes(system, format_name(format, size, name, sizeof(name))))
+		if (how->full || decodes)
 			tep_parse_event(tep, format, size, system);
 		else
 			parse_stub(tep, format, size, system);
@@ -196,20 +226,12 @@ static int parse_formats(struct tep_handle *tep, struct walk *w, const char *sys
 	return 0;
 }
 
-int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **out,
-		    struct sl_kallsyms **ksyms, struct sl_error *err)
+static struct tep_handle *tep_for(const struct sl_dat_layout *l)
 {
 	struct tep_handle *tep = tep_alloc();
-	struct walk w;
-	int ret;
 
-	*out = NULL;
-	if (ksyms)
-		*ksyms = NULL;
-	if (!tep) {
-		sl_error_set(err, "out of memory");
-		return -ENOMEM;
-	}
+	if (!tep)
+		return NULL;
 	tep_set_loglevel(TEP_LOG_NONE);
 	tep_set_file_bigendian(tep, l->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ?
@@ -217,41 +239,153 @@ int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **o
 	tep_set_long_size(tep, l->long_size);
 	tep_set_page_size(tep, (int)l->page_size);
 	tep_set_cpus(tep, l->nr_cpus);
+	return tep;
+}
+
+/* The header page, ftrace and event formats into tep.  0, or -errno with err set. */
+static int parse_all_formats(int fd, const struct sl_dat_layout *l, struct tep_handle *tep,
+			     const struct parse_how *how, struct sl_error *err)
+{
+	struct walk w;
+	int ret;
 
 	ret = load(fd, l, SL_DAT_HEADER_INFO, &w, err);
 	if (ret)
-		goto fail;
+		return ret;
 	ret = parse_header_info(tep, l, &w, err);
 	unload(&w);
 	if (ret)
-		goto fail;
+		return ret;
 
 	ret = load(fd, l, SL_DAT_FTRACE_EVENTS, &w, err);
 	if (ret)
-		goto fail;
+		return ret;
 	if (w.p)
-		ret = parse_formats(tep, &w, "ftrace", err);
+		ret = parse_formats(tep, &w, "ftrace", how, err);
 	unload(&w);
 	if (ret)
-		goto fail;
+		return ret;
 
 	ret = load(fd, l, SL_DAT_EVENT_FORMATS, &w, err);
 	if (ret)
-		goto fail;
+		return ret;
 	for (uint32_t sys = w.p ? (uint32_t)take_num(&w, 4) : 0; sys && !w.bad; sys--) {
 		const char *system = take_string(&w);
 
-		if (system && (ret = parse_formats(tep, &w, system, err)))
+		if (system && (ret = parse_formats(tep, &w, system, how, err)))
 			break;
 	}
 	unload(&w);
 	if (ret)
-		goto fail;
+		return ret;
 	if (w.bad) {
 		sl_error_set(err, "corrupt trace.dat: malformed event formats");
-		ret = -EINVAL;
-		goto fail;
+		return -EINVAL;
 	}
+	return 0;
+}
+
+/*
+ * libtraceevent 1.7.1's format parser dereferences NULL or divides by
+ * zero on malformed print formats: fuzzing found six different ones in
+ * a day, each then refused by a check of its own (dat_format_check.c),
+ * and its parser has more.  A damaged file must not crash us, so the
+ * formats are parsed first in a child process, which tells the parent
+ * each format's name before it parses it: if it dies, that format is
+ * refused, with the signal.  full: every format, as libtracecmd will
+ * parse them (50 ms for the 2,300 formats of a 6.18 kernel); otherwise
+ * only the dozen events the flyrecord reader decodes, whose print formats
+ * it parses (a few ms; the others it parses without their print format,
+ * and their field declarations are checked in dat_format_check.c).
+ */
+static int formats_survive(int fd, const struct sl_dat_layout *l, bool full, struct sl_error *err)
+{
+	char rec[PROGRESS_REC], last[PROGRESS_REC] = "";
+	int p[2], status;
+	pid_t pid;
+
+	if (pipe(p))
+		return 0;		/* no sandbox: parse as before */
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return 0;
+	}
+	if (pid == 0) {
+		static const int deadly[] = { SIGSEGV, SIGFPE, SIGBUS, SIGILL, SIGABRT };
+		struct parse_how how = { .full = full, .decoded_only = !full, .progress = p[1] };
+		struct sl_error e;
+		int null = open("/dev/null", O_WRONLY);
+		struct tep_handle *tep;
+
+		close(p[0]);
+		/* die of it, silently: no sanitizer's or fuzzer's handler in here */
+		for (size_t i = 0; i < ARRAY_SIZE(deadly); i++)
+			signal(deadly[i], SIG_DFL);
+		if (null >= 0)
+			dup2(null, STDERR_FILENO);
+		tep = tep_for(l);
+		if (tep)
+			parse_all_formats(fd, l, tep, &how, &e);
+		_exit(0);
+	}
+	close(p[1]);
+	for (;;) {
+		size_t got = 0;
+		ssize_t n = 0;
+
+		while (got < sizeof(rec) && (n = read(p[0], rec + got, sizeof(rec) - got)) > 0)
+			got += (size_t)n;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (got < sizeof(rec))
+			break;
+		memcpy(last, rec, sizeof(rec));
+	}
+	close(p[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	last[sizeof(last) - 1] = '\0';
+	if (WIFSIGNALED(status))
+		sl_error_set(err, "corrupt event format %s: libtraceevent cannot parse it "
+			     "(it crashed on it: %s)", last[0] ? last : "?", strsignal(WTERMSIG(status)));
+	else
+		sl_error_set(err, "corrupt event format %s: libtraceevent cannot parse it",
+			     last[0] ? last : "?");
+	return -EINVAL;
+}
+
+int sl_dat_formats_check(int fd, const struct sl_dat_layout *l, struct sl_error *err)
+{
+	return formats_survive(fd, l, true, err);
+}
+
+int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **out,
+		    struct sl_kallsyms **ksyms, struct sl_error *err)
+{
+	static const struct parse_how how = { .full = false, .progress = -1 };
+	struct tep_handle *tep;
+	struct walk w;
+	int ret;
+
+	*out = NULL;
+	if (ksyms)
+		*ksyms = NULL;
+	ret = formats_survive(fd, l, false, err);
+	if (ret)
+		return ret;
+	tep = tep_for(l);
+	if (!tep) {
+		sl_error_set(err, "out of memory");
+		return -ENOMEM;
+	}
+	ret = parse_all_formats(fd, l, tep, &how, err);
+	if (ret)
+		goto fail;
 
 	/* kallsyms and printk formats: 4-byte size + text; cmdlines: 8-byte size + text */
 	static const struct { enum sl_dat_section_id id; int size_bytes; } texts[] = {

@@ -22,4 +22,11 @@ struct sl_kallsyms;
 int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **out,
 		    struct sl_kallsyms **ksyms, struct sl_error *err);
 
+/*
+ * Would libtraceevent survive parsing every format of the file in full,
+ * as libtracecmd will?  Tried in a child process (dat_meta.c).  0, or
+ * -EINVAL with err naming the format it crashed on.
+ */
+int sl_dat_formats_check(int fd, const struct sl_dat_layout *l, struct sl_error *err);
+
 #endif /* SCHEDLINT_DAT_META_H */

@@ -210,6 +210,12 @@ int sl_read_dat_libtracecmd_open(const char *path, const char *buffer, struct sl
 		goto fail;
 	}
 	tep_free(tep);
+	/* libtracecmd parses every print fmt: would libtraceevent survive them? */
+	ret = sl_dat_formats_check(fd, &layout, err);
+	if (ret < 0) {
+		close(fd);
+		goto fail;
+	}
 	dr->handle = sl_dat_open_head(path, &layout, err);
 	if (!dr->handle) {
 		close(fd);
