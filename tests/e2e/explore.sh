@@ -261,8 +261,10 @@ for size in 120x40 80x24; do
 
 	tmx send-keys -t x '?'
 	see "$size: ? shows the keys" "Keys everywhere"
+	# the overlay is drawn line by line: on a loaded machine its first line
+	# can show before the rest, so wait for each
 	for k in "quit" "overview, findings, timeline, tasks" "sort by cost, time, kind"; do
-		grep -qF "$k" "$TMP/screen" && pass "$size: help lists '$k'" ||
+		wait_for "$k" 10 && pass "$size: help lists '$k'" ||
 			fail "$size: help lists '$k'" "$(cat "$TMP/screen")"
 	done
 	tmx send-keys -t x Escape
