@@ -375,12 +375,18 @@ event:
 	return 1;
 }
 
-/* At the end of the input: markers still held get the last timestamp. */
+/*
+ * At the end of the input: markers still held get the last timestamp.
+ * Nothing is held anew now, so the scan goes on where it stopped (from 0
+ * each time it was quadratic in the CPUs: a text naming CPUs up to 46000,
+ * each with an overrun gap, took 0.9 s).
+ */
 static int flush_lost(struct text_reader *r, struct sl_event *ev)
 {
-	for (size_t cpu = 0; r->lost_pending && cpu < r->lost_alloc; cpu++) {
+	for (size_t cpu = r->lost_flushed; r->lost_pending && cpu < r->lost_alloc; cpu++) {
 		if (r->lost[cpu].pending) {
 			fill_lost_event(r, (uint32_t)cpu, r->last_ts, ev);
+			r->lost_flushed = cpu + 1;
 			return 1;
 		}
 	}
@@ -554,6 +560,7 @@ static int text_seek_time(struct sl_reader *base, uint64_t ts)
 	for (size_t cpu = 0; cpu < r->lost_alloc; cpu++)
 		r->lost[cpu].pending = false;
 	r->lost_pending = 0;
+	r->lost_flushed = 0;
 	return 0;
 }
 

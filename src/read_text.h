@@ -98,6 +98,7 @@ struct text_reader {
 	/* lost events, per CPU, held until that CPU's next event */
 	struct held_lost *lost;
 	size_t lost_alloc;
+	size_t lost_flushed;		/* flush_lost(): CPUs below it have none held */
 	uint32_t lost_pending;		/* CPUs with a held marker */
 	uint64_t last_ts;
 
