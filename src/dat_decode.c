@@ -185,7 +185,8 @@ static int64_t field_int(const struct sl_dat_decoder *d, const struct field_ref 
 		return -1;
 	uint64_t v = read_num(d, data + f->offset, f->size);
 
-	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
+	/* a size 0 field (a corrupt format) reads as 0: no shift by 64 */
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size > 0 && f->size < 8) {
 		int shift = 64 - 8 * f->size;
 
 		return (int64_t)(v << shift) >> shift;
