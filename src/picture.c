@@ -47,15 +47,18 @@ static int cmp_int(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
-void sl_picture_take(struct sl_picture *p, const struct sl_model *m, int cpu,
-		     const struct sl_task *subject, const int *must, int nr_must)
+/*
+ * Start picture p of this moment: the CPUs asked for (must, those >= 0,
+ * at most 8) sorted into wanted, room for them beside the usual ones.
+ * Returns how many are wanted.
+ */
+static int picture_begin(struct sl_picture *p, const struct sl_model *m,
+			 const struct sl_task *subject, const int *must, int nr_must, int wanted[8])
 {
-	int wanted[8], nr_wanted = 0, next = 0;
-	int dom = m->nr_llc_cpus && cpu >= 0 && cpu < m->nr_llc_cpus ? m->llc_of[cpu] : -1;
+	int nr_wanted = 0;
 	uint32_t cap;
 
-	/* the CPUs asked for, in order, to be met as the pass goes by */
-	for (int i = 0; i < nr_must && nr_wanted < (int)ARRAY_SIZE(wanted); i++)
+	for (int i = 0; i < nr_must && nr_wanted < 8; i++)
 		if (must[i] >= 0)
 			wanted[nr_wanted++] = must[i];
 	qsort(wanted, (size_t)nr_wanted, sizeof(wanted[0]), cmp_int);
@@ -68,6 +71,17 @@ void sl_picture_take(struct sl_picture *p, const struct sl_model *m, int cpu,
 	p->subject_pid = subject ? subject->pid : -1;
 	p->nr = 0;
 	p->rest_busy = p->rest_idle = p->rest_unknown = 0;
+	return nr_wanted;
+}
+
+void sl_picture_take(struct sl_picture *p, const struct sl_model *m, int cpu,
+		     const struct sl_task *subject, const int *must, int nr_must)
+{
+	int wanted[8], next = 0;
+	int dom = m->nr_llc_cpus && cpu >= 0 && cpu < m->nr_llc_cpus ? m->llc_of[cpu] : -1;
+	/* the CPUs asked for, in order, to be met as the pass goes by */
+	int nr_wanted = picture_begin(p, m, subject, must, nr_must, wanted);
+
 	for (int x = 0; x < m->nr_cpus; x++) {
 		const struct sl_cpu *c = &m->cpus[x];
 		bool needed = false;
@@ -290,25 +304,13 @@ static bool census_idle(const struct sl_census *cs, int cpu)
 void sl_picture_take_counted(struct sl_picture *p, struct sl_census *cs, const struct sl_model *m,
 			     int cpu, const struct sl_task *subject, const int *must, int nr_must)
 {
-	int wanted[8], nr_wanted = 0, d, n, k;
+	int wanted[8], nr_wanted, d, n, k;
 	const int *mem;
 	const uint64_t *mask;
-	uint32_t cap, rest_unknown, rest_idle = 0;
+	uint32_t rest_unknown, rest_idle = 0;
 
 	sl_census_sync(cs, m);
-	for (int i = 0; i < nr_must && nr_wanted < (int)ARRAY_SIZE(wanted); i++)
-		if (must[i] >= 0)
-			wanted[nr_wanted++] = must[i];
-	qsort(wanted, (size_t)nr_wanted, sizeof(wanted[0]), cmp_int);
-	cap = SL_PICTURE_MAX_CPUS + (uint32_t)nr_wanted;
-	if (p->alloc < cap) {
-		p->cpus = xrealloc(p->cpus, cap * sizeof(*p->cpus));
-		p->alloc = cap;
-	}
-	p->ts = m->now;
-	p->subject_pid = subject ? subject->pid : -1;
-	p->nr = 0;
-	p->rest_busy = p->rest_idle = p->rest_unknown = 0;
+	nr_wanted = picture_begin(p, m, subject, must, nr_must, wanted);
 
 	/* cpu's domain, as sl_picture_take() finds it */
 	if (!m->nr_llc_cpus)

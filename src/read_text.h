@@ -126,16 +126,6 @@ static inline bool is_digit(char c)
 	return (unsigned char)(c - '0') < 10;
 }
 
-static inline int hex_digit(char c)
-{
-	if (is_digit(c))
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* Digits without locale or strtol: the hot path parses a dozen per line. */
 static inline bool text_parse_u64(const char **pp, const char *end, uint64_t *val)

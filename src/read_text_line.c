@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "read_text.h"
+#include "util.h"
 
 static inline bool is_blank(char c)
 {

@@ -8,6 +8,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The value of a hex digit, -1 for any other character (no locale). */
+static inline int hex_digit(char c)
+{
+	if ((unsigned char)(c - '0') < 10)
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
