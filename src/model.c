@@ -23,7 +23,7 @@
 #include "options.h"
 #include "util.h"
 
-#define MAX_CPUS 8192
+#define MAX_CPUS SL_MODEL_MAX_CPUS
 
 struct task_hash {
 	struct sl_task **slots;

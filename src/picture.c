@@ -128,65 +128,114 @@ static void census_refresh(struct sl_census *cs, const struct sl_model *m, int c
 		cs->nr_unknown[cs->dom[cpu]] += u ? 1 : -1;
 }
 
-void sl_census_sync(struct sl_census *cs, const struct sl_model *m)
+/* The domain of CPU x, as sl_same_llc() sees it: -1 when it shares one with none. */
+static int census_dom_of(const struct sl_model *m, int x)
 {
-	int n = m->nr_cpus, old = cs->nr_cpus, nr_doms = 0, *at;
+	if (!m->nr_llc_cpus)
+		return 0;
+	return x < m->nr_llc_cpus && m->llc_of[x] >= 0 ? m->llc_of[x] : -1;
+}
 
-	if (cs->llc_of == m->llc_of && cs->nr_llc_cpus == m->nr_llc_cpus && old == n && cs->dom) {
-		if (cs->dirty)
-			for (int x = 0; x < n; x++)
-				census_refresh(cs, m, x);
-		cs->dirty = false;
+/* room for n CPUs in the per-CPU arrays, grown geometrically */
+static void census_fit(struct sl_census *cs, int n)
+{
+	int alloc = cs->cpus_alloc;
+
+	if (n <= alloc && cs->dom)
 		return;
+	alloc = MAX(n, MIN(MAX(2 * alloc, 8), SL_MODEL_MAX_CPUS));
+	cs->dom = xrealloc(cs->dom, (size_t)alloc * sizeof(*cs->dom));
+	cs->members = xrealloc(cs->members, (size_t)alloc * sizeof(*cs->members));
+	cs->unknown = xrealloc(cs->unknown, (size_t)alloc);
+	cs->lost = xrealloc(cs->lost, (size_t)alloc);
+	memset(cs->lost + cs->cpus_alloc, 0, (size_t)(alloc - cs->cpus_alloc));
+	cs->cpus_alloc = alloc;
+}
+
+/* the masks' stride: room for every CPU that can ever join a domain */
+static void census_fit_words(struct sl_census *cs, uint32_t words)
+{
+	if (words <= cs->words)
+		return;
+	/* one domain when the stride grows (no LLC layout): its bitmap only lengthens */
+	words = MAX(words, MIN(2 * cs->words, (uint32_t)(SL_MODEL_MAX_CPUS + 63) / 64));
+	cs->masks = xrealloc(cs->masks, ((size_t)cs->nr_doms * words + 1) * sizeof(*cs->masks));
+	memset(cs->masks + (size_t)cs->nr_doms * cs->words, 0,
+	       (size_t)cs->nr_doms * (words - cs->words) * sizeof(*cs->masks));
+	cs->words = words;
+}
+
+/*
+ * A new CPU x, above every CPU the census has: the last member of its
+ * domain.  Moving the later domains' members up costs O(CPUs) at worst,
+ * a memmove, not a rebuild.
+ */
+static void census_add(struct sl_census *cs, const struct sl_model *m, int x)
+{
+	int d = census_dom_of(m, x);
+
+	cs->dom[x] = d;
+	cs->unknown[x] = model_unknown(cs, m, x);
+	if (d < 0)
+		return;
+	if (!m->nr_llc_cpus)
+		census_fit_words(cs, (uint32_t)x / 64 + 1);
+	memmove(&cs->members[cs->first[d + 1] + 1], &cs->members[cs->first[d + 1]],
+		(size_t)(cs->first[cs->nr_doms] - cs->first[d + 1]) * sizeof(*cs->members));
+	cs->members[cs->first[d + 1]] = x;
+	for (int e = d + 1; e <= cs->nr_doms; e++)
+		cs->first[e]++;
+	cs->masks[(size_t)d * cs->words + (uint32_t)x / 64] |= 1ULL << (x % 64);
+	cs->nr_unknown[d] += cs->unknown[x];
+}
+
+/*
+ * The layout for the model's LLC domains: every domain a CPU of the model
+ * can have, its mask wide enough for all of them, no CPU in it yet.
+ */
+static void census_layout(struct sl_census *cs, const struct sl_model *m)
+{
+	int limit = MIN(m->nr_llc_cpus, SL_MODEL_MAX_CPUS), nr_doms = 1;
+	uint32_t words = 1;
+
+	if (m->nr_llc_cpus) {
+		nr_doms = 0;
+		for (int x = 0; x < limit; x++)
+			nr_doms = MAX(nr_doms, m->llc_of[x] + 1);
+		words = (uint32_t)(limit + 63) / 64;
 	}
-	cs->dirty = false;
 	cs->llc_of = m->llc_of;
 	cs->nr_llc_cpus = m->nr_llc_cpus;
-	cs->nr_cpus = n;
-	cs->words = (uint32_t)(n + 63) / 64;
-	cs->dom = xrealloc(cs->dom, (size_t)(n + 1) * sizeof(*cs->dom));
-	for (int x = 0; x < n; x++) {
-		/* the domains of sl_same_llc() */
-		if (!m->nr_llc_cpus)
-			cs->dom[x] = 0;
-		else if (x < m->nr_llc_cpus && m->llc_of[x] >= 0)
-			cs->dom[x] = m->llc_of[x];
-		else
-			cs->dom[x] = -1;
-		nr_doms = MAX(nr_doms, cs->dom[x] + 1);
-	}
+	cs->nr_cpus = 0;
 	cs->nr_doms = nr_doms;
+	cs->words = words;
 	cs->first = xrealloc(cs->first, (size_t)(nr_doms + 1) * sizeof(*cs->first));
-	cs->members = xrealloc(cs->members, (size_t)(n + 1) * sizeof(*cs->members));
 	cs->nr_unknown = xrealloc(cs->nr_unknown, (size_t)(nr_doms + 1) * sizeof(*cs->nr_unknown));
-	cs->masks = xrealloc(cs->masks, ((size_t)nr_doms * cs->words + 1) * sizeof(*cs->masks));
+	cs->masks = xrealloc(cs->masks, ((size_t)nr_doms * words + 1) * sizeof(*cs->masks));
 	memset(cs->first, 0, (size_t)(nr_doms + 1) * sizeof(*cs->first));
 	memset(cs->nr_unknown, 0, (size_t)(nr_doms + 1) * sizeof(*cs->nr_unknown));
-	memset(cs->masks, 0, ((size_t)nr_doms * cs->words + 1) * sizeof(*cs->masks));
-	for (int x = 0; x < n; x++)
-		if (cs->dom[x] >= 0)
-			cs->first[cs->dom[x] + 1]++;
-	for (int d = 0; d < nr_doms; d++)
-		cs->first[d + 1] += cs->first[d];
-	at = xcalloc((size_t)nr_doms + 1, sizeof(*at));
-	for (int x = 0; x < n; x++) {
-		int d = cs->dom[x];
+	memset(cs->masks, 0, ((size_t)nr_doms * words + 1) * sizeof(*cs->masks));
+}
 
-		if (d < 0)
-			continue;
-		cs->members[cs->first[d] + at[d]++] = x;
-		cs->masks[(size_t)d * cs->words + (uint32_t)x / 64] |= 1ULL << (x % 64);
+void sl_census_sync(struct sl_census *cs, const struct sl_model *m)
+{
+	int n = m->nr_cpus;
+
+	if (!cs->first || cs->llc_of != m->llc_of || cs->nr_llc_cpus != m->nr_llc_cpus) {
+		census_layout(cs, m);
+		cs->dirty = false;
 	}
-	free(at);
-	cs->unknown = xrealloc(cs->unknown, (size_t)n + 1);
-	cs->lost = xrealloc(cs->lost, (size_t)n + 1);
-	if (n > old)
-		memset(cs->lost + MAX(old, 0), 0, (size_t)(n - MAX(old, 0)));
-	for (int x = 0; x < n; x++) {
-		cs->unknown[x] = model_unknown(cs, m, x);
-		if (cs->dom[x] >= 0)
-			cs->nr_unknown[cs->dom[x]] += cs->unknown[x];
+	if (n > cs->nr_cpus) {
+		/* CPUs appear in ascending order: each new one joins its domain last */
+		census_fit(cs, n);
+		for (int x = cs->nr_cpus; x < n; x++)
+			census_add(cs, m, x);
+		cs->nr_cpus = n;
 	}
+	if (cs->dirty)
+		for (int x = 0; x < n; x++)
+			census_refresh(cs, m, x);
+	cs->dirty = false;
 }
 
 void sl_census_free(struct sl_census *cs)

@@ -18,6 +18,9 @@
 #include "slice.h"
 #include "util.h"
 
+/* the CPUs named one by one in a header note; the JSON lists them all */
+#define CPU_LIST_MAX 16
+
 const char *sl_color(const struct sl_report *r, enum sl_color c)
 {
 	static const char *const codes[] = {
@@ -162,14 +165,20 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 	if (m->lost_gaps) {
 		fprintf(r->out, "  %slost     %" PRIu64 " events in %" PRIu64 " gaps:", sl_color(r, SL_C_YELLOW),
 			m->lost_events, m->lost_gaps);
+		int shown = 0, more = 0;
+
 		for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 			if (!m->cpus[cpu].lost_gaps)
 				continue;
-			if (m->cpus[cpu].lost_events)	/* else the input did not say how many */
+			if (shown++ >= CPU_LIST_MAX)
+				more++;
+			else if (m->cpus[cpu].lost_events)	/* else the input did not say how many */
 				fprintf(r->out, " cpu%d %" PRIu64, cpu, m->cpus[cpu].lost_events);
 			else
 				fprintf(r->out, " cpu%d ?", cpu);
 		}
+		if (more)
+			fprintf(r->out, " and %d more CPUs", more);
 		fprintf(r->out, "%s\n           no latency or finding is computed across a gap"
 			" (%" PRIu64 " wakeups not measured)\n", sl_color(r, SL_C_RESET),
 			m->samples_dropped_gap);
@@ -185,12 +194,15 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 		fprintf(r->out, "  note     %" PRIu64 " context switches are missing from the trace (",
 			m->implied_switches);
 		const char *sep = "";
+		int shown = 0;
 
 		for (int cpu = 0; cpu < m->nr_cpus; cpu++)
-			if (m->cpus[cpu].implied_switches) {
+			if (m->cpus[cpu].implied_switches && shown++ < CPU_LIST_MAX) {
 				fprintf(r->out, "%scpu%d %" PRIu64, sep, cpu, m->cpus[cpu].implied_switches);
 				sep = ", ";
 			}
+		if (shown > CPU_LIST_MAX)
+			fprintf(r->out, " and %d more CPUs", shown - CPU_LIST_MAX);
 		fputs("):\n           inferred from the task running each CPU's next event,"
 		      " at the earliest time possible\n", r->out);
 	}

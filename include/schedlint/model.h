@@ -175,6 +175,9 @@ struct sl_switch_info {
  * SL_MARKER_LLC followed by the machine's LLC groups in --llc syntax
  * ("schedlint: llc=0-3+8-11,4-7+12-15").
  */
+/* CPUs the model keeps at most: events of higher CPUs are dropped with a warning */
+#define SL_MODEL_MAX_CPUS	8192
+
 #define SL_MARKER_LLC		"schedlint: llc="
 #define SL_LLC_FROM_TRACE	"trace marker (schedlint record)"
 

@@ -74,12 +74,12 @@ void sl_picture_take(struct sl_picture *p, const struct sl_model *m, int cpu,
 struct sl_census {
 	/* the LLC layout it was built for (the model learns it late, and CPUs appear) */
 	const int *llc_of;
-	int nr_llc_cpus, nr_cpus;
+	int nr_llc_cpus, nr_cpus, cpus_alloc;
 	int nr_doms;			/* domains; CPUs of no domain share it with none */
 	int *dom;			/* per CPU: its domain, -1 none */
 	int *members;			/* the CPUs of each domain, ascending */
 	int *first;			/* domain d's members: [first[d], first[d + 1]) */
-	uint32_t words;			/* bitmap words for nr_cpus */
+	uint32_t words;			/* bitmap words per domain: every CPU that can join one */
 	uint64_t *masks;		/* per domain: bitmap of its CPUs (words each) */
 	uint32_t *nr_unknown;		/* per domain: CPUs in an unknown state */
 	bool *unknown;			/* per CPU: its state is unknown */

@@ -49,6 +49,32 @@ else
 		--llc=0-7+32-39,8-29,40-63 --assume-migratable
 fi
 
+# the LLC layout learnt late: schedlint record's marker after 3000 events,
+# written by the task that runs its CPU then (no switch is implied)
+if ! "$SCHEDGEN" scale --cpus 64 --events 200000 --seed 3 --text "$TMP/s64.txt" 2> "$TMP/err"; then
+	fail "scale 64 cpus text: schedgen" "$(cat "$TMP/err")"
+else
+	awk 'NR == 3003 { print "      sched-pipe-1089    [013] d..3.   100.001479: " \
+			  "tracing_mark_write: schedlint: llc=0-15,16-31,32-47,48-63" } { print }' \
+		"$TMP/s64.txt" > "$TMP/s64m.txt"
+	verified "scale 64 cpus, the LLC marker after 3000 events" "$TMP/s64m.txt"
+	expect_eq "the late LLC marker is read, and no switch is implied for it" \
+		"$("$SCHEDLINT" analyze "$TMP/s64m.txt" | grep -c 'from trace marker\|missing from the trace')" 1
+fi
+
+# CPUs named one at a time, each new one busy with a wakee placed on it
+# while CPU 0 idles: every placement looks at the LLC, which grows by one
+awk 'BEGIN {
+	print "# tracer: nop"
+	print "          <idle>-0     [000] d..2. 100.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=swapper/0 next_pid=0 next_prio=120"
+	for (c = 1; c < 3000; c++) {
+		ts = sprintf("100.%06d", c)
+		printf "          <idle>-0     [%03d] d..2. %s: sched_switch: prev_comm=swapper/%d prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=hog next_pid=%d next_prio=120\n", c, ts, c, 10000 + c
+		printf "             hog-%d  [%03d] d..2. %s: sched_waking: comm=w pid=%d prio=120 target_cpu=%03d\n", 10000 + c, c, ts, 20000 + c, c
+	}
+}' > "$TMP/growing.txt"
+verified "3000 CPUs named one at a time" "$TMP/growing.txt"
+
 for f in "$TESTDATA"/real/*.dat; do
 	verified "$(basename "$f")" "$f"
 done
