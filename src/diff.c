@@ -93,6 +93,17 @@ static bool settings_differ(const char *a, const char *b, char *out, size_t len)
 					 used ? ", " : "", (int)nlen, p, (int)blen, bval,
 					 aval ? (int)alen : 1, aval ? aval : "-");
 	}
+	/* and those only a has (a filter b was not given) */
+	for (const char *p = a; p && *p; p = strchr(p, ' '), p = p ? p + 1 : NULL) {
+		size_t nlen = strcspn(p, "= "), alen, blen;
+		const char *aval = setting(a, p, nlen, &alen);
+
+		if (!aval || setting(b, p, nlen, &blen))
+			continue;
+		if (used < len)
+			used += snprintf(out + used, len - used, "%s%.*s=- (not %.*s)",
+					 used ? ", " : "", (int)nlen, p, (int)alen, aval);
+	}
 	return out[0] != 0;
 }
 

@@ -359,6 +359,23 @@ static char *settings_line(const cJSON *root)
 		if (len >= sizeof(buf))
 			break;
 	}
+	/* the --cpus/--pid/--comm filters, only those given (older reports have none) */
+	const cJSON *filters = member(config, "filters");
+
+	for (const cJSON *f = cJSON_IsObject(filters) ? filters->child : NULL; f; f = f->next) {
+		char *val;
+
+		if (cJSON_IsNull(f) || len >= sizeof(buf))
+			continue;
+		val = cJSON_PrintUnformatted(f);
+		/* a settings line splits at spaces: a comm's spaces are written as \u0020 */
+		len += snprintf(buf + len, sizeof(buf) - MIN(len, sizeof(buf)), "%sfilter_%s=",
+				len ? " " : "", f->string);
+		for (const char *c = val ? val : "?"; *c && len < sizeof(buf); c++)
+			len += snprintf(buf + len, sizeof(buf) - MIN(len, sizeof(buf)),
+					*c == ' ' ? "\\u0020" : "%c", *c);
+		free(val);
+	}
 	return xstrdup(buf);
 }
 

@@ -131,6 +131,35 @@ static void events_json(struct sl_model *m, cJSON *root)
 	cJSON_AddItemToObject(root, "other_events", other_by_name);
 }
 
+/* --cpus, --pid, --comm: null when not given (a diff of two reports can tell) */
+static void filters_json(const struct sl_config *cfg, cJSON *c)
+{
+	cJSON *f = cJSON_AddObjectToObject(c, "filters"), *a;
+
+	if (cfg->cpus.nr_words) {
+		a = cJSON_AddArrayToObject(f, "cpus");
+		for (uint32_t cpu = 0; cpu < cfg->cpus.nr_words * 64; cpu++)
+			if (sl_cpuset_test(&cfg->cpus, (int)cpu))
+				cJSON_AddItemToArray(a, cJSON_CreateNumber(cpu));
+	} else {
+		cJSON_AddNullToObject(f, "cpus");
+	}
+	if (cfg->nr_pids) {
+		a = cJSON_AddArrayToObject(f, "pids");
+		for (size_t i = 0; i < cfg->nr_pids; i++)
+			cJSON_AddItemToArray(a, cJSON_CreateNumber(cfg->pids[i]));
+	} else {
+		cJSON_AddNullToObject(f, "pids");
+	}
+	if (cfg->nr_comms) {
+		a = cJSON_AddArrayToObject(f, "comms");
+		for (size_t i = 0; i < cfg->nr_comms; i++)
+			cJSON_AddItemToArray(a, cJSON_CreateString(cfg->comms[i]));
+	} else {
+		cJSON_AddNullToObject(f, "comms");
+	}
+}
+
 static void config_json(struct sl_model *m, cJSON *root)
 {
 	const struct sl_config *cfg = m->cfg;
@@ -182,6 +211,7 @@ static void config_json(struct sl_model *m, cJSON *root)
 		sl_json_add_u64(c, "to_ns", cfg->to_ns);
 	else
 		cJSON_AddNullToObject(c, "to_ns");
+	filters_json(cfg, c);
 }
 
 static bool task_active(const struct sl_task *t)
