@@ -158,8 +158,8 @@ void sl_gaps_add(struct sl_gaps *gs, int cpu, uint64_t start, uint64_t end)
 	if (cpu < 0)
 		return;
 	if (cpu >= gs->nr_cpus) {
-		gs->cpu = xrealloc(gs->cpu, (size_t)(cpu + 1) * sizeof(*gs->cpu));
-		memset(gs->cpu + gs->nr_cpus, 0, (size_t)(cpu + 1 - gs->nr_cpus) * sizeof(*gs->cpu));
+		/* zeroed, and grown geometrically: CPUs may appear one by one */
+		GROW(gs->cpu, gs->cpus_alloc, (size_t)cpu + 1);
 		gs->nr_cpus = cpu + 1;
 	}
 	l = &gs->cpu[cpu];

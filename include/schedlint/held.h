@@ -96,6 +96,7 @@ struct sl_gaps {
 		size_t nr, alloc;
 	} *cpu;
 	int nr_cpus;
+	size_t cpus_alloc;
 };
 
 void sl_gaps_add(struct sl_gaps *gs, int cpu, uint64_t start, uint64_t end);
