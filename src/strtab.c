@@ -6,6 +6,16 @@
  * arena blocks that are never moved or freed before the table, so the
  * pointers sl_str() returns stay valid.
  *
+ * One writer, many readers: the reader thread of a pipelined analysis
+ * interns while the main thread calls sl_str() (analysis.c).  So the
+ * id -> string map never moves either: block k of it holds
+ * STRS_FIRST << k pointers (ids STRS_FIRST * (2^k - 1) on), the blocks are
+ * allocated once and never reallocated, and a new id is published by a
+ * release store of nr after its pointer (and its bytes) are written.
+ * sl_str() and sl_strtab_count() load nr with acquire and are safe against
+ * concurrent interning; sl_intern() and sl_strtab_find() are the writer's
+ * (the hash table and lens/hashes are reallocated as they grow).
+ *
  * Every string comes from a trace (comms, event names, kallsyms, marker
  * text) and ends up on a terminal or in a report, so it is stored
  * printable: a control character (a byte below 0x20, or 0x7f) becomes
@@ -21,6 +31,9 @@
 #include "util.h"
 
 #define ARENA_BLOCK (256 * 1024)
+#define STRS_FIRST_SHIFT 10
+#define STRS_FIRST (1u << STRS_FIRST_SHIFT)
+#define STRS_BLOCKS (32 - STRS_FIRST_SHIFT + 1)	/* enough for every uint32_t id */
 
 struct arena_block {
 	struct arena_block *next;
@@ -32,11 +45,31 @@ struct sl_strtab {
 	uint32_t *slots;	/* id + 1, 0 = empty */
 	uint32_t *hashes;	/* hash of each id's string, to skip memcmp */
 	uint32_t nr_slots;
-	const char **strs;	/* id -> string */
+	const char **strs[STRS_BLOCKS];	/* id -> string, in blocks that never move */
 	uint32_t *lens;
-	uint32_t nr, alloc;
+	uint32_t nr;		/* ids in use: written with release, read with acquire */
+	uint32_t alloc;		/* of lens and hashes; the writer's */
 	struct arena_block *arena;
 };
+
+/* Where id's string pointer lives: block *blk, index *idx in it. */
+static inline void strs_pos(uint32_t id, unsigned int *blk, uint32_t *idx)
+{
+	uint64_t x = (uint64_t)id + STRS_FIRST;
+	unsigned int k = 63 - (unsigned int)__builtin_clzll(x) - STRS_FIRST_SHIFT;
+
+	*blk = k;
+	*idx = (uint32_t)(x - ((uint64_t)STRS_FIRST << k));
+}
+
+static inline const char *str_of(const struct sl_strtab *st, uint32_t id)
+{
+	unsigned int blk;
+	uint32_t idx;
+
+	strs_pos(id, &blk, &idx);
+	return st->strs[blk][idx];
+}
 
 static inline bool is_control(unsigned char c)
 {
@@ -134,7 +167,8 @@ void sl_strtab_free(struct sl_strtab *st)
 	}
 	free(st->slots);
 	free(st->hashes);
-	free(st->strs);
+	for (unsigned int k = 0; k < STRS_BLOCKS; k++)
+		free(st->strs[k]);
 	free(st->lens);
 	free(st);
 }
@@ -147,7 +181,7 @@ static int64_t lookup(const struct sl_strtab *st, const char *s, size_t len, uin
 		uint32_t id = st->slots[i] - 1;
 
 		if (st->hashes[id] == h && st->lens[id] == len &&
-		    memcmp(st->strs[id], s, len) == 0)
+		    memcmp(str_of(st, id), s, len) == 0)
 			return id;
 	}
 	return -1;
@@ -187,17 +221,25 @@ uint32_t sl_intern(struct sl_strtab *st, const char *s, size_t len)
 	if (found >= 0)
 		return (uint32_t)found;
 
-	if (st->nr == st->alloc) {
+	uint32_t id = st->nr;	/* only this thread writes nr */
+	unsigned int blk;
+	uint32_t idx;
+
+	if (id == UINT32_MAX)
+		abort();	/* 4G distinct strings: never from a real trace */
+	if (id == st->alloc) {
 		st->alloc = st->alloc ? st->alloc * 2 : 1024;
-		st->strs = xrealloc(st->strs, st->alloc * sizeof(*st->strs));
 		st->lens = xrealloc(st->lens, st->alloc * sizeof(*st->lens));
 		st->hashes = xrealloc(st->hashes, st->alloc * sizeof(*st->hashes));
 	}
-	uint32_t id = st->nr++;
-
-	st->strs[id] = arena_copy(st, s, len);
+	strs_pos(id, &blk, &idx);
+	if (!st->strs[blk])
+		st->strs[blk] = xmalloc(((size_t)STRS_FIRST << blk) * sizeof(*st->strs[blk]));
+	st->strs[blk][idx] = arena_copy(st, s, len);
 	st->lens[id] = (uint32_t)len;
 	st->hashes[id] = h;
+	/* publish: sl_str() on another thread sees the pointer and its bytes */
+	__atomic_store_n(&st->nr, id + 1, __ATOMIC_RELEASE);
 	if (st->nr * 2 > st->nr_slots)
 		grow_slots(st);
 	else
@@ -212,10 +254,10 @@ uint32_t sl_intern_cstr(struct sl_strtab *st, const char *s)
 
 const char *sl_str(const struct sl_strtab *st, uint32_t id)
 {
-	return id < st->nr ? st->strs[id] : "";
+	return id < __atomic_load_n(&st->nr, __ATOMIC_ACQUIRE) ? str_of(st, id) : "";
 }
 
 uint32_t sl_strtab_count(const struct sl_strtab *st)
 {
-	return st->nr;
+	return __atomic_load_n(&st->nr, __ATOMIC_ACQUIRE);
 }

@@ -7,6 +7,12 @@
  * Interned strings live as long as the table and never move.  They are
  * stored printable: control characters (bytes below 0x20, and 0x7f)
  * become '?' (they come from traces and go to terminals and reports).
+ *
+ * Threads: one thread at a time may intern (sl_intern*, and sl_strtab_find
+ * which reads the same hash table); sl_str() and sl_strtab_count() may run
+ * on other threads at the same time (a pipelined analysis: the reader
+ * thread interns while the main thread's model reads names).  An id a
+ * thread got through a synchronized hand-off resolves to its string.
  */
 #ifndef SCHEDLINT_STRTAB_H
 #define SCHEDLINT_STRTAB_H
