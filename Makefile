@@ -4,6 +4,7 @@
 #   make run        install missing packages, build, analyze a bundled real trace
 #   make check      install missing packages, build, run every test
 #   make check SANITIZE=1   the same with ASan + UBSan (+ LeakSanitizer)
+#   make SANITIZE=thread    ./schedlint with ThreadSanitizer (build/tsan)
 #   make bench      benchmarks against trace-cmd and libtracecmd (bench/run; minutes)
 #   make fuzz [FUZZ_SECONDS=60]   build the fuzz harnesses (clang, libFuzzer) and
 #                   run each for that long; fails on any crash, leak or report
@@ -21,6 +22,11 @@ PKGS     := libtracecmd libtraceevent libtracefs libcjson ncursesw libzstd zlib
 ifeq ($(SANITIZE),1)
 MODE     := san
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else ifeq ($(SANITIZE),thread)
+# ThreadSanitizer, for the pipelined analysis (a build to run by hand:
+# libtraceevent and libtracecmd are not instrumented)
+MODE     := tsan
+SANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
 else
 MODE     := rel
 SANFLAGS :=
@@ -29,10 +35,11 @@ endif
 BUILD    := build/$(MODE)
 WARN     := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -Iinclude -Isrc \
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -pthread -Iinclude -Isrc \
 	     -DSCHEDLINT_VERSION='"$(VERSION)"' \
 	     $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
+# -pthread: analyze reads the trace in a thread of its own (src/analysis.c)
+ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS) -pthread
 LIBS     = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
 
 # Every .c under src/ (and src/tui/) and analyzers/ is part of schedlint.

@@ -1,12 +1,381 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * analysis.c - reader -> model -> analyzers, once over the trace
+ *
+ * Two ways through the same loop, with the same result to the byte:
+ *
+ * - single-threaded: sl_reader_next() then sl_model_feed(), event by event;
+ * - pipelined (the default when more than one CPU is usable): a reader
+ *   thread calls sl_reader_next() into batches of events in a small ring
+ *   (RING_BATCHES x BATCH_EVENTS), and the main thread feeds the model from
+ *   them in the same order.  The wall time is then close to the larger of
+ *   the two halves instead of their sum.  SCHEDLINT_THREADS=1 forces the
+ *   single-threaded loop (tests compare the two).
+ *
+ * What the two threads share, and how it is kept safe:
+ * - the batches: handed over under the ring's mutex; the reader thread never
+ *   touches a batch the main thread holds, and the other way round;
+ * - payload pointers of an event (the IPI cpumask words, owned by the
+ *   reader and valid until its next event) are copied into the batch;
+ * - reader->info, which the reader updates as it reads (lost events, text's
+ *   CPU count and bad lines): the main thread never reads it while the
+ *   thread runs.  The thread records a copy of it in the batch after each
+ *   SL_EV_LOST (the single-threaded loop copies it there) and, when --to
+ *   may stop the loop early, after every event that changed it, so the main
+ *   thread sees at each event what the single-threaded loop would have;
+ * - the string table: the reader thread interns, the main thread only calls
+ *   sl_str(), which is safe against concurrent interning (strtab.c);
+ * - errors: the thread reports into its own struct sl_error; the end of the
+ *   trace or an error travels in order behind the last event, so an error
+ *   after the --to stop is never reported (the single-threaded loop never
+ *   read that far), and the main thread stops the thread at --to.
+ * The reader itself (its file, tep handle, decompression state) is used by
+ * the reader thread alone between pthread_create() and pthread_join().
  */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "schedlint/analysis.h"
 #include "util.h"
+
+#ifndef BATCH_EVENTS
+#define BATCH_EVENTS	2048
+#endif
+#define BATCH_SNAPS	8		/* info copies per batch; more start a new batch */
+#ifndef RING_BATCHES
+#define RING_BATCHES	16
+#endif
+
+/* reader->info as it was right after the reader returned ev[idx] */
+struct info_snap {
+	uint32_t idx;
+	struct sl_trace_info info;
+};
+
+struct batch {
+	struct sl_event ev[BATCH_EVENTS];
+	uint32_t nr;
+	uint32_t nr_snaps;
+	struct info_snap snap[BATCH_SNAPS];
+	uint64_t *words;		/* the events' cpumask words, copied */
+	size_t nr_words, words_alloc;
+	bool last;			/* the reader thread's last batch: end follows */
+	int end;			/* then: 0 end of trace, < 0 the reader's error */
+};
+
+struct pipe {
+	struct sl_reader *reader;
+	uint32_t batch_events;		/* BATCH_EVENTS, or fewer (SCHEDLINT_BATCH_EVENTS) */
+	size_t batch_words;		/* cpumask words per batch (2 per event), unless one is larger */
+	bool track_info;		/* snapshot info at every change, not only at LOST */
+
+	pthread_mutex_t lock;
+	pthread_cond_t not_empty, not_full;
+	struct batch *ring[RING_BATCHES];
+	unsigned int head, count;	/* full batches: ring[head .. head + count) */
+	bool stop;			/* the main thread wants no more */
+
+	struct sl_error err;		/* the reader thread's errors */
+};
+
+static bool past_to(const struct sl_model *m, const struct sl_event *ev)
+{
+	/* past --to: nothing later can be reported */
+	return m->cfg->to_set && !m->cfg->to_rel && ev->ts > m->cfg->to_ns;
+}
+
+/* --- the single-threaded loop --- */
+
+static int run_single(struct sl_analysis *an, struct sl_reader *reader,
+		      sl_event_cb cb, void *cb_data)
+{
+	struct sl_event ev;
+	int ret;
+
+	while ((ret = sl_reader_next(reader, &ev)) > 0) {
+		if (past_to(an->model, &ev))
+			break;
+		if (cb)
+			cb(cb_data, &ev);
+		sl_model_feed(an->model, &ev);
+		/* facts the reader learns while reading (lost events, CPU count, bad lines) */
+		if (ev.type == SL_EV_LOST)
+			an->info = reader->info;
+	}
+	if (ret >= 0)
+		an->info = reader->info;
+	return ret;
+}
+
+/* --- the pipeline: reader thread --- */
+
+/* The events whose ipi.mask may carry words (a reader's, until its next event). */
+static bool ipi_group(const struct sl_event *ev)
+{
+	switch (ev->type) {
+	case SL_EV_IPI_SEND_CPU:
+	case SL_EV_IPI_SEND_CPUMASK:
+	case SL_EV_IPI_RAISE:
+	case SL_EV_IPI_ENTRY:
+	case SL_EV_CSD_QUEUE:
+	case SL_EV_CSD_FUNC_ENTRY:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Hand b (if any) to the main thread, and return an empty batch to fill,
+ * or NULL when the main thread asked to stop.
+ */
+static struct batch *swap_batch(struct pipe *p, struct batch *b)
+{
+	struct batch *next = NULL;
+
+	pthread_mutex_lock(&p->lock);
+	if (b) {
+		p->count++;
+		pthread_cond_signal(&p->not_empty);
+	}
+	while (!p->stop && p->count == RING_BATCHES)
+		pthread_cond_wait(&p->not_full, &p->lock);
+	if (!p->stop) {
+		next = p->ring[(p->head + p->count) % RING_BATCHES];
+		next->nr = next->nr_snaps = 0;
+		next->nr_words = 0;
+		next->last = false;
+	}
+	pthread_mutex_unlock(&p->lock);
+	return next;
+}
+
+static void *reader_thread(void *arg)
+{
+	struct pipe *p = arg;
+	struct sl_reader *r = p->reader;
+	struct sl_trace_info *last = xmalloc(sizeof(*last));	/* info as last recorded */
+	struct batch *b = swap_batch(p, NULL);
+	int ret = 0;
+
+	memcpy(last, &r->info, sizeof(*last));
+	while (b) {
+		struct sl_event *ev;
+		bool snap;
+		uint32_t nw = 0;
+
+		if (b->nr == p->batch_events && !(b = swap_batch(p, b)))
+			break;
+		ev = &b->ev[b->nr];
+		ret = sl_reader_next(r, ev);
+		if (ret <= 0)
+			break;
+		snap = ev->type == SL_EV_LOST ||
+		       (p->track_info && memcmp(last, &r->info, sizeof(*last)));
+		if (ipi_group(ev) && ev->ipi.mask.words)
+			nw = ev->ipi.mask.nr_words;
+		if ((snap && b->nr_snaps == BATCH_SNAPS) ||
+		    (nw && b->nr && b->nr_words + nw > p->batch_words)) {
+			/* no room for what it carries: it opens the next batch */
+			struct sl_event held = *ev;
+
+			if (!(b = swap_batch(p, b)))
+				break;
+			ev = &b->ev[0];
+			*ev = held;
+		}
+		if (ipi_group(ev)) {
+			/*
+			 * Copy the words into the batch; until the main thread
+			 * takes the batch they are an offset (the words may
+			 * still move as the batch fills).  No words: no mask.
+			 */
+			if (nw) {
+				GROW(b->words, b->words_alloc, MAX(b->nr_words + nw, p->batch_words));
+				memcpy(b->words + b->nr_words, ev->ipi.mask.words, nw * sizeof(uint64_t));
+				ev->ipi.mask.words = (const uint64_t *)(uintptr_t)b->nr_words;
+				b->nr_words += nw;
+			} else {
+				ev->ipi.mask.words = NULL;
+				ev->ipi.mask.nr_words = 0;
+			}
+		}
+		if (snap) {
+			struct info_snap *s = &b->snap[b->nr_snaps++];
+
+			s->idx = b->nr;
+			memcpy(&s->info, &r->info, sizeof(s->info));
+			memcpy(last, &r->info, sizeof(*last));
+		}
+		b->nr++;
+	}
+	if (b) {
+		b->last = true;
+		b->end = ret;
+		swap_batch(p, b);
+	}
+	free(last);
+	return NULL;
+}
+
+/* --- the pipeline: main thread --- */
+
+static struct batch *next_full(struct pipe *p)
+{
+	struct batch *b;
+
+	pthread_mutex_lock(&p->lock);
+	while (!p->count)
+		pthread_cond_wait(&p->not_empty, &p->lock);
+	b = p->ring[p->head];
+	pthread_mutex_unlock(&p->lock);
+	return b;
+}
+
+static void release_full(struct pipe *p)
+{
+	pthread_mutex_lock(&p->lock);
+	p->head = (p->head + 1) % RING_BATCHES;
+	p->count--;
+	pthread_cond_signal(&p->not_full);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void pipe_free(struct pipe *p)
+{
+	for (int i = 0; i < RING_BATCHES; i++) {
+		if (p->ring[i])
+			free(p->ring[i]->words);
+		free(p->ring[i]);
+	}
+	pthread_cond_destroy(&p->not_full);
+	pthread_cond_destroy(&p->not_empty);
+	pthread_mutex_destroy(&p->lock);
+	free(p);
+}
+
+/* Events per batch: SCHEDLINT_BATCH_EVENTS (for tests: 1 hands over every event) */
+static uint32_t batch_events(void)
+{
+	const char *s = getenv("SCHEDLINT_BATCH_EVENTS");
+	char *end;
+	long n;
+
+	if (!s || !*s)
+		return BATCH_EVENTS;
+	n = strtol(s, &end, 10);
+	return !*end && n >= 1 && n < BATCH_EVENTS ? (uint32_t)n : BATCH_EVENTS;
+}
+
+/*
+ * The pipelined loop: 1 when it ran, with *ret what run_single() would have
+ * returned; 0 when no thread could be started (then nothing was read).
+ */
+static int run_pipelined(struct sl_analysis *an, struct sl_reader *reader,
+			 sl_event_cb cb, void *cb_data, int *ret)
+{
+	struct pipe *p = xcalloc(1, sizeof(*p));
+	struct sl_error *user_err = reader->err;
+	/* reader->info as it was when the event being fed was read */
+	struct sl_trace_info *rinfo = xmalloc(sizeof(*rinfo));
+	bool done = false, stopped = false;
+	pthread_t tid;
+	int end = 0;
+
+	p->reader = reader;
+	p->batch_events = batch_events();
+	p->batch_words = 2 * (size_t)p->batch_events;
+	/* --to may stop the loop at any event: then the info at that event counts */
+	p->track_info = an->model->cfg->to_set;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->not_empty, NULL);
+	pthread_cond_init(&p->not_full, NULL);
+	for (int i = 0; i < RING_BATCHES; i++)
+		p->ring[i] = xcalloc(1, sizeof(*p->ring[i]));
+	memcpy(rinfo, &reader->info, sizeof(*rinfo));
+	reader->err = &p->err;
+	if (pthread_create(&tid, NULL, reader_thread, p)) {
+		reader->err = user_err;
+		pipe_free(p);
+		free(rinfo);
+		return 0;
+	}
+
+	while (!done) {
+		struct batch *b = next_full(p);
+		uint32_t s = 0;
+
+		for (uint32_t i = 0; i < b->nr; i++) {
+			struct sl_event *ev = &b->ev[i];
+
+			for (; s < b->nr_snaps && b->snap[s].idx == i; s++)
+				memcpy(rinfo, &b->snap[s].info, sizeof(*rinfo));
+			if (past_to(an->model, ev)) {
+				done = stopped = true;
+				break;
+			}
+			if (ipi_group(ev) && ev->ipi.mask.nr_words)
+				ev->ipi.mask.words = b->words + (uintptr_t)ev->ipi.mask.words;
+			if (cb)
+				cb(cb_data, ev);
+			sl_model_feed(an->model, ev);
+			if (ev->type == SL_EV_LOST)
+				memcpy(&an->info, rinfo, sizeof(an->info));
+		}
+		if (!done && b->last) {
+			end = b->end;
+			done = true;
+		}
+		release_full(p);
+	}
+	/* the thread may wait for room, or still read: no more is wanted */
+	pthread_mutex_lock(&p->lock);
+	p->stop = true;
+	pthread_cond_signal(&p->not_full);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(tid, NULL);
+	reader->err = user_err;
+
+	if (stopped) {
+		memcpy(&an->info, rinfo, sizeof(an->info));
+		*ret = 1;
+	} else if (end < 0) {
+		*user_err = p->err;
+		*ret = end;
+	} else {
+		an->info = reader->info;
+		*ret = 0;
+	}
+	pipe_free(p);
+	free(rinfo);
+	return 1;
+}
+
+/*
+ * Pipeline or not: SCHEDLINT_THREADS=1 says not, a larger number says yes;
+ * otherwise yes when this process may run on more than one CPU.
+ */
+static bool want_pipeline(void)
+{
+	const char *s = getenv("SCHEDLINT_THREADS");
+	cpu_set_t set;
+
+	if (s && *s) {
+		char *end;
+		long n = strtol(s, &end, 10);
+
+		if (!*end && n >= 1)
+			return n > 1;
+	}
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		return CPU_COUNT(&set) > 1;
+	return sysconf(_SC_NPROCESSORS_ONLN) > 1;
+}
 
 int sl_analysis_run(const char *path, const struct sl_config *cfg,
 		    sl_event_cb cb, void *cb_data,
@@ -14,7 +383,6 @@ int sl_analysis_run(const char *path, const struct sl_config *cfg,
 {
 	struct sl_analysis *an = xcalloc(1, sizeof(*an));
 	struct sl_reader *reader;
-	struct sl_event ev;
 	int ret;
 
 	*out = NULL;
@@ -28,25 +396,13 @@ int sl_analysis_run(const char *path, const struct sl_config *cfg,
 	an->info = reader->info;
 	an->model = sl_model_new(cfg, an->strtab, &an->info);
 
-	while ((ret = sl_reader_next(reader, &ev)) > 0) {
-		/* past --to: nothing later can be reported */
-		if (an->model->cfg->to_set && !an->model->cfg->to_rel &&
-		    ev.ts > an->model->cfg->to_ns)
-			break;
-		if (cb)
-			cb(cb_data, &ev);
-		sl_model_feed(an->model, &ev);
-		/* facts the reader learns while reading (lost events, CPU count, bad lines) */
-		if (ev.type == SL_EV_LOST)
-			an->info = reader->info;
-	}
+	if (!want_pipeline() || !run_pipelined(an, reader, cb, cb_data, &ret))
+		ret = run_single(an, reader, cb, cb_data);
+	sl_reader_close(reader);
 	if (ret < 0) {
-		sl_reader_close(reader);
 		sl_analysis_free(an);
 		return ret;
 	}
-	an->info = reader->info;
-	sl_reader_close(reader);
 	sl_model_finish(an->model);
 	*out = an;
 	return 0;
