@@ -43,13 +43,9 @@
 #include "schedlint/analysis.h"
 #include "util.h"
 
-#ifndef BATCH_EVENTS
 #define BATCH_EVENTS	2048
-#endif
 #define BATCH_SNAPS	8		/* info copies per batch; more start a new batch */
-#ifndef RING_BATCHES
-#define RING_BATCHES	16
-#endif
+#define RING_BATCHES	16		/* about 2.5 MB of batches */
 
 /* reader->info as it was right after the reader returned ev[idx] */
 struct info_snap {
@@ -143,8 +139,10 @@ static struct batch *swap_batch(struct pipe *p, struct batch *b)
 		p->count++;
 		pthread_cond_signal(&p->not_empty);
 	}
-	while (!p->stop && p->count == RING_BATCHES)
-		pthread_cond_wait(&p->not_full, &p->lock);
+	/* full: sleep until half of it is free, not one wakeup per batch */
+	if (!p->stop && p->count == RING_BATCHES)
+		while (!p->stop && p->count > RING_BATCHES / 2)
+			pthread_cond_wait(&p->not_full, &p->lock);
 	if (!p->stop) {
 		next = p->ring[(p->head + p->count) % RING_BATCHES];
 		next->nr = next->nr_snaps = 0;
@@ -242,7 +240,8 @@ static void release_full(struct pipe *p)
 	pthread_mutex_lock(&p->lock);
 	p->head = (p->head + 1) % RING_BATCHES;
 	p->count--;
-	pthread_cond_signal(&p->not_full);
+	if (p->count == RING_BATCHES / 2)
+		pthread_cond_signal(&p->not_full);
 	pthread_mutex_unlock(&p->lock);
 }
 
