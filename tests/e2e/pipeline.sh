@@ -2,10 +2,11 @@
 # pipeline.sh - the pipelined analysis (a reader thread hands batches of
 # events to the main thread, src/analysis.c) gives exactly what the
 # single-threaded loop gives: the same report, text and JSON, the same
-# messages and exit status, on every trace here, bad ones included, with
-# --from/--to (which stop the loop early), both trace.dat readers, diff,
-# and batches of one event (every hand-over) or a few (info copies and
-# cpumask words that overflow their batch).
+# messages and exit status, on every trace here (bad ones and the fuzzers'
+# regression inputs included), with --from/--to (which stop the loop
+# early), both trace.dat readers, diff, and batches of one event (every
+# hand-over) or a few (info copies and cpumask words that overflow their
+# batch).
 #
 # SCHEDLINT_THREADS=1 is the single-threaded loop, =2 the pipeline (also on
 # a one-CPU machine); SCHEDLINT_BATCH_EVENTS makes its batches small.
@@ -131,5 +132,13 @@ for exp in "$TESTDATA"/bad/*.expect; do
 		# shellcheck disable=SC2086
 		same "bad $case: $(basename "$f") --to +1ms" analyze $args --to +1ms "$f"
 	done
+done
+# the fuzzers' regression inputs (traces that once broke a reader or the model)
+for f in tests/fuzz/regress/dat/* tests/fuzz/regress/text/*; do
+	[ -f "$f" ] || continue
+	MODES="1 2 2b1"
+	same "fuzz regress $(basename "$f") --json" analyze --json "$f"
+	MODES="1 2 2b5"
+	same "fuzz regress $(basename "$f") --to +1ms" analyze --to +1ms "$f"
 done
 echo "1..$_n"
