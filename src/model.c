@@ -781,6 +781,23 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 		prev->early_waking = false;
 	}
 
+	/*
+	 * The kernel switches to the idle task only when nothing is runnable
+	 * on the CPU: tasks the model still has queued here left it unseen
+	 * (their switches were not traced, or were lost).  Where they are is
+	 * unknown now; they did not wait here, and no wakeup of theirs is
+	 * measured until they are seen again.
+	 */
+	if (!next && !p->implied) {
+		struct sl_task *t, *t_next;
+
+		for (t = c->queued; t; t = t_next) {
+			t_next = t->q_next;
+			if (t != prev)
+				lose_task(m, t, ts);
+		}
+	}
+
 	if (next) {
 		bool was_runnable = next->state == SL_TASK_QUEUED || next->state == SL_TASK_PENDING ||
 				    next->state == SL_TASK_WAKING;

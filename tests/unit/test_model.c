@@ -431,6 +431,34 @@ static void test_implied_switch(void **state)
 }
 
 /*
+ * A CPU switches to idle while the model has a task queued on it: the
+ * task's switches were not traced (seen on the 6.18 VM: a tokio worker
+ * woken onto CPU 1, then never seen until 30 ms later).  The kernel picks
+ * idle only with nothing runnable, so the task is not waiting there: its
+ * state is unknown, and its next switch-in is no 30 ms latency sample.
+ */
+static void test_idle_with_queued_task(void **state)
+{
+	struct fixture *f = setup_model(2);
+
+	sleeping(f, 10, 1, 100);
+	ev_switch(f, 20, 1, 0, SL_PREV_RUNNABLE, 'R', 200);	/* 200 runs on CPU 1 */
+	ev_wake(f, SL_EV_WAKING, 30, 1, 200, 100, 1);
+	ev_wake(f, SL_EV_WAKEUP, 31, 1, 200, 100, 1);		/* 100 queued on CPU 1 */
+	assert_int_equal(f->m->cpus[1].nr_queued, 1);
+	ev_switch(f, 40, 1, 200, SL_PREV_BLOCKED, 'S', 0);	/* and CPU 1 goes idle */
+	assert_int_equal(f->m->cpus[1].nr_queued, 0);
+	assert_int_equal(sl_model_task(f->m, 100)->state, SL_TASK_UNKNOWN);
+	assert_true(sl_cpu_is_idle(&f->m->cpus[1]));
+	ev_switch(f, 30000, 1, 0, SL_PREV_RUNNABLE, 'R', 100);
+	assert_int_equal(nr_samples, 0);
+	/* a preempted prev stays queued: the switch to idle says nothing of it */
+	ev_switch(f, 30010, 1, 100, SL_PREV_PREEMPTED, 'R', 0);
+	assert_int_equal(sl_model_task(f->m, 100)->state, SL_TASK_QUEUED);
+	teardown_model(f);
+}
+
+/*
  * A task running when its CPU lost events, then seen (implied) on another
  * CPU: its run there starts after the run counted on the first CPU, never
  * before (fuzz_model found it counted twice: ran longer than the trace).
@@ -554,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_rule9_clock_skew),
 		cmocka_unit_test(test_lost_events_no_sample_across_gap),
 		cmocka_unit_test(test_implied_switch),
+		cmocka_unit_test(test_idle_with_queued_task),
 		cmocka_unit_test(test_lost_then_implied_elsewhere),
 		cmocka_unit_test(test_switched_away_then_implied_elsewhere),
 	};
