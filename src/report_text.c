@@ -165,20 +165,18 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 	if (m->lost_gaps) {
 		fprintf(r->out, "  %slost     %" PRIu64 " events in %" PRIu64 " gaps:", sl_color(r, SL_C_YELLOW),
 			m->lost_events, m->lost_gaps);
-		int shown = 0, more = 0;
+		int shown = 0;
 
 		for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
-			if (!m->cpus[cpu].lost_gaps)
+			if (!m->cpus[cpu].lost_gaps || shown++ >= CPU_LIST_MAX)
 				continue;
-			if (shown++ >= CPU_LIST_MAX)
-				more++;
-			else if (m->cpus[cpu].lost_events)	/* else the input did not say how many */
+			if (m->cpus[cpu].lost_events)	/* else the input did not say how many */
 				fprintf(r->out, " cpu%d %" PRIu64, cpu, m->cpus[cpu].lost_events);
 			else
 				fprintf(r->out, " cpu%d ?", cpu);
 		}
-		if (more)
-			fprintf(r->out, " and %d more CPUs", more);
+		if (shown > CPU_LIST_MAX)
+			fprintf(r->out, " and %d more CPUs", shown - CPU_LIST_MAX);
 		fprintf(r->out, "%s\n           no latency or finding is computed across a gap"
 			" (%" PRIu64 " wakeups not measured)\n", sl_color(r, SL_C_RESET),
 			m->samples_dropped_gap);
