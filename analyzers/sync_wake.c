@@ -23,9 +23,12 @@
  * How: a wakeup's destination is known at its placement, which always
  * comes before the waker's next sched_switch on a; each CPU keeps the few
  * wakeups its running task made since it was switched in, and that task's
- * switch-out decides them.  The latency sample may come before the
- * switch-out (T ran on b first) or after it; the wakee's slot keeps
- * whichever half came first, keyed by the task's wake_seq.
+ * switch-out decides them, each on its own: W may wake T, T run and
+ * sleep, and W wake it again before W sleeps, two wakeups in the window.
+ * The latency sample may come before the switch-out (T ran on b first) or
+ * after it; the wakee's slot keeps whichever half came first, keyed by the
+ * task's wake_seq, and the candidate keeps its sample too, for when T's
+ * next wakeup has taken the slot by the switch-out.
  *
  * Blind spots: the trace does not carry WF_SYNC itself, so this is the
  * pattern, not the flag: a waker that happens to block soon after an
@@ -60,6 +63,9 @@ struct candidate {
 	uint64_t wake_ts;
 	int32_t waker_pid;
 	int32_t dest_cpu;		/* where the placement put it */
+	/* its latency, when the wakee ran before the waker's switch-out: */
+	bool sampled, ipi;
+	uint64_t latency;
 };
 
 struct sync_cpu {
@@ -309,7 +315,7 @@ static void sync_on_placement(struct sl_analyzer *a, struct sl_model *m, const s
 		return;
 	sc = sl_cpu_priv(m, a, pl->waker_cpu);
 	for (int i = 0; i < sc->nr && !slot; i++)
-		if (sc->cand[i].wakee == pl->task)
+		if (sc->cand[i].wakee == pl->task && sc->cand[i].wake_seq == pl->task->wake_seq)
 			slot = &sc->cand[i];
 	if (!slot && sc->nr < SYNC_CANDIDATES) {
 		slot = &sc->cand[sc->nr++];
@@ -341,14 +347,22 @@ static void sync_on_switch(struct sl_analyzer *a, struct sl_model *m, const stru
 		const struct candidate *cd = &sc->cand[i];
 		struct sl_task *t = cd->wakee;
 		uint64_t after = sl_dur(cd->wake_ts, sw->ts);
-		struct sync_task *st;
+		struct sync_task *st = sl_task_priv(m, a, t), earlier;
 
-		if (cd->waker_pid != sw->prev->pid || t->wake_seq != cd->wake_seq ||
-		    !within_window(m, cd->wake_ts, sw->ts))
+		if (cd->waker_pid != sw->prev->pid || !within_window(m, cd->wake_ts, sw->ts))
 			continue;
 		if ((sw->next && sw->next != t) || !only_task(c, t))
 			continue;
-		st = slot_for(m, a, t, cd->wake_seq);
+		if (st->seq != cd->wake_seq && t->wake_seq != cd->wake_seq) {
+			/* W woke t again since: this wakeup's sample is in its candidate */
+			if (!cd->sampled)
+				continue;
+			earlier = (struct sync_task){ .seq = cd->wake_seq, .sampled = true,
+						      .latency = cd->latency, .ipi = cd->ipi };
+			st = &earlier;
+		} else {
+			st = slot_for(m, a, t, cd->wake_seq);
+		}
 		if (st->decided || st->done)
 			continue;
 		st->decided = true;
@@ -370,6 +384,20 @@ static void sync_on_latency(struct sl_analyzer *a, struct sl_model *m, const str
 
 	if (st->sampled)
 		return;
+	if (s->waker_cpu >= 0 && s->waker_cpu < m->nr_cpus) {
+		/* its waker may wake it again before its own switch-out decides this one */
+		struct sync_cpu *sc = sl_cpu_priv(m, a, s->waker_cpu);
+
+		for (int i = 0; i < sc->nr; i++) {
+			struct candidate *cd = &sc->cand[i];
+
+			if (cd->wakee == s->task && cd->wake_seq == s->wake_seq) {
+				cd->sampled = true;
+				cd->latency = s->latency;
+				cd->ipi = s->ipi;
+			}
+		}
+	}
 	st->sampled = true;
 	st->latency = s->latency;
 	st->ipi = s->ipi;

@@ -2,34 +2,60 @@
 """sync_wake_oracle.py - count sync-wake-remote patterns in `trace-cmd report -N` output.
 
 An independent count to hold the sync-wake-remote analyzer's against, from
-trace-cmd's own decoding: a task W logs sched_waking of T on CPU a, T's
-sched_wakeup says its destination is another CPU, and W's next switch-out on
-a (within 100 us of the waking) is to sleep (S or D) with the idle task next.
-It ignores the analyzer's finer conditions (interrupt context, a wakeup
-pending on a), so it counts a superset.  Prints the count.
+trace-cmd's own decoding and the SPEC's words: a task W logs sched_waking of
+T on CPU a; T's destination, the target_cpu of the sched_wakeup that follows
+that waking (or, when the trace lacks it, the CPU T is next seen running
+on), is another CPU; and W's next switch-out on a, within 100 us of
+the waking (compared in whole microseconds, as the report prints them), is
+to a non-runnable state with the idle task or T itself next (a newidle
+balance may pull T back).  Every waking W made
+since it was switched in counts on its own, also an earlier one of the same
+T.  The sched_wakeup may come after W's switch-out: on the wakelist path it
+is logged by the target CPU's interrupt.  The count ignores the analyzer's
+finer conditions (interrupt context, other tasks queued or pending on a, a
+wakee never switched in, CPUs whose state the model does not know), so it
+is a superset.  Prints the count; with --list, one line per pattern
+(waking time, a, W, T, destination).
 """
 import re, sys
-LINE = re.compile(r'^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+(?:\S+\s+)?(?P<ts>\d+\.\d+):\s+(?P<ev>\w+):\s+(?P<f>.*)$')
+LINE = re.compile(r'^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+(?:\S+\s+)?(?P<s>\d+)\.(?P<us>\d+):\s+(?P<ev>\w+):\s+(?P<f>.*)$')
 def kv(f):
     return dict(m.groups() for m in re.finditer(r'(\w+)=(\S+)', f))
-pending = {}   # cpu -> list of (waker, wakee, ts)
-dest = {}
-count = 0
+pending = {}   # cpu -> wakings by the task running there: [ts, cpu, W, T, dest, decided]
+open_waking = {}   # T -> its waking still waiting for the sched_wakeup that places it
+decided = []
 for line in sys.stdin:
     m = LINE.match(line)
     if not m: continue
-    cpu, pid, ts, ev = int(m['cpu']), int(m['pid']), float(m['ts']), m['ev']
+    cpu, pid, ev = int(m['cpu']), int(m['pid']), m['ev']
+    us = int(m['s']) * 1000000 + int(m['us'].ljust(6, '0')[:6])
     f = kv(m['f'])
-    if ev == 'sched_waking' and pid != 0:
-        pending.setdefault(cpu, []).append((pid, int(f['pid']), ts))
+    # a wakeup whose sched_wakeup the trace lacks: placed where T turns up running
+    if ev == 'sched_switch' and int(f['next_pid']) in open_waking:
+        open_waking.pop(int(f['next_pid']))[4] = cpu
+    elif pid in open_waking and ev != 'sched_waking':
+        open_waking.pop(pid)[4] = cpu
+    if ev == 'sched_waking':
+        t = int(f['pid'])
+        r = [us, cpu, pid, t, None, False]
+        open_waking[t] = r
+        if pid != 0:
+            pending.setdefault(cpu, []).append(r)
     elif ev == 'sched_wakeup':
-        dest[int(f['pid'])] = int(f['target_cpu'])
+        r = open_waking.pop(int(f['pid']), None)
+        if r is not None:
+            r[4] = int(f['target_cpu'])
     elif ev == 'sched_switch':
         prev = int(f['prev_pid'])
-        ws = [w for w in pending.get(cpu, []) if w[0] == prev]
-        if f['prev_state'] in ('S', 'D') and int(f['next_pid']) == 0:
-            for w, t, wts in ws:
-                if ts - wts <= 100e-6 and dest.get(t, cpu) != cpu:
-                    count += 1
+        nxt = int(f['next_pid'])
+        if not f['prev_state'].startswith('R'):
+            for r in pending.get(cpu, []):
+                if r[2] == prev and us - r[0] <= 100 and nxt in (0, r[3]):
+                    decided.append(r)
         pending[cpu] = []
-print(count)
+found = [r for r in decided if r[4] is not None and r[4] != r[1]]
+if sys.argv[1:] == ['--list']:
+    for r in found:
+        print(f"{r[0] // 1000000}.{r[0] % 1000000:06d} {r[1]} {r[2]} {r[3]} {r[4]}")
+else:
+    print(len(found))

@@ -84,44 +84,29 @@ expect_eq "pipe: --llc overrides the trace's groups" \
 expect_eq "pipe: the pipe tasks' wakeups are measured" \
 	"$(json "$TMP/a.json" 'd["wakeup_latency"]["count"] >= 1000')" "True"
 
-# the independent count below, on a pipe trace recorded on an idle machine
-trace-cmd report -N "$TESTDATA/real/pipe.dat" 2>/dev/null | python3 tests/sync_wake_oracle.py > "$TMP/oracle"
-"$SCHEDLINT" analyze --json "$TESTDATA/real/pipe.dat" > "$TMP/real.json" 2>/dev/null
-sync=$(json "$TMP/real.json" 'd["summary"]["sync-wake-remote"]["count"]')
-oracle=$(cat "$TMP/oracle")
-if [ "$oracle" -gt 1000 ] && [ "$sync" -le "$oracle" ] && [ $((sync * 10)) -ge $((oracle * 8)) ]; then
-	pass "real pipe.dat: sync-wake-remote $sync, trace-cmd report shows $oracle such patterns"
-else
-	fail "real pipe.dat: sync-wake-remote agrees with trace-cmd report" "analyze $sync, trace-cmd report $oracle"
-fi
-
 # On an idle 2-CPU machine the two pipe tasks ping-pong across the CPUs
 # (testdata/real/pipe.dat): synchronous wakeups placed remotely.  When other
 # work keeps the CPUs busy the waker's CPU never goes idle and the pattern is
 # not there to find; a busy moment passes, so up to three recordings.  An
-# independent count from trace-cmd report says how many there are to find.
+# independent list from trace-cmd report (tests/sync_wake_oracle.py) says
+# which there are to find: every finding must be one of them, and they must
+# be nearly all found (the list ignores the analyzer's finer conditions and
+# this VM leaves some switch-ins untraced: wakees never seen switched in).
 for attempt in 1 2 3; do
-	sync=$(json "$TMP/a.json" 'd["summary"]["sync-wake-remote"]["count"]')
-	trace-cmd report -N "$TMP/pipe.dat" 2>/dev/null | python3 tests/sync_wake_oracle.py > "$TMP/oracle"
-	oracle=$(cat "$TMP/oracle")
+	"$SCHEDLINT" analyze --json --max-findings 1000000 "$TMP/pipe.dat" > "$TMP/all.json" 2> /dev/null
+	trace-cmd report -N "$TMP/pipe.dat" 2>/dev/null | python3 tests/sync_wake_oracle.py --list > "$TMP/oracle"
+	oracle=$(wc -l < "$TMP/oracle")
 	[ "$oracle" -gt 0 ] && break
 	[ $attempt = 3 ] && break
 	"$SCHEDLINT" record -o "$TMP/pipe.dat" -- perf bench sched pipe -l 2000 > /dev/null 2>&1
-	"$SCHEDLINT" analyze --json "$TMP/pipe.dat" > "$TMP/a.json" 2> /dev/null
 done
-# The oracle is meant as a superset, but on fresh recordings it has been
-# seen a few short too (analyze 2011, oracle 2008; not yet explained, while
-# pipe.dat above holds exactly): within 1% above it, or 80% below; on a
-# loaded machine, where only a handful occur (seen: analyze 3, oracle 1),
-# within 5 either way.
-if { [ "$oracle" -ge 100 ] && [ $((sync * 100)) -le $((oracle * 101)) ] &&
-     [ $((sync * 10)) -ge $((oracle * 8)) ]; } ||
-   { [ "$oracle" -lt 100 ] && [ $((sync - oracle)) -le 5 ] && [ $((oracle - sync)) -le 5 ]; }; then
-	pass "pipe: sync-wake-remote $sync, trace-cmd report shows $oracle such patterns"
+if out=$(python3 tests/sync_wake_match.py "$TMP/all.json" "$TMP/oracle" subset); then
+	pass "pipe: sync-wake-remote findings match trace-cmd report: $out"
 else
-	fail "pipe: sync-wake-remote agrees with trace-cmd report" "analyze $sync, trace-cmd report $oracle"
+	fail "pipe: sync-wake-remote findings match trace-cmd report" "$out"
 fi
 if [ "$oracle" -gt 0 ]; then
+	sync=$(json "$TMP/all.json" 'd["summary"]["sync-wake-remote"]["count"]')
 	check "pipe: analyze finds sync-wake-remote wakeups" test "$sync" -gt 0
 else
 	skip "pipe: analyze finds sync-wake-remote wakeups" "in 3 recordings the pipe tasks\

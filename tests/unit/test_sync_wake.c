@@ -605,6 +605,65 @@ static void test_two_wakees(void **state)
 	teardown(f);
 }
 
+/*
+ * W wakes T twice before it sleeps: T runs on CPU 1 and sleeps again
+ * between the two wakings (pipe.dat shows it when a tick delays W).  Both
+ * wakings are followed by W's block within the window with CPU 0 left
+ * idle: two findings, each with its own latency (SPEC: "W then blocks on
+ * a within the sync window after the waking").
+ */
+static void test_woken_twice_before_the_sleep(void **state)
+{
+	struct fixture *f = setup();
+	cJSON *fs[4];
+
+	start(f);
+	sleeper(f, 10, 1, 200);
+	runs(f, 20, 0, 100);
+	waking(f, 30, 0, 100, TASK, 200, 1);
+	ipi_send(f, 31, 0, 100, 1);
+	wakeup(f, 33, 1, 0, 200, 1);
+	runs(f, 37, 1, 200);				/* latency 7 us */
+	ev_switch(f, 50, 1, 200, SL_PREV_BLOCKED, 0);
+	waking(f, 90, 0, 100, TASK, 200, 1);
+	ipi_send(f, 91, 0, 100, 1);
+	ev_switch(f, 100, 0, 100, SL_PREV_BLOCKED, 0);	/* 70 us after the first */
+	wakeup(f, 105, 1, 0, 200, 1);
+	runs(f, 110, 1, 200);				/* latency 20 us */
+	finish(f);
+	assert_int_equal(count_of(f, SL_KIND_SYNC_WAKE_REMOTE), 2);
+	assert_int_equal(cost_of(f, SL_KIND_SYNC_WAKE_REMOTE), 7 * US + 20 * US);
+	assert_int_equal(remote_findings(f, fs, 4), 2);
+	for (int i = 0; i < 2; i++) {
+		bool first = num(fs[i], "ts_ns") == 30 * US;
+
+		assert_int_equal(num(fs[i], "ts_ns"), first ? 30 * US : 90 * US);
+		assert_int_equal(num(fs[i], "cost_ns"), first ? 7 * US : 20 * US);
+		assert_int_equal(num(fs[i], "sleep_after_ns"), first ? 70 * US : 10 * US);
+		assert_true(flag(fs[i], "ipi"));
+	}
+	assert_int_not_equal(num(fs[0], "ts_ns"), num(fs[1], "ts_ns"));
+	teardown(f);
+
+	/* the same, but W sleeps 110 us after the first waking: only the second */
+	f = setup();
+	start(f);
+	sleeper(f, 10, 1, 200);
+	runs(f, 20, 0, 100);
+	waking(f, 30, 0, 100, TASK, 200, 1);
+	wakeup(f, 33, 1, 0, 200, 1);
+	runs(f, 37, 1, 200);
+	ev_switch(f, 50, 1, 200, SL_PREV_BLOCKED, 0);
+	waking(f, 130, 0, 100, TASK, 200, 1);
+	ev_switch(f, 140, 0, 100, SL_PREV_BLOCKED, 0);
+	wakeup(f, 145, 1, 0, 200, 1);
+	runs(f, 150, 1, 200);
+	finish(f);
+	assert_int_equal(count_of(f, SL_KIND_SYNC_WAKE_REMOTE), 1);
+	assert_int_equal(cost_of(f, SL_KIND_SYNC_WAKE_REMOTE), 20 * US);
+	teardown(f);
+}
+
 /* no switch-in before the end: no latency, no cost, no finding */
 static void test_wakee_never_runs(void **state)
 {
@@ -744,6 +803,7 @@ int main(void)
 		cmocka_unit_test(test_remote_without_ipi),
 		cmocka_unit_test(test_remote_by_migration),
 		cmocka_unit_test(test_two_wakees),
+		cmocka_unit_test(test_woken_twice_before_the_sleep),
 		cmocka_unit_test(test_wakee_never_runs),
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_pairs_and_share),
