@@ -83,6 +83,24 @@ static uint32_t *group_alloc(struct sl_hist *h, int g)
 	return h->groups[g];
 }
 
+static void expand(struct sl_hist *h);
+
+/* Count the held buckets: their loads overlap instead of one miss each. */
+static void settle(struct sl_hist *h)
+{
+	uint32_t *b[SL_HIST_HELD];
+	uint32_t n = h->nr_held;
+
+	if (h->sparse)
+		expand(h);
+	for (uint32_t k = 0; k < n; k++)
+		b[k] = &group_alloc(h, (int)(h->held[k] >> 8))[h->held[k] & 0xff];
+	for (uint32_t k = 0; k < n; k++)
+		if (*b[k] != UINT32_MAX)
+			(*b[k])++;
+	h->nr_held = 0;
+}
+
 /* A walk over the non-empty buckets, in increasing order, of either form. */
 struct walk {
 	int g, i;		/* groups: the next bucket to look at */
@@ -91,6 +109,8 @@ struct walk {
 
 static bool walk_next(const struct sl_hist *h, struct walk *w, int *g, int *i, uint32_t *count)
 {
+	if (h->nr_held)
+		settle((struct sl_hist *)h);	/* not const: every sl_hist is writable */
 	if (h->sparse) {
 		if (w->k >= h->nr_sparse)
 			return false;
@@ -143,6 +163,8 @@ void sl_hist_compact(struct sl_hist *h)
 	uint32_t nr = 0, c, k = 0;
 	int g, i;
 
+	if (h->nr_held)
+		settle(h);
 	if (!h->groups)
 		return;
 	while (walk_next(h, &w, &g, &i, &c))
@@ -174,6 +196,22 @@ void sl_hist_add(struct sl_hist *h, uint64_t v)
 
 	if (hg[i] != UINT32_MAX)
 		hg[i]++;
+	if (!h->count || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count++;
+	h->sum = h->sum + v < h->sum ? UINT64_MAX : h->sum + v;
+}
+
+void sl_hist_add_held(struct sl_hist *h, uint64_t v)
+{
+	int g, i;
+
+	bucket_of(v, &g, &i);
+	h->held[h->nr_held++] = (uint32_t)g << 8 | (uint32_t)i;
+	if (h->nr_held == SL_HIST_HELD)
+		settle(h);
 	if (!h->count || v < h->min)
 		h->min = v;
 	if (v > h->max)

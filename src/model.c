@@ -850,7 +850,7 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 	if (have_sample) {
 		if (sample.in_filter) {
 			sl_hist_add(&m->latency, sample.latency);
-			sl_hist_add(&next->latency, sample.latency);
+			sl_hist_add_held(&next->latency, sample.latency);
 			sl_hist_add(&c->latency, sample.latency);
 			if (!sample.remote) {
 				sl_hist_add(&m->latency_local, sample.latency);

@@ -18,7 +18,8 @@
 
 #include <stdint.h>
 
-#define SL_HIST_GROUPS 57	/* group 0: [0,256) exact; group g: [2^(g+7), 2^(g+8)) */
+#define SL_HIST_GROUPS 57
+#define SL_HIST_HELD 4	/* group 0: [0,256) exact; group g: [2^(g+7), 2^(g+8)) */
 
 struct sl_hist {
 	uint64_t count;
@@ -27,11 +28,20 @@ struct sl_hist {
 	uint32_t **groups;	/* SL_HIST_GROUPS, NULL until the first sample */
 	uint32_t *sparse;	/* or, compacted: (group << 8 | index, count) pairs */
 	uint32_t nr_sparse;
+	uint32_t nr_held;	/* sl_hist_add_held(): buckets not yet counted */
+	uint32_t held[SL_HIST_HELD];	/* their group << 8 | index */
 };
 
 void sl_hist_init(struct sl_hist *h);
 void sl_hist_free(struct sl_hist *h);
 void sl_hist_add(struct sl_hist *h, uint64_t v);
+/*
+ * The same, for a histogram that is rarely in the cache when its samples
+ * come (a task's): count, sum, min and max at once, the bucket with the
+ * next SL_HIST_HELD - 1 samples, whose buckets are then loaded together.
+ * Every function that reads buckets counts the held ones first.
+ */
+void sl_hist_add_held(struct sl_hist *h, uint64_t v);
 void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src);
 /*
  * Keep only the non-empty buckets (8 bytes each instead of a group's 512):

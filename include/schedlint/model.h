@@ -98,8 +98,9 @@ struct sl_task {
 	bool exec_seen;			/* comm changed while alive (exec) */
 	bool state_lost;		/* UNKNOWN because its CPU lost events */
 
-	/* last: 488 bytes touched once per sample, after the fields every event uses */
-	struct sl_hist latency;		/* wakeup latency samples that pass the filters */
+	/* last: touched once per sample, after the fields every event uses */
+	struct sl_hist latency;		/* wakeup latency samples that pass the filters
+					 * (sl_hist_add_held: its buckets are cold) */
 };
 
 struct sl_cpu {

@@ -188,6 +188,56 @@ static void test_compact(void **state)
 	sl_hist_free(&sum2);
 }
 
+/*
+ * sl_hist_add_held() gives the same histogram as sl_hist_add() whatever is
+ * still held: counted, compacted, merged, walked and freed at any point.
+ */
+static void test_held(void **state)
+{
+	struct sl_hist plain, held, sum1, sum2;
+	uint64_t seed = 11;
+
+	for (int n = 0; n < 12; n++) {		/* every remainder mod SL_HIST_HELD */
+		sl_hist_init(&plain);
+		sl_hist_init(&held);
+		for (int i = 0; i < 100 * n + n; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			uint64_t v = (seed >> 20) % (i % 3 ? 5000000 : 300);
+
+			sl_hist_add(&plain, v);
+			sl_hist_add_held(&held, v);
+			if (i == 50 * n) {	/* an exit halfway: compacted with some held */
+				sl_hist_compact(&plain);
+				sl_hist_compact(&held);
+				assert_int_equal(held.nr_held, 0);
+			}
+		}
+		assert_int_equal(held.count, plain.count);
+		assert_true(held.nr_held < SL_HIST_HELD);
+		assert_same(&plain, &held);	/* walks: counts what was held */
+		assert_int_equal(held.nr_held, 0);
+
+		/* merged while holding, from either side */
+		sl_hist_add_held(&held, 777);
+		sl_hist_add(&plain, 777);
+		sl_hist_init(&sum1);
+		sl_hist_init(&sum2);
+		sl_hist_merge(&sum1, &plain);
+		sl_hist_merge(&sum2, &held);
+		assert_same(&sum1, &sum2);
+		sl_hist_add_held(&sum2, 5);
+		sl_hist_merge(&sum2, &plain);
+		sl_hist_add(&sum1, 5);
+		sl_hist_merge(&sum1, &plain);
+		assert_same(&sum1, &sum2);
+		sl_hist_add_held(&held, 9);	/* freed while holding: no leak */
+		sl_hist_free(&plain);
+		sl_hist_free(&held);
+		sl_hist_free(&sum1);
+		sl_hist_free(&sum2);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_relative_error),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_compact),
+		cmocka_unit_test(test_held),
 	};
 	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);
 }
