@@ -361,6 +361,11 @@ const struct sl_analyzer_ops sl_ipi_analyzer = {
 	.task_priv_size = sizeof(struct ipi_task),
 	.init = ipi_init,
 	.on_event = ipi_on_event,
+	.event_types = SL_EV_BIT(SL_EV_IPI_SEND_CPU) | SL_EV_BIT(SL_EV_IPI_SEND_CPUMASK) |
+		       SL_EV_BIT(SL_EV_IPI_RAISE) | SL_EV_BIT(SL_EV_IPI_ENTRY) |
+		       SL_EV_BIT(SL_EV_IRQ_VECTOR) | SL_EV_BIT(SL_EV_CSD_QUEUE) |
+		       SL_EV_BIT(SL_EV_CSD_FUNC_ENTRY) | SL_EV_BIT(SL_EV_WAKE_IDLE_NO_IPI) |
+		       SL_EV_BIT(SL_EV_WAKEUP),
 	.on_switch = ipi_on_switch,
 	.finish = ipi_finish,
 	.report_text = ipi_report_text,

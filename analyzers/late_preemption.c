@@ -1107,6 +1107,7 @@ const struct sl_analyzer_ops sl_late_preemption_analyzer = {
 	.cpu_priv_size = sizeof(struct lp_cpu),
 	.init = lp_init,
 	.on_event = lp_on_event,
+	.event_types = SL_EV_BIT(SL_EV_TIMER_TICK),
 	.on_runnable = lp_on_runnable,
 	.on_switch = lp_on_switch,
 	.on_cpu_unknown = lp_on_cpu_unknown,

@@ -469,6 +469,7 @@ const struct sl_analyzer_ops sl_wakee_stacking_analyzer = {
 	.on_cpu_unknown = stack_on_cpu_unknown,
 	.on_switch = stack_on_switch,
 	.on_event = stack_on_event,
+	.event_types = SL_EV_BIT(SL_EV_FORK),
 	.finish = stack_finish,
 	.report_text = stack_report_text,
 	.destroy = stack_destroy,

@@ -44,6 +44,9 @@ struct model_priv {
 	/* per hook, the analyzers that have it: no NULL test per analyzer per event */
 	struct sl_analyzer **hooked[H__NR];
 	int nr_hooked[H__NR];
+	/* on_event by event type: the analyzers that want that type */
+	struct sl_analyzer **hooked_type[SL_EV__COUNT];
+	int nr_hooked_type[SL_EV__COUNT];
 	struct sl_analyzer_ops *disabled;	/* the ops of analyzers whose init failed */
 	int cpus_alloc;			/* CPUs the per-CPU arrays have room for */
 	bool started;
@@ -1151,7 +1154,11 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 	}
 	m->cpus[ev->cpu].last_event_ts = ts;
 
-	CALL_HOOK(m, H_EVENT, on_event, ev);
+	for (int i = 0; i < p->nr_hooked_type[ev->type]; i++) {
+		struct sl_analyzer *a = p->hooked_type[ev->type][i];
+
+		a->ops->on_event(a, m, ev);
+	}
 }
 
 void sl_model_finish(struct sl_model *m)
@@ -1278,6 +1285,17 @@ static void hook_up(struct sl_model *m)
 			if (has[h])
 				p->hooked[h][p->nr_hooked[h]++] = a;
 	}
+	for (int t = 0; t < SL_EV__COUNT; t++) {
+		p->hooked_type[t] = xrealloc(p->hooked_type[t], (size_t)MAX(m->nr_analyzers, 1) *
+					     sizeof(*p->hooked_type[t]));
+		p->nr_hooked_type[t] = 0;
+		for (int i = 0; i < p->nr_hooked[H_EVENT]; i++) {
+			struct sl_analyzer *a = p->hooked[H_EVENT][i];
+
+			if (!a->ops->event_types || (a->ops->event_types & SL_EV_BIT(t)))
+				p->hooked_type[t][p->nr_hooked_type[t]++] = a;
+		}
+	}
 }
 
 void sl_model_add_analyzer(struct sl_model *m, struct sl_analyzer *a)
@@ -1326,6 +1344,8 @@ void sl_model_free(struct sl_model *m)
 	free(p->last_placed_seq);
 	for (int h = 0; h < H__NR; h++)
 		free(p->hooked[h]);
+	for (int t = 0; t < SL_EV__COUNT; t++)
+		free(p->hooked_type[t]);
 	free(p->disabled);
 	free(p);
 	free(m);

@@ -37,6 +37,8 @@ struct sl_analyzer_ops {
 	int (*init)(struct sl_analyzer *a, struct sl_model *m);
 	/* every event, after the model applied it (IPIs, ticks, ...) */
 	void (*on_event)(struct sl_analyzer *a, struct sl_model *m, const struct sl_event *ev);
+	/* the events on_event wants: SL_EV_BIT(type) | ..., 0 = every event */
+	uint32_t event_types;
 	/* a wakee's destination CPU was decided (SPEC rule 2) */
 	void (*on_placement)(struct sl_analyzer *a, struct sl_model *m, const struct sl_placement *p);
 	/* a woken task was switched in: one wakeup-latency sample */

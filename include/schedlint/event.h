@@ -40,6 +40,8 @@ enum sl_event_type {
 	SL_EV_MARKER,		/* ftrace:print, a write to trace_marker: its text */
 	SL_EV__COUNT
 };
+#define SL_EV_BIT(type)	(1u << (type))
+_Static_assert(SL_EV__COUNT <= 32, "SL_EV_BIT() masks are 32 bits");
 
 /* How the task left the CPU in a sched_switch (prev_state, normalized). */
 enum sl_prev_class {
