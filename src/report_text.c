@@ -326,26 +326,30 @@ static void cpus_section(struct sl_report *r, struct sl_model *m)
 	}
 }
 
+/* A task and its p99, computed once: a percentile walks the histogram. */
+struct task_p99 {
+	const struct sl_task *t;
+	uint64_t p99;
+};
+
 static int by_p99_desc(const void *a, const void *b)
 {
-	const struct sl_task *x = *(const struct sl_task *const *)a;
-	const struct sl_task *y = *(const struct sl_task *const *)b;
-	uint64_t px = sl_hist_percentile(&x->latency, 99), py = sl_hist_percentile(&y->latency, 99);
+	const struct task_p99 *x = a, *y = b;
 
-	if (px != py)
-		return px < py ? 1 : -1;
-	return x->pid - y->pid;
+	if (x->p99 != y->p99)
+		return x->p99 < y->p99 ? 1 : -1;
+	return x->t->pid - y->t->pid;
 }
 
 static void tasks_section(struct sl_report *r, struct sl_model *m)
 {
-	struct sl_task **list = xcalloc(m->nr_tasks + 1, sizeof(*list));
+	struct task_p99 *list = xcalloc(m->nr_tasks + 1, sizeof(*list));
 	size_t n = 0;
 	char b[6][32];
 
 	for (uint32_t i = 0; i < m->nr_tasks; i++)
 		if (m->tasks[i]->latency.count && sl_filter_task(m->cfg, m->strtab, m->tasks[i]))
-			list[n++] = m->tasks[i];
+			list[n++] = (struct task_p99){ m->tasks[i], sl_hist_percentile(&m->tasks[i]->latency, 99) };
 	if (!n) {
 		free(list);
 		return;
@@ -356,14 +360,14 @@ static void tasks_section(struct sl_report *r, struct sl_model *m)
 		"task", "wakeups", "p50", "p99", "max", "run", "wait", "preem", "migr",
 		sl_color(r, SL_C_RESET));
 	for (size_t i = 0; i < n && i < (size_t)r->top; i++) {
-		const struct sl_task *t = list[i];
+		const struct sl_task *t = list[i].t;
 		char name[40];
 
 		snprintf(name, sizeof(name), "%s:%d", sl_task_comm(m, t), t->pid);
 		fprintf(r->out, "  %-24s %7" PRIu64 " %8s %8s %8s %9s %9s %6" PRIu64 " %6" PRIu64 "\n",
 			name, t->latency.count,
 			cell(b[0], 32, sl_hist_percentile(&t->latency, 50)),
-			cell(b[1], 32, sl_hist_percentile(&t->latency, 99)),
+			cell(b[1], 32, list[i].p99),
 			cell(b[2], 32, t->latency.max), fmt_duration(b[3], 32, t->run_ns),
 			fmt_duration(b[4], 32, t->wait_ns), t->preemptions, t->migrations);
 	}
