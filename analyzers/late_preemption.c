@@ -139,6 +139,7 @@ struct lp_cpu {
 	uint32_t nr_old;
 	uint64_t fq_sum;			/* of their weights */
 	uint32_t fq_at_prio[40];		/* how many at each fair prio (100..139) */
+	uint64_t fq_prios;			/* bit i: fq_at_prio[i] != 0 */
 
 	/* a fair task running here whose run cannot be judged, and why */
 	struct sl_task *unjudged_task;
@@ -441,20 +442,14 @@ static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	 * without being marked (start_enq tells them, in_run()); the oldest
 	 * are listed first.
 	 */
-	if (lt->in_fq)
-		c->fq_at_prio[lt->fq_prio - 100]--;
+	uint64_t prios = c->fq_prios;
+
+	if (lt->in_fq && c->fq_at_prio[lt->fq_prio - 100] == 1)
+		prios &= ~(1ULL << (lt->fq_prio - 100));	/* t alone at its prio */
 	c->start_enq = p->next_enq;
 	c->nr_waiters = c->fq_nr - lt->in_fq;
 	c->sum_weight = c->fq_sum - (lt->in_fq ? sl_prio_weight(lt->fq_prio) : 0);
-	c->max_weight = 0;
-	for (int i = 0; i < 40; i++) {
-		if (c->fq_at_prio[i]) {
-			c->max_weight = sl_prio_weight(100 + i);
-			break;
-		}
-	}
-	if (lt->in_fq)
-		c->fq_at_prio[lt->fq_prio - 100]++;
+	c->max_weight = prios ? sl_prio_weight(100 + __builtin_ctzll(prios)) : 0;
 	if (c->nr_waiters) {
 		c->contended = true;
 		c->tc = ts;
@@ -492,6 +487,7 @@ static void fq_add(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
 	c->fq_nr++;
 	c->fq_sum += sl_prio_weight(t->prio);
 	c->fq_at_prio[t->prio - 100]++;
+	c->fq_prios |= 1ULL << (t->prio - 100);
 }
 
 static void fq_del(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
@@ -527,7 +523,8 @@ static void fq_del(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
 		}
 	}
 	c->fq_sum -= sl_prio_weight(lt->fq_prio);
-	c->fq_at_prio[lt->fq_prio - 100]--;
+	if (!--c->fq_at_prio[lt->fq_prio - 100])
+		c->fq_prios &= ~(1ULL << (lt->fq_prio - 100));
 }
 
 static void note_wait(struct lp_cpu *c, struct sl_task *t, uint64_t wait)
