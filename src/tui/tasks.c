@@ -27,6 +27,7 @@ struct tasks_list {
 
 static const struct sl_model *sort_model;
 static enum task_sort sort_key;
+static uint64_t *sort_p99;	/* by task index, computed once per sort: a percentile walks */
 
 static int cmp_u64_desc(uint64_t a, uint64_t b)
 {
@@ -40,7 +41,7 @@ static int cmp_task(const void *pa, const void *pb)
 
 	switch (sort_key) {
 	case BY_P99:
-		c = cmp_u64_desc(sl_hist_percentile(&a->latency, 99), sl_hist_percentile(&b->latency, 99));
+		c = cmp_u64_desc(sort_p99[a->index], sort_p99[b->index]);
 		break;
 	case BY_MAX:
 		c = cmp_u64_desc(a->latency.max, b->latency.max);
@@ -82,7 +83,14 @@ static void rebuild(struct xp *x, struct tasks_list *tl)
 	}
 	sort_model = x->m;
 	sort_key = tl->sort;
+	if (sort_key == BY_P99) {
+		sort_p99 = xcalloc(x->m->nr_tasks + 1, sizeof(*sort_p99));
+		for (int i = 0; i < tl->nr; i++)
+			sort_p99[tl->tasks[i]->index] = sl_hist_percentile(&tl->tasks[i]->latency, 99);
+	}
 	qsort(tl->tasks, (size_t)tl->nr, sizeof(*tl->tasks), cmp_task);
+	free(sort_p99);
+	sort_p99 = NULL;
 	tl->sel = 0;
 	for (int i = 0; i < tl->nr; i++)
 		if (tl->tasks[i] == keep)
