@@ -110,22 +110,6 @@ static int run_single(struct sl_analysis *an, struct sl_reader *reader,
 
 /* --- the pipeline: reader thread --- */
 
-/* The events whose ipi.mask may carry words (a reader's, until its next event). */
-static bool ipi_group(const struct sl_event *ev)
-{
-	switch (ev->type) {
-	case SL_EV_IPI_SEND_CPU:
-	case SL_EV_IPI_SEND_CPUMASK:
-	case SL_EV_IPI_RAISE:
-	case SL_EV_IPI_ENTRY:
-	case SL_EV_CSD_QUEUE:
-	case SL_EV_CSD_FUNC_ENTRY:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /*
  * Hand b (if any) to the main thread, and return an empty batch to fill,
  * or NULL when the main thread asked to stop.
@@ -175,7 +159,7 @@ static void *reader_thread(void *arg)
 			break;
 		snap = ev->type == SL_EV_LOST ||
 		       (p->track_info && memcmp(last, &r->info, sizeof(*last)));
-		if (ipi_group(ev) && ev->ipi.mask.words)
+		if (sl_event_has_ipi(ev) && ev->ipi.mask.words)
 			nw = ev->ipi.mask.nr_words;
 		if ((snap && b->nr_snaps == BATCH_SNAPS) ||
 		    (nw && b->nr && b->nr_words + nw > p->batch_words)) {
@@ -187,7 +171,7 @@ static void *reader_thread(void *arg)
 			ev = &b->ev[0];
 			*ev = held;
 		}
-		if (ipi_group(ev)) {
+		if (sl_event_has_ipi(ev)) {
 			/*
 			 * Copy the words into the batch; until the main thread
 			 * takes the batch they are an offset (the words may
@@ -318,7 +302,7 @@ static int run_pipelined(struct sl_analysis *an, struct sl_reader *reader,
 				done = stopped = true;
 				break;
 			}
-			if (ipi_group(ev) && ev->ipi.mask.nr_words)
+			if (sl_event_has_ipi(ev) && ev->ipi.mask.nr_words)
 				ev->ipi.mask.words = b->words + (uintptr_t)ev->ipi.mask.words;
 			if (cb)
 				cb(cb_data, ev);

@@ -118,6 +118,22 @@ struct sl_event {
 	};
 };
 
+/* Does ev carry its fields in ev->ipi (and so, maybe, a cpumask owned by the reader)? */
+static inline bool sl_event_has_ipi(const struct sl_event *ev)
+{
+	switch (ev->type) {
+	case SL_EV_IPI_SEND_CPU:
+	case SL_EV_IPI_SEND_CPUMASK:
+	case SL_EV_IPI_RAISE:
+	case SL_EV_IPI_ENTRY:
+	case SL_EV_CSD_QUEUE:
+	case SL_EV_CSD_FUNC_ENTRY:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static inline bool sl_cpumask_test(const struct sl_cpumask_ref *m, int cpu)
 {
 	if (cpu < 0 || (uint32_t)cpu / 64 >= m->nr_words)

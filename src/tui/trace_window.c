@@ -183,7 +183,7 @@ static void keep_raw(struct xp_raw_event *r, const struct sl_event *ev)
 {
 	r->ev = *ev;
 	r->mask_nr_words = 0;
-	if (ev->type == SL_EV_IPI_SEND_CPUMASK || ev->type == SL_EV_IPI_RAISE) {
+	if (sl_event_has_ipi(ev)) {
 		/* the reader reuses the mask's words: keep a copy */
 		r->mask_nr_words = MIN(ev->ipi.mask.nr_words, (uint32_t)ARRAY_SIZE(r->mask_words));
 		if (ev->ipi.mask.words)
