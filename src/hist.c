@@ -185,6 +185,17 @@ void sl_hist_compact(struct sl_hist *h)
 	h->nr_sparse = nr;
 }
 
+/* count, sum, min and max: what a sample adds besides its bucket */
+static inline void count_value(struct sl_hist *h, uint64_t v)
+{
+	if (!h->count || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count++;
+	h->sum = h->sum + v < h->sum ? UINT64_MAX : h->sum + v;
+}
+
 void sl_hist_add(struct sl_hist *h, uint64_t v)
 {
 	int g, i;
@@ -196,12 +207,7 @@ void sl_hist_add(struct sl_hist *h, uint64_t v)
 
 	if (hg[i] != UINT32_MAX)
 		hg[i]++;
-	if (!h->count || v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	h->count++;
-	h->sum = h->sum + v < h->sum ? UINT64_MAX : h->sum + v;
+	count_value(h, v);
 }
 
 void sl_hist_add_held(struct sl_hist *h, uint64_t v)
@@ -212,12 +218,7 @@ void sl_hist_add_held(struct sl_hist *h, uint64_t v)
 	h->held[h->nr_held++] = (uint32_t)g << 8 | (uint32_t)i;
 	if (h->nr_held == SL_HIST_HELD)
 		settle(h);
-	if (!h->count || v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	h->count++;
-	h->sum = h->sum + v < h->sum ? UINT64_MAX : h->sum + v;
+	count_value(h, v);
 }
 
 void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src)
