@@ -24,6 +24,7 @@
 #include <trace-seq.h>
 
 #include "dat_decode.h"
+#include "dat_meta.h"
 #include "util.h"
 
 enum field_slot {
@@ -547,8 +548,8 @@ static int bind_common(struct tep_event *event, const char *name, struct field_r
 	return 0;
 }
 
-struct sl_dat_decoder *sl_dat_decoder_new(struct tep_handle *tep, struct sl_strtab *strtab,
-					  struct sl_error *err)
+struct sl_dat_decoder *sl_dat_decoder_new(struct tep_handle *tep, const struct sl_dat_names *names,
+					  struct sl_strtab *strtab, struct sl_error *err)
 {
 	struct sl_dat_decoder *d = xcalloc(1, sizeof(*d));
 	int nr = tep_get_events_count(tep);
@@ -571,11 +572,19 @@ struct sl_dat_decoder *sl_dat_decoder_new(struct tep_handle *tep, struct sl_strt
 		if (ev && ev->id >= d->nr_ids)
 			d->nr_ids = ev->id + 1;
 	}
+	for (uint32_t i = 0; names && i < names->nr; i++)
+		if (names->v[i].id >= d->nr_ids)
+			d->nr_ids = names->v[i].id + 1;
 	if (d->nr_ids > 1 << 16) {
 		sl_error_set(err, "corrupt event formats (event id %d)", d->nr_ids - 1);
 		goto fail;
 	}
 	d->by_id = xcalloc((size_t)d->nr_ids, sizeof(*d->by_id));
+	/* events known by name only: counted by name, never decoded */
+	for (uint32_t i = 0; names && i < names->nr; i++) {
+		d->by_id[names->v[i].id].type = SL_EV_OTHER;
+		d->by_id[names->v[i].id].name = sl_intern_cstr(strtab, names->v[i].name);
+	}
 	for (int i = 0; i < nr; i++) {
 		struct tep_event *ev = tep_get_event(tep, i);
 

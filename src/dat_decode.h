@@ -16,10 +16,14 @@
 #include "schedlint/reader.h"
 
 struct sl_dat_decoder;
+struct sl_dat_names;
 
-/* Build the per-event-id decode table from tep's formats; NULL + err on failure. */
-struct sl_dat_decoder *sl_dat_decoder_new(struct tep_handle *tep, struct sl_strtab *strtab,
-					  struct sl_error *err);
+/*
+ * Build the per-event-id decode table from tep's formats and the events
+ * known by name only (sl_dat_tep_load(); NULL: none); NULL + err on failure.
+ */
+struct sl_dat_decoder *sl_dat_decoder_new(struct tep_handle *tep, const struct sl_dat_names *names,
+					  struct sl_strtab *strtab, struct sl_error *err);
 void sl_dat_decoder_free(struct sl_dat_decoder *d);
 
 /*

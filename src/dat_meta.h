@@ -5,11 +5,25 @@
 #ifndef SCHEDLINT_DAT_META_H
 #define SCHEDLINT_DAT_META_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include <event-parse.h>
 
 #include "dat_layout.h"
 
 struct sl_kallsyms;
+
+/* Events known by name and id only (sl_dat_tep_load()'s names). */
+struct sl_dat_names {
+	struct sl_dat_name {
+		int32_t id;
+		char *name;
+	} *v;
+	uint32_t nr;
+	size_t alloc;
+};
+void sl_dat_names_free(struct sl_dat_names *names);
 
 /*
  * Parse the header page, ftrace and event formats, kallsyms, printk
@@ -17,10 +31,13 @@ struct sl_kallsyms;
  * tep handle, as libtracecmd would.  0 and *out (tep_free() it, then
  * sl_kallsyms_free(*ksyms)), or -errno with err set.  The kallsyms are
  * read only when ksyms is not NULL (kallsyms.c; *ksyms may be NULL then
- * too: tep's own parser took them).
+ * too: tep's own parser took them).  Every event is in tep, its print
+ * format parsed only for the events the flyrecord reader decodes; with
+ * names (zeroed by the caller, sl_dat_names_free() it), the others but
+ * one are not in tep but in names, by name and id: all the decoder needs.
  */
 int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **out,
-		    struct sl_kallsyms **ksyms, struct sl_error *err);
+		    struct sl_kallsyms **ksyms, struct sl_dat_names *names, struct sl_error *err);
 
 /*
  * Would libtraceevent survive parsing every format of the file in full,

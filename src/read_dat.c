@@ -187,6 +187,7 @@ int sl_read_dat_libtracecmd_open(const char *path, const char *buffer, struct sl
 {
 	struct sl_dat_layout layout;
 	struct tep_handle *tep;
+	struct sl_dat_names names = { 0 };
 	struct dat_reader *dr;
 	int fd, ret;
 
@@ -204,12 +205,13 @@ int sl_read_dat_libtracecmd_open(const char *path, const char *buffer, struct sl
 		goto fail;
 	}
 	/* sizes inside the metadata that libtracecmd would malloc blindly */
-	ret = sl_dat_tep_load(fd, &layout, &tep, NULL, err);
+	ret = sl_dat_tep_load(fd, &layout, &tep, NULL, &names, err);
 	if (ret < 0) {
 		close(fd);
 		goto fail;
 	}
 	tep_free(tep);
+	sl_dat_names_free(&names);
 	/* libtracecmd parses every print fmt: would libtraceevent survive them? */
 	ret = sl_dat_formats_check(fd, &layout, err);
 	if (ret < 0) {
@@ -261,7 +263,7 @@ int sl_read_dat_libtracecmd_open(const char *path, const char *buffer, struct sl
 		ret = -EINVAL;
 		goto fail;
 	}
-	dr->decoder = sl_dat_decoder_new(tracecmd_get_tep(dr->handle), strtab, err);
+	dr->decoder = sl_dat_decoder_new(tracecmd_get_tep(dr->handle), NULL, strtab, err);
 	if (!dr->decoder) {
 		ret = -EINVAL;
 		goto fail;

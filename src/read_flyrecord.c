@@ -118,6 +118,7 @@ struct cpu_stream {
 struct fly_reader {
 	struct sl_reader r;		/* first: the generic part */
 	struct tep_handle *tep;		/* the file's formats */
+	struct sl_dat_names names;	/* and the events known by name only */
 	bool own_tep;
 	struct sl_kallsyms *ksyms;	/* the resolver fr->tep uses (kallsyms.c) */
 	struct sl_dat_decoder *decoder;
@@ -668,6 +669,7 @@ static void fly_close(struct sl_reader *r)
 	sl_dat_decoder_free(fr->decoder);
 	if (fr->own_tep)
 		tep_free(fr->tep);
+	sl_dat_names_free(&fr->names);
 	sl_kallsyms_free(fr->ksyms);
 	if (fr->fd >= 0)
 		close(fr->fd);
@@ -823,11 +825,11 @@ int sl_read_dat_flyrecord_open(const char *path, const char *buffer, struct sl_s
 		sl_error_set(err, "cannot open: %s", strerror(-ret));
 		goto fail;
 	}
-	ret = sl_dat_tep_load(fr->fd, &fr->layout, &fr->tep, &fr->ksyms, err);
+	ret = sl_dat_tep_load(fr->fd, &fr->layout, &fr->tep, &fr->ksyms, &fr->names, err);
 	if (ret < 0)
 		goto fail;
 	fr->own_tep = true;
-	fr->decoder = sl_dat_decoder_new(fr->tep, strtab, err);
+	fr->decoder = sl_dat_decoder_new(fr->tep, &fr->names, strtab, err);
 	if (!fr->decoder) {
 		ret = -EINVAL;
 		goto fail;

@@ -110,7 +110,7 @@ struct sl_live *sl_live_new(const struct sl_dat_meta *meta, struct sl_strtab *st
 		sl_error_set(err, "cannot parse the kernel's event formats");
 		goto fail;
 	}
-	l->decoder = sl_dat_decoder_new(l->tep, strtab, err);
+	l->decoder = sl_dat_decoder_new(l->tep, NULL, strtab, err);
 	if (!l->decoder)
 		goto fail;
 	l->cpus = xcalloc((size_t)l->nr_cpus, sizeof(*l->cpus));
