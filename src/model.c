@@ -1004,9 +1004,9 @@ static void handle_lost(struct sl_model *m, const struct sl_event *ev, uint64_t 
 	struct sl_cpu *c = &m->cpus[ev->cpu];
 	uint64_t gap_start = c->last_event_ts ? c->last_event_ts : ts;
 
-	m->lost_events += ev->lost.count;
+	m->lost_events = sat_add_u64(m->lost_events, ev->lost.count);
 	m->lost_gaps++;
-	c->lost_events += ev->lost.count;
+	c->lost_events = sat_add_u64(c->lost_events, ev->lost.count);
 	c->lost_gaps++;
 
 	account_cpu(m, c, gap_start);

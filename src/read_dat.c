@@ -101,7 +101,8 @@ static int dat_next(struct sl_reader *r, struct sl_event *ev)
 		ev->pid = -1;
 		ev->lost.count = rec->missed_events > 0 ? (uint64_t)rec->missed_events : 0;
 		if (rec->missed_events > 0)
-			r->info.lost_events += (uint64_t)rec->missed_events;
+			r->info.lost_events = sat_add_u64(r->info.lost_events,
+							  (uint64_t)rec->missed_events);
 		else
 			r->info.lost_unknown++;
 	}

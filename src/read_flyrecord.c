@@ -397,8 +397,8 @@ static int load_page(struct fly_reader *fr, struct cpu_stream *s)
 		kbuffer_load_subbuffer(s->kbuf, s->buf + s->buf_pos);
 	s->buf_pos += room;
 	s->in_page = s->page_loaded = s->kbuf != NULL;
-	if (lost < 0 || s->lost < 0)
-		s->lost = -1;
+	if (lost < 0 || s->lost < 0 || lost > INT64_MAX - s->lost)
+		s->lost = -1;	/* unknown, or more than a count can say (corrupt) */
 	else
 		s->lost += lost;
 	return 1;
@@ -479,7 +479,7 @@ static int fly_next(struct sl_reader *r, struct sl_event *ev)
 		ev->pid = -1;
 		ev->lost.count = s->missed > 0 ? (uint64_t)s->missed : 0;
 		if (s->missed > 0)
-			r->info.lost_events += (uint64_t)s->missed;
+			r->info.lost_events = sat_add_u64(r->info.lost_events, (uint64_t)s->missed);
 		else
 			r->info.lost_unknown++;
 	}

@@ -297,7 +297,7 @@ int sl_live_next(struct sl_live *l, uint64_t limit, struct sl_event *ev, struct 
 		ev->pid = -1;
 		ev->lost.count = c->lost_count;
 		if (c->lost_count)
-			l->lost_events += c->lost_count;
+			l->lost_events = sat_add_u64(l->lost_events, c->lost_count);
 		else
 			l->lost_unknown++;
 		c->lost = false;

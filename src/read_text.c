@@ -179,7 +179,7 @@ static void handle_entries(struct text_reader *r, const char *p, const char *end
 		return;
 	for (int32_t cpu = 0; cpu < r->base.info.ncpus; cpu++)
 		hold_lost(r, (uint32_t)cpu, 0, false);
-	r->base.info.lost_events += written - in_buffer;
+	r->base.info.lost_events = sat_add_u64(r->base.info.lost_events, written - in_buffer);
 }
 
 /* "# tracer: nop", "# entries-in-buffer/entries-written: 1/1   #P:2", perf's "# nrcpus avail : 2" */
@@ -225,9 +225,9 @@ static void hold_lost(struct text_reader *r, uint32_t cpu, uint64_t count, bool 
 		r->lost[cpu].count = 0;
 		r->lost_pending++;
 	}
-	r->lost[cpu].count += count;
+	r->lost[cpu].count = sat_add_u64(r->lost[cpu].count, count);
 	if (known)
-		r->base.info.lost_events += count;
+		r->base.info.lost_events = sat_add_u64(r->base.info.lost_events, count);
 	else
 		r->base.info.lost_unknown++;
 	note_cpu(r, (int32_t)cpu);

@@ -8,6 +8,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* a + b, or UINT64_MAX past it: counts a corrupt trace claims (lost events) stay huge */
+static inline uint64_t sat_add_u64(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
 /* The value of a hex digit, -1 for any other character (no locale). */
 static inline int hex_digit(char c)
 {
