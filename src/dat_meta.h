@@ -33,8 +33,9 @@ void sl_dat_names_free(struct sl_dat_names *names);
  * read only when ksyms is not NULL (kallsyms.c; *ksyms may be NULL then
  * too: tep's own parser took them).  Every event is in tep, its print
  * format parsed only for the events the flyrecord reader decodes; with
- * names (zeroed by the caller, sl_dat_names_free() it), the others but
- * one are not in tep but in names, by name and id: all the decoder needs.
+ * names (zeroed by the caller, sl_dat_names_free() it), the others go to
+ * names instead, by name and id (all the decoder needs), once tep holds
+ * an event with the common fields.
  */
 int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **out,
 		    struct sl_kallsyms **ksyms, struct sl_dat_names *names, struct sl_error *err);

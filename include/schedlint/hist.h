@@ -18,8 +18,8 @@
 
 #include <stdint.h>
 
-#define SL_HIST_GROUPS 57
-#define SL_HIST_HELD 4	/* group 0: [0,256) exact; group g: [2^(g+7), 2^(g+8)) */
+#define SL_HIST_GROUPS 57	/* group 0: [0,256) exact; group g: [2^(g+7), 2^(g+8)) */
+#define SL_HIST_HELD 4		/* sl_hist_add_held(): samples whose buckets are counted together */
 
 struct sl_hist {
 	uint64_t count;
