@@ -46,6 +46,7 @@ struct field_ref {
 	int offset;
 	int size;
 	unsigned long flags;	/* TEP_FIELD_IS_* */
+	uint8_t shift;		/* sign extension: 64 - 8 * size when signed and shorter */
 	bool valid;
 };
 
@@ -125,6 +126,7 @@ struct sl_dat_decoder {
 	struct event_decoder *by_id;	/* indexed by event id */
 	int nr_ids;
 	struct field_ref common_type, common_flags, common_pid;
+	int common_size;		/* payload bytes the common fields need */
 	bool swap;			/* file endianness differs from ours */
 	int long_size;
 
@@ -134,6 +136,9 @@ struct sl_dat_decoder {
 	int nr_state_flags;
 	uint64_t state_value[MAX_STATE_FLAGS];
 	char state_letter[MAX_STATE_FLAGS];
+	uint64_t last_state;		/* the last blocked state decoded (0: none) */
+	uint8_t last_class;
+	char last_letter;
 
 	struct fn_cache_entry fn_cache[FN_CACHE_SIZE];
 	struct comm_cache_entry comm_cache[COMM_CACHE_SIZE];
@@ -150,7 +155,13 @@ static bool host_bigendian(void)
 	return *(const uint8_t *)&one == 0;
 }
 
-static uint64_t read_num(const struct sl_dat_decoder *d, const uint8_t *p, int size)
+/*
+ * read_num() and field_num() are inlined on purpose: a trace.dat reader
+ * decodes five to eight fields of every event, and the calls were a
+ * third of the decoding.
+ */
+static inline __attribute__((always_inline))
+uint64_t read_num(const struct sl_dat_decoder *d, const uint8_t *p, int size)
 {
 	switch (size) {
 	case 1:
@@ -178,21 +189,17 @@ static uint64_t read_num(const struct sl_dat_decoder *d, const uint8_t *p, int s
 	}
 }
 
-/* Read an integer field, sign-extended when the format says signed. */
-static int64_t field_int(const struct sl_dat_decoder *d, const struct field_ref *f,
-			 const uint8_t *data, int size)
+/*
+ * Read an integer field, sign-extended when the format says signed, from
+ * a record known to hold it: sl_dat_decode() checked the record against
+ * the event's min_size, which covers every bound field.
+ */
+static inline __attribute__((always_inline))
+int64_t field_num(const struct sl_dat_decoder *d, const struct field_ref *f, const uint8_t *data)
 {
-	if (!f->valid || f->offset + f->size > size)
+	if (!f->valid)
 		return -1;
-	uint64_t v = read_num(d, data + f->offset, f->size);
-
-	/* a size 0 field (a corrupt format) reads as 0: no shift by 64 */
-	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size > 0 && f->size < 8) {
-		int shift = 64 - 8 * f->size;
-
-		return (int64_t)(v << shift) >> shift;
-	}
-	return (int64_t)v;
+	return (int64_t)(read_num(d, data + f->offset, f->size) << f->shift) >> f->shift;
 }
 
 /* Locate a dynamic (__data_loc / __rel_loc) payload; false if out of bounds. */
@@ -222,6 +229,12 @@ static uint32_t intern_until_nul(struct sl_dat_decoder *d, const uint8_t *s, int
 	return sl_intern(d->strtab, (const char *)s, (size_t)len);
 }
 
+static inline struct comm_cache_entry *comm_slot(struct sl_dat_decoder *d, const uint64_t key[2])
+{
+	return &d->comm_cache[((key[0] ^ key[1] * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL) >>
+			      (64 - COMM_CACHE_BITS)];
+}
+
 /* Intern a string field: a char[N] array or a __data_loc char[]. */
 static uint32_t field_str(struct sl_dat_decoder *d, const struct field_ref *f,
 			  const uint8_t *data, int size)
@@ -244,12 +257,8 @@ static uint32_t field_str(struct sl_dat_decoder *d, const struct field_ref *f,
 		uint64_t key[2] = { 0, 0 };
 		struct comm_cache_entry *e;
 
-		if (len == COMM_KEY_MAX)	/* char comm[16]: a fixed-size copy */
-			memcpy(key, s, COMM_KEY_MAX);
-		else
-			memcpy(key, s, (size_t)len);
-		e = &d->comm_cache[((key[0] ^ key[1] * 0x9e3779b97f4a7c15ULL) *
-				    0xff51afd7ed558ccdULL) >> (64 - COMM_CACHE_BITS)];
+		memcpy(key, s, (size_t)len);
+		e = comm_slot(d, key);
 		if (e->id && e->key[0] == key[0] && e->key[1] == key[1])
 			return e->id;
 		e->key[0] = key[0];
@@ -258,6 +267,25 @@ static uint32_t field_str(struct sl_dat_decoder *d, const struct field_ref *f,
 		return e->id;
 	}
 	return intern_until_nul(d, s, len);
+}
+
+/*
+ * A comm field of a record known to hold it (see field_num()): the common
+ * char comm[16] found in the cache inline, anything else by field_str().
+ */
+static inline __attribute__((always_inline))
+uint32_t field_comm(struct sl_dat_decoder *d, const struct field_ref *f, const uint8_t *data, int size)
+{
+	if (f->valid && f->size == COMM_KEY_MAX && !(f->flags & TEP_FIELD_IS_DYNAMIC)) {
+		uint64_t key[2];
+		const struct comm_cache_entry *e;
+
+		memcpy(key, data + f->offset, COMM_KEY_MAX);
+		e = comm_slot(d, key);
+		if (e->id && e->key[0] == key[0] && e->key[1] == key[1])
+			return e->id;
+	}
+	return field_str(d, f, data, size);
 }
 
 /*
@@ -480,7 +508,7 @@ static void learn_prev_state(struct sl_dat_decoder *d, struct tep_event *sw)
 	d->state_mask &= ~d->preempt_mask;
 }
 
-static void decode_prev_state(const struct sl_dat_decoder *d, uint64_t v,
+static void decode_prev_state(struct sl_dat_decoder *d, uint64_t v,
 			      uint8_t *class, char *letter)
 {
 	if (v & d->preempt_mask) {
@@ -492,6 +520,12 @@ static void decode_prev_state(const struct sl_dat_decoder *d, uint64_t v,
 	if (!v) {
 		*class = SL_PREV_RUNNABLE;
 		*letter = 'R';
+		return;
+	}
+	/* a blocked state is mostly the one before: S, S, D, S ... */
+	if (v == d->last_state) {
+		*class = d->last_class;
+		*letter = d->last_letter;
 		return;
 	}
 	*class = SL_PREV_BLOCKED;
@@ -506,9 +540,23 @@ static void decode_prev_state(const struct sl_dat_decoder *d, uint64_t v,
 		if (c == 'X' || c == 'Z' || c == 'x')
 			*class = SL_PREV_DEAD;
 	}
+	d->last_state = v;
+	d->last_class = *class;
+	d->last_letter = *letter;
 }
 
 /* --- the table --- */
+
+static void set_ref(struct field_ref *ref, const struct tep_format_field *f)
+{
+	ref->offset = f->offset;
+	ref->size = f->size;
+	ref->flags = f->flags;
+	/* a size 0 field (a corrupt format) reads as 0: no shift by 64 */
+	ref->shift = (f->flags & TEP_FIELD_IS_SIGNED) && f->size > 0 && f->size < 8 ?
+		     (uint8_t)(64 - 8 * f->size) : 0;
+	ref->valid = true;
+}
 
 static int bind_field(struct tep_event *event, const char *spec, struct field_ref *ref,
 		      struct sl_error *err)
@@ -524,10 +572,7 @@ static int bind_field(struct tep_event *event, const char *spec, struct field_re
 			     event->system, event->name, name);
 		return -EINVAL;
 	}
-	ref->offset = f->offset;
-	ref->size = f->size;
-	ref->flags = f->flags;
-	ref->valid = true;
+	set_ref(ref, f);
 	return 0;
 }
 
@@ -541,10 +586,7 @@ static int bind_common(struct tep_event *event, const char *name, struct field_r
 			     event->system, event->name, name);
 		return -EINVAL;
 	}
-	ref->offset = f->offset;
-	ref->size = f->size;
-	ref->flags = f->flags;
-	ref->valid = true;
+	set_ref(ref, f);
 	return 0;
 }
 
@@ -598,6 +640,9 @@ struct sl_dat_decoder *sl_dat_decoder_new(struct tep_handle *tep, const struct s
 		     bind_common(ev, "common_flags", &d->common_flags, err) ||
 		     bind_common(ev, "common_pid", &d->common_pid, err)))
 			goto fail;
+		d->common_size = MAX(d->common_type.offset + d->common_type.size,
+				     d->common_pid.offset + d->common_pid.size);
+		d->common_size = MAX(d->common_size, d->common_flags.offset + d->common_flags.size);
 	}
 
 	for (size_t i = 0; i < ARRAY_SIZE(event_specs); i++) {
@@ -685,11 +730,10 @@ int sl_dat_decode(struct sl_dat_decoder *d, int cpu, uint64_t ts,
 	memset(ev, 0, sizeof(*ev));
 	ev->ts = ts;
 	ev->cpu = cpu;
-	if (size < d->common_pid.offset + d->common_pid.size ||
-	    size < d->common_type.offset + d->common_type.size)
+	if (size < d->common_size)
 		return -EINVAL;
 	id = (int)read_num(d, data + d->common_type.offset, d->common_type.size);
-	ev->pid = (int32_t)field_int(d, &d->common_pid, data, size);
+	ev->pid = (int32_t)field_num(d, &d->common_pid, data);
 	if (d->common_flags.valid) {
 		uint64_t flags = read_num(d, data + d->common_flags.offset, d->common_flags.size);
 
@@ -715,45 +759,45 @@ int sl_dat_decode(struct sl_dat_decoder *d, int cpu, uint64_t ts,
 
 	switch (ed->type) {
 	case SL_EV_SWITCH:
-		ev->sw.prev_comm = field_str(d, &f[F_PREV_COMM], data, size);
-		ev->sw.prev_pid = (int32_t)field_int(d, &f[F_PREV_PID], data, size);
-		ev->sw.prev_prio = (int32_t)field_int(d, &f[F_PREV_PRIO], data, size);
-		decode_prev_state(d, (uint64_t)field_int(d, &f[F_PREV_STATE], data, size),
+		ev->sw.prev_comm = field_comm(d, &f[F_PREV_COMM], data, size);
+		ev->sw.prev_pid = (int32_t)field_num(d, &f[F_PREV_PID], data);
+		ev->sw.prev_prio = (int32_t)field_num(d, &f[F_PREV_PRIO], data);
+		decode_prev_state(d, (uint64_t)field_num(d, &f[F_PREV_STATE], data),
 				  &ev->sw.prev_class, &ev->sw.prev_letter);
-		ev->sw.next_comm = field_str(d, &f[F_NEXT_COMM], data, size);
-		ev->sw.next_pid = (int32_t)field_int(d, &f[F_NEXT_PID], data, size);
-		ev->sw.next_prio = (int32_t)field_int(d, &f[F_NEXT_PRIO], data, size);
+		ev->sw.next_comm = field_comm(d, &f[F_NEXT_COMM], data, size);
+		ev->sw.next_pid = (int32_t)field_num(d, &f[F_NEXT_PID], data);
+		ev->sw.next_prio = (int32_t)field_num(d, &f[F_NEXT_PRIO], data);
 		break;
 	case SL_EV_WAKING:
 	case SL_EV_WAKEUP:
 	case SL_EV_WAKEUP_NEW:
-		ev->wake.comm = field_str(d, &f[F_COMM], data, size);
-		ev->wake.pid = (int32_t)field_int(d, &f[F_PID], data, size);
-		ev->wake.prio = (int32_t)field_int(d, &f[F_PRIO], data, size);
-		ev->wake.target_cpu = (int32_t)field_int(d, &f[F_TARGET_CPU], data, size);
-		ev->wake.success = f[F_SUCCESS].valid ? field_int(d, &f[F_SUCCESS], data, size) != 0 : true;
+		ev->wake.comm = field_comm(d, &f[F_COMM], data, size);
+		ev->wake.pid = (int32_t)field_num(d, &f[F_PID], data);
+		ev->wake.prio = (int32_t)field_num(d, &f[F_PRIO], data);
+		ev->wake.target_cpu = (int32_t)field_num(d, &f[F_TARGET_CPU], data);
+		ev->wake.success = f[F_SUCCESS].valid ? field_num(d, &f[F_SUCCESS], data) != 0 : true;
 		break;
 	case SL_EV_MIGRATE:
-		ev->migrate.comm = field_str(d, &f[F_M_COMM], data, size);
-		ev->migrate.pid = (int32_t)field_int(d, &f[F_M_PID], data, size);
-		ev->migrate.prio = (int32_t)field_int(d, &f[F_M_PRIO], data, size);
-		ev->migrate.orig_cpu = (int32_t)field_int(d, &f[F_ORIG_CPU], data, size);
-		ev->migrate.dest_cpu = (int32_t)field_int(d, &f[F_DEST_CPU], data, size);
+		ev->migrate.comm = field_comm(d, &f[F_M_COMM], data, size);
+		ev->migrate.pid = (int32_t)field_num(d, &f[F_M_PID], data);
+		ev->migrate.prio = (int32_t)field_num(d, &f[F_M_PRIO], data);
+		ev->migrate.orig_cpu = (int32_t)field_num(d, &f[F_ORIG_CPU], data);
+		ev->migrate.dest_cpu = (int32_t)field_num(d, &f[F_DEST_CPU], data);
 		break;
 	case SL_EV_FORK:
 		ev->fork.parent_comm = field_str(d, &f[F_PARENT_COMM], data, size);
-		ev->fork.parent_pid = (int32_t)field_int(d, &f[F_PARENT_PID], data, size);
+		ev->fork.parent_pid = (int32_t)field_num(d, &f[F_PARENT_PID], data);
 		ev->fork.child_comm = field_str(d, &f[F_CHILD_COMM], data, size);
-		ev->fork.child_pid = (int32_t)field_int(d, &f[F_CHILD_PID], data, size);
+		ev->fork.child_pid = (int32_t)field_num(d, &f[F_CHILD_PID], data);
 		break;
 	case SL_EV_EXIT:
-		ev->exit.comm = field_str(d, &f[F_E_COMM], data, size);
-		ev->exit.pid = (int32_t)field_int(d, &f[F_E_PID], data, size);
-		ev->exit.prio = f[F_E_PRIO].valid ? (int32_t)field_int(d, &f[F_E_PRIO], data, size) : -1;
+		ev->exit.comm = field_comm(d, &f[F_E_COMM], data, size);
+		ev->exit.pid = (int32_t)field_num(d, &f[F_E_PID], data);
+		ev->exit.prio = f[F_E_PRIO].valid ? (int32_t)field_num(d, &f[F_E_PRIO], data) : -1;
 		break;
 	case SL_EV_IPI_SEND_CPU:
 	case SL_EV_CSD_QUEUE:
-		ev->ipi.target_cpu = (int32_t)field_int(d, &f[F_IPI_CPU], data, size);
+		ev->ipi.target_cpu = (int32_t)field_num(d, &f[F_IPI_CPU], data);
 		ev->ipi.callsite = function_name(d, field_ptr(d, &f[F_IPI_CALLSITE], data, size));
 		ev->ipi.callback = function_name(d, field_ptr(d, &f[F_IPI_CALLBACK], data, size));
 		break;
@@ -778,10 +822,10 @@ int sl_dat_decode(struct sl_dat_decoder *d, int cpu, uint64_t ts,
 		break;
 	case SL_EV_IRQ_VECTOR:
 	case SL_EV_TIMER_TICK:
-		ev->irq.vector = (int32_t)field_int(d, &f[F_VECTOR], data, size);
+		ev->irq.vector = (int32_t)field_num(d, &f[F_VECTOR], data);
 		break;
 	case SL_EV_WAKE_IDLE_NO_IPI:
-		ev->idle_no_ipi.target_cpu = (int32_t)field_int(d, &f[F_IDLE_CPU], data, size);
+		ev->idle_no_ipi.target_cpu = (int32_t)field_num(d, &f[F_IDLE_CPU], data);
 		break;
 	case SL_EV_MARKER:
 		ev->marker.text = field_marker_text(d, &f[F_MARKER_BUF], data, size);
