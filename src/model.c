@@ -254,18 +254,10 @@ bool sl_same_llc(const struct sl_model *m, int a, int b)
 	return m->llc_of[a] >= 0 && m->llc_of[a] == m->llc_of[b];
 }
 
-bool sl_cpu_is_idle(const struct sl_cpu *c)
-{
-	return c->known && !c->curr && !c->nr_queued && !c->nr_pending;
-}
-
-static void ensure_cpu(struct sl_model *m, int cpu)
+static void add_cpus(struct sl_model *m, int cpu)
 {
 	struct model_priv *p = priv_of(m);
 	int n = m->nr_cpus;
-
-	if (cpu < n)
-		return;
 	int new_n = cpu + 1;
 
 	/*
@@ -298,6 +290,13 @@ static void ensure_cpu(struct sl_model *m, int cpu)
 	m->nr_cpus = new_n;
 }
 
+/* Make CPUs up to cpu exist (called for every event: the test inline). */
+static inline void ensure_cpu(struct sl_model *m, int cpu)
+{
+	if (cpu >= m->nr_cpus)
+		add_cpus(m, cpu);
+}
+
 /* Integrate the queue depth up to ts (for the time-weighted mean). */
 static void account_queue(struct sl_model *m, struct sl_cpu *c, uint64_t ts)
 {
@@ -306,15 +305,19 @@ static void account_queue(struct sl_model *m, struct sl_cpu *c, uint64_t ts)
 	c->queue_since = ts;
 }
 
+static void idle_flipped(struct sl_model *m, struct sl_cpu *c, uint64_t ts, bool idle)
+{
+	c->idle = idle;
+	CALL_HOOK(m, H_CPU_IDLE, on_cpu_idle, c->cpu, ts, idle);
+}
+
 /* Tell analyzers when a CPU's idleness (SPEC definition) flips. */
-static void cpu_changed(struct sl_model *m, struct sl_cpu *c, uint64_t ts)
+static inline void cpu_changed(struct sl_model *m, struct sl_cpu *c, uint64_t ts)
 {
 	bool idle = sl_cpu_is_idle(c);
 
-	if (idle == c->idle)
-		return;
-	c->idle = idle;
-	CALL_HOOK(m, H_CPU_IDLE, on_cpu_idle, c->cpu, ts, idle);
+	if (idle != c->idle)
+		idle_flipped(m, c, ts, idle);
 }
 
 /* Account the CPU's time from curr_since to ts as busy or idle. */

@@ -38,7 +38,13 @@ char *xstrdup(const char *s);
 
 /* Grow *arr (of *alloc elements of size elem) to hold at least need elements. */
 void grow_array(void **arr, size_t *alloc, size_t need, size_t elem);
-#define GROW(arr, alloc, need) grow_array((void **)&(arr), &(alloc), (need), sizeof(*(arr)))
+/* Most calls have the room already: no call for them (one per event, in the model). */
+static inline void grow_to(void **arr, size_t *alloc, size_t need, size_t elem)
+{
+	if (need > *alloc)
+		grow_array(arr, alloc, need, elem);
+}
+#define GROW(arr, alloc, need) grow_to((void **)&(arr), &(alloc), (need), sizeof(*(arr)))
 
 /*
  * Parse a duration such as "100us", "1.5ms", "2s", "250000" (ns when no unit).

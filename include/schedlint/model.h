@@ -265,7 +265,11 @@ static inline uint64_t sl_dur(uint64_t a, uint64_t b)
 	return b > a ? b - a : 0;
 }
 
-bool sl_cpu_is_idle(const struct sl_cpu *c);
+/* SPEC: a CPU is idle when it is known, runs nothing and has nobody queued or pending. */
+static inline bool sl_cpu_is_idle(const struct sl_cpu *c)
+{
+	return c->known && !c->curr && !c->nr_queued && !c->nr_pending;
+}
 /* Do CPUs a and b share a last-level cache (SPEC: --llc, default one domain)? */
 bool sl_same_llc(const struct sl_model *m, int a, int b);
 enum sl_affinity sl_task_affinity(const struct sl_model *m, const struct sl_task *t);
