@@ -73,6 +73,7 @@
 #include "util.h"
 
 #define LP_LISTED		16		/* waiters named per run (all are counted) */
+_Static_assert(LP_LISTED <= 32, "since_set and until_set have a bit per listed waiter");
 #define LP_TICK_WINDOW_NS	200000ULL	/* a tick-driven switch follows its tick by less */
 #define LP_MIN_LATE		3		/* late preemptions needed to name the tick as cause */
 
@@ -92,12 +93,6 @@ static const int known_hz[] = { 24, 32, 48, 64, 100, 128, 200, 250, 256, 300, 50
 static const int cand_hz_fixed[LP_NR_CAND - 1] = { 100, 250, 300, 1000 };
 
 /* One waiter of the watched run, for the finding's pid list and the victims table. */
-struct lp_waiter {
-	struct sl_task *task;
-	uint64_t since;			/* queued on the CPU since */
-	uint64_t until;			/* left the queue, 0 = still there */
-};
-
 /* Phase histograms of one CPU (allocated at its first preemption). */
 struct lp_phases {
 	uint32_t preempt[LP_NR_CAND][LP_PHASE_BINS];	/* every switch-out of a runnable task */
@@ -116,7 +111,16 @@ struct lp_cpu {
 	uint64_t sum_weight;		/* of W */
 	uint64_t max_wait;		/* longest wait of a waiter that already left */
 	struct sl_task *max_wait_task;
-	struct lp_waiter listed[LP_LISTED];	/* the first waiters of W */
+	/*
+	 * The first waiters of W, and since when and until when they waited
+	 * (0: still there).  Most are the queue's oldest at t0, copied from
+	 * old[] and waiting since t0: their since and until are not written
+	 * but for the bits of since_set and until_set (listed_since() and
+	 * listed_until()), so that starting a run copies 16 pointers only.
+	 */
+	struct sl_task *listed[LP_LISTED];
+	uint64_t since[LP_LISTED], until[LP_LISTED];
+	uint32_t since_set, until_set;
 	uint32_t nr_listed;
 	uint64_t start_enq;		/* next_enq at t0: tasks enqueued up to it waited from t0 */
 
@@ -398,6 +402,22 @@ static bool hz_from_preemptions(struct lp_priv *p, struct sl_model *m, struct sl
 
 /* --- the watched run --- */
 
+static void set_since(struct lp_cpu *c, uint32_t i, uint64_t ts)
+{
+	c->since[i] = ts;
+	c->since_set |= 1u << i;
+}
+
+static uint64_t listed_since(const struct lp_cpu *c, uint32_t i)
+{
+	return c->since_set & (1u << i) ? c->since[i] : c->t0;
+}
+
+static uint64_t listed_until(const struct lp_cpu *c, uint32_t i)
+{
+	return c->until_set & (1u << i) ? c->until[i] : 0;
+}
+
 static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
 		       struct sl_task *t, uint64_t ts)
 {
@@ -407,8 +427,10 @@ static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu 
 	if (lt->run_id == c->run_id) {
 		/* back in the queue: one waiter, its new wait listed */
 		for (uint32_t i = 0; i < c->nr_listed; i++)
-			if (c->listed[i].task == t)
-				c->listed[i] = (struct lp_waiter){ .task = t, .since = ts };
+			if (c->listed[i] == t) {
+				set_since(c, i, ts);
+				c->until_set &= ~(1u << i);
+			}
 		return;
 	}
 	lt->run_id = c->run_id;
@@ -419,8 +441,10 @@ static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu 
 	c->nr_waiters++;
 	c->max_weight = MAX(c->max_weight, w);
 	c->sum_weight += w;
-	if (c->nr_listed < LP_LISTED)
-		c->listed[c->nr_listed++] = (struct lp_waiter){ .task = t, .since = ts };
+	if (c->nr_listed < LP_LISTED) {
+		c->listed[c->nr_listed] = t;
+		set_since(c, c->nr_listed++, ts);
+	}
 }
 
 static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
@@ -456,9 +480,15 @@ static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	}
 	uint32_t n = 0;
 
-	for (uint32_t i = 0; i < c->nr_old && n < LP_LISTED; i++)
-		if (c->old[i] != t)
-			c->listed[n++] = (struct lp_waiter){ .task = c->old[i], .since = ts };
+	c->since_set = c->until_set = 0;
+	if (!lt->in_old) {
+		n = MIN(c->nr_old, LP_LISTED);
+		memcpy(c->listed, c->old, n * sizeof(c->listed[0]));
+	} else {
+		for (uint32_t i = 0; i < c->nr_old && n < LP_LISTED; i++)
+			if (c->old[i] != t)
+				c->listed[n++] = c->old[i];
+	}
 	c->nr_listed = n;
 }
 
@@ -635,7 +665,7 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 		.max_wait_comm = c->max_wait_task ? c->max_wait_task->comm : 0,
 	};
 	for (uint32_t i = 0; i < c->nr_listed; i++)
-		d->waiting[i] = c->listed[i].task->pid;
+		d->waiting[i] = c->listed[i]->pid;
 
 	struct sl_finding f = {
 		.kind = SL_KIND_LATE_PREEMPTION, .ts = t1, .cpu = cpu, .pid = r->pid,
@@ -655,9 +685,9 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	lr->cost += cost;
 	lr->max_cost = MAX(lr->max_cost, cost);
 	for (uint32_t i = 0; i < c->nr_listed; i++) {
-		struct lp_waiter *w = &c->listed[i];
-		uint64_t from = MAX(w->since, expected), to = w->until ? w->until : t1;
-		struct lp_task *lw = sl_task_priv(m, a, w->task);
+		uint64_t from = MAX(listed_since(c, i), expected);
+		uint64_t to = listed_until(c, i) ? listed_until(c, i) : t1;
+		struct lp_task *lw = sl_task_priv(m, a, c->listed[i]);
 
 		lw->delayed++;
 		lw->delayed_ns += sl_dur(from, to);
@@ -733,8 +763,10 @@ static void lp_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	} else if (lt->run_id == c->run_id) {
 		note_wait(c, t, sl_dur(lt->queued_since, ts));
 		for (uint32_t i = 0; i < c->nr_listed; i++)
-			if (c->listed[i].task == t)
-				c->listed[i].until = ts;
+			if (c->listed[i] == t) {
+				c->until[i] = ts;
+				c->until_set |= 1u << i;
+			}
 	}
 }
 

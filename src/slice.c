@@ -12,7 +12,7 @@
 #include "slice.h"
 
 /* kernel/sched/core.c: sched_prio_to_weight[40], nice -20 .. 19 */
-static const uint32_t prio_to_weight[40] = {
+const uint32_t sl_prio_to_weight[40] = {
 	88761, 71755, 56483, 46273, 36291,
 	29154, 23254, 18705, 14949, 11916,
 	9548, 7620, 6100, 4904, 3906,
@@ -22,13 +22,6 @@ static const uint32_t prio_to_weight[40] = {
 	110, 87, 70, 56, 45,
 	36, 29, 23, 18, 15,
 };
-
-uint32_t sl_prio_weight(int prio)
-{
-	if (prio < 100 || prio > 139)
-		return 1024;
-	return prio_to_weight[prio - 100];
-}
 
 bool sl_kernel_version(const char *release, int *major, int *minor)
 {

@@ -17,8 +17,19 @@ unsigned int sl_slice_factor(const struct sl_model *m);
 uint64_t sl_base_slice(const struct sl_model *m);
 /* --hz, else what the trace showed (0 when unknown). */
 int sl_hz(const struct sl_model *m);
-/* The kernel's sched_prio_to_weight[] for a prio 100..139 (nice -20..19); 1024 otherwise. */
-uint32_t sl_prio_weight(int prio);
+extern const uint32_t sl_prio_to_weight[40];
+
+/*
+ * The kernel's sched_prio_to_weight[] for a prio 100..139 (nice -20..19);
+ * 1024 otherwise.  Inline: late-preemption asks for it at every enqueue,
+ * dequeue and switch.
+ */
+static inline uint32_t sl_prio_weight(int prio)
+{
+	if (prio < 100 || prio > 139)
+		return 1024;
+	return sl_prio_to_weight[prio - 100];
+}
 /* Parse "6.18.44-fc" into 6, 18; false when the string has no version. */
 bool sl_kernel_version(const char *release, int *major, int *minor);
 
