@@ -547,6 +547,25 @@ static void decode_prev_state(struct sl_dat_decoder *d, uint64_t v,
 
 /* --- the table --- */
 
+/*
+ * A field's offset and size come from the format text, parsed as unsigned
+ * numbers into ints: "offset:4294967295" is offset -1, and the field's
+ * bytes would be read before the record.  No record is near 16 MiB.
+ */
+#define MAX_FIELD_END (16 << 20)
+
+static int check_ref(const struct tep_event *event, const struct tep_format_field *f,
+		     struct sl_error *err)
+{
+	if (f->offset >= 0 && f->size >= 0 && f->offset <= MAX_FIELD_END &&
+	    f->size <= MAX_FIELD_END - f->offset)
+		return 0;
+	sl_error_set(err, "corrupt event format %s:%s: field '%s' at offset %u, size %u",
+		     event->system, event->name, f->name, (unsigned int)f->offset,
+		     (unsigned int)f->size);
+	return -EINVAL;
+}
+
 static void set_ref(struct field_ref *ref, const struct tep_format_field *f)
 {
 	ref->offset = f->offset;
@@ -572,6 +591,8 @@ static int bind_field(struct tep_event *event, const char *spec, struct field_re
 			     event->system, event->name, name);
 		return -EINVAL;
 	}
+	if (check_ref(event, f, err))
+		return -EINVAL;
 	set_ref(ref, f);
 	return 0;
 }
@@ -586,6 +607,8 @@ static int bind_common(struct tep_event *event, const char *name, struct field_r
 			     event->system, event->name, name);
 		return -EINVAL;
 	}
+	if (check_ref(event, f, err))
+		return -EINVAL;
 	set_ref(ref, f);
 	return 0;
 }
