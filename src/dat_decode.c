@@ -235,6 +235,12 @@ static inline struct comm_cache_entry *comm_slot(struct sl_dat_decoder *d, const
 			      (64 - COMM_CACHE_BITS)];
 }
 
+/* The id the cache holds for key in e, 0 when it holds another comm or none. */
+static inline uint32_t comm_hit(const struct comm_cache_entry *e, const uint64_t key[2])
+{
+	return e->key[0] == key[0] && e->key[1] == key[1] ? e->id : 0;
+}
+
 /* Intern a string field: a char[N] array or a __data_loc char[]. */
 static uint32_t field_str(struct sl_dat_decoder *d, const struct field_ref *f,
 			  const uint8_t *data, int size)
@@ -259,7 +265,7 @@ static uint32_t field_str(struct sl_dat_decoder *d, const struct field_ref *f,
 
 		memcpy(key, s, (size_t)len);
 		e = comm_slot(d, key);
-		if (e->id && e->key[0] == key[0] && e->key[1] == key[1])
+		if (comm_hit(e, key))
 			return e->id;
 		e->key[0] = key[0];
 		e->key[1] = key[1];
@@ -278,12 +284,11 @@ uint32_t field_comm(struct sl_dat_decoder *d, const struct field_ref *f, const u
 {
 	if (f->valid && f->size == COMM_KEY_MAX && !(f->flags & TEP_FIELD_IS_DYNAMIC)) {
 		uint64_t key[2];
-		const struct comm_cache_entry *e;
+		uint32_t id;
 
 		memcpy(key, data + f->offset, COMM_KEY_MAX);
-		e = comm_slot(d, key);
-		if (e->id && e->key[0] == key[0] && e->key[1] == key[1])
-			return e->id;
+		if ((id = comm_hit(comm_slot(d, key), key)))
+			return id;
 	}
 	return field_str(d, f, data, size);
 }
@@ -554,20 +559,17 @@ static void decode_prev_state(struct sl_dat_decoder *d, uint64_t v,
  */
 #define MAX_FIELD_END (16 << 20)
 
-static int check_ref(const struct tep_event *event, const struct tep_format_field *f,
-		     struct sl_error *err)
+/* Bind ref to f, refusing an offset or size no record can have. */
+static int set_ref(const struct tep_event *event, const struct tep_format_field *f,
+		   struct field_ref *ref, struct sl_error *err)
 {
-	if (f->offset >= 0 && f->size >= 0 && f->offset <= MAX_FIELD_END &&
-	    f->size <= MAX_FIELD_END - f->offset)
-		return 0;
-	sl_error_set(err, "corrupt event format %s:%s: field '%s' at offset %u, size %u",
-		     event->system, event->name, f->name, (unsigned int)f->offset,
-		     (unsigned int)f->size);
-	return -EINVAL;
-}
-
-static void set_ref(struct field_ref *ref, const struct tep_format_field *f)
-{
+	if (f->offset < 0 || f->size < 0 || f->offset > MAX_FIELD_END ||
+	    f->size > MAX_FIELD_END - f->offset) {
+		sl_error_set(err, "corrupt event format %s:%s: field '%s' at offset %u, size %u",
+			     event->system, event->name, f->name, (unsigned int)f->offset,
+			     (unsigned int)f->size);
+		return -EINVAL;
+	}
 	ref->offset = f->offset;
 	ref->size = f->size;
 	ref->flags = f->flags;
@@ -575,6 +577,13 @@ static void set_ref(struct field_ref *ref, const struct tep_format_field *f)
 	ref->shift = (f->flags & TEP_FIELD_IS_SIGNED) && f->size > 0 && f->size < 8 ?
 		     (uint8_t)(64 - 8 * f->size) : 0;
 	ref->valid = true;
+	return 0;
+}
+
+/* The payload bytes a bound field needs (0 for an unbound one). */
+static int ref_end(const struct field_ref *ref)
+{
+	return ref->valid ? ref->offset + ref->size : 0;
 }
 
 static int bind_field(struct tep_event *event, const char *spec, struct field_ref *ref,
@@ -591,10 +600,7 @@ static int bind_field(struct tep_event *event, const char *spec, struct field_re
 			     event->system, event->name, name);
 		return -EINVAL;
 	}
-	if (check_ref(event, f, err))
-		return -EINVAL;
-	set_ref(ref, f);
-	return 0;
+	return set_ref(event, f, ref, err);
 }
 
 static int bind_common(struct tep_event *event, const char *name, struct field_ref *ref,
@@ -607,10 +613,7 @@ static int bind_common(struct tep_event *event, const char *name, struct field_r
 			     event->system, event->name, name);
 		return -EINVAL;
 	}
-	if (check_ref(event, f, err))
-		return -EINVAL;
-	set_ref(ref, f);
-	return 0;
+	return set_ref(event, f, ref, err);
 }
 
 struct sl_dat_decoder *sl_dat_decoder_new(struct tep_handle *tep, const struct sl_dat_names *names,
@@ -663,10 +666,9 @@ struct sl_dat_decoder *sl_dat_decoder_new(struct tep_handle *tep, const struct s
 		     bind_common(ev, "common_flags", &d->common_flags, err) ||
 		     bind_common(ev, "common_pid", &d->common_pid, err)))
 			goto fail;
-		d->common_size = MAX(d->common_type.offset + d->common_type.size,
-				     d->common_pid.offset + d->common_pid.size);
-		d->common_size = MAX(d->common_size, d->common_flags.offset + d->common_flags.size);
 	}
+	d->common_size = MAX(MAX(ref_end(&d->common_type), ref_end(&d->common_pid)),
+			     ref_end(&d->common_flags));
 
 	for (size_t i = 0; i < ARRAY_SIZE(event_specs); i++) {
 		const struct event_spec *spec = &event_specs[i];
@@ -679,8 +681,7 @@ struct sl_dat_decoder *sl_dat_decoder_new(struct tep_handle *tep, const struct s
 		for (int f = 0; f < F__MAX && spec->fields[f]; f++) {
 			if (bind_field(ev, spec->fields[f], &ed->f[f], err))
 				goto fail;
-			if (ed->f[f].valid)
-				ed->min_size = MAX(ed->min_size, ed->f[f].offset + ed->f[f].size);
+			ed->min_size = MAX(ed->min_size, ref_end(&ed->f[f]));
 		}
 		ed->type = (uint16_t)spec->type;
 		if (spec->type == SL_EV_SWITCH)
