@@ -92,7 +92,6 @@ _Static_assert(LP_LISTED <= 32, "since_set and until_set have a bit per listed w
 static const int known_hz[] = { 24, 32, 48, 64, 100, 128, 200, 250, 256, 300, 500, 1000, 1024, 1200 };
 static const int cand_hz_fixed[LP_NR_CAND - 1] = { 100, 250, 300, 1000 };
 
-/* One waiter of the watched run, for the finding's pid list and the victims table. */
 /* Phase histograms of one CPU (allocated at its first preemption). */
 struct lp_phases {
 	uint32_t preempt[LP_NR_CAND][LP_PHASE_BINS];	/* every switch-out of a runnable task */
@@ -685,8 +684,8 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	lr->cost += cost;
 	lr->max_cost = MAX(lr->max_cost, cost);
 	for (uint32_t i = 0; i < c->nr_listed; i++) {
-		uint64_t from = MAX(listed_since(c, i), expected);
-		uint64_t to = listed_until(c, i) ? listed_until(c, i) : t1;
+		uint64_t from = MAX(listed_since(c, i), expected), until = listed_until(c, i);
+		uint64_t to = until ? until : t1;
 		struct lp_task *lw = sl_task_priv(m, a, c->listed[i]);
 
 		lw->delayed++;
