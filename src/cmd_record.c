@@ -146,7 +146,7 @@ struct record {
 	uint64_t lost_in_pages;		/* the counts those pages carry */
 	uint64_t bad_pages;		/* pages whose header does not fit the page: left out */
 	char *llc_spec;
-	int llc_level;
+	char llc_from[32];		/* where llc_spec came from: "cache-L3", "package", ... */
 
 	/* CMD */
 	pid_t child;			/* 0 = none or reaped */
@@ -538,7 +538,8 @@ static int setup(struct record *rec, struct sl_error *err)
 		return -EIO;
 	}
 	rec->batch = xmalloc((size_t)BATCH_PAGES * (size_t)rec->tfs.page_size);
-	rec->llc_spec = sl_llc_spec_from_sysfs("/sys/devices/system/cpu", &rec->llc_level);
+	rec->llc_spec = sl_llc_spec_from_sysfs("/sys/devices/system/cpu", rec->llc_from,
+						sizeof(rec->llc_from));
 
 	if (rec->want_live) {
 		rec->strtab = sl_strtab_new();
@@ -572,7 +573,8 @@ static int start(struct record *rec, struct sl_error *err)
 	if (rec->llc_spec) {
 		char text[8192];
 
-		snprintf(text, sizeof(text), SL_MARKER_LLC "%s", rec->llc_spec);
+		snprintf(text, sizeof(text), SL_MARKER_LLC "%s " SL_MARKER_LLC_FROM "%s",
+			 rec->llc_spec, rec->llc_from);
 		if (sl_tracefs_tracing_on(&rec->tfs, true) || sl_tracefs_marker(&rec->tfs, text))
 			warn_msg("record: cannot write the LLC groups to trace_marker; "
 				 "analyze will need --llc %s", rec->llc_spec);
@@ -768,10 +770,10 @@ static int record_run(struct record *rec)
 	fprintf(stderr, "schedlint record: wrote %s: %.2f s, %.1f MB of events from %d CPUs; ",
 		rec->output, (rec->end_ns - rec->start_ns) / 1e9, bytes / 1e6, rec->tfs.nr_cpus);
 	if (rec->llc_spec)
-		fprintf(stderr, "LLC (L%d) groups %s\n", rec->llc_level, rec->llc_spec);
+		fprintf(stderr, "LLC groups %s (from %s)\n", rec->llc_spec,
+			sl_llc_from_text(rec->llc_from));
 	else
-		fputs("LLC groups unknown (no cache information in sysfs): analyze with --llc\n",
-		      stderr);
+		fputs("LLC groups unknown (no CPU in sysfs): analyze with --llc\n", stderr);
 
 	if (rec->live) {
 		struct sl_report r = {

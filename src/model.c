@@ -977,27 +977,65 @@ static void note_ipi(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
 	}
 }
 
+const char *sl_llc_from_text(const char *from)
+{
+	static const struct { const char *token, *text; } known[] = {
+		{ "cache-L1", "L1 cache" },
+		{ "cache-L2", "L2 cache" },
+		{ "cache-L3", "L3 cache" },
+		{ "cache-L4", "L4 cache" },
+		{ "package", "packages, no cache information in sysfs" },
+		{ "die", "dies, no cache information in sysfs" },
+		{ "all-cpus", "all CPUs, no cache or package information in sysfs" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+		if (!strcmp(from, known[i].token))
+			return known[i].text;
+	return from;
+}
+
 /*
  * handle_marker - facts the recorder wrote into the trace itself
  *
  * schedlint record writes the machine's LLC groups to its instance's
- * trace_marker before it enables any event, so this marker is the
- * trace's first event and every later LLC question (sl_same_llc) is
- * answered from it.  --llc wins over it; the first such marker counts.
+ * trace_marker before it enables any event, so this marker comes before
+ * the events of its CPU (another CPU's first event may still sort before
+ * it), and every later LLC question (sl_same_llc) is answered from it.
+ * --llc wins over it; the first such marker counts.
  */
 static void handle_marker(struct sl_model *m, const struct sl_event *ev)
 {
 	const char *text = sl_str(m->strtab, ev->marker.text);
 	size_t prefix = strlen(SL_MARKER_LLC);
+	const char *end, *from;
+	char spec[4096];
 	int *dom, nr_cpus, nr_domains;
 
 	if (strncmp(text, SL_MARKER_LLC, prefix) || m->cfg->llc_spec || m->nr_llc_cpus)
 		return;
-	if (sl_parse_llc(text + prefix, &dom, &nr_cpus, &nr_domains))
+	text += prefix;
+	end = strchr(text, ' ');
+	if (!end)
+		end = text + strlen(text);
+	if ((size_t)(end - text) >= sizeof(spec))
+		return;
+	memcpy(spec, text, (size_t)(end - text));
+	spec[end - text] = '\0';
+	from = *end ? end + 1 : NULL;
+	if (from && strncmp(from, SL_MARKER_LLC_FROM, strlen(SL_MARKER_LLC_FROM)))
 		return;		/* not ours after all: an ordinary marker */
+	if (sl_parse_llc(spec, &dom, &nr_cpus, &nr_domains))
+		return;
 	m->llc_of = dom;
 	m->nr_llc_cpus = nr_cpus;
 	m->llc_source = SL_LLC_FROM_TRACE;
+	if (from) {
+		snprintf(m->llc_source_buf, sizeof(m->llc_source_buf),
+			 "trace marker (schedlint record: %s)",
+			 sl_llc_from_text(from + strlen(SL_MARKER_LLC_FROM)));
+		m->llc_source = m->llc_source_buf;
+	}
 }
 
 /* Lost events: the CPU's state is unknown until its next sched_switch. */

@@ -6,7 +6,9 @@
  * for an idle CPU) is built from the CPUs sharing the last-level cache,
  * which sysfs shows as cpuN/cache/indexM/shared_cpu_list of the highest
  * cache level.  A trace does not carry it, so schedlint record reads it
- * here and writes it into the trace (see SL_MARKER_LLC in model.h).
+ * here and writes it into the trace with where it came from (see
+ * SL_MARKER_LLC in model.h); a machine without cache information in
+ * sysfs falls back to its packages, then to one group of all CPUs.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -83,55 +85,170 @@ static int by_first_cpu(const void *a, const void *b)
 	return (x->first_cpu > y->first_cpu) - (x->first_cpu < y->first_cpu);
 }
 
-char *sl_llc_spec_from_sysfs(const char *cpu_dir, int *level)
+/* Is name "cpuN"? */
+static bool is_cpu_dir(const char *name)
 {
-	struct llc_group *groups = NULL;
-	size_t nr = 0, alloc = 0, spec_len = 0;
-	char list[4096], *spec;
-	DIR *d = opendir(cpu_dir);
+	const char *p = name + 3;
+
+	return !strncmp(name, "cpu", 3) && isdigit((unsigned char)*p) &&
+	       strspn(p, "0123456789") == strlen(p);
+}
+
+/*
+ * Where a CPU's scheduling domain comes from, best first: the shared
+ * list of the highest cache (what the kernel's sd_llc is built from);
+ * else the package, which contains the LLC on every machine we know;
+ * else its die; else the old name of the package list.  Some VMs show
+ * no cache directory at all, which is why there is a fallback.
+ */
+static const char *const topology_files[] = {
+	"topology/package_cpus_list", "topology/die_cpus_list", "topology/core_siblings_list",
+};
+static const char *const topology_sources[] = { "package", "die", "package" };
+
+/* cpu_name's group from topology file i; false if the file is missing */
+static bool cpu_topology(const char *cpu_dir, const char *cpu_name, int i, char *list,
+			 size_t len)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s/%s", cpu_dir, cpu_name, topology_files[i]);
+	return read_line(path, list, len);
+}
+
+struct llc_scan {
+	struct llc_group *groups;
+	size_t nr, alloc, spec_len;
+};
+
+static void add_group(struct llc_scan *s, const char *list)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		if (!strcmp(s->groups[i].list, list))
+			return;
+	GROW(s->groups, s->alloc, s->nr + 1);
+	s->groups[s->nr].list = xstrdup(list);
+	s->groups[s->nr].first_cpu = atoi(list);
+	s->spec_len += strlen(list) + 1;
+	s->nr++;
+}
+
+/*
+ * The groups of every cpuN under cpu_dir by one source: the caches when
+ * topo < 0 (*level set to the highest cache level seen), else
+ * topology_files[topo].  Returns the number of CPUs that had it.
+ */
+static int scan_groups(const char *cpu_dir, int topo, struct llc_scan *s, int *level)
+{
+	char list[4096];
 	struct dirent *de;
+	DIR *d = opendir(cpu_dir);
+	int found = 0;
 
-	*level = 0;
 	if (!d)
-		return NULL;
+		return 0;
 	while ((de = readdir(d))) {
-		const char *p = de->d_name + 3;
-		bool seen = false;
-		int lvl;
+		if (!is_cpu_dir(de->d_name))
+			continue;
+		if (topo < 0) {
+			int lvl = cpu_llc(cpu_dir, de->d_name, list, sizeof(list));
 
-		if (strncmp(de->d_name, "cpu", 3) || !isdigit((unsigned char)*p) ||
-		    strspn(p, "0123456789") != strlen(p))
+			if (!lvl)
+				continue;
+			*level = MAX(*level, lvl);
+		} else if (!cpu_topology(cpu_dir, de->d_name, topo, list, sizeof(list))) {
 			continue;
-		lvl = cpu_llc(cpu_dir, de->d_name, list, sizeof(list));
-		if (!lvl)
-			continue;
-		*level = MAX(*level, lvl);
-		for (size_t i = 0; i < nr && !seen; i++)
-			seen = !strcmp(groups[i].list, list);
-		if (seen)
-			continue;
-		GROW(groups, alloc, nr + 1);
-		groups[nr].list = xstrdup(list);
-		groups[nr].first_cpu = atoi(list);
-		spec_len += strlen(list) + 1;
-		nr++;
+		}
+		add_group(s, list);
+		found++;
 	}
 	closedir(d);
-	if (!nr)
+	return found;
+}
+
+/* One group of every cpuN under cpu_dir, as ranges ("0-3,6"): the last resort. */
+static void all_cpus_group(const char *cpu_dir, struct llc_scan *s)
+{
+	struct dirent *de;
+	DIR *d = opendir(cpu_dir);
+	bool *seen = NULL;
+	size_t nr_seen = 0;
+	char *list;
+	size_t used = 0, len;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		long cpu;
+
+		if (!is_cpu_dir(de->d_name))
+			continue;
+		cpu = strtol(de->d_name + 3, NULL, 10);
+		if (cpu < 0 || cpu >= 65536)
+			continue;
+		if ((size_t)cpu >= nr_seen) {
+			size_t n = (size_t)cpu + 1;
+
+			seen = xrealloc(seen, n * sizeof(*seen));
+			memset(seen + nr_seen, 0, (n - nr_seen) * sizeof(*seen));
+			nr_seen = n;
+		}
+		seen[cpu] = true;
+	}
+	closedir(d);
+	if (!nr_seen)
+		return;
+	len = nr_seen * 14 + 1;
+	list = xcalloc(1, len);
+	for (size_t cpu = 0; cpu < nr_seen; cpu++) {
+		size_t last = cpu;
+
+		if (!seen[cpu])
+			continue;
+		while (last + 1 < nr_seen && seen[last + 1])
+			last++;
+		used += (size_t)snprintf(list + used, len - used, used ? ",%zu" : "%zu", cpu);
+		if (last > cpu)
+			used += (size_t)snprintf(list + used, len - used, "-%zu", last);
+		cpu = last;
+	}
+	add_group(s, list);
+	free(list);
+	free(seen);
+}
+
+char *sl_llc_spec_from_sysfs(const char *cpu_dir, char *source, size_t source_len)
+{
+	struct llc_scan s = { 0 };
+	int level = 0;
+	char *spec;
+
+	if (scan_groups(cpu_dir, -1, &s, &level)) {
+		snprintf(source, source_len, "cache-L%d", level);
+	} else {
+		for (size_t i = 0; i < ARRAY_SIZE(topology_files) && !s.nr; i++)
+			if (scan_groups(cpu_dir, (int)i, &s, &level))
+				snprintf(source, source_len, "%s", topology_sources[i]);
+		if (!s.nr) {
+			all_cpus_group(cpu_dir, &s);
+			snprintf(source, source_len, "all-cpus");
+		}
+	}
+	if (!s.nr)
 		return NULL;
 
 	/* "0-3,8-11" (one group) becomes "0-3+8-11"; groups are separated by ',' */
-	qsort(groups, nr, sizeof(*groups), by_first_cpu);
-	spec = xcalloc(1, spec_len + 1);
-	for (size_t i = 0; i < nr; i++) {
-		for (char *c = groups[i].list; *c; c++)
+	qsort(s.groups, s.nr, sizeof(*s.groups), by_first_cpu);
+	spec = xcalloc(1, s.spec_len + 1);
+	for (size_t i = 0; i < s.nr; i++) {
+		for (char *c = s.groups[i].list; *c; c++)
 			if (*c == ',')
 				*c = '+';
 		if (i)
 			strcat(spec, ",");
-		strcat(spec, groups[i].list);
-		free(groups[i].list);
+		strcat(spec, s.groups[i].list);
+		free(s.groups[i].list);
 	}
-	free(groups);
+	free(s.groups);
 	return spec;
 }

@@ -7,13 +7,16 @@
 
 /*
  * The LLC groups of the CPUs under cpu_dir (normally
- * /sys/devices/system/cpu) as an --llc spec: for every cpuN, the
- * shared_cpu_list of its highest-level data or unified cache
- * (cache/index*, level 3 on most machines); groups in the order of their
- * first CPU, ranges of one group joined by '+' ("0-3+8-11,4-7+12-15").
- * *level is that cache level (the highest seen).  NULL when no CPU shows
- * cache information (some VMs and ARM boards).  The caller frees.
+ * /sys/devices/system/cpu) as an --llc spec: groups in the order of
+ * their first CPU, ranges of one group joined by '+' ("0-3+8-11,4-7+12-15").
+ * Taken, best first, from the shared_cpu_list of every cpuN's highest
+ * data or unified cache (cache/index*); where no CPU shows a cache (some
+ * VMs and ARM boards), from topology/package_cpus_list, die_cpus_list or
+ * core_siblings_list; where none of those exists either, one group of
+ * every cpuN.  source gets which: "cache-L3" (the level), "package",
+ * "die" or "all-cpus".  NULL only when cpu_dir has no cpuN at all.  The
+ * caller frees.
  */
-char *sl_llc_spec_from_sysfs(const char *cpu_dir, int *level);
+char *sl_llc_spec_from_sysfs(const char *cpu_dir, char *source, size_t source_len);
 
 #endif /* SCHEDLINT_TOPOLOGY_H */

@@ -173,13 +173,16 @@ struct sl_switch_info {
 
 /*
  * The trace_marker text schedlint record writes before tracing starts:
- * SL_MARKER_LLC followed by the machine's LLC groups in --llc syntax
- * ("schedlint: llc=0-3+8-11,4-7+12-15").
+ * SL_MARKER_LLC followed by the machine's LLC groups in --llc syntax,
+ * then SL_MARKER_LLC_FROM and where record found them in sysfs
+ * ("schedlint: llc=0-3+8-11,4-7+12-15 from=cache-L3"; from= is one of
+ * cache-LN, package, die, all-cpus, and missing in older recordings).
  */
 /* CPUs the model keeps at most: events of higher CPUs are dropped with a warning */
 #define SL_MODEL_MAX_CPUS	8192
 
 #define SL_MARKER_LLC		"schedlint: llc="
+#define SL_MARKER_LLC_FROM	"from="
 #define SL_LLC_FROM_TRACE	"trace marker (schedlint record)"
 
 struct sl_analyzer;
@@ -228,7 +231,9 @@ struct sl_model {
 	 */
 	int *llc_of;
 	int nr_llc_cpus;		/* entries in llc_of; 0 = one domain for all */
-	const char *llc_source;		/* "--llc", SL_LLC_FROM_TRACE or "default (one domain)" */
+	/* "--llc", SL_LLC_FROM_TRACE, "trace marker (schedlint record: L3 cache)" or "default (one domain)" */
+	const char *llc_source;
+	char llc_source_buf[128];	/* llc_source when it names the marker's from= */
 
 	struct sl_analyzer **analyzers;
 	int nr_analyzers;
@@ -270,6 +275,12 @@ static inline bool sl_cpu_is_idle(const struct sl_cpu *c)
 {
 	return c->known && !c->curr && !c->nr_queued && !c->nr_pending;
 }
+/*
+ * What a marker's from= token means, for people: "cache-L3" -> "L3
+ * cache" etc.; an unknown token is returned as it is.
+ */
+const char *sl_llc_from_text(const char *from);
+
 /* Do CPUs a and b share a last-level cache (SPEC: --llc, default one domain)? */
 bool sl_same_llc(const struct sl_model *m, int a, int b);
 enum sl_affinity sl_task_affinity(const struct sl_model *m, const struct sl_task *t);

@@ -75,6 +75,30 @@ static void test_marker_sets_llc(void **state)
 	teardown(&f);
 }
 
+/* A marker that says where record found the groups: the source names it. */
+static void test_marker_names_its_source(void **state)
+{
+	static const struct { const char *marker, *source; } cases[] = {
+		{ "schedlint: llc=0+2,1+3 from=cache-L3",
+		  "trace marker (schedlint record: L3 cache)" },
+		{ "schedlint: llc=0-3 from=package",
+		  "trace marker (schedlint record: packages, no cache information in sysfs)" },
+		{ "schedlint: llc=0-3 from=all-cpus",
+		  "trace marker (schedlint record: all CPUs, no cache or package information in sysfs)" },
+		{ "schedlint: llc=0-3 from=numa-9", "trace marker (schedlint record: numa-9)" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fixture f;
+
+		setup(&f, NULL);
+		marker(&f, 1000, cases[i].marker);
+		assert_int_equal(f.m->nr_llc_cpus, 4);
+		assert_string_equal(f.m->llc_source, cases[i].source);
+		teardown(&f);
+	}
+}
+
 /* --llc wins over the marker. */
 static void test_llc_option_overrides_marker(void **state)
 {
@@ -96,12 +120,14 @@ static void test_other_markers_ignored(void **state)
 	setup(&f, NULL);
 	marker(&f, 1000, "hello from the benchmark");
 	marker(&f, 1001, "schedlint: llc=banana");
+	marker(&f, 1001, "schedlint: llc=0-1,2-3 and more");
+	marker(&f, 1001, "schedlint: llc=0-1,2-3 from");
 	assert_int_equal(f.m->nr_llc_cpus, 0);
 	assert_true(sl_same_llc(f.m, 0, 3));
 	marker(&f, 1002, "schedlint: llc=0-1,2-3");
 	marker(&f, 1003, "schedlint: llc=0-3");
 	assert_false(sl_same_llc(f.m, 1, 2));
-	assert_int_equal(f.m->type_counts[SL_EV_MARKER], 4);
+	assert_int_equal(f.m->type_counts[SL_EV_MARKER], 6);
 	teardown(&f);
 }
 
@@ -112,14 +138,14 @@ static void test_text_marker_lines(void **state)
 		/* the tracefs trace file */
 		"# tracer: nop\n"
 		"       schedlint-1570    [000] ..... 2486.999132: tracing_mark_write: "
-		"schedlint: llc=0-1+4-5,2-3\n",
+		"schedlint: llc=0-1+4-5,2-3 from=cache-L3\n",
 		/* trace-cmd report, default and -R */
 		"cpus=2\n"
 		"       schedlint-14634 [001]  3401.933553: print:                "
-		"tracing_mark_write: schedlint: llc=0-1+4-5,2-3\n",
+		"tracing_mark_write: schedlint: llc=0-1+4-5,2-3 from=cache-L3\n",
 		"cpus=2\n"
 		"       schedlint-14634 [001]  3401.933553: print:                 "
-		"ip=tracing_mark_write buf=schedlint: llc=0-1+4-5,2-3\n",
+		"ip=tracing_mark_write buf=schedlint: llc=0-1+4-5,2-3 from=cache-L3\n",
 	};
 
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
@@ -141,7 +167,8 @@ static void test_text_marker_lines(void **state)
 		assert_int_equal(sl_reader_next(r, &ev), 1);
 		assert_int_equal(ev.type, SL_EV_MARKER);
 		assert_string_equal(sl_str(st, ev.name), "print");
-		assert_string_equal(sl_str(st, ev.marker.text), "schedlint: llc=0-1+4-5,2-3");
+		assert_string_equal(sl_str(st, ev.marker.text),
+				    "schedlint: llc=0-1+4-5,2-3 from=cache-L3");
 		sl_reader_close(r);
 		sl_strtab_free(st);
 	}
@@ -152,6 +179,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_marker_lines),
 		cmocka_unit_test(test_marker_sets_llc),
+		cmocka_unit_test(test_marker_names_its_source),
 		cmocka_unit_test(test_llc_option_overrides_marker),
 		cmocka_unit_test(test_other_markers_ignored),
 	};

@@ -73,7 +73,7 @@ static int teardown(void **state)
 /* Two L3 groups interleaved (0,2 / 1,3), private L1/L2, a CPU without caches. */
 static void test_two_l3_groups(void **state)
 {
-	int level;
+	char from[32];
 	char *spec;
 
 	for (int cpu = 0; cpu < 4; cpu++) {
@@ -86,17 +86,17 @@ static void test_two_l3_groups(void **state)
 		cache(cpu, 3, 3, "Unified", cpu % 2 ? "1,3" : "0,2");
 	}
 	put("cpu4/online", "0");
-	spec = sl_llc_spec_from_sysfs(root, &level);
+	spec = sl_llc_spec_from_sysfs(root, from, sizeof(from));
 	assert_non_null(spec);
 	assert_string_equal(spec, "0+2,1+3");
-	assert_int_equal(level, 3);
+	assert_string_equal(from, "cache-L3");
 	free(spec);
 }
 
 /* No L3: the highest level present (L2, shared by ranges) decides. */
 static void test_highest_level_l2(void **state)
 {
-	int level;
+	char from[32];
 	char *spec;
 
 	for (int cpu = 0; cpu < 8; cpu++) {
@@ -105,22 +105,94 @@ static void test_highest_level_l2(void **state)
 	}
 	/* a level-3 instruction cache does not count */
 	cache(0, 2, 3, "Instruction", "0-7");
-	spec = sl_llc_spec_from_sysfs(root, &level);
+	/* the package is not asked when a cache is known */
+	put("cpu0/topology/package_cpus_list", "0-7");
+	spec = sl_llc_spec_from_sysfs(root, from, sizeof(from));
 	assert_non_null(spec);
 	assert_string_equal(spec, "0-1+4-5,2-3+6-7");
-	assert_int_equal(level, 2);
+	assert_string_equal(from, "cache-L2");
 	free(spec);
 }
 
-/* Nothing known: no spec. */
-static void test_no_cache_info(void **state)
+/* cpuN with a topology file (relative to cpuN/topology) */
+static void topo(int cpu, const char *file, const char *list)
 {
-	int level = -1;
+	char rel[128];
 
-	put("cpu0/online", "1");
-	assert_null(sl_llc_spec_from_sysfs(root, &level));
-	assert_int_equal(level, 0);
-	assert_null(sl_llc_spec_from_sysfs("/nonexistent/sl-topo", &level));
+	snprintf(rel, sizeof(rel), "cpu%d/topology/%s", cpu, file);
+	put(rel, list);
+}
+
+/* No cache directory (a VM): the packages, two of them, interleaved. */
+static void test_no_cache_packages(void **state)
+{
+	char from[32];
+	char *spec;
+
+	for (int cpu = 0; cpu < 4; cpu++) {
+		topo(cpu, "package_cpus_list", cpu % 2 ? "1,3" : "0,2");
+		topo(cpu, "die_cpus_list", cpu % 2 ? "1" : "0");	/* not asked */
+		topo(cpu, "core_siblings_list", "0-3");			/* not asked */
+	}
+	spec = sl_llc_spec_from_sysfs(root, from, sizeof(from));
+	assert_non_null(spec);
+	assert_string_equal(spec, "0+2,1+3");
+	assert_string_equal(from, "package");
+	free(spec);
+}
+
+/* No cache and no package list: the dies, then the older core_siblings_list. */
+static void test_no_cache_die_then_core_siblings(void **state)
+{
+	char from[32];
+	char *spec;
+
+	for (int cpu = 0; cpu < 4; cpu++)
+		topo(cpu, "core_siblings_list", "0-3");
+	spec = sl_llc_spec_from_sysfs(root, from, sizeof(from));
+	assert_non_null(spec);
+	assert_string_equal(spec, "0-3");
+	assert_string_equal(from, "package");
+	free(spec);
+
+	for (int cpu = 0; cpu < 4; cpu++)
+		topo(cpu, "die_cpus_list", cpu < 2 ? "0-1" : "2-3");
+	spec = sl_llc_spec_from_sysfs(root, from, sizeof(from));
+	assert_non_null(spec);
+	assert_string_equal(spec, "0-1,2-3");
+	assert_string_equal(from, "die");
+	free(spec);
+}
+
+/* Nothing known but the CPUs themselves: one group of them all, as ranges. */
+static void test_no_topology_all_cpus(void **state)
+{
+	char from[32] = "";
+	char *spec;
+
+	for (int cpu = 0; cpu < 12; cpu++) {
+		char rel[64];
+
+		if (cpu == 4 || cpu == 5 || cpu == 9)	/* a gap, e.g. CPUs not present */
+			continue;
+		snprintf(rel, sizeof(rel), "cpu%d/online", cpu);
+		put(rel, "1");
+	}
+	put("cpu10x/online", "1");			/* not a CPU */
+	spec = sl_llc_spec_from_sysfs(root, from, sizeof(from));
+	assert_non_null(spec);
+	assert_string_equal(spec, "0-3+6-8+10-11");
+	assert_string_equal(from, "all-cpus");
+	free(spec);
+}
+
+/* No CPU directory at all: nothing to say. */
+static void test_no_cpus(void **state)
+{
+	char from[32] = "";
+
+	assert_null(sl_llc_spec_from_sysfs(root, from, sizeof(from)));
+	assert_null(sl_llc_spec_from_sysfs("/nonexistent/sl-topo", from, sizeof(from)));
 }
 
 int main(void)
@@ -128,7 +200,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_two_l3_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_highest_level_l2, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_cache_info, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_cache_packages, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_cache_die_then_core_siblings, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_topology_all_cpus, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_cpus, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("topology", tests, NULL, NULL);
 }
