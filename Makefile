@@ -35,18 +35,18 @@ endif
 BUILD    := build/$(MODE)
 WARN     := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -pthread -Iinclude -Isrc \
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -pthread -Iinclude -Isrc -Isrc/util -Isrc/read -Isrc/model -Isrc/report -Isrc/cmd \
 	     -DSCHEDLINT_VERSION='"$(VERSION)"' \
 	     $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-# -pthread: analyze reads the trace in a thread of its own (src/analysis.c)
+# -pthread: analyze reads the trace in a thread of its own (src/model/analysis.c)
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS) -pthread
 LIBS     = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
 
-# Every .c under src/ (and src/tui/) and analyzers/ is part of schedlint.
-SL_SRCS  := $(wildcard src/*.c src/tui/*.c analyzers/*.c)
+# Every .c under src/'s stage folders and analyzers/ is part of schedlint.
+SL_SRCS  := $(wildcard src/*/*.c analyzers/*.c)
 SL_OBJS  := $(SL_SRCS:%.c=$(BUILD)/%.o)
 # The library part: everything but main.c, so unit tests can link it.
-LIB_OBJS := $(filter-out $(BUILD)/src/main.o,$(SL_OBJS))
+LIB_OBJS := $(filter-out $(BUILD)/src/cmd/main.o,$(SL_OBJS))
 
 GEN_SRCS := $(wildcard tools/schedgen/*.c)
 GEN_OBJS := $(GEN_SRCS:%.c=$(BUILD)/%.o)
@@ -120,9 +120,9 @@ FUZZ_SECONDS ?= 60
 FUZZ_BUILD   := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS   = -std=gnu11 $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
-		-Iinclude -Isrc -Itests/fuzz -DSCHEDLINT_VERSION='"$(VERSION)"' \
+		-Iinclude -Isrc -Isrc/util -Isrc/read -Isrc/model -Isrc/report -Isrc/cmd -Itests/fuzz -DSCHEDLINT_VERSION='"$(VERSION)"' \
 		$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(filter-out src/main.c,$(SL_SRCS)) tests/fuzz/fuzz_common.c)
+FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(filter-out src/cmd/main.c,$(SL_SRCS)) tests/fuzz/fuzz_common.c)
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
 
 $(FUZZ_BUILD)/%.o: %.c
