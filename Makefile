@@ -35,7 +35,7 @@ endif
 BUILD    := build/$(MODE)
 WARN     := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -pthread -Iinclude -Isrc -Isrc/util -Isrc/read -Isrc/model -Isrc/report -Isrc/cmd \
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -pthread -Iinclude -Isrc \
 	     -DSCHEDLINT_VERSION='"$(VERSION)"' \
 	     $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 # -pthread: analyze reads the trace in a thread of its own (src/model/analysis.c)
@@ -120,7 +120,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_BUILD   := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS   = -std=gnu11 $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
-		-Iinclude -Isrc -Isrc/util -Isrc/read -Isrc/model -Isrc/report -Isrc/cmd -Itests/fuzz -DSCHEDLINT_VERSION='"$(VERSION)"' \
+		-Iinclude -Isrc -Itests/fuzz -DSCHEDLINT_VERSION='"$(VERSION)"' \
 		$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(filter-out src/cmd/main.c,$(SL_SRCS)) tests/fuzz/fuzz_common.c)
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)

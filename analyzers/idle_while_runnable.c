@@ -53,7 +53,7 @@
 #include "schedlint/held.h"
 #include "schedlint/picture.h"
 #include "schedlint/report.h"
-#include "util.h"
+#include "util/util.h"
 
 #define HELD_SLACK	64
 #define PICTURES_KEPT	16

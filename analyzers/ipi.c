@@ -39,7 +39,7 @@
 
 #include "schedlint/analyzer.h"
 #include "schedlint/report.h"
-#include "util.h"
+#include "util/util.h"
 
 #define IPI_TEXT_NAMES 6	/* callsites, vectors, functions shown per line */
 

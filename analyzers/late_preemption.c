@@ -69,8 +69,8 @@
 #include "schedlint/analyzer.h"
 #include "schedlint/findings.h"
 #include "schedlint/report.h"
-#include "slice.h"
-#include "util.h"
+#include "model/slice.h"
+#include "util/util.h"
 
 #define LP_LISTED		16		/* waiters named per run (all are counted) */
 _Static_assert(LP_LISTED <= 32, "since_set and until_set have a bit per listed waiter");

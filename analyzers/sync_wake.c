@@ -48,7 +48,7 @@
 
 #include "schedlint/analyzer.h"
 #include "schedlint/report.h"
-#include "util.h"
+#include "util/util.h"
 
 #define SYNC_CANDIDATES	8	/* wakeups by one running task awaiting its switch-out */
 #define SYNC_PAIRS	64	/* pairs of tasks tracked (space-saving: the heaviest stay) */

@@ -47,7 +47,7 @@
 #include "schedlint/held.h"
 #include "schedlint/picture.h"
 #include "schedlint/report.h"
-#include "util.h"
+#include "util/util.h"
 
 #define HELD_SLACK	64	/* held beyond --max-findings: some will be dropped at the end */
 #define PICTURES_KEPT	16	/* a few more than shown: some held ones are dropped */

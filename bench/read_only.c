@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "options.h"
+#include "cmd/options.h"
 #include "schedlint/reader.h"
 
 int main(int argc, char **argv)

@@ -10,13 +10,13 @@
 #include <unistd.h>
 
 #include "cmds.h"
-#include "metrics.h"
+#include "report/metrics.h"
 #include "options.h"
 #include "output.h"
-#include "rules.h"
+#include "report/rules.h"
 #include "schedlint/analysis.h"
 #include "schedlint/report.h"
-#include "util.h"
+#include "util/util.h"
 
 static const char analyze_usage[] =
 	"usage: schedlint analyze [options] [TRACE]\n"

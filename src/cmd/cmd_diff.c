@@ -15,13 +15,13 @@
 #include <string.h>
 
 #include "cmds.h"
-#include "diff.h"
+#include "report/diff.h"
 #include "options.h"
 #include "output.h"
-#include "rules.h"
+#include "report/rules.h"
 #include "schedlint/analysis.h"
 #include "schedlint/report.h"
-#include "util.h"
+#include "util/util.h"
 
 static const char diff_usage[] =
 	"usage: schedlint diff [options] BASE NEW\n"

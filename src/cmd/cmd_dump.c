@@ -13,11 +13,11 @@
 #include <string.h>
 
 #include "cmds.h"
-#include "dat_layout.h"
+#include "read/dat_layout.h"
 #include "options.h"
 #include "output.h"
 #include "schedlint/reader.h"
-#include "util.h"
+#include "util/util.h"
 
 static const char dump_usage[] =
 	"usage: schedlint dump [--reader=flyrecord|libtracecmd] [--buffer=NAME] [TRACE]\n"

@@ -20,7 +20,7 @@
 #include "cmds.h"
 #include "options.h"
 #include "tui/tui.h"
-#include "util.h"
+#include "util/util.h"
 
 static const char explore_usage[] =
 	"usage: schedlint explore [options] [TRACE]\n"

@@ -45,15 +45,15 @@
 #include <unistd.h>
 
 #include "cmds.h"
-#include "dat_write.h"
+#include "read/dat_write.h"
 #include "live_top.h"
 #include "options.h"
-#include "read_live.h"
+#include "read/read_live.h"
 #include "schedlint/model.h"
 #include "schedlint/report.h"
-#include "topology.h"
-#include "trace_live.h"
-#include "util.h"
+#include "model/topology.h"
+#include "read/trace_live.h"
+#include "util/util.h"
 
 #define DRAIN_MS		100	/* how often the ring buffers are read */
 #define DEFAULT_BUFFER_KB	4096	/* per CPU */

@@ -18,7 +18,7 @@
 
 #include "live_top.h"
 #include "schedlint/findings.h"
-#include "util.h"
+#include "util/util.h"
 
 void sl_live_top_init(struct sl_live_top *top, FILE *out, bool tty)
 {

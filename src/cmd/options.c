@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "options.h"
-#include "util.h"
+#include "util/util.h"
 
 const char sl_analysis_options_help[] =
 	"Finding thresholds and models:\n"

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "output.h"
-#include "util.h"
+#include "util/util.h"
 
 void sl_output_begin(FILE *f)
 {

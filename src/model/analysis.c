@@ -41,7 +41,7 @@
 #include <unistd.h>
 
 #include "schedlint/analysis.h"
-#include "util.h"
+#include "util/util.h"
 
 #define BATCH_EVENTS	2048
 #define BATCH_SNAPS	8		/* info copies per batch; more start a new batch */

@@ -8,7 +8,7 @@
 
 #include "schedlint/findings.h"
 #include "schedlint/model.h"
-#include "util.h"
+#include "util/util.h"
 
 const struct sl_kind_info sl_kinds[SL_KIND__COUNT] = {
 	[SL_KIND_WAKEE_STACKING] = { "wakee-stacking", true,

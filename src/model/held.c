@@ -8,7 +8,7 @@
 #include "schedlint/analyzer.h"
 #include "schedlint/held.h"
 #include "schedlint/model.h"
-#include "util.h"
+#include "util/util.h"
 
 void sl_held_init(struct sl_held *h, const struct sl_analyzer *a, size_t tally_off, size_t max)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "schedlint/hist.h"
-#include "util.h"
+#include "util/util.h"
 
 #define SUB_BITS 7
 #define SUB (1 << SUB_BITS)		/* buckets per power of two */

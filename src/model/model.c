@@ -20,8 +20,8 @@
 #include "schedlint/analyzer.h"
 #include "schedlint/findings.h"
 #include "schedlint/model.h"
-#include "options.h"
-#include "util.h"
+#include "cmd/options.h"
+#include "util/util.h"
 
 #define MAX_CPUS SL_MODEL_MAX_CPUS
 

@@ -7,7 +7,7 @@
 
 #include "schedlint/model.h"
 #include "schedlint/picture.h"
-#include "util.h"
+#include "util/util.h"
 
 static void add_waiter(struct sl_picture_cpu *pc, int *n, const struct sl_task *t, bool pending)
 {

@@ -8,7 +8,7 @@
 
 #include "schedlint/report.h"
 #include "schedlint/strtab.h"
-#include "util.h"
+#include "util/util.h"
 
 #define TALLY_SHOWN	4
 

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "topology.h"
-#include "util.h"
+#include "util/util.h"
 
 /* One line of a small sysfs file, without the newline; false if unreadable. */
 static bool read_line(const char *path, char *buf, size_t len)

@@ -11,7 +11,7 @@
 #include <zstd.h>
 
 #include "dat_compress.h"
-#include "util.h"
+#include "util/util.h"
 
 struct sl_dat_decompressor {
 	enum sl_dat_compression algo;

@@ -25,7 +25,7 @@
 
 #include "dat_decode.h"
 #include "dat_meta.h"
-#include "util.h"
+#include "util/util.h"
 
 enum field_slot {
 	/* sched_switch */

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "dat_layout.h"
-#include "util.h"
+#include "util/util.h"
 
 /* v7 section / option ids (trace-cmd.dat.v7(5)) */
 enum {

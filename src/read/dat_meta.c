@@ -25,7 +25,7 @@
 #include "dat_format_check.h"
 #include "dat_meta.h"
 #include "kallsyms.h"
-#include "util.h"
+#include "util/util.h"
 
 #define PROGRESS_REC 160	/* "system/name", as the child sends them */
 

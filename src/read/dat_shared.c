@@ -10,7 +10,7 @@
 
 #include "dat_decode.h"
 #include "read_dat.h"
-#include "util.h"
+#include "util/util.h"
 
 int sl_read_dat_open(const char *path, const struct sl_read_opts *opts,
 		     struct sl_strtab *strtab, struct sl_reader **out,

@@ -39,7 +39,7 @@
 #include <unistd.h>
 
 #include "dat_write.h"
-#include "util.h"
+#include "util/util.h"
 
 /* trace-cmd's option ids (enum tracecmd_option_id) */
 enum {

@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "kallsyms.h"
-#include "util.h"
+#include "util/util.h"
 
 struct ksym {
 	uint64_t addr;

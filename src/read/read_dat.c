@@ -42,7 +42,7 @@
 #include "dat_meta.h"
 #include "read_dat.h"
 #include "tracecmd_private.h"
-#include "util.h"
+#include "util/util.h"
 
 struct dat_reader {
 	struct sl_reader r;		/* first: the generic part */

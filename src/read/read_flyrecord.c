@@ -60,7 +60,7 @@
 #include "dat_meta.h"
 #include "kallsyms.h"
 #include "read_dat.h"
-#include "util.h"
+#include "util/util.h"
 
 /* Ring-buffer event types (type_len values above the data lengths) */
 #define RB_TYPE_PADDING		29

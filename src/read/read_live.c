@@ -24,7 +24,7 @@
 #include "cpu_heap.h"
 #include "dat_decode.h"
 #include "read_live.h"
-#include "util.h"
+#include "util/util.h"
 
 /* the page header's commit word, as kbuffer reads it */
 #define RB_MISSED_EVENTS	(1UL << 31)

@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #include "read_text.h"
-#include "util.h"
+#include "util/util.h"
 
 #define TEXT_BUF_SIZE		(1024 * 1024)
 size_t text_buf_size = TEXT_BUF_SIZE;

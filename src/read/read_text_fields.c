@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "read_text.h"
-#include "util.h"
+#include "util/util.h"
 
 /*
  * trace-cmd report -R prints a char array as "ARRAY[6b, 77, 00, ...]" when

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "read_text.h"
-#include "util.h"
+#include "util/util.h"
 
 static inline bool is_blank(char c)
 {

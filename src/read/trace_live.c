@@ -28,7 +28,7 @@
 #include <tracefs.h>
 
 #include "trace_live.h"
-#include "util.h"
+#include "util/util.h"
 
 #define TRACEFS_DEFAULT "/sys/kernel/tracing"
 

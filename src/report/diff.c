@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "diff.h"
-#include "util.h"
+#include "util/util.h"
 
 /* Does every run of the side have the metric? */
 static bool side_has(const struct sl_diff_side *s, const char *name, const char **missing)

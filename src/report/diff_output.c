@@ -16,7 +16,7 @@
 
 #include "diff.h"
 #include "schedlint/report.h"
-#include "util.h"
+#include "util/util.h"
 
 #define CELL 128
 

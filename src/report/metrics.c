@@ -15,7 +15,7 @@
 #include "metrics.h"
 #include "schedlint/findings.h"
 #include "schedlint/hist.h"
-#include "util.h"
+#include "util/util.h"
 
 enum metric_src {
 	SRC_LATENCY,		/* wakeup_latency.<field>; needs samples, but count */

@@ -14,8 +14,8 @@
 #include "schedlint/analyzer.h"
 #include "schedlint/findings.h"
 #include "schedlint/report.h"
-#include "slice.h"
-#include "util.h"
+#include "model/slice.h"
+#include "util/util.h"
 
 /* The events the model uses, always listed (0 when absent) in this order. */
 static const char *const known_events[] = {

@@ -15,8 +15,8 @@
 #include "schedlint/analyzer.h"
 #include "schedlint/findings.h"
 #include "schedlint/report.h"
-#include "slice.h"
-#include "util.h"
+#include "model/slice.h"
+#include "util/util.h"
 
 /* the CPUs named one by one in a header note; the JSON lists them all */
 #define CPU_LIST_MAX 16

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "rules.h"
-#include "util.h"
+#include "util/util.h"
 
 static char *trimmed(const char *s, size_t len)
 {

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "tui.h"
-#include "util.h"
+#include "util/util.h"
 
 #define DETAIL_EVENTS	300	/* raw events kept on each side of the finding */
 #define FIELD_TEXT	96

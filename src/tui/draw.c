@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "tui.h"
-#include "util.h"
+#include "util/util.h"
 
 void xp_init_attrs(struct xp *x)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tui.h"
-#include "util.h"
+#include "util/util.h"
 
 static const char *comm_of(const struct xp *x, int32_t pid, uint32_t comm, char *buf, size_t len)
 {

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "tui.h"
-#include "util.h"
+#include "util/util.h"
 
 enum sort_by { SORT_COST = 0, SORT_TIME, SORT_KIND, NR_SORTS };
 static const char *const sort_names[NR_SORTS] = { "cost", "time", "kind" };

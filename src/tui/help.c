@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tui.h"
-#include "util.h"
+#include "util/util.h"
 
 static const struct xp_key_help global_keys[] = {
 	{ "1 2 3 4", "overview, findings, timeline, tasks" },

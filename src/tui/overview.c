@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "tui.h"
-#include "util.h"
+#include "util/util.h"
 
 #define OV_TEXT 256
 

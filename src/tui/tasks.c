@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "tui.h"
-#include "util.h"
+#include "util/util.h"
 
 enum task_sort { BY_P99 = 0, BY_MAX, BY_RUN, BY_WAIT, BY_WAKEUPS, BY_MIGRATIONS, BY_PID, BY_COMM, NR_TASK_SORTS };
 static const char *const sort_names[NR_TASK_SORTS] = {

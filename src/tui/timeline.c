@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "tui.h"
-#include "util.h"
+#include "util/util.h"
 
 #define LABEL_W		8
 #define DEFAULT_SPAN	(100 * 1000 * 1000ULL)	/* 100 ms */

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "trace_window.h"
-#include "util.h"
+#include "util/util.h"
 
 void xp_index_init(struct xp_index *idx)
 {

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "trace_window.h"
-#include "util.h"
+#include "util/util.h"
 
 /* Raw events wanted on each side of the center: kept in a ring before it. */
 struct raw_ring {

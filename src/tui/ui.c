@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "tui.h"
-#include "util.h"
+#include "util/util.h"
 
 static volatile sig_atomic_t got_signal;
 static bool screen_up;

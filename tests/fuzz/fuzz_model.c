@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "options.h"
+#include "cmd/options.h"
 #include "schedlint/analyzer.h"
 
 #define MAX_EVENTS 1024

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "read_text.h"
+#include "read/read_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

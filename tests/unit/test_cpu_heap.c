@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "cpu_heap.h"
+#include "read/cpu_heap.h"
 
 #define MAX_CPUS 300
 #define MAX_EVENTS 200

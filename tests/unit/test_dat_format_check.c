@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "dat_format_check.h"
+#include "read/dat_format_check.h"
 
 static const char switch_fmt[] =
 	"name: sched_switch\n"

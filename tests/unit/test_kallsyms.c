@@ -17,7 +17,7 @@
 #include <cmocka.h>
 #include <event-parse.h>
 
-#include "kallsyms.h"
+#include "read/kallsyms.h"
 
 /* ours (through tep's resolver) and tep's own parser agree on addr */
 static void same_answer(struct tep_handle *ours, struct tep_handle *ref, unsigned long long addr)

@@ -20,7 +20,7 @@
 
 #include "schedlint/model.h"
 #include "schedlint/reader.h"
-#include "options.h"
+#include "cmd/options.h"
 
 struct fixture {
 	struct sl_config cfg;

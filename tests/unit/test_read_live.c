@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "read_live.h"
-#include "util.h"
+#include "read/read_live.h"
+#include "util/util.h"
 
 #define PAGE 4096
 

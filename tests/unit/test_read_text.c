@@ -24,8 +24,8 @@
 #include <cmocka.h>
 
 #include "schedlint/reader.h"
-#include "read_text.h"
-#include "util.h"
+#include "read/read_text.h"
+#include "util/util.h"
 
 static struct sl_strtab *st;
 static struct sl_error err;

@@ -15,8 +15,8 @@
 #include <cJSON.h>
 #include <cmocka.h>
 
-#include "metrics.h"
-#include "rules.h"
+#include "report/metrics.h"
+#include "report/rules.h"
 
 static struct sl_rule parse_ok(const char *text)
 {

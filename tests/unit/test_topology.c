@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "topology.h"
+#include "model/topology.h"
 
 static char root[64];
 
