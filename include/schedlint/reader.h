@@ -109,19 +109,18 @@ void sl_reader_close(struct sl_reader *r);
 
 const char *sl_format_name(enum sl_format fmt);
 
-/* Backends, chosen by sl_reader_open() from the first bytes of the input. */
-int sl_read_dat_open(const char *path, const struct sl_read_opts *opts,
-		     struct sl_strtab *strtab, struct sl_reader **out,
-		     struct sl_error *err);
 /*
- * Text: the input is prefix[0..prefix_len) (bytes sl_reader_open() already
- * read to detect the format) followed by whatever fd still yields.  The
- * text reader detects the dialect itself and takes ownership of fd.
+ * Backends, chosen by sl_reader_open() from the first bytes of the input
+ * (the trace.dat ones: src/read/read_dat.h).  Text: the input is
+ * prefix[0..prefix_len) (bytes sl_reader_open() already read to detect
+ * the format) followed by whatever fd still yields.  The text reader
+ * detects the dialect itself and takes ownership of fd.
  */
 int sl_read_text_open(int fd, const char *prefix, size_t prefix_len,
 		      struct sl_strtab *strtab, struct sl_reader **out,
 		      struct sl_error *err);
 
+/* Fill err's message (src/read/error.c); err may be NULL. */
 void sl_error_set(struct sl_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

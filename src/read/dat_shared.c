@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * read_dat_open.c - choose the trace.dat reader; what both readers share
+ * dat_shared.c - what both trace.dat readers share
+ *
+ * read_dat.c (libtracecmd) and read_flyrecord.c (our own) call these
+ * after the layout walk; reader.c chooses between the two.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,22 +12,8 @@
 #include <trace-cmd.h>
 
 #include "dat_decode.h"
-#include "read_dat.h"
+#include "dat_shared.h"
 #include "util/util.h"
-
-int sl_read_dat_open(const char *path, const struct sl_read_opts *opts,
-		     struct sl_strtab *strtab, struct sl_reader **out,
-		     struct sl_error *err)
-{
-	switch (opts->dat_reader) {
-	case SL_DAT_READER_LIBTRACECMD:
-		return sl_read_dat_libtracecmd_open(path, opts->dat_buffer, strtab, out, err);
-	case SL_DAT_READER_DEFAULT:
-	case SL_DAT_READER_FLYRECORD:
-	default:
-		return sl_read_dat_flyrecord_open(path, opts->dat_buffer, strtab, out, err);
-	}
-}
 
 void sl_dat_warn_buffers(const char *path, const struct sl_dat_layout *l)
 {

@@ -40,6 +40,7 @@
 #include "cpu_heap.h"
 #include "dat_decode.h"
 #include "dat_meta.h"
+#include "dat_shared.h"
 #include "read_dat.h"
 #include "tracecmd_private.h"
 #include "util/util.h"

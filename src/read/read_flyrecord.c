@@ -58,6 +58,7 @@
 #include "cpu_heap.h"
 #include "dat_decode.h"
 #include "dat_meta.h"
+#include "dat_shared.h"
 #include "kallsyms.h"
 #include "read_dat.h"
 #include "util/util.h"

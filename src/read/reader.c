@@ -3,31 +3,22 @@
  * reader.c - pick the reader for an input from its content
  *
  * trace.dat starts with the magic "\027\010\104tracing"; anything else is
- * handed to the text reader, which detects its dialect from the lines.
+ * handed to the text reader, which detects its dialect from the lines.  A
+ * trace.dat goes to the reader --reader chose.  The top of src/read/: it
+ * calls the readers, none of them calls it.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "read_dat.h"
 #include "schedlint/reader.h"
 
 static const char dat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-
-void sl_error_set(struct sl_error *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-}
 
 const char *sl_format_name(enum sl_format fmt)
 {
@@ -59,6 +50,20 @@ static ssize_t read_full(int fd, char *buf, size_t len)
 		got += (size_t)n;
 	}
 	return (ssize_t)got;
+}
+
+static int read_dat_open(const char *path, const struct sl_read_opts *opts,
+			 struct sl_strtab *strtab, struct sl_reader **out,
+			 struct sl_error *err)
+{
+	switch (opts->dat_reader) {
+	case SL_DAT_READER_LIBTRACECMD:
+		return sl_read_dat_libtracecmd_open(path, opts->dat_buffer, strtab, out, err);
+	case SL_DAT_READER_DEFAULT:
+	case SL_DAT_READER_FLYRECORD:
+	default:
+		return sl_read_dat_flyrecord_open(path, opts->dat_buffer, strtab, out, err);
+	}
 }
 
 int sl_reader_open(const char *path, const struct sl_read_opts *opts,
@@ -108,7 +113,7 @@ int sl_reader_open(const char *path, const struct sl_read_opts *opts,
 			sl_error_set(err, "a trace.dat cannot be read from stdin: give its file name");
 			return -EINVAL;
 		}
-		ret = sl_read_dat_open(path, opts, strtab, out, err);
+		ret = read_dat_open(path, opts, strtab, out, err);
 	} else {
 		ret = sl_read_text_open(fd, head, (size_t)n, strtab, out, err);
 	}
