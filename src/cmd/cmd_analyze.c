@@ -16,6 +16,7 @@
 #include "report/rules.h"
 #include "schedlint/analysis.h"
 #include "schedlint/report.h"
+#include "report/report.h"
 #include "util/util.h"
 
 static const char analyze_usage[] =

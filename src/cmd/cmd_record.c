@@ -51,6 +51,7 @@
 #include "read/read_live.h"
 #include "schedlint/model.h"
 #include "schedlint/report.h"
+#include "report/report.h"
 #include "model/topology.h"
 #include "read/trace_live.h"
 #include "util/util.h"

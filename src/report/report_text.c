@@ -14,69 +14,12 @@
 
 #include "schedlint/analyzer.h"
 #include "schedlint/findings.h"
-#include "schedlint/report.h"
+#include "report.h"
 #include "model/slice.h"
 #include "util/util.h"
 
 /* the CPUs named one by one in a header note; the JSON lists them all */
 #define CPU_LIST_MAX 16
-
-const char *sl_color(const struct sl_report *r, enum sl_color c)
-{
-	static const char *const codes[] = {
-		[SL_C_RESET] = "\033[0m", [SL_C_BOLD] = "\033[1m", [SL_C_DIM] = "\033[2m",
-		[SL_C_RED] = "\033[31m", [SL_C_YELLOW] = "\033[33m", [SL_C_GREEN] = "\033[32m",
-		[SL_C_CYAN] = "\033[36m",
-	};
-	return r->color ? codes[c] : "";
-}
-
-void sl_report_section(struct sl_report *r, const char *title)
-{
-	fprintf(r->out, "\n%s%s%s\n", sl_color(r, SL_C_BOLD), title, sl_color(r, SL_C_RESET));
-}
-
-/* A duration in a fixed 8-column cell: "   27.3us", "  3.36ms". */
-static const char *cell(char *buf, size_t len, uint64_t ns)
-{
-	if (ns < 1000)
-		snprintf(buf, len, "%5" PRIu64 "ns", ns);
-	else if (ns < 100000)
-		snprintf(buf, len, "%5.1fus", ns / 1e3);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%5.0fus", ns / 1e3);
-	else if (ns < 100000000)
-		snprintf(buf, len, "%5.2fms", ns / 1e6);
-	else if (ns < 10000000000ULL)
-		snprintf(buf, len, "%5.0fms", ns / 1e6);
-	else
-		snprintf(buf, len, "%6.1fs", ns / 1e9);
-	return buf;
-}
-
-void sl_report_latency_header(struct sl_report *r, int w)
-{
-	fprintf(r->out, "  %s%-*s %8s %8s", sl_color(r, SL_C_DIM), w, "", "count", "min");
-	for (int i = 0; i < SL_NR_PCTS; i++)
-		fprintf(r->out, " %8s", sl_pct_names[i]);
-	fprintf(r->out, " %8s %8s%s\n", "max", "mean", sl_color(r, SL_C_RESET));
-}
-
-void sl_report_latency_row(struct sl_report *r, int w, const char *label, const struct sl_hist *h)
-{
-	char b[32];
-
-	fprintf(r->out, "  %-*.*s %8" PRIu64, w, w, label, h->count);
-	if (!h->count) {
-		fputc('\n', r->out);
-		return;
-	}
-	fprintf(r->out, " %8s", cell(b, sizeof(b), h->min));
-	for (int i = 0; i < SL_NR_PCTS; i++)
-		fprintf(r->out, " %8s", cell(b, sizeof(b), sl_hist_percentile(h, sl_pcts[i])));
-	fprintf(r->out, " %8s", cell(b, sizeof(b), h->max));
-	fprintf(r->out, " %8s\n", cell(b, sizeof(b), sl_hist_mean(h)));
-}
 
 /* A bar of width cells for frac in [0,1], with eighth blocks. */
 static void bar(struct sl_report *r, double frac, int width)
@@ -366,9 +309,9 @@ static void tasks_section(struct sl_report *r, struct sl_model *m)
 		snprintf(name, sizeof(name), "%s:%d", sl_task_comm(m, t), t->pid);
 		fprintf(r->out, "  %-24s %7" PRIu64 " %8s %8s %8s %9s %9s %6" PRIu64 " %6" PRIu64 "\n",
 			name, t->latency.count,
-			cell(b[0], 32, sl_hist_percentile(&t->latency, 50)),
-			cell(b[1], 32, list[i].p99),
-			cell(b[2], 32, t->latency.max), fmt_duration(b[3], 32, t->run_ns),
+			sl_report_cell(b[0], 32, sl_hist_percentile(&t->latency, 50)),
+			sl_report_cell(b[1], 32, list[i].p99),
+			sl_report_cell(b[2], 32, t->latency.max), fmt_duration(b[3], 32, t->run_ns),
 			fmt_duration(b[4], 32, t->wait_ns), t->preemptions, t->migrations);
 	}
 	if (n > (size_t)r->top)

@@ -18,6 +18,7 @@
 #include "schedlint/analyzer.h"
 #include "schedlint/findings.h"
 #include "schedlint/report.h"
+#include "report/report.h"
 
 /* cmd_dump.c */
 void sl_dump_event(FILE *f, const struct sl_strtab *st, const struct sl_event *ev);

@@ -23,6 +23,7 @@
 #include "schedlint/analyzer.h"
 #include "schedlint/model.h"
 #include "schedlint/report.h"
+#include "report/report.h"
 
 #define US 1000ULL
 #define TASK	(SL_CTX_KNOWN)

@@ -23,6 +23,7 @@
 #include "schedlint/analyzer.h"
 #include "schedlint/model.h"
 #include "schedlint/report.h"
+#include "report/report.h"
 
 #define US 1000ULL
 #define MS 1000000ULL

@@ -22,6 +22,7 @@
 #include "schedlint/model.h"
 #include "schedlint/picture.h"
 #include "schedlint/report.h"
+#include "report/report.h"
 
 #define US 1000ULL
 

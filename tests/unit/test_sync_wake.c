@@ -28,6 +28,7 @@
 #include "schedlint/findings.h"
 #include "schedlint/model.h"
 #include "schedlint/report.h"
+#include "report/report.h"
 
 #define US 1000ULL
 

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report.h - the report stage: what an analysis turns into for people
+ * and for CI
+ *
+ * src/report/ writes a finished model: the terminal report
+ * (report_text.c) and the "schedlint.report/1" JSON object
+ * (report_json.c), each calling every analyzer's own section; the metrics
+ * read back from that JSON (metrics.c), --fail-on rules (rules.c), and
+ * the comparison of runs (diff.c, diff_output.c).  It may include
+ * src/util, src/read, src/model and include/schedlint; never src/tui or
+ * src/cmd (tests/layering.sh holds the order).  The section helpers the
+ * analyzers share are below them, in schedlint/report.h.
+ */
+#ifndef SCHEDLINT_REPORT_REPORT_H
+#define SCHEDLINT_REPORT_REPORT_H
+
+#include "schedlint/report.h"
+
+struct cJSON;
+
+/* The whole terminal report / JSON object of an analysis. */
+void sl_report_text(struct sl_report *r, struct sl_model *m);
+struct cJSON *sl_report_json(struct sl_model *m, const char *path);
+
+#endif /* SCHEDLINT_REPORT_REPORT_H */
