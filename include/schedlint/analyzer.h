@@ -85,7 +85,7 @@ static inline void *sl_cpu_priv(const struct sl_model *m, const struct sl_analyz
 	return m->cpu_priv + (size_t)cpu * m->cpu_priv_size + a->cpu_off;
 }
 
-/* analyzers/registry.c */
+/* analyzers/registry.c; the model gets them from struct sl_config */
 extern const struct sl_analyzer_ops *const sl_analyzer_registry[];
 extern const int sl_nr_analyzers;
 

@@ -14,6 +14,8 @@
 
 #include "reader.h"
 
+struct sl_analyzer_ops;
+
 enum sl_slice_model {
 	SL_SLICE_EEVDF = 0,
 	SL_SLICE_CFS,
@@ -56,6 +58,15 @@ struct sl_config {
 					 * the model resolves them at that event */
 
 	struct sl_read_opts read;
+
+	/*
+	 * The analyzers the model runs, in report order: sl_config_init()
+	 * sets every one (analyzers/registry.c).  The model gets them here
+	 * and never names the registry, so calls run one way: the commands
+	 * know the analyzers, the model only their ops struct.
+	 */
+	const struct sl_analyzer_ops *const *analyzers;
+	int nr_analyzers;
 };
 
 void sl_config_init(struct sl_config *cfg);

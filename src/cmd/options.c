@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/topology.h"
 #include "options.h"
+#include "schedlint/analyzer.h"
 #include "util/util.h"
 
 const char sl_analysis_options_help[] =
@@ -46,6 +48,8 @@ void sl_config_init(struct sl_config *cfg)
 	cfg->slice_model = SL_SLICE_EEVDF;
 	cfg->max_findings = 1000;
 	cfg->to_ns = UINT64_MAX;
+	cfg->analyzers = sl_analyzer_registry;
+	cfg->nr_analyzers = sl_nr_analyzers;
 }
 
 void sl_config_free(struct sl_config *cfg)
@@ -68,58 +72,6 @@ int sl_parse_reader_opt(const char *arg, enum sl_dat_reader *reader)
 	else
 		return -EINVAL;
 	return 0;
-}
-
-int sl_parse_llc(const char *spec, int **dom_out, int *nr_cpus_out, int *nr_domains_out)
-{
-	char *copy = xstrdup(spec), *save = NULL;
-	int *dom = NULL, nr_cpus = 0, nr_domains = 0;
-	size_t alloc = 0;
-
-	/* domains are separated by ',' only between ranges: "0-3,4-7" is two
-	 * domains; a domain listing single CPUs uses '+': "0+2,1+3" */
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *save2 = NULL;
-
-		for (char *part = strtok_r(tok, "+", &save2); part; part = strtok_r(NULL, "+", &save2)) {
-			char *end;
-			long a = strtol(part, &end, 10), b = a;
-
-			if (end == part || a < 0 || a > 65535)
-				goto bad;
-			if (*end == '-') {
-				char *p2 = end + 1;
-
-				b = strtol(p2, &end, 10);
-				if (end == p2 || b < a || b > 65535)
-					goto bad;
-			}
-			if (*end)
-				goto bad;
-			GROW(dom, alloc, (size_t)b + 1);
-			for (long c = nr_cpus; c <= b; c++)
-				dom[c] = -1;
-			if (b + 1 > nr_cpus)
-				nr_cpus = (int)b + 1;
-			for (long c = a; c <= b; c++) {
-				if (dom[c] >= 0)
-					goto bad;	/* a CPU in two domains */
-				dom[c] = nr_domains;
-			}
-		}
-		nr_domains++;
-	}
-	free(copy);
-	if (!nr_domains)
-		return -EINVAL;
-	*dom_out = dom;
-	*nr_cpus_out = nr_cpus;
-	*nr_domains_out = nr_domains;
-	return 0;
-bad:
-	free(copy);
-	free(dom);
-	return -EINVAL;
 }
 
 static int duration_opt(const char *cmd, const char *name, const char *arg, uint64_t *out)

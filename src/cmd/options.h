@@ -60,7 +60,5 @@ extern const char sl_analysis_options_help[];
 /* Apply option id with its argument; -1 with a message printed on a bad value. */
 int sl_config_option(struct sl_config *cfg, int id, const char *arg, const char *cmd);
 int sl_parse_reader_opt(const char *arg, enum sl_dat_reader *reader);
-/* Parse an --llc spec into domains: dom[cpu] = domain index, -1 when absent. */
-int sl_parse_llc(const char *spec, int **dom, int *nr_cpus, int *nr_domains);
 
 #endif /* SCHEDLINT_OPTIONS_H */

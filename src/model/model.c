@@ -20,7 +20,7 @@
 #include "schedlint/analyzer.h"
 #include "schedlint/findings.h"
 #include "schedlint/model.h"
-#include "cmd/options.h"
+#include "topology.h"
 #include "util/util.h"
 
 #define MAX_CPUS SL_MODEL_MAX_CPUS
@@ -1268,10 +1268,10 @@ struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *str
 			m->llc_source = "--llc";
 	}
 
-	m->analyzers = xcalloc((size_t)sl_nr_analyzers, sizeof(*m->analyzers));
-	p->disabled = xcalloc((size_t)MAX(sl_nr_analyzers, 1), sizeof(*p->disabled));
-	for (int i = 0; i < sl_nr_analyzers; i++) {
-		const struct sl_analyzer_ops *ops = sl_analyzer_registry[i];
+	m->analyzers = xcalloc((size_t)cfg->nr_analyzers, sizeof(*m->analyzers));
+	p->disabled = xcalloc((size_t)MAX(cfg->nr_analyzers, 1), sizeof(*p->disabled));
+	for (int i = 0; i < cfg->nr_analyzers; i++) {
+		const struct sl_analyzer_ops *ops = cfg->analyzers[i];
 		struct sl_analyzer *a = xcalloc(1, sizeof(*a));
 
 		a->ops = ops;

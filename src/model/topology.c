@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * topology.c - which CPUs share a last-level cache, from sysfs
+ * topology.c - which CPUs share a last-level cache: an --llc spec's
+ * domains, and the groups sysfs shows
  *
  * The scheduler's LLC domain (sd_llc: where select_idle_sibling() looks
  * for an idle CPU) is built from the CPUs sharing the last-level cache,
@@ -12,6 +13,7 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,58 @@
 
 #include "topology.h"
 #include "util/util.h"
+
+int sl_parse_llc(const char *spec, int **dom_out, int *nr_cpus_out, int *nr_domains_out)
+{
+	char *copy = xstrdup(spec), *save = NULL;
+	int *dom = NULL, nr_cpus = 0, nr_domains = 0;
+	size_t alloc = 0;
+
+	/* domains are separated by ',' only between ranges: "0-3,4-7" is two
+	 * domains; a domain listing single CPUs uses '+': "0+2,1+3" */
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *save2 = NULL;
+
+		for (char *part = strtok_r(tok, "+", &save2); part; part = strtok_r(NULL, "+", &save2)) {
+			char *end;
+			long a = strtol(part, &end, 10), b = a;
+
+			if (end == part || a < 0 || a > 65535)
+				goto bad;
+			if (*end == '-') {
+				char *p2 = end + 1;
+
+				b = strtol(p2, &end, 10);
+				if (end == p2 || b < a || b > 65535)
+					goto bad;
+			}
+			if (*end)
+				goto bad;
+			GROW(dom, alloc, (size_t)b + 1);
+			for (long c = nr_cpus; c <= b; c++)
+				dom[c] = -1;
+			if (b + 1 > nr_cpus)
+				nr_cpus = (int)b + 1;
+			for (long c = a; c <= b; c++) {
+				if (dom[c] >= 0)
+					goto bad;	/* a CPU in two domains */
+				dom[c] = nr_domains;
+			}
+		}
+		nr_domains++;
+	}
+	free(copy);
+	if (!nr_domains)
+		return -EINVAL;
+	*dom_out = dom;
+	*nr_cpus_out = nr_cpus;
+	*nr_domains_out = nr_domains;
+	return 0;
+bad:
+	free(copy);
+	free(dom);
+	return -EINVAL;
+}
 
 /* One line of a small sysfs file, without the newline; false if unreadable. */
 static bool read_line(const char *path, char *buf, size_t len)

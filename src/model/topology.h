@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * topology.h - the machine's last-level-cache groups, from sysfs
+ * topology.h - last-level-cache groups: an --llc spec, the machine's from sysfs
  */
 #ifndef SCHEDLINT_TOPOLOGY_H
 #define SCHEDLINT_TOPOLOGY_H
+
+/*
+ * Parse an --llc spec ("0-3,4-7", "0+2,1+3") into domains: dom[cpu] =
+ * domain index, -1 when absent.  0, or -EINVAL (a bad list, a CPU in two
+ * domains).  The caller frees *dom.
+ */
+int sl_parse_llc(const char *spec, int **dom, int *nr_cpus, int *nr_domains);
 
 /*
  * The LLC groups of the CPUs under cpu_dir (normally
