@@ -93,31 +93,6 @@ static bool cpu_ok(struct sl_model *m, int cpu)
 	return false;
 }
 
-/* --- filters --- */
-
-/* --pid and --comm, when one is given (sl_filter_task()) */
-bool sl_filter_task_list(const struct sl_config *cfg, const struct sl_strtab *st,
-			 const struct sl_task *t)
-{
-	if (cfg->nr_pids) {
-		bool found = false;
-
-		for (size_t i = 0; i < cfg->nr_pids && !found; i++)
-			found = t && cfg->pids[i] == t->pid;
-		if (!found)
-			return false;
-	}
-	if (cfg->nr_comms) {
-		const char *comm = t ? sl_str(st, t->comm) : "";
-
-		for (size_t i = 0; i < cfg->nr_comms; i++)
-			if (!strcmp(cfg->comms[i], comm))
-				return true;
-		return false;
-	}
-	return true;
-}
-
 /* --- tasks --- */
 
 static uint32_t pid_hash(int32_t pid)

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * filter.c - the task filters (--pid, --comm) the reports apply
+ *
+ * Apart from model.c because findings.c asks it too: model.c creates the
+ * findings lists, so findings.c calling into model.c made a circle.
+ */
+#include <string.h>
+
+#include "schedlint/model.h"
+
+/* --pid and --comm, when one is given (sl_filter_task()) */
+bool sl_filter_task_list(const struct sl_config *cfg, const struct sl_strtab *st,
+			 const struct sl_task *t)
+{
+	if (cfg->nr_pids) {
+		bool found = false;
+
+		for (size_t i = 0; i < cfg->nr_pids && !found; i++)
+			found = t && cfg->pids[i] == t->pid;
+		if (!found)
+			return false;
+	}
+	if (cfg->nr_comms) {
+		const char *comm = t ? sl_str(st, t->comm) : "";
+
+		for (size_t i = 0; i < cfg->nr_comms; i++)
+			if (!strcmp(cfg->comms[i], comm))
+				return true;
+		return false;
+	}
+	return true;
+}
