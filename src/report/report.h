@@ -9,7 +9,7 @@
  * read back from that JSON (metrics.c), --fail-on rules (rules.c), and
  * the comparison of runs (diff.c, diff_output.c).  It may include
  * src/util, src/read, src/model and include/schedlint; never src/tui or
- * src/cmd (tests/layering.sh holds the order).  The section helpers the
+ * src/cmd (tests/layering.py holds the order).  The section helpers the
  * analyzers share are below them, in schedlint/report.h.
  */
 #ifndef SCHEDLINT_REPORT_REPORT_H
