@@ -29,7 +29,7 @@
  *     period = max(latency, n x min_gran), n = 1 + |W|, min_gran = 0.75 ms
  *     x factor (or --base-slice: the kernel renamed min_granularity to
  *     base_slice in 6.6), latency = 8 x min_gran (6 ms x factor).
- * Weights from the kernel's prio_to_weight (src/slice.c), the prio the
+ * Weights from the kernel's prio_to_weight (src/model/slice.c), the prio the
  * switch-out reports; divisions round down.  Cost = t1 - expected,
  * reported when > --tolerance.  Fields: ran_ns (t1 - t0), expected_ns
  * (expected - t0, so cost = ran - expected), slice_ns, start_ns (t0),
@@ -66,10 +66,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/slice.h"
 #include "schedlint/analyzer.h"
 #include "schedlint/findings.h"
 #include "schedlint/report.h"
-#include "model/slice.h"
 #include "util/util.h"
 
 #define LP_LISTED		16		/* waiters named per run (all are counted) */

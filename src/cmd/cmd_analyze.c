@@ -10,13 +10,13 @@
 #include <unistd.h>
 
 #include "cmds.h"
-#include "report/metrics.h"
 #include "options.h"
 #include "output.h"
+#include "report/metrics.h"
+#include "report/report.h"
 #include "report/rules.h"
 #include "schedlint/analysis.h"
 #include "schedlint/report.h"
-#include "report/report.h"
 #include "util/util.h"
 
 static const char analyze_usage[] =

@@ -15,13 +15,13 @@
 #include <string.h>
 
 #include "cmds.h"
-#include "report/diff.h"
 #include "options.h"
 #include "output.h"
+#include "report/diff.h"
+#include "report/report.h"
 #include "report/rules.h"
 #include "schedlint/analysis.h"
 #include "schedlint/report.h"
-#include "report/report.h"
 #include "util/util.h"
 
 static const char diff_usage[] =

@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "cmds.h"
-#include "read/dat_layout.h"
 #include "options.h"
 #include "output.h"
+#include "read/dat_layout.h"
 #include "schedlint/reader.h"
 #include "util/util.h"
 

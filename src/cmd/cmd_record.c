@@ -45,15 +45,15 @@
 #include <unistd.h>
 
 #include "cmds.h"
-#include "read/dat_write.h"
 #include "live_top.h"
+#include "model/topology.h"
 #include "options.h"
+#include "read/dat_write.h"
 #include "read/read_live.h"
+#include "read/trace_live.h"
+#include "report/report.h"
 #include "schedlint/model.h"
 #include "schedlint/report.h"
-#include "report/report.h"
-#include "model/topology.h"
-#include "read/trace_live.h"
 #include "util/util.h"
 
 #define DRAIN_MS		100	/* how often the ring buffers are read */

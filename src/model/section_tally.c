@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report_tally.c - findings tallied by CPU or task, for the summary lines
+ * section_tally.c - findings tallied by CPU or task, for the summary lines
  * of an analyzer's terminal section
  */
 #include <inttypes.h>

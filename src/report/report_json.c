@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/slice.h"
+#include "report.h"
 #include "schedlint/analyzer.h"
 #include "schedlint/findings.h"
-#include "report.h"
-#include "model/slice.h"
 #include "util/util.h"
 
 /* The events the model uses, always listed (0 when absent) in this order. */

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/slice.h"
+#include "report.h"
 #include "schedlint/analyzer.h"
 #include "schedlint/findings.h"
-#include "report.h"
-#include "model/slice.h"
 #include "util/util.h"
 
 /* the CPUs named one by one in a header note; the JSON lists them all */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # pipeline.sh - the pipelined analysis (a reader thread hands batches of
-# events to the main thread, src/analysis.c) gives exactly what the
+# events to the main thread, src/model/analysis.c) gives exactly what the
 # single-threaded loop gives: the same report, text and JSON, the same
 # messages and exit status, on every trace here (bad ones and the fuzzers'
 # regression inputs included), with --from/--to (which stop the loop

@@ -14,11 +14,11 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "report/report.h"
 #include "schedlint/analysis.h"
 #include "schedlint/analyzer.h"
 #include "schedlint/findings.h"
 #include "schedlint/report.h"
-#include "report/report.h"
 
 /* cmd_dump.c */
 void sl_dump_event(FILE *f, const struct sl_strtab *st, const struct sl_event *ev);

@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
 #include "cmd/options.h"
+#include "fuzz.h"
 #include "schedlint/analyzer.h"
 
 #define MAX_EVENTS 1024

@@ -20,10 +20,10 @@
 #include <cmocka.h>
 #include <cJSON.h>
 
+#include "report/report.h"
 #include "schedlint/analyzer.h"
 #include "schedlint/model.h"
 #include "schedlint/report.h"
-#include "report/report.h"
 
 #define US 1000ULL
 #define TASK	(SL_CTX_KNOWN)

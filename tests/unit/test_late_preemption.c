@@ -20,10 +20,10 @@
 #include <cJSON.h>
 #include <cmocka.h>
 
+#include "report/report.h"
 #include "schedlint/analyzer.h"
 #include "schedlint/model.h"
 #include "schedlint/report.h"
-#include "report/report.h"
 
 #define US 1000ULL
 #define MS 1000000ULL

@@ -18,9 +18,9 @@
 
 #include <cmocka.h>
 
+#include "cmd/options.h"
 #include "schedlint/model.h"
 #include "schedlint/reader.h"
-#include "cmd/options.h"
 
 struct fixture {
 	struct sl_config cfg;

@@ -17,12 +17,12 @@
 #include <cJSON.h>
 #include <cmocka.h>
 
+#include "report/report.h"
 #include "schedlint/analyzer.h"
 #include "schedlint/held.h"
 #include "schedlint/model.h"
 #include "schedlint/picture.h"
 #include "schedlint/report.h"
-#include "report/report.h"
 
 #define US 1000ULL
 

@@ -23,8 +23,8 @@
 
 #include <cmocka.h>
 
-#include "schedlint/reader.h"
 #include "read/read_text.h"
+#include "schedlint/reader.h"
 #include "util/util.h"
 
 static struct sl_strtab *st;

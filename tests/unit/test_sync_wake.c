@@ -24,11 +24,11 @@
 #include <cmocka.h>
 #include <cJSON.h>
 
+#include "report/report.h"
 #include "schedlint/analyzer.h"
 #include "schedlint/findings.h"
 #include "schedlint/model.h"
 #include "schedlint/report.h"
-#include "report/report.h"
 
 #define US 1000ULL
 
