@@ -3,8 +3,9 @@
  * reader.h - open a trace of any supported format as a stream of sl_event
  *
  * sl_reader_open() looks at the file's content (not its name) and picks the
- * reader: trace.dat v6/v7 or one of the text dialects (tracefs "trace" file,
- * trace-cmd report output, perf script output).  "-" reads stdin.
+ * reader: trace.dat v6/v7, perf.data (file or pipe mode) or one of the text
+ * dialects (tracefs "trace" file, trace-cmd report output, perf script
+ * output).  "-" reads stdin.
  *
  * Errors are returned as negative errno values with a one-line message in
  * struct sl_error (without the file name: the command prefixes it).
@@ -26,6 +27,7 @@ enum sl_format {
 	SL_FMT_FTRACE_TEXT,	/* the tracefs "trace" file */
 	SL_FMT_TRACECMD_REPORT,	/* trace-cmd report output (default, -N, -R, -t, -l) */
 	SL_FMT_PERF_SCRIPT,	/* perf script output of sched tracepoints */
+	SL_FMT_PERF_DATA,	/* perf.data of perf record / perf sched record (file or pipe) */
 };
 
 /* Which trace.dat reader to use (text inputs ignore it). */

@@ -27,9 +27,10 @@ static void usage(FILE *f)
 	fprintf(f, "usage: schedlint <command> [options] [TRACE]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\nTRACE is a trace.dat (v6/v7), a tracefs trace file, trace-cmd report or\n"
-		   "perf script output; '-' reads text from stdin.  'schedlint <command> --help'\n"
-		   "describes each command; see also schedlint(1).\n");
+	fprintf(f, "\nTRACE is a trace.dat (v6/v7), a perf.data, a tracefs trace file, trace-cmd\n"
+		   "report or perf script output; '-' reads text (or perf record -o -) from\n"
+		   "stdin.  'schedlint <command> --help' describes each command; see also\n"
+		   "schedlint(1).\n");
 }
 
 static int run(int argc, char **argv)

@@ -327,40 +327,53 @@ static int no_such_buffer(const struct walk *w, struct sl_error *err)
 
 /* --- version 6 --- */
 
+/*
+ * The metadata parts that follow the initial header in a v6 file, and in
+ * the tracing data perf.data carries (without saved cmdlines before its
+ * version 0.6): note where each lies.  false when they run past c's end.
+ */
+static bool walk_meta(struct cursor *c, struct sl_dat_section *sec, bool cmdlines)
+{
+	char name[256];
+
+	sec[SL_DAT_HEADER_INFO].offset = c->pos;
+	if (!cur_string(c, name, 16) || strcmp(name, "header_page"))
+		return false;
+	cur_skip(c, cur_num(c, 8));
+	if (!cur_string(c, name, 16) || strcmp(name, "header_event"))
+		return false;
+	cur_skip(c, cur_num(c, 8));
+	sec[SL_DAT_FTRACE_EVENTS].offset = c->pos;
+	for (uint32_t n = (uint32_t)cur_num(c, 4); n && !c->bad; n--)
+		cur_skip(c, cur_num(c, 8));
+	sec[SL_DAT_EVENT_FORMATS].offset = c->pos;
+	for (uint32_t sys = (uint32_t)cur_num(c, 4); sys && !c->bad; sys--) {
+		cur_string(c, name, sizeof(name));
+		for (uint32_t n = (uint32_t)cur_num(c, 4); n && !c->bad; n--)
+			cur_skip(c, cur_num(c, 8));
+	}
+	sec[SL_DAT_KALLSYMS].offset = c->pos;
+	cur_skip(c, cur_num(c, 4));
+	sec[SL_DAT_PRINTK].offset = c->pos;
+	cur_skip(c, cur_num(c, 4));
+	sec[SL_DAT_CMDLINES].offset = c->pos;
+	if (cmdlines)
+		cur_skip(c, cur_num(c, 8));
+	for (int i = 0; i < SL_DAT_NR_SECTIONS; i++)
+		sec[i].size = (i + 1 < SL_DAT_NR_SECTIONS ? sec[i + 1].offset : c->pos) - sec[i].offset;
+	return !c->bad;
+}
+
 static int walk_v6(struct walk *w, uint64_t start, struct sl_error *err)
 {
 	struct sl_dat_layout *l = w->l;
 	struct cursor c = { .fd = w->fd, .pos = start, .size = l->file_size,
 			    .big_endian = l->big_endian };
-	char name[256], section[10];
+	char section[10];
 	uint32_t header_cpus, table_cpus;
 
-	struct sl_dat_section *sec = l->sections;
-
-	sec[SL_DAT_HEADER_INFO].offset = c.pos;
-	if (!cur_string(&c, name, 16) || strcmp(name, "header_page"))
+	if (!walk_meta(&c, l->sections, true))
 		goto truncated;
-	cur_skip(&c, cur_num(&c, 8));
-	if (!cur_string(&c, name, 16) || strcmp(name, "header_event"))
-		goto truncated;
-	cur_skip(&c, cur_num(&c, 8));
-	sec[SL_DAT_FTRACE_EVENTS].offset = c.pos;
-	for (uint32_t n = (uint32_t)cur_num(&c, 4); n && !c.bad; n--)
-		cur_skip(&c, cur_num(&c, 8));
-	sec[SL_DAT_EVENT_FORMATS].offset = c.pos;
-	for (uint32_t sys = (uint32_t)cur_num(&c, 4); sys && !c.bad; sys--) {
-		cur_string(&c, name, sizeof(name));
-		for (uint32_t n = (uint32_t)cur_num(&c, 4); n && !c.bad; n--)
-			cur_skip(&c, cur_num(&c, 8));
-	}
-	sec[SL_DAT_KALLSYMS].offset = c.pos;
-	cur_skip(&c, cur_num(&c, 4));
-	sec[SL_DAT_PRINTK].offset = c.pos;
-	cur_skip(&c, cur_num(&c, 4));
-	sec[SL_DAT_CMDLINES].offset = c.pos;
-	cur_skip(&c, cur_num(&c, 8));
-	for (int i = 0; i < SL_DAT_NR_SECTIONS; i++)
-		sec[i].size = (i + 1 < SL_DAT_NR_SECTIONS ? sec[i + 1].offset : c.pos) - sec[i].offset;
 	header_cpus = (uint32_t)cur_num(&c, 4);
 	if (!cur_read(&c, section, sizeof(section)))
 		goto truncated;
@@ -998,4 +1011,47 @@ int sl_dat_layout_read_buffer(const char *path, const char *buffer, struct sl_da
 	if (ret)
 		sl_dat_layout_free(l);
 	return ret;
+}
+
+int sl_dat_layout_tracing_data(int fd, uint64_t offset, uint64_t size, struct sl_dat_layout *l,
+			       struct sl_error *err)
+{
+	struct cursor c = { .fd = fd, .pos = offset, .size = offset + size };
+	char magic[10], version[16];
+	uint8_t b[6];
+
+	memset(l, 0, sizeof(*l));
+	l->file_size = offset + size;
+	if (offset + size < offset || !cur_read(&c, magic, sizeof(magic)) ||
+	    memcmp(magic, "\027\010\104tracing", 10)) {
+		sl_error_set(err, "corrupt perf.data: the tracing data does not start "
+			     "with the tracing magic");
+		return -EINVAL;
+	}
+	if (!cur_string(&c, version, sizeof(version)) || !cur_read(&c, b, sizeof(b)))
+		goto truncated;
+	if (b[0] > 1 || (b[1] != 4 && b[1] != 8)) {
+		sl_error_set(err, "corrupt perf.data: tracing data header (endianness %u, "
+			     "long size %u)", b[0], b[1]);
+		return -EINVAL;
+	}
+	l->version = 6;
+	l->big_endian = b[0] == 1;
+	c.big_endian = l->big_endian;
+	l->long_size = b[1];
+	l->page_size = (uint32_t)get_num(b + 2, 4, l->big_endian);
+	l->subbuf_size = l->page_size;
+	if (l->page_size < 512 || l->page_size > (1u << 24) || (l->page_size & (l->page_size - 1))) {
+		sl_error_set(err, "corrupt perf.data: tracing data page size %u", l->page_size);
+		return -EINVAL;
+	}
+	snprintf(l->compression_name, sizeof(l->compression_name), "none");
+	/* perf writes "0.6"; "0.5" had no saved cmdlines */
+	if (!walk_meta(&c, l->sections, strcmp(version, "0.5") != 0))
+		goto truncated;
+	return 0;
+truncated:
+	sl_error_set(err, "corrupt perf.data: the tracing data runs past its %llu bytes",
+		     (unsigned long long)size);
+	return -EINVAL;
 }

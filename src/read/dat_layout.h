@@ -114,6 +114,16 @@ void sl_dat_buffer_names(const struct sl_dat_layout *l, char *buf, size_t len);
 void sl_dat_layout_free(struct sl_dat_layout *l);
 
 /*
+ * The tracing data of a perf.data (its HEADER_TRACING_DATA feature, or
+ * the bytes after a pipe's PERF_RECORD_HEADER_TRACING_DATA): the start of
+ * a v6 trace.dat without the CPU data, size bytes at offset of fd.  Fills
+ * l's header fields and metadata sections (no CPUs), so sl_dat_tep_load()
+ * parses the formats as it does a trace.dat's.  0, or -EINVAL with err set.
+ */
+int sl_dat_layout_tracing_data(int fd, uint64_t offset, uint64_t size, struct sl_dat_layout *l,
+			       struct sl_error *err);
+
+/*
  * Read a metadata section into a new NUL-terminated buffer (*len bytes
  * before the NUL), decompressing it if needed.  -EINVAL / -ENOMEM with
  * err set.

@@ -182,7 +182,10 @@ static void handle_entries(struct text_reader *r, const char *p, const char *end
 	r->base.info.lost_events = sat_add_u64(r->base.info.lost_events, written - in_buffer);
 }
 
-/* "# tracer: nop", "# entries-in-buffer/entries-written: 1/1   #P:2", perf's "# nrcpus avail : 2" */
+/*
+ * "# tracer: nop", "# entries-in-buffer/entries-written: 1/1   #P:2", perf's
+ * "# nrcpus avail : 2" and "# event : name = sched:sched_switch, ..."
+ */
 static void handle_comment(struct text_reader *r, const char *p, const char *end)
 {
 	if (STARTS_WITH(p, end, "# tracer:")) {
@@ -196,6 +199,22 @@ static void handle_comment(struct text_reader *r, const char *p, const char *end
 	if (STARTS_WITH(p, end, "# nrcpus avail :")) {
 		set_format(r, SL_FMT_PERF_SCRIPT, true);
 		set_ncpus_from_header(r, p + 16, end);
+		return;
+	}
+	if (STARTS_WITH(p, end, "# event : name = ")) {
+		/* perf script --header lists the events recorded: is sched_wakeup one? */
+		struct sl_trace_info *info = &r->base.info;
+
+		set_format(r, SL_FMT_PERF_SCRIPT, true);
+		p += 17;
+		if (STARTS_WITH(p, end, "sched:sched_wakeup,"))
+			info->has_wakeup = SL_YES;
+		else if (info->has_wakeup == SL_UNKNOWN)
+			info->has_wakeup = SL_NO;
+		if (STARTS_WITH(p, end, "sched:sched_waking,"))
+			info->has_waking = SL_YES;
+		else if (info->has_waking == SL_UNKNOWN)
+			info->has_waking = SL_NO;
 		return;
 	}
 	if (STARTS_WITH(p, end, "# ========"))	/* perf script --header */

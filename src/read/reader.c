@@ -2,7 +2,8 @@
 /*
  * reader.c - pick the reader for an input from its content
  *
- * trace.dat starts with the magic "\027\010\104tracing"; anything else is
+ * trace.dat starts with the magic "\027\010\104tracing", perf.data with
+ * "PERFILE2" (read_perf.c; a file or perf record -o -); anything else is
  * handed to the text reader, which detects its dialect from the lines.  A
  * trace.dat goes to the reader --reader chose.  The top of src/read/: it
  * calls the readers, none of them calls it.
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "read_dat.h"
+#include "read_perf.h"
 #include "schedlint/reader.h"
 
 static const char dat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
@@ -28,6 +30,7 @@ const char *sl_format_name(enum sl_format fmt)
 	case SL_FMT_FTRACE_TEXT:	return "ftrace-text";
 	case SL_FMT_TRACECMD_REPORT:	return "trace-cmd-report";
 	case SL_FMT_PERF_SCRIPT:	return "perf-script";
+	case SL_FMT_PERF_DATA:		return "perf.data";
 	default:			return "unknown";
 	}
 }
@@ -114,6 +117,8 @@ int sl_reader_open(const char *path, const struct sl_read_opts *opts,
 			return -EINVAL;
 		}
 		ret = read_dat_open(path, opts, strtab, out, err);
+	} else if ((size_t)n >= 8 && (!memcmp(head, "PERFILE2", 8) || !memcmp(head, "2ELIFREP", 8))) {
+		ret = sl_read_perf_open(fd, head, (size_t)n, strtab, out, err);
 	} else {
 		ret = sl_read_text_open(fd, head, (size_t)n, strtab, out, err);
 	}

@@ -5,7 +5,7 @@
 #
 # NAME is a harness ($FUZZ_BUILD/fuzz_NAME).  Its seeds: the stored corpus
 # tests/fuzz/corpus/KIND and every crash found before (tests/fuzz/regress/KIND),
-# KIND being text, dat or model, plus traces schedgen generates now from
+# KIND being text, dat, model or perf, plus traces schedgen generates now from
 # testdata/scenarios (trace.dat v6 in both byte orders and long sizes, v7
 # plain and zstd through trace-cmd convert, and their tracefs text).  What
 # the fuzzer learns goes to $FUZZ_BUILD/corpus/NAME and is kept, so a
@@ -29,7 +29,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 gen=$FUZZ_BUILD/seeds
 rm -rf "$gen"
-mkdir -p "$gen/dat" "$gen/text" "$gen/model"
+mkdir -p "$gen/dat" "$gen/text" "$gen/model" "$gen/perf"
 
 # Generated seeds: small traces of every scenario, in every file shape.
 for scn in testdata/scenarios/*.scn; do
@@ -50,6 +50,12 @@ if command -v trace-cmd >/dev/null; then
 	done
 fi
 
+# perf.data: the recordings of testdata/perf cut to their first samples
+for f in testdata/perf/pipe-wakeup.data testdata/perf/messaging.data testdata/perf/pipemode.data; do
+	python3 tests/perf_edit.py shrink "$f" "$gen/perf/$(basename "$f" .data)-40.data" 40 ||
+		echo "fuzz: perf_edit.py failed on $f (seeds missing)" >&2
+done
+
 failed=""
 rm -f "$FUZZ_BUILD"/failed.*
 run_one() {
@@ -57,6 +63,7 @@ run_one() {
 	case $name in
 	dat*)	kind=dat max_len=65536 asan=$asan_slow ;;
 	text)	kind=text max_len=16384 asan=$asan_fast ;;
+	perf)	kind=perf max_len=262144 asan=$asan_fast ;;
 	*)	kind=$name max_len=4100 asan=$asan_fast extra=-len_control=0 ;;
 	esac
 	bin=$FUZZ_BUILD/fuzz_$name

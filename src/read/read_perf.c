@@ -1,0 +1,1139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * read_perf.c - perf.data (perf sched record, perf record -e sched:...)
+ *
+ * Read as perf documents the format (tools/perf/Documentation/
+ * perf.data-file-format.txt and include/uapi/linux/perf_event.h), without
+ * libperf, which Debian 12 does not package:
+ *
+ *  - the file header ("PERFILE2"), the attribute table (one
+ *    perf_event_attr each, its sample_type, read_format and sample_id_all
+ *    say how its samples and the trailers of other records are laid
+ *    out; the ids that follow tell which attribute a record belongs to),
+ *    the data section, and the feature sections after it: HEADER_TRACING_DATA
+ *    (the event formats, the same bytes a v6 trace.dat starts with: dat_meta.c
+ *    hands them to libtraceevent as for a trace.dat), HEADER_NRCPUS and
+ *    HEADER_OSRELEASE;
+ *  - pipe mode (`perf record -o -`): a 16-byte header, then the attributes,
+ *    features and tracing data as records ahead of the samples;
+ *  - PERF_RECORD_SAMPLE of a tracepoint: its PERF_SAMPLE_RAW payload is the
+ *    tracepoint's record as the ring buffer holds it, decoded by
+ *    dat_decode.c with the formats of the file; TIME and CPU come from the
+ *    sample;
+ *  - PERF_RECORD_LOST and PERF_RECORD_LOST_SAMPLES: lost events on the
+ *    CPU of their trailer (sample_id_all), at its time.
+ *
+ * Order.  perf record writes each CPU's buffer in turn, so the file is
+ * not in time order; it guarantees nothing crosses a
+ * PERF_RECORD_FINISHED_ROUND.  We sort as perf's ordered_events does, so
+ * that we see the events in the order `perf script` prints them: records
+ * with a time are queued; at each FINISHED_ROUND the queued ones up to the
+ * latest time seen by the round before are handed on (a stable sort:
+ * equal times keep file order), the others wait.  So memory holds about
+ * two rounds (perf record's buffers, -m), not the file.  The raw bytes
+ * stay in a sliding window over the data; the queue holds 24 bytes a
+ * record.  Records of a CPU come in runs already sorted: a natural merge
+ * sort costs about one pass per round.
+ *
+ * Not read: records compressed by perf record -z (refused with a hint),
+ * a perf.data of the other byte order (refused), a perf.data directory
+ * (perf record --threads).  PERF_RECORD_COMM/FORK/EXIT are not needed:
+ * the model names tasks from the tracepoints' own fields, as it does for
+ * perf script's text, whose comm column it does not read either.
+ */
+#define _GNU_SOURCE		/* memfd_create */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dat_decode.h"
+#include "dat_layout.h"
+#include "dat_meta.h"
+#include "kallsyms.h"
+#include "read_perf.h"
+#include "util/util.h"
+
+/* perf_event_attr.sample_type bits (include/uapi/linux/perf_event.h) */
+#define S_IP		(1u << 0)
+#define S_TID		(1u << 1)
+#define S_TIME		(1u << 2)
+#define S_ADDR		(1u << 3)
+#define S_READ		(1u << 4)
+#define S_CALLCHAIN	(1u << 5)
+#define S_ID		(1u << 6)
+#define S_CPU		(1u << 7)
+#define S_PERIOD	(1u << 8)
+#define S_STREAM_ID	(1u << 9)
+#define S_RAW		(1u << 10)
+#define S_IDENTIFIER	(1u << 16)
+/* the bits of the sample_id trailer of records other than samples */
+#define S_TRAILER	(S_TID | S_TIME | S_ID | S_STREAM_ID | S_CPU | S_IDENTIFIER)
+
+/* read_format bits */
+#define RF_TOTAL_TIME_ENABLED	(1u << 0)
+#define RF_TOTAL_TIME_RUNNING	(1u << 1)
+#define RF_ID			(1u << 2)
+#define RF_GROUP		(1u << 3)
+#define RF_LOST			(1u << 4)
+
+#define ATTR_TYPE_TRACEPOINT	2
+#define ATTR_SIZE_VER0		64	/* the first published perf_event_attr */
+#define ATTR_FLAGS_OFF		40	/* the u64 of bit fields */
+#define ATTR_SAMPLE_ID_ALL	(1ull << 18)
+#define ATTR_USE_CLOCKID	(1ull << 25)
+#define ATTR_CLOCKID_OFF	92	/* since PERF_ATTR_SIZE_VER1 */
+
+/* record types */
+enum {
+	REC_LOST = 2,
+	REC_SAMPLE = 9,
+	REC_LOST_SAMPLES = 13,
+	REC_USER_START = 64,
+	REC_HEADER_ATTR = 64,
+	REC_HEADER_TRACING_DATA = 66,
+	REC_FINISHED_ROUND = 68,
+	REC_AUXTRACE = 71,
+	REC_HEADER_FEATURE = 80,
+	REC_COMPRESSED = 81,
+};
+
+/* feature bits (perf.data-file-format.txt) */
+enum {
+	FEAT_TRACING_DATA = 1,
+	FEAT_OSRELEASE = 4,
+	FEAT_NRCPUS = 7,
+	FEAT_BITS = 256,
+};
+
+#define FILE_HEADER_SIZE	104	/* magic, size, attr_size, 3 sections, 4 flag words */
+#define PIPE_HEADER_SIZE	16
+#define READ_CHUNK		(1u << 20)
+#define MAX_ATTRS		4096
+#define MAX_IDS			(1u << 22)
+#define MAX_TRACING_DATA	(256ull << 20)	/* a tracing-data section, in bytes */
+#define MAX_CPUS		8192		/* as SL_DAT_MAX_CPUS */
+
+struct perf_attr {
+	uint32_t type;			/* PERF_TYPE_*: 2 = tracepoint */
+	uint64_t sample_type;		/* S_* */
+	uint64_t read_format;		/* RF_* */
+	bool sample_id_all;		/* records other than samples carry a trailer */
+};
+
+/* id -> attribute, an open-addressing table */
+struct id_slot {
+	uint64_t id;
+	uint32_t attr_plus1;		/* 0 = empty */
+};
+
+/* A queued record: its time, and what next() makes of it. */
+struct entry {
+	uint64_t ts;
+	uint64_t aux;			/* sample: offset of the raw data; lost: count */
+	uint32_t size;			/* raw bytes; ENTRY_LOST, ENTRY_NONE */
+	int32_t cpu;
+};
+#define ENTRY_LOST	0u		/* lost events (aux: how many, 0 unknown) */
+#define ENTRY_NONE	UINT32_MAX	/* queued only for the order, as perf does */
+
+struct perf_reader {
+	struct sl_reader r;		/* first: the generic part */
+	int fd;
+	bool pipe;			/* pipe mode: header records in the stream */
+	bool seekable;			/* fd is a regular file: pread */
+	uint64_t file_size;
+	uint64_t pos;			/* offset of the next record in the stream */
+	uint64_t data_end;		/* end of the data section (UINT64_MAX: the stream's) */
+
+	/* the window of the stream: bytes [buf_off, buf_off + buf_len) */
+	uint8_t *buf;
+	size_t buf_alloc, buf_len;
+	uint64_t buf_off;
+	uint64_t keep_off;		/* queued records need nothing before it */
+	bool eof;			/* nothing more to read */
+
+	struct perf_attr *attrs;
+	uint32_t nr_attrs;
+	size_t attrs_alloc;
+	struct id_slot *ids;
+	uint32_t ids_mask, nr_ids;	/* table of ids_mask + 1 slots */
+	uint64_t last_id;		/* a one-entry cache in front of the table */
+	uint32_t last_attr;
+	bool same_trailer;		/* every attribute lays out the trailer alike */
+
+	/* the queue: q[0, out_nr) sorted and ready (next is out_pos), the rest waits */
+	struct entry *q, *tmp;
+	size_t q_nr, q_alloc, tmp_alloc;
+	size_t out_pos, out_nr;
+	uint64_t max_ts;		/* latest time queued (perf's max_timestamp) */
+	uint64_t next_flush;		/* hand on up to here at the next round */
+
+	/* the formats */
+	struct sl_dat_layout tlayout;
+	int tdata_fd;			/* where the tracing data is read from */
+	bool own_tdata_fd;
+	bool have_tracing;
+	struct tep_handle *tep;
+	struct sl_dat_names names;
+	struct sl_kallsyms *ksyms;
+	struct sl_dat_decoder *decoder;
+	struct sl_strtab *strtab;
+	uint32_t lost_name;
+	int error;			/* a failure: its -errno, message in r.err */
+};
+
+static inline uint64_t get_u64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t get_u32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint16_t get_u16(const uint8_t *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
+static struct sl_error *perf_err(struct perf_reader *pr)
+{
+	return pr->r.err;
+}
+
+static int fail(struct perf_reader *pr, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(struct perf_reader *pr, int ret, const char *fmt, ...)
+{
+	char msg[SL_ERROR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	sl_error_set(perf_err(pr), "%s", msg);
+	pr->error = ret;
+	return ret;
+}
+
+/* Read len bytes at off (regular file), false when the file is shorter. */
+static bool pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		got += (size_t)n;
+	}
+	return true;
+}
+
+/* --- the window over the stream --- */
+
+/*
+ * Make bytes [off, off + len) of the stream available and return them,
+ * or NULL at the end of the data (pr->eof; an error sets pr->error).
+ * Nothing before min(off, keep_off) is kept.
+ */
+static const uint8_t *window(struct perf_reader *pr, uint64_t off, size_t len)
+{
+	uint64_t end = off + len;
+
+	if (off >= pr->buf_off && end <= pr->buf_off + pr->buf_len)
+		return pr->buf + (off - pr->buf_off);
+	if (end > pr->data_end || end < off || off < pr->buf_off)
+		return NULL;
+	/* drop what no one needs, keep the rest at the front */
+	uint64_t keep = MIN(off, pr->keep_off);
+
+	if (keep > pr->buf_off) {
+		uint64_t drop = MIN(keep - pr->buf_off, (uint64_t)pr->buf_len);
+
+		memmove(pr->buf, pr->buf + drop, pr->buf_len - drop);
+		pr->buf_len -= (size_t)drop;
+		pr->buf_off += drop;
+	}
+	while (pr->buf_off + pr->buf_len < end) {
+		uint64_t have_end = pr->buf_off + pr->buf_len;
+		size_t want = (size_t)MAX((uint64_t)READ_CHUNK, end - have_end);
+		ssize_t n;
+
+		if (pr->data_end != UINT64_MAX)
+			want = (size_t)MIN((uint64_t)want, pr->data_end - have_end);
+		GROW(pr->buf, pr->buf_alloc, pr->buf_len + want);
+		if (pr->seekable)
+			n = pread(pr->fd, pr->buf + pr->buf_len, want, (off_t)have_end);
+		else
+			n = read(pr->fd, pr->buf + pr->buf_len, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			fail(pr, -EIO, "cannot read: %s", strerror(errno));
+			return NULL;
+		}
+		if (n == 0) {
+			pr->eof = true;
+			return NULL;
+		}
+		pr->buf_len += (size_t)n;
+	}
+	return pr->buf + (off - pr->buf_off);
+}
+
+/* --- attributes and ids --- */
+
+static uint32_t id_hash(uint64_t id, uint32_t mask)
+{
+	return (uint32_t)((id * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+}
+
+static void id_insert(struct perf_reader *pr, uint64_t id, uint32_t attr)
+{
+	if ((pr->nr_ids + 1) * 2 > pr->ids_mask + 1) {
+		uint32_t old_slots = pr->ids ? pr->ids_mask + 1 : 0;
+		struct id_slot *old = pr->ids;
+
+		pr->ids_mask = old_slots ? old_slots * 2 - 1 : 63;
+		pr->ids = xcalloc((size_t)pr->ids_mask + 1, sizeof(*pr->ids));
+		pr->nr_ids = 0;
+		for (uint32_t i = 0; i < old_slots; i++)
+			if (old[i].attr_plus1)
+				id_insert(pr, old[i].id, old[i].attr_plus1 - 1);
+		free(old);
+	}
+	for (uint32_t i = id_hash(id, pr->ids_mask);; i = (i + 1) & pr->ids_mask) {
+		if (!pr->ids[i].attr_plus1) {
+			pr->ids[i].id = id;
+			pr->ids[i].attr_plus1 = attr + 1;
+			pr->nr_ids++;
+			return;
+		}
+		if (pr->ids[i].id == id) {
+			pr->ids[i].attr_plus1 = attr + 1;
+			return;
+		}
+	}
+}
+
+/* The attribute of id, or NULL. */
+static const struct perf_attr *id_attr(struct perf_reader *pr, uint64_t id)
+{
+	if (pr->nr_attrs == 1)
+		return &pr->attrs[0];
+	if (id == pr->last_id && pr->last_attr < pr->nr_attrs)
+		return &pr->attrs[pr->last_attr];
+	if (!pr->ids)
+		return NULL;
+	for (uint32_t i = id_hash(id, pr->ids_mask);; i = (i + 1) & pr->ids_mask) {
+		if (!pr->ids[i].attr_plus1)
+			return NULL;
+		if (pr->ids[i].id == id) {
+			pr->last_id = id;
+			pr->last_attr = pr->ids[i].attr_plus1 - 1;
+			return &pr->attrs[pr->last_attr];
+		}
+	}
+}
+
+/* An attribute from its bytes (size: what the file gives for it).  0 or -errno. */
+static int add_attr(struct perf_reader *pr, const uint8_t *p, uint64_t size)
+{
+	struct perf_attr a;
+	uint32_t asize;
+	uint64_t flags;
+
+	if (size < ATTR_SIZE_VER0)
+		return fail(pr, -EINVAL, "corrupt perf.data: an event attribute of %llu bytes",
+			    (unsigned long long)size);
+	if (pr->nr_attrs >= MAX_ATTRS)
+		return fail(pr, -EINVAL, "corrupt perf.data: more than %d event attributes",
+			    MAX_ATTRS);
+	asize = get_u32(p + 4);
+	a.type = get_u32(p);
+	a.sample_type = get_u64(p + 24);
+	a.read_format = get_u64(p + 32);
+	flags = get_u64(p + ATTR_FLAGS_OFF);
+	a.sample_id_all = flags & ATTR_SAMPLE_ID_ALL;
+	if (flags & ATTR_USE_CLOCKID && asize >= ATTR_CLOCKID_OFF + 4 &&
+	    size >= ATTR_CLOCKID_OFF + 4 && !pr->r.info.clock[0]) {
+		static const char *const names[] = {
+			[0] = "realtime", [1] = "mono", [4] = "mono_raw", [7] = "boot", [11] = "tai",
+		};
+		int32_t clockid = (int32_t)get_u32(p + ATTR_CLOCKID_OFF);
+
+		snprintf(pr->r.info.clock, sizeof(pr->r.info.clock), "%s",
+			 clockid >= 0 && (size_t)clockid < ARRAY_SIZE(names) && names[clockid] ?
+			 names[clockid] : "clockid");
+	}
+	GROW(pr->attrs, pr->attrs_alloc, (size_t)pr->nr_attrs + 1);
+	pr->attrs[pr->nr_attrs++] = a;
+	/* records other than samples: can one layout read every trailer? */
+	pr->same_trailer = true;
+	for (uint32_t i = 1; i < pr->nr_attrs; i++)
+		if ((pr->attrs[i].sample_type & S_TRAILER) != (pr->attrs[0].sample_type & S_TRAILER) ||
+		    pr->attrs[i].sample_id_all != pr->attrs[0].sample_id_all)
+			pr->same_trailer = false;
+	return 0;
+}
+
+/* --- records --- */
+
+/*
+ * The time and CPU of a record other than a sample, from its sample_id
+ * trailer (sample_id_all).  false when it has none.
+ */
+static bool trailer_time(struct perf_reader *pr, const uint8_t *rec, uint32_t size,
+			 uint64_t *ts, int32_t *cpu)
+{
+	const struct perf_attr *a;
+	uint64_t st;
+	uint32_t n;
+	const uint8_t *p;
+
+	if (!pr->nr_attrs)
+		return false;
+	a = &pr->attrs[0];
+	if (!pr->same_trailer && (a->sample_type & S_IDENTIFIER) && size >= 16)
+		a = id_attr(pr, get_u64(rec + size - 8));
+	if (!a || !a->sample_id_all || !(a->sample_type & S_TIME))
+		return false;
+	st = a->sample_type & S_TRAILER;
+	n = 8 * (uint32_t)__builtin_popcountll(st);
+	if (size < 8 + n)
+		return false;
+	p = rec + size - n;
+	if (st & S_TID)
+		p += 8;
+	*ts = get_u64(p);
+	p += 8;
+	p += st & S_ID ? 8 : 0;
+	p += st & S_STREAM_ID ? 8 : 0;
+	*cpu = st & S_CPU ? (int32_t)get_u32(p) : -1;
+	return true;
+}
+
+static void queue(struct perf_reader *pr, uint64_t ts, uint64_t aux, uint32_t size, int32_t cpu)
+{
+	/* perf's ordered_events: an empty queue starts its latest time anew */
+	if (!pr->q_nr || ts >= pr->max_ts)
+		pr->max_ts = ts;
+	GROW(pr->q, pr->q_alloc, pr->q_nr + 1);
+	pr->q[pr->q_nr++] = (struct entry){ .ts = ts, .aux = aux, .size = size, .cpu = cpu };
+}
+
+/* Skip n bytes of the read format of a sample at p (end: the record's end). */
+static const uint8_t *skip_read(const struct perf_attr *a, const uint8_t *p, const uint8_t *end)
+{
+	uint64_t rf = a->read_format, each = 8 + (rf & RF_ID ? 8 : 0) + (rf & RF_LOST ? 8 : 0);
+	uint64_t times = (rf & RF_TOTAL_TIME_ENABLED ? 8 : 0) + (rf & RF_TOTAL_TIME_RUNNING ? 8 : 0);
+
+	if (!(rf & RF_GROUP))
+		return (uint64_t)(end - p) >= each + times ? p + each + times : NULL;
+	if (end - p < 8)
+		return NULL;
+	uint64_t nr = get_u64(p);
+
+	p += 8;
+	if ((uint64_t)(end - p) < times || nr > ((uint64_t)(end - p) - times) / each)
+		return NULL;
+	return p + times + nr * each;
+}
+
+/* A sample: queue its tracepoint payload.  0, or -errno. */
+static int handle_sample(struct perf_reader *pr, const uint8_t *rec, uint32_t size)
+{
+	const uint8_t *p = rec + 8, *end = rec + size;
+	const struct perf_attr *a = &pr->attrs[0];
+	uint64_t st, ts = 0;
+	int32_t cpu = -1;
+
+	if (pr->nr_attrs > 1) {
+		uint64_t st0 = a->sample_type;
+		size_t at;
+
+		if (st0 & S_IDENTIFIER)
+			at = 0;
+		else if (st0 & S_ID)
+			at = 8 * (size_t)__builtin_popcountll(st0 & (S_IP | S_TID | S_TIME | S_ADDR));
+		else
+			at = SIZE_MAX;
+		if (at != SIZE_MAX) {
+			if ((size_t)(end - p) < at + 8)
+				goto short_sample;
+			a = id_attr(pr, get_u64(p + at));
+			if (!a)
+				return 0;	/* an id no attribute has: perf skips it too */
+		}
+	}
+	st = a->sample_type;
+#define TAKE(bit, n) do { if (st & (bit)) { if (end - p < (n)) goto short_sample; p += (n); } } while (0)
+	TAKE(S_IDENTIFIER, 8);
+	TAKE(S_IP, 8);
+	TAKE(S_TID, 8);
+	if (st & S_TIME) {
+		if (end - p < 8)
+			goto short_sample;
+		ts = get_u64(p);
+		p += 8;
+	}
+	TAKE(S_ADDR, 8);
+	TAKE(S_ID, 8);
+	TAKE(S_STREAM_ID, 8);
+	if (st & S_CPU) {
+		if (end - p < 8)
+			goto short_sample;
+		cpu = (int32_t)get_u32(p);
+		p += 8;
+	}
+	TAKE(S_PERIOD, 8);
+#undef TAKE
+	if (st & S_READ && !(p = skip_read(a, p, end)))
+		goto short_sample;
+	if (st & S_CALLCHAIN) {
+		if (end - p < 8 || get_u64(p) > (uint64_t)(end - p - 8) / 8)
+			goto short_sample;
+		p += 8 + 8 * get_u64(p);
+	}
+	if (a->type != ATTR_TYPE_TRACEPOINT || !(st & S_RAW)) {
+		if (st & S_TIME)
+			queue(pr, ts, 0, ENTRY_NONE, -1);
+		return 0;
+	}
+	if (!(st & S_TIME) || !(st & S_CPU))
+		return fail(pr, -ENOTSUP, "perf.data samples without %s: record with perf sched "
+			    "record, or perf record -a", st & S_TIME ? "a CPU" : "a time");
+	if (end - p < 4 || get_u32(p) > (uint64_t)(end - p - 4))
+		goto short_sample;
+	if (cpu < 0 || cpu >= MAX_CPUS)
+		return fail(pr, -EINVAL, "corrupt perf.data: a sample at byte %llu on CPU %u",
+			    (unsigned long long)pr->pos, (unsigned)cpu);
+	if (get_u32(p))
+		queue(pr, ts, pr->pos + (uint64_t)(p + 4 - rec), get_u32(p), cpu);
+	return 0;
+short_sample:
+	return fail(pr, -EINVAL, "corrupt perf.data: the sample at byte %llu is shorter (%u bytes) "
+		    "than its fields", (unsigned long long)pr->pos, size);
+}
+
+static void set_nrcpus(struct perf_reader *pr, const uint8_t *p, uint64_t size)
+{
+	uint32_t avail, online;
+
+	if (size < 8)
+		return;
+	avail = get_u32(p);
+	online = get_u32(p + 4);
+	avail = MAX(avail, online);
+	if (avail > 0 && avail <= MAX_CPUS) {
+		pr->r.info.ncpus = (int)avail;
+		pr->r.info.header_ncpus = (int)avail;
+	}
+}
+
+static void set_osrelease(struct perf_reader *pr, const uint8_t *p, uint64_t size)
+{
+	uint32_t len;
+
+	if (size < 4)
+		return;
+	len = (uint32_t)MIN((uint64_t)get_u32(p), size - 4);	/* NUL-padded */
+	snprintf(pr->r.info.kernel, sizeof(pr->r.info.kernel), "%.*s", (int)len, (const char *)p + 4);
+}
+
+/* The event formats: size bytes at offset of fd into tep and a decoder.  0 or -errno. */
+static int load_tracing(struct perf_reader *pr, int fd, uint64_t offset, uint64_t size)
+{
+	struct sl_error *err = perf_err(pr);
+	int ret;
+
+	if (size > MAX_TRACING_DATA)
+		return fail(pr, -EINVAL, "corrupt perf.data: %llu bytes of tracing data",
+			    (unsigned long long)size);
+	ret = sl_dat_layout_tracing_data(fd, offset, size, &pr->tlayout, err);
+	if (!ret) {
+		pr->tlayout.nr_cpus = pr->r.info.ncpus;
+		ret = sl_dat_tep_load(fd, &pr->tlayout, &pr->tep, &pr->ksyms, &pr->names, err);
+	}
+	if (ret) {
+		pr->error = ret;
+		return ret;
+	}
+	pr->decoder = sl_dat_decoder_new(pr->tep, &pr->names, pr->strtab, err);
+	if (!pr->decoder) {
+		pr->error = -EINVAL;
+		return -EINVAL;
+	}
+	pr->lost_name = sl_dat_lost_name(pr->decoder);
+	pr->r.info.long_size = pr->tlayout.long_size;
+	sl_dat_fill_info(pr->tep, &pr->r.info);
+	pr->have_tracing = true;
+	return 0;
+}
+
+/* Pipe mode: the tracing data follows its record; keep a copy to parse it from. */
+static int pipe_tracing_data(struct perf_reader *pr, uint64_t off, uint64_t size)
+{
+	const uint8_t *p;
+	int fd;
+
+	if (size > MAX_TRACING_DATA)
+		return fail(pr, -EINVAL, "corrupt perf.data: %llu bytes of tracing data",
+			    (unsigned long long)size);
+	p = window(pr, off, (size_t)size);
+	if (!p)
+		return pr->error ? pr->error :
+			fail(pr, -EINVAL, "truncated perf.data: the tracing data at byte %llu "
+			     "runs past the end", (unsigned long long)off);
+	if (pr->have_tracing)
+		return 0;	/* perf inject may repeat it: the first one holds */
+	fd = memfd_create("perf-tracing-data", MFD_CLOEXEC);
+	if (fd < 0)
+		return fail(pr, -errno, "cannot keep the tracing data: %s", strerror(errno));
+	for (uint64_t done = 0; done < size;) {
+		ssize_t n = write(fd, p + done, (size_t)(size - done));
+
+		if (n <= 0) {
+			close(fd);
+			return fail(pr, -EIO, "cannot keep the tracing data: %s", strerror(errno));
+		}
+		done += (uint64_t)n;
+	}
+	pr->tdata_fd = fd;
+	pr->own_tdata_fd = true;
+	return load_tracing(pr, fd, 0, size);
+}
+
+/* The records perf writes in pipe mode instead of the file header's tables. */
+static int handle_user_record(struct perf_reader *pr, uint32_t type, const uint8_t *rec,
+			      uint32_t size, uint64_t *extra)
+{
+	switch (type) {
+	case REC_HEADER_ATTR: {
+		uint32_t asize;
+		int ret;
+
+		if (size < 8 + ATTR_SIZE_VER0)
+			break;
+		asize = get_u32(rec + 8 + 4);
+		if (!asize)
+			asize = ATTR_SIZE_VER0;
+		if (asize < ATTR_SIZE_VER0 || asize > size - 8)
+			return fail(pr, -EINVAL, "corrupt perf.data: an attribute record at byte %llu",
+				    (unsigned long long)pr->pos);
+		ret = add_attr(pr, rec + 8, asize);
+		if (ret)
+			return ret;
+		for (uint32_t off = 8 + asize; off + 8 <= size; off += 8)
+			id_insert(pr, get_u64(rec + off), pr->nr_attrs - 1);
+		return 0;
+	}
+	case REC_HEADER_TRACING_DATA:
+		if (size < 12)
+			break;
+		*extra = get_u32(rec + 8);
+		return pipe_tracing_data(pr, pr->pos + size, *extra);
+	case REC_HEADER_FEATURE:
+		if (size < 16)
+			break;
+		if (get_u64(rec + 8) == FEAT_NRCPUS)
+			set_nrcpus(pr, rec + 16, size - 16);
+		else if (get_u64(rec + 8) == FEAT_OSRELEASE)
+			set_osrelease(pr, rec + 16, size - 16);
+		return 0;
+	case REC_AUXTRACE:
+		if (size >= 16)
+			*extra = get_u64(rec + 8);	/* the trace data follows the record */
+		return 0;
+	case REC_COMPRESSED:
+		return fail(pr, -ENOTSUP, "compressed perf.data (perf record -z): write it "
+			    "out uncompressed with perf inject -i FILE -o OUT first");
+	default:
+		return 0;
+	}
+	return fail(pr, -EINVAL, "corrupt perf.data: a record of type %u at byte %llu has "
+		    "only %u bytes", type, (unsigned long long)pr->pos, size);
+}
+
+/* --- the order --- */
+
+/* Stable natural merge sort of q by time: the runs of each CPU are merged. */
+static void sort_queue(struct perf_reader *pr)
+{
+	size_t n = pr->q_nr, *runs = NULL, nr_runs = 0, runs_alloc = 0;
+
+	if (n < 2)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (!i || pr->q[i].ts < pr->q[i - 1].ts) {
+			GROW(runs, runs_alloc, nr_runs + 2);
+			runs[nr_runs++] = i;
+		}
+	}
+	if (nr_runs > 1) {
+		GROW(pr->tmp, pr->tmp_alloc, n);
+		runs[nr_runs] = n;
+		while (nr_runs > 1) {
+			size_t out = 0;
+
+			for (size_t r = 0; r < nr_runs; r += 2) {
+				size_t a = runs[r], a_end = runs[MIN(r + 1, nr_runs)];
+				size_t b = a_end, b_end = r + 1 < nr_runs ? runs[r + 2] : a_end;
+				size_t o = a;
+
+				runs[out++] = a;
+				while (a < a_end && b < b_end)
+					pr->tmp[o++] = pr->q[b].ts < pr->q[a].ts ? pr->q[b++] : pr->q[a++];
+				memcpy(&pr->tmp[o], &pr->q[a], (a_end - a) * sizeof(*pr->q));
+				o += a_end - a;
+				memcpy(&pr->tmp[o], &pr->q[b], (b_end - b) * sizeof(*pr->q));
+			}
+			runs[out] = n;
+			nr_runs = out;
+			struct entry *t = pr->q;
+			size_t ta = pr->q_alloc;
+
+			pr->q = pr->tmp;
+			pr->q_alloc = pr->tmp_alloc;
+			pr->tmp = t;
+			pr->tmp_alloc = ta;
+		}
+	}
+	free(runs);
+}
+
+/* Hand on the queued records up to limit (all of them: UINT64_MAX). */
+static void flush_upto(struct perf_reader *pr, uint64_t limit)
+{
+	size_t lo = 0, hi = pr->q_nr;
+
+	sort_queue(pr);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pr->q[mid].ts <= limit)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	pr->out_pos = 0;
+	pr->out_nr = lo;
+}
+
+/* The records handed on are done: drop them, and the bytes only they needed. */
+static void drop_done(struct perf_reader *pr)
+{
+	uint64_t keep = pr->pos;
+
+	memmove(pr->q, pr->q + pr->out_nr, (pr->q_nr - pr->out_nr) * sizeof(*pr->q));
+	pr->q_nr -= pr->out_nr;
+	pr->out_pos = pr->out_nr = 0;
+	for (size_t i = 0; i < pr->q_nr; i++)
+		if (pr->q[i].size != ENTRY_LOST && pr->q[i].size != ENTRY_NONE)
+			keep = MIN(keep, pr->q[i].aux);
+	pr->keep_off = keep;
+}
+
+/*
+ * Read records until a round can be handed on (1), the data ends (0), or
+ * an error (-errno).  stop_at_tracing: return 1 as soon as the formats
+ * are known (pipe mode, at open).
+ */
+static int read_records(struct perf_reader *pr, bool stop_at_tracing)
+{
+	for (;;) {
+		const uint8_t *rec;
+		uint64_t extra = 0, ts;
+		uint32_t type, size;
+		int32_t cpu;
+		int ret = 0;
+
+		if (stop_at_tracing && pr->have_tracing)
+			return 1;
+		if (pr->pos == pr->data_end)
+			return 0;
+		rec = window(pr, pr->pos, 8);
+		if (!rec) {
+			if (pr->error)
+				return pr->error;
+			if (pr->pos == pr->buf_off + pr->buf_len && pr->data_end == UINT64_MAX)
+				return 0;	/* a pipe ends between records */
+			return fail(pr, -EINVAL, "truncated perf.data: a record header at byte %llu "
+				    "runs past the end", (unsigned long long)pr->pos);
+		}
+		type = get_u32(rec);
+		size = get_u16(rec + 6);
+		if (size < 8)
+			return fail(pr, -EINVAL, "corrupt perf.data: a record of %u bytes at byte %llu",
+				    size, (unsigned long long)pr->pos);
+		rec = window(pr, pr->pos, size);
+		if (!rec)
+			return pr->error ? pr->error :
+				fail(pr, -EINVAL, "truncated perf.data: the record at byte %llu "
+				     "(%u bytes) runs past the end", (unsigned long long)pr->pos, size);
+		if (type == REC_SAMPLE) {
+			if (!pr->nr_attrs)
+				return fail(pr, -EINVAL, "corrupt perf.data: a sample at byte %llu "
+					    "before any event attribute", (unsigned long long)pr->pos);
+			ret = handle_sample(pr, rec, size);
+		} else if (type == REC_FINISHED_ROUND) {
+			pr->pos += size;
+			if (pr->q_nr) {
+				uint64_t limit = pr->next_flush;
+
+				pr->next_flush = pr->max_ts;
+				flush_upto(pr, limit);
+				if (pr->out_nr)
+					return 1;
+			}
+			continue;
+		} else if (type >= REC_USER_START) {
+			ret = handle_user_record(pr, type, rec, size, &extra);
+		} else if (trailer_time(pr, rec, size, &ts, &cpu)) {
+			if ((type == REC_LOST && size >= 24) || (type == REC_LOST_SAMPLES && size >= 16)) {
+				uint64_t count = get_u64(rec + (type == REC_LOST ? 16 : 8));
+
+				if (cpu < 0 || cpu >= MAX_CPUS)
+					return fail(pr, -EINVAL, "corrupt perf.data: lost events at byte "
+						    "%llu on CPU %d", (unsigned long long)pr->pos, cpu);
+				queue(pr, ts, count, ENTRY_LOST, cpu);
+			} else {
+				queue(pr, ts, 0, ENTRY_NONE, -1);
+			}
+		} else if (type == REC_LOST && size >= 24) {
+			/* no time, no CPU: counted, not placed */
+			pr->r.info.lost_events = sat_add_u64(pr->r.info.lost_events, get_u64(rec + 16));
+		}
+		if (ret)
+			return ret;
+		if (extra > pr->data_end - pr->pos - size)
+			return fail(pr, -EINVAL, "truncated perf.data: the data of the record at "
+				    "byte %llu runs past the end", (unsigned long long)pr->pos);
+		pr->pos += size + extra;
+	}
+}
+
+static int perf_next(struct sl_reader *r, struct sl_event *ev)
+{
+	struct perf_reader *pr = (struct perf_reader *)r;
+	int ret;
+
+	for (;;) {
+		if (pr->error)
+			return pr->error;
+		while (pr->out_pos < pr->out_nr) {
+			const struct entry *e = &pr->q[pr->out_pos++];
+
+			if (e->size == ENTRY_NONE)
+				continue;
+			if (e->size == ENTRY_LOST) {
+				memset(ev, 0, sizeof(*ev));
+				ev->type = SL_EV_LOST;
+				ev->name = pr->lost_name;
+				ev->ts = e->ts;
+				ev->cpu = e->cpu;
+				ev->pid = -1;
+				ev->lost.count = e->aux;
+				if (e->aux)
+					r->info.lost_events = sat_add_u64(r->info.lost_events, e->aux);
+				else
+					r->info.lost_unknown++;
+				return 1;
+			}
+			if (sl_dat_decode(pr->decoder, e->cpu, e->ts, pr->buf + (e->aux - pr->buf_off),
+					  (int)e->size, ev) < 0)
+				return fail(pr, -EINVAL, "corrupt perf.data: the tracepoint data at "
+					    "byte %llu (%u bytes) is too short for its format",
+					    (unsigned long long)e->aux, e->size);
+			return 1;
+		}
+		if (pr->out_nr)
+			drop_done(pr);
+		if (pr->eof) {
+			if (!pr->q_nr)
+				return 0;
+			flush_upto(pr, UINT64_MAX);
+			continue;
+		}
+		ret = read_records(pr, false);
+		if (ret < 0)
+			return ret;
+		if (ret == 0) {
+			pr->eof = true;
+			if (!pr->q_nr)
+				return 0;
+			flush_upto(pr, UINT64_MAX);
+		}
+	}
+}
+
+static void perf_close(struct sl_reader *r)
+{
+	struct perf_reader *pr = (struct perf_reader *)r;
+
+	sl_dat_decoder_free(pr->decoder);
+	if (pr->tep)
+		tep_free(pr->tep);
+	sl_dat_names_free(&pr->names);
+	sl_kallsyms_free(pr->ksyms);
+	sl_dat_layout_free(&pr->tlayout);
+	if (pr->own_tdata_fd)
+		close(pr->tdata_fd);
+	if (pr->fd >= 0)
+		close(pr->fd);
+	free(pr->buf);
+	free(pr->attrs);
+	free(pr->ids);
+	free(pr->q);
+	free(pr->tmp);
+	free(pr);
+}
+
+static const struct sl_reader_ops perf_ops = {
+	.next = perf_next,
+	.close = perf_close,
+};
+
+/* --- the file header --- */
+
+static int truncated(struct perf_reader *pr, const char *what, uint64_t end)
+{
+	return fail(pr, -EINVAL, "truncated perf.data: %s ends at byte %llu, the file has %llu",
+		    what, (unsigned long long)end, (unsigned long long)pr->file_size);
+}
+
+/* Does [off, off + size) lie in the file? */
+static bool in_file(const struct perf_reader *pr, uint64_t off, uint64_t size)
+{
+	return off <= pr->file_size && size <= pr->file_size - off;
+}
+
+static int read_attrs(struct perf_reader *pr, uint64_t attr_size, uint64_t off, uint64_t size)
+{
+	uint8_t *e;
+	int ret = 0;
+
+	if (!in_file(pr, off, size))
+		return truncated(pr, "the attribute table", off + size);
+	if (attr_size < ATTR_SIZE_VER0 + 16 || attr_size > 4096 || size % attr_size)
+		return fail(pr, -EINVAL, "corrupt perf.data: attribute table of %llu bytes, "
+			    "%llu bytes each", (unsigned long long)size, (unsigned long long)attr_size);
+	if (!size)
+		return fail(pr, -EINVAL, "corrupt perf.data: no event attributes");
+	e = xmalloc(attr_size);
+	for (uint64_t at = off; at < off + size && !ret; at += attr_size) {
+		uint32_t asize;
+		uint64_t ids_off, ids_size;
+
+		if (!pread_all(pr->fd, e, attr_size, at)) {
+			ret = truncated(pr, "the attribute table", off + size);
+			break;
+		}
+		asize = get_u32(e + 4);
+		if (!asize)
+			asize = ATTR_SIZE_VER0;
+		if (asize < ATTR_SIZE_VER0 || asize > attr_size - 16) {
+			ret = fail(pr, -EINVAL, "corrupt perf.data: an attribute of %u bytes in "
+				   "entries of %llu", asize, (unsigned long long)attr_size);
+			break;
+		}
+		ret = add_attr(pr, e, asize);
+		if (ret)
+			break;
+		ids_off = get_u64(e + asize);
+		ids_size = get_u64(e + asize + 8);
+		if (!in_file(pr, ids_off, ids_size)) {
+			ret = truncated(pr, "an attribute's id list", ids_off + ids_size);
+			break;
+		}
+		if (ids_size / 8 > MAX_IDS - pr->nr_ids) {
+			ret = fail(pr, -EINVAL, "corrupt perf.data: %llu event ids",
+				   (unsigned long long)(ids_size / 8));
+			break;
+		}
+		uint64_t *ids = xmalloc(ids_size + 8);
+
+		if (!pread_all(pr->fd, ids, ids_size, ids_off))
+			ret = truncated(pr, "an attribute's id list", ids_off + ids_size);
+		for (uint64_t i = 0; !ret && i < ids_size / 8; i++)
+			id_insert(pr, ids[i], pr->nr_attrs - 1);
+		free(ids);
+	}
+	free(e);
+	return ret;
+}
+
+/* The feature sections after the data: the formats, the CPU count, the kernel. */
+static int read_features(struct perf_reader *pr, const uint8_t *hdr, uint64_t table)
+{
+	uint64_t tracing_off = 0, tracing_size = 0;
+	int index = 0;
+
+	for (int bit = 0; bit < FEAT_BITS; bit++) {
+		uint8_t sec[16], small[4 + 128];
+		uint64_t off, size;
+
+		if (!(get_u64(hdr + 72 + 8 * (bit / 64)) >> (bit % 64) & 1))
+			continue;
+		if (!pread_all(pr->fd, sec, 16, table + 16 * (uint64_t)index++))
+			return truncated(pr, "the table of header features", table + 16 * (uint64_t)index);
+		off = get_u64(sec);
+		size = get_u64(sec + 8);
+		if (bit != FEAT_TRACING_DATA && bit != FEAT_NRCPUS && bit != FEAT_OSRELEASE)
+			continue;
+		if (!in_file(pr, off, size))
+			return truncated(pr, bit == FEAT_TRACING_DATA ? "the tracing data" :
+					 "a header feature", off + size);
+		if (bit == FEAT_TRACING_DATA) {
+			tracing_off = off;
+			tracing_size = size;
+			continue;
+		}
+		size = MIN(size, sizeof(small));
+		if (!pread_all(pr->fd, small, (size_t)size, off))
+			return truncated(pr, "a header feature", off + size);
+		if (bit == FEAT_NRCPUS)
+			set_nrcpus(pr, small, size);
+		else
+			set_osrelease(pr, small, size);
+	}
+	if (!tracing_size) {
+		bool tracepoints = false;
+
+		for (uint32_t i = 0; i < pr->nr_attrs; i++)
+			tracepoints |= pr->attrs[i].type == ATTR_TYPE_TRACEPOINT;
+		return fail(pr, -EINVAL, tracepoints ?
+			    "corrupt perf.data: no tracing-data section (the event formats)" :
+			    "this perf.data records no tracepoints: record with perf sched record "
+			    "or perf record -e 'sched:*'");
+	}
+	return load_tracing(pr, pr->fd, tracing_off, tracing_size);
+}
+
+static int open_file(struct perf_reader *pr)
+{
+	uint8_t hdr[FILE_HEADER_SIZE];
+	uint64_t hsize, data_off, data_size;
+	int ret;
+
+	if (!pread_all(pr->fd, hdr, 16, 0))
+		return truncated(pr, "the header", 16);
+	hsize = get_u64(hdr + 8);
+	if (hsize == PIPE_HEADER_SIZE) {
+		pr->pipe = true;
+		return 0;
+	}
+	if (hsize != FILE_HEADER_SIZE)
+		return fail(pr, -EINVAL, "corrupt perf.data: a header of %llu bytes "
+			    "(perf writes %d)", (unsigned long long)hsize, FILE_HEADER_SIZE);
+	if (!pread_all(pr->fd, hdr, sizeof(hdr), 0))
+		return truncated(pr, "the header", sizeof(hdr));
+	data_off = get_u64(hdr + 40);
+	data_size = get_u64(hdr + 48);
+	if (!in_file(pr, data_off, data_size))
+		return truncated(pr, "the data section", data_off + data_size);
+	ret = read_attrs(pr, get_u64(hdr + 16), get_u64(hdr + 24), get_u64(hdr + 32));
+	if (ret)
+		return ret;
+	ret = read_features(pr, hdr, data_off + data_size);
+	if (ret)
+		return ret;
+	pr->pos = data_off;
+	pr->buf_off = pr->keep_off = data_off;
+	pr->data_end = data_off + data_size;
+	return 0;
+}
+
+int sl_read_perf_open(int fd, const char *prefix, size_t prefix_len, struct sl_strtab *strtab,
+		      struct sl_reader **out, struct sl_error *err)
+{
+	struct perf_reader *pr = xcalloc(1, sizeof(*pr));
+	struct stat st;
+	int ret;
+
+	pr->r.ops = &perf_ops;
+	pr->r.err = err;		/* sl_reader_open() sets it again */
+	pr->r.info.format = SL_FMT_PERF_DATA;
+	pr->fd = fd;
+	pr->strtab = strtab;
+	pr->data_end = UINT64_MAX;
+	if (prefix_len >= 8 && !memcmp(prefix, "2ELIFREP", 8)) {
+		ret = fail(pr, -ENOTSUP, "a perf.data of the other byte order is not supported");
+		goto fail;
+	}
+	pr->seekable = !fstat(fd, &st) && S_ISREG(st.st_mode);
+	if (pr->seekable) {
+		pr->file_size = (uint64_t)st.st_size;
+		ret = open_file(pr);
+		if (ret)
+			goto fail;
+	} else {
+		pr->pipe = true;
+	}
+	if (pr->pipe) {
+		/* pipe mode: 16-byte header, the rest comes as records */
+		if (!pr->seekable) {
+			GROW(pr->buf, pr->buf_alloc, READ_CHUNK);
+			memcpy(pr->buf, prefix, prefix_len);
+			pr->buf_len = prefix_len;
+		}
+		pr->data_end = pr->seekable ? pr->file_size : UINT64_MAX;
+		const uint8_t *h = window(pr, 0, PIPE_HEADER_SIZE);
+
+		if (!h) {
+			ret = pr->error ? pr->error :
+				fail(pr, -EINVAL, "truncated perf.data: the header");
+			goto fail;
+		}
+		if (get_u64(h + 8) == FILE_HEADER_SIZE) {
+			ret = fail(pr, -EINVAL, "a perf.data file cannot be read from a pipe: give its "
+				   "file name (or record with perf record -o - for a pipe)");
+			goto fail;
+		}
+		if (get_u64(h + 8) != PIPE_HEADER_SIZE) {
+			ret = fail(pr, -EINVAL, "corrupt perf.data: a header of %llu bytes",
+				   (unsigned long long)get_u64(h + 8));
+			goto fail;
+		}
+		pr->pos = pr->keep_off = PIPE_HEADER_SIZE;
+		ret = read_records(pr, true);
+		if (ret < 0)
+			goto fail;
+		if (!pr->have_tracing) {
+			ret = fail(pr, -EINVAL, pr->nr_attrs ?
+				   "corrupt perf.data: no tracing data (the event formats) before the "
+				   "first samples" :
+				   "corrupt perf.data: no event attributes in the stream");
+			goto fail;
+		}
+		/* a round flushed while looking for the formats: leave it for next() */
+	}
+	if (!pr->r.info.clock[0])
+		snprintf(pr->r.info.clock, sizeof(pr->r.info.clock), "perf");
+	*out = &pr->r;
+	return 0;
+fail:
+	pr->r.err = NULL;
+	perf_close(&pr->r);
+	return ret;
+}

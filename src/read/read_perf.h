@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * read_perf.h - the perf.data reader (read_perf.c)
+ */
+#ifndef SCHEDLINT_READ_PERF_H
+#define SCHEDLINT_READ_PERF_H
+
+#include <stddef.h>
+
+#include "schedlint/reader.h"
+
+/*
+ * Open a perf.data on fd (taken over), whose first prefix_len bytes
+ * sl_reader_open() already read into prefix: a file, or pipe mode
+ * (perf record -o -) from a pipe.  0, or -errno with err set.
+ */
+int sl_read_perf_open(int fd, const char *prefix, size_t prefix_len, struct sl_strtab *strtab,
+		      struct sl_reader **out, struct sl_error *err);
+
+#endif /* SCHEDLINT_READ_PERF_H */

@@ -1,0 +1,74 @@
+#!/bin/sh
+# perf_data.sh - perf.data read directly equals its perf script text.
+#
+# For every testdata/perf/X.data and its committed `perf script --ns
+# --header` text X.txt: the JSON reports are equal but for the fields that
+# describe the input file (path, format, kernel, clock), and the event
+# streams (schedlint dump) are equal event for event, in the same order
+# (perf's round-by-round order), but for the two columns perf script does
+# not print (irq context) or prints otherwise (pid -1 for an exited task).
+# Then facts written down from `perf report --header-only` of the files,
+# pipe mode on standard input, and a perf.data file on a pipe.
+. tests/lib.sh
+D=$TESTDATA/perf
+
+for data in "$D"/*.data; do
+	n=$(basename "$data" .data)
+	txt=$D/$n.txt
+	"$SCHEDLINT" analyze --json "$data" > "$TMP/a.json" 2> "$TMP/err"
+	rc=$?
+	"$SCHEDLINT" analyze --json "$txt" > "$TMP/b.json" 2>> "$TMP/err"
+	python3 - "$TMP/a.json" "$TMP/b.json" > "$TMP/diff" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    for k in ("path", "format", "kernel", "clock"):
+        d["trace"].pop(k, None)
+def walk(x, y, path):
+    if isinstance(x, dict) and isinstance(y, dict):
+        for k in sorted(set(x) | set(y)):
+            if k not in x or k not in y:
+                print(f"{path}.{k} in one only"); continue
+            walk(x[k], y[k], f"{path}.{k}")
+    elif isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
+        for i, (p, q) in enumerate(zip(x, y)):
+            walk(p, q, f"{path}[{i}]")
+    elif x != y:
+        print(f"{path}: {str(x)[:60]} vs {str(y)[:60]}")
+walk(a, b, "")
+PY
+	if [ "$rc" = 0 ] && [ ! -s "$TMP/diff" ] && [ -s "$TMP/a.json" ]; then
+		pass "$n: perf.data analyzes as its perf script text"
+	else
+		fail "$n: perf.data analyzes as its perf script text" \
+			"rc $rc; $(head -3 "$TMP/diff" | tr '\n' ';') $(head -1 "$TMP/err")"
+	fi
+	"$SCHEDLINT" dump "$data" | cut -d' ' -f1,2,5- > "$TMP/a.dump"
+	"$SCHEDLINT" dump "$txt" | cut -d' ' -f1,2,5- > "$TMP/b.dump"
+	if [ -s "$TMP/a.dump" ] && cmp -s "$TMP/a.dump" "$TMP/b.dump"; then
+		pass "$n: the same events in the same order"
+	else
+		fail "$n: the same events in the same order" \
+			"$(diff "$TMP/a.dump" "$TMP/b.dump" | head -3 | tr '\n' ';')"
+	fi
+done
+
+# From perf report --header-only: os release 6.18.44-fc-v669, nrcpus 2;
+# 1732 samples (perf record's own count), all of them tracepoints.
+"$SCHEDLINT" analyze --json "$D/pipe.data" > "$TMP/p.json"
+expect_eq "pipe.data: format, CPUs, kernel, clock, events" \
+	"$(json "$TMP/p.json" 'd["trace"]["format"], d["trace"]["cpus"], d["trace"]["kernel"], d["trace"]["clock"], d["trace"]["events"], d["trace"]["has_sched_wakeup"]')" \
+	"('perf.data', 2, '6.18.44-fc-v669', 'perf', 1732, False)"
+
+# pipe mode from standard input, as perf record -o - | schedlint analyze -
+cat "$D/pipemode.data" | "$SCHEDLINT" analyze --json - > "$TMP/s.json" 2> "$TMP/err"
+expect_eq "pipe mode on stdin: exit 0, 1341 events" \
+	"$?/$(json "$TMP/s.json" 'd["trace"]["events"]' 2>/dev/null)" "0/1341"
+
+# a perf.data file (not pipe mode) cannot be read from a pipe: one line, exit 2
+cat "$D/pipe.data" | "$SCHEDLINT" analyze - > "$TMP/out" 2> "$TMP/err"
+rc=$?
+expect_eq "perf.data file on a pipe: exit 2, one line, no output" \
+	"$rc/$(wc -l < "$TMP/err")/$(wc -c < "$TMP/out")/$(grep -c 'give its file name' "$TMP/err")" "2/1/0/1"
+
+echo "1..$_n"
