@@ -11,6 +11,7 @@
 int cmd_analyze(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_timehist(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_explore(int argc, char **argv);
 
