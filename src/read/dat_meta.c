@@ -406,6 +406,35 @@ int sl_dat_formats_check(int fd, const struct sl_dat_layout *l, struct sl_error 
 	return formats_survive(fd, l, true, err);
 }
 
+/*
+ * tep_parse_printk_formats() (libtraceevent 1.7.1) splits each line at
+ * its first ':' and copies from the byte after the one that follows: on a
+ * line without a ':', or one that ends at it, that is past the line's end
+ * (past the buffer, on the last line; fuzzing found it).  The kernel
+ * writes "0xaddr : \"fmt\"": hand it only such lines.
+ */
+static void parse_printk(struct tep_handle *tep, const char *text)
+{
+	size_t len = strlen(text), out = 0;
+	char *clean = xmalloc(len + 2);	/* a newline may be added to the last line */
+
+	for (const char *line = text; *line;) {
+		const char *nl = strchr(line, '\n'), *end = nl ? nl : line + strlen(line);
+		const char *colon = memchr(line, ':', (size_t)(end - line));
+
+		if (colon && colon + 1 < end) {
+			memcpy(clean + out, line, (size_t)(end - line));
+			out += (size_t)(end - line);
+			clean[out++] = '\n';
+		}
+		line = nl ? nl + 1 : end;
+	}
+	clean[out] = '\0';
+	if (out)
+		tep_parse_printk_formats(tep, clean);
+	free(clean);
+}
+
 int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **out,
 		    struct sl_kallsyms **ksyms, struct sl_dat_names *names, struct sl_error *err)
 {
@@ -468,7 +497,7 @@ int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **o
 					w.p = NULL;
 				copy = NULL;
 			} else if (texts[i].id == SL_DAT_PRINTK)
-				tep_parse_printk_formats(tep, text);
+				parse_printk(tep, text);
 			else
 				tep_parse_saved_cmdlines(tep, text);
 			free(copy);
