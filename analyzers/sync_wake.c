@@ -12,19 +12,31 @@
  *
  * Definition (SPEC "Findings"): W (a task, not interrupt context when the
  * trace says so) wakes T from CPU a; T's destination b != a; W then blocks
- * on a (switch-out with a non-runnable state) within --sync-window
- * (default 100 us) after the waking, and at that switch-out nothing but T
- * could run on a (next is the idle task or T, nothing else queued or
- * pending on a).  Cost = T's wakeup latency.  With b == a the same pattern
- * is sync-wake-local, a measurement: the report sets the latencies of the
- * two side by side, as the WF_SYNC mail does, and names the pairs of tasks
- * that ping-pong across CPUs most.
+ * on a (switch-out with a non-runnable state) having run at most
+ * --sync-window (default 100 us) since the waking, and at that switch-out
+ * nothing but T could run on a (next is the idle task or T, nothing else
+ * queued or pending on a).  Cost = T's wakeup latency.  With b == a the
+ * same pattern is sync-wake-local, a measurement: the report sets the
+ * latencies of the two side by side, as the WF_SYNC mail does, and names
+ * the pairs of tasks that ping-pong across CPUs most.
+ *
+ * A local wakee often runs before its waker sleeps: it preempts W
+ * (wakeup preemption, prev_state R+), runs, and W blocks as soon as it
+ * runs again (a pipe on one CPU).  That is the same handoff, so W's
+ * wakeups survive a preemption by one of its own wakees placed on a, and
+ * the window counts W's own running time: its time off the CPU after such
+ * a preemption is left out (for a remote T alone, W never leaves the CPU
+ * before it blocks, so that is the time since the waking).  Each end of
+ * each stretch is taken at the microsecond, as within_window() says.
  *
  * How: a wakeup's destination is known at its placement, which always
  * comes before the waker's next sched_switch on a; each CPU keeps the few
  * wakeups its running task made since it was switched in, and that task's
  * switch-out decides them, each on its own: W may wake T, T run and
  * sleep, and W wake it again before W sleeps, two wakeups in the window.
+ * When W is preempted by one of its wakees placed on a, its wakeups are
+ * parked on a (a few wakers per CPU) until W runs there again; W running
+ * elsewhere first, or the CPU losing events, drops them.
  * The latency sample may come before the switch-out (T ran on b first) or
  * after it; the wakee's slot keeps whichever half came first, keyed by the
  * task's wake_seq, and the candidate keeps its sample too, for when T's
@@ -50,7 +62,8 @@
 #include "schedlint/report.h"
 #include "util/util.h"
 
-#define SYNC_CANDIDATES	8	/* wakeups by one running task awaiting its switch-out */
+#define SYNC_CANDIDATES	16	/* wakeups by one running task awaiting its switch-out */
+#define SYNC_PARKED	2	/* wakers per CPU preempted by their own wakee */
 #define SYNC_PAIRS	64	/* pairs of tasks tracked (space-saving: the heaviest stay) */
 #define PAIR_HASH	128	/* slots of the index of the pairs (a power of two) */
 #define SYNC_PAIRS_JSON	10
@@ -66,16 +79,28 @@ struct candidate {
 	/* its latency, when the wakee ran before the waker's switch-out: */
 	bool sampled, ipi;
 	uint64_t latency;
+	/* the waker's running time since the waking, at the microsecond: */
+	uint64_t ran_us;		/* in stretches that ended (preempted by its wakee) */
+	uint64_t from_us;		/* the current stretch began (the waking, or W ran again) */
+};
+
+/* A waker preempted by one of its wakees on this CPU, with its wakeups. */
+struct parked {
+	struct sl_task *waker;		/* NULL = free */
+	uint8_t nr;
+	struct candidate cand[SYNC_CANDIDATES];
 };
 
 struct sync_cpu {
 	struct candidate cand[SYNC_CANDIDATES];
 	uint8_t nr;			/* entries in use */
 	uint8_t oldest;			/* the one to overwrite when full */
+	struct parked parked[SYNC_PARKED];
+	uint8_t next_park;		/* the slot to reuse when all are taken */
 };
 
-/* Per task: what is known of its wakeup in flight (seq), both halves. */
-struct sync_task {
+/* Per task, as a wakee: what is known of its wakeup in flight (seq), both halves. */
+struct sync_wakee {
 	uint64_t seq;			/* wake_seq these fields are about, 0 none */
 	bool decided;			/* the waker slept in time with nothing else to run */
 	bool sampled;			/* the latency sample arrived */
@@ -87,6 +112,11 @@ struct sync_task {
 	/* sampled: */
 	uint64_t latency;
 	bool ipi;
+};
+
+struct sync_task {
+	struct sync_wakee wakee;
+	int32_t parked_cpu;		/* as a waker: parked on this CPU + 1, 0 none */
 };
 
 /* Two tasks that wake each other: counts since the entry was made. */
@@ -238,19 +268,19 @@ static void pair_add(struct sync_priv *p, struct sl_task *x, struct sl_task *y, 
 
 /* --- deciding --- */
 
-static struct sync_task *slot_for(struct sl_model *m, struct sl_analyzer *a, struct sl_task *t,
-				  uint64_t seq)
+static struct sync_wakee *slot_for(struct sl_model *m, struct sl_analyzer *a, struct sl_task *t,
+				   uint64_t seq)
 {
-	struct sync_task *st = sl_task_priv(m, a, t);
+	struct sync_wakee *st = &((struct sync_task *)sl_task_priv(m, a, t))->wakee;
 
 	if (st->seq != seq)
-		*st = (struct sync_task){ .seq = seq };
+		*st = (struct sync_wakee){ .seq = seq };
 	return st;
 }
 
 /* Both halves are known: count it. */
 static void count_sync(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
-		       struct sync_task *st)
+		       struct sync_wakee *st)
 {
 	struct sync_priv *p = a->priv;
 	bool remote = st->dest_cpu != st->waker_cpu;
@@ -283,15 +313,22 @@ static void count_sync(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 }
 
 /*
- * Did the waker block within the window?  Compared at the microsecond, the
- * resolution of text traces (tracefs rounds to it), so a trace.dat and its
- * text decide alike: a sleep 100.07 us after the waking is 100 us in both.
+ * Times are compared at the microsecond, the resolution of text traces
+ * (tracefs rounds to it), so a trace.dat and its text decide alike: a
+ * sleep 100.07 us after the waking is 100 us in both.
  */
-static bool within_window(const struct sl_model *m, uint64_t wake_ts, uint64_t ts)
+static uint64_t to_us(uint64_t ns)
 {
-	uint64_t a = (wake_ts + 500) / 1000, b = (ts + 500) / 1000;
+	return (ns + 500) / 1000;
+}
 
-	return b <= a || (b - a) * 1000 <= m->cfg->sync_window_ns;
+/* Did the waker block having run at most the window since the waking? */
+static bool within_window(const struct sl_model *m, const struct candidate *cd, uint64_t ts)
+{
+	uint64_t now = to_us(ts);
+	uint64_t ran = cd->ran_us + (now > cd->from_us ? now - cd->from_us : 0);
+
+	return ran * 1000 <= m->cfg->sync_window_ns;
 }
 
 /* Could nothing but t run on c after this switch? (queued and pending count) */
@@ -317,39 +354,36 @@ static void sync_on_placement(struct sl_analyzer *a, struct sl_model *m, const s
 	for (int i = 0; i < sc->nr && !slot; i++)
 		if (sc->cand[i].wakee == pl->task && sc->cand[i].wake_seq == pl->task->wake_seq)
 			slot = &sc->cand[i];
-	if (!slot && sc->nr < SYNC_CANDIDATES) {
+	if (!slot && sc->nr < SYNC_CANDIDATES)
 		slot = &sc->cand[sc->nr++];
-	} else if (!slot) {
+	/* full: a wakeup whose waker ran past the window cannot count any more */
+	for (int i = 0; i < sc->nr && !slot; i++)
+		if (!within_window(m, &sc->cand[i], pl->ts))
+			slot = &sc->cand[i];
+	if (!slot) {
 		/* a waker of many: the oldest wakeups are past the window first */
 		slot = &sc->cand[sc->oldest];
 		sc->oldest = (uint8_t)((sc->oldest + 1) % SYNC_CANDIDATES);
 	}
 	*slot = (struct candidate){
 		.wakee = pl->task, .wake_seq = pl->task->wake_seq, .wake_ts = pl->wake_ts,
-		.waker_pid = pl->waker_pid, .dest_cpu = pl->dest_cpu,
+		.waker_pid = pl->waker_pid, .dest_cpu = pl->dest_cpu, .from_us = to_us(pl->wake_ts),
 	};
 }
 
-/**
- * sync_on_switch - the task that woke others leaves its CPU: decide its wakeups
- */
-static void sync_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
+/* W's wakeups, decided at its block: each that fits the pattern is counted. */
+static void decide(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw,
+		   struct sync_cpu *sc)
 {
-	struct sync_cpu *sc = sl_cpu_priv(m, a, sw->cpu);
 	const struct sl_cpu *c = &m->cpus[sw->cpu];
-	bool blocked;
 
-	if (!sc->nr)
-		return;
-	blocked = !sw->implied && sw->prev &&
-		  (sw->prev_class == SL_PREV_BLOCKED || sw->prev_class == SL_PREV_DEAD);
-	for (int i = 0; blocked && i < sc->nr; i++) {
+	for (int i = 0; i < sc->nr; i++) {
 		const struct candidate *cd = &sc->cand[i];
 		struct sl_task *t = cd->wakee;
 		uint64_t after = sl_dur(cd->wake_ts, sw->ts);
-		struct sync_task *st = sl_task_priv(m, a, t), earlier;
+		struct sync_wakee *st = &((struct sync_task *)sl_task_priv(m, a, t))->wakee, earlier;
 
-		if (cd->waker_pid != sw->prev->pid || !within_window(m, cd->wake_ts, sw->ts))
+		if (cd->waker_pid != sw->prev->pid || !within_window(m, cd, sw->ts))
 			continue;
 		if ((sw->next && sw->next != t) || !only_task(c, t))
 			continue;
@@ -357,8 +391,8 @@ static void sync_on_switch(struct sl_analyzer *a, struct sl_model *m, const stru
 			/* W woke t again since: this wakeup's sample is in its candidate */
 			if (!cd->sampled)
 				continue;
-			earlier = (struct sync_task){ .seq = cd->wake_seq, .sampled = true,
-						      .latency = cd->latency, .ipi = cd->ipi };
+			earlier = (struct sync_wakee){ .seq = cd->wake_seq, .sampled = true,
+						       .latency = cd->latency, .ipi = cd->ipi };
 			st = &earlier;
 		} else {
 			st = slot_for(m, a, t, cd->wake_seq);
@@ -373,14 +407,113 @@ static void sync_on_switch(struct sl_analyzer *a, struct sl_model *m, const stru
 		st->sleep_after = after;
 		count_sync(a, m, t, st);
 	}
-	/* whatever ran here is off the CPU: its wakeups are decided */
-	sc->nr = 0;
-	sc->oldest = 0;
+}
+
+/* Is next one of prev's wakees placed on this CPU (a wakeup preemption)? */
+static bool preempted_by_wakee(const struct sync_cpu *sc, const struct sl_switch_info *sw)
+{
+	if (sw->implied || !sw->prev || !sw->next ||
+	    (sw->prev_class != SL_PREV_RUNNABLE && sw->prev_class != SL_PREV_PREEMPTED))
+		return false;
+	for (int i = 0; i < sc->nr; i++)
+		if (sc->cand[i].waker_pid == sw->prev->pid && sc->cand[i].wakee == sw->next &&
+		    sc->cand[i].dest_cpu == sw->cpu && sc->cand[i].wake_seq == sw->next->wake_seq)
+			return true;
+	return false;
+}
+
+static void unpark(struct sl_model *m, struct sl_analyzer *a, struct sync_cpu *sc, int slot)
+{
+	struct sync_task *wt = sl_task_priv(m, a, sc->parked[slot].waker);
+
+	wt->parked_cpu = 0;
+	sc->parked[slot].waker = NULL;
+	sc->parked[slot].nr = 0;
+}
+
+/* W leaves the CPU to its wakee: keep its wakeups for when it runs here again. */
+static void park(struct sl_model *m, struct sl_analyzer *a, struct sync_cpu *sc,
+		 const struct sl_switch_info *sw)
+{
+	struct sync_task *wt = sl_task_priv(m, a, sw->prev);
+	uint64_t now = to_us(sw->ts);
+	int slot = -1;
+
+	for (int i = 0; i < SYNC_PARKED && slot < 0; i++)
+		if (!sc->parked[i].waker)
+			slot = i;
+	if (slot < 0) {
+		slot = sc->next_park;
+		sc->next_park = (uint8_t)((sc->next_park + 1) % SYNC_PARKED);
+		unpark(m, a, sc, slot);
+	}
+	sc->parked[slot].waker = sw->prev;
+	for (int i = 0; i < sc->nr; i++) {
+		struct candidate cd = sc->cand[i];
+
+		if (cd.waker_pid != sw->prev->pid)
+			continue;
+		cd.ran_us += now > cd.from_us ? now - cd.from_us : 0;
+		sc->parked[slot].cand[sc->parked[slot].nr++] = cd;
+	}
+	wt->parked_cpu = sw->cpu + 1;
+}
+
+/* next runs on cpu: its parked wakeups come back if they were parked here. */
+static void resume(struct sl_model *m, struct sl_analyzer *a, struct sync_cpu *sc,
+		   const struct sl_switch_info *sw)
+{
+	struct sync_task *nt = sl_task_priv(m, a, sw->next);
+	struct sync_cpu *where;
+
+	if (!nt->parked_cpu)
+		return;
+	where = sl_cpu_priv(m, a, nt->parked_cpu - 1);
+	for (int i = 0; i < SYNC_PARKED; i++) {
+		struct parked *pk = &where->parked[i];
+
+		if (pk->waker != sw->next)
+			continue;
+		if (where == sc && !sw->implied) {
+			uint64_t now = to_us(sw->ts);
+
+			for (int k = 0; k < pk->nr; k++) {
+				pk->cand[k].from_us = now;
+				sc->cand[sc->nr++] = pk->cand[k];
+			}
+		}
+		unpark(m, a, where, i);
+		break;
+	}
+	nt->parked_cpu = 0;
+}
+
+/**
+ * sync_on_switch - the task that woke others leaves its CPU: decide its wakeups
+ */
+static void sync_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
+{
+	struct sync_cpu *sc = sl_cpu_priv(m, a, sw->cpu);
+
+	if (sc->nr) {
+		bool blocked = !sw->implied && sw->prev &&
+			       (sw->prev_class == SL_PREV_BLOCKED || sw->prev_class == SL_PREV_DEAD);
+
+		if (blocked)
+			decide(a, m, sw, sc);
+		else if (preempted_by_wakee(sc, sw))
+			park(m, a, sc, sw);
+		/* whatever ran here is off the CPU: its wakeups are decided or parked */
+		sc->nr = 0;
+		sc->oldest = 0;
+	}
+	if (sw->next)
+		resume(m, a, sc, sw);
 }
 
 static void sync_on_latency(struct sl_analyzer *a, struct sl_model *m, const struct sl_latency_sample *s)
 {
-	struct sync_task *st = slot_for(m, a, s->task, s->wake_seq);
+	struct sync_wakee *st = slot_for(m, a, s->task, s->wake_seq);
 
 	if (st->sampled)
 		return;
@@ -411,6 +544,9 @@ static void sync_on_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int c
 
 	sc->nr = 0;
 	sc->oldest = 0;
+	for (int i = 0; i < SYNC_PARKED; i++)
+		if (sc->parked[i].waker)
+			unpark(m, a, sc, i);
 }
 
 /* --- report --- */
@@ -449,7 +585,7 @@ static void sync_report_text(struct sl_analyzer *a, struct sl_model *m, struct s
 
 	if (!all)
 		return;
-	snprintf(title, sizeof(title), "Synchronous wakeups (the waker slept within %s)",
+	snprintf(title, sizeof(title), "Synchronous wakeups (the waker slept having run <= %s)",
 		 fmt_duration(x, sizeof(x), m->cfg->sync_window_ns));
 	sl_report_section(r, title);
 	sl_report_latency_header(r, 16);

@@ -35,7 +35,7 @@ static inline bool sl_cpuset_test(const struct sl_cpuset *s, int cpu)
 struct sl_config {
 	/* finding thresholds (SPEC "Findings"; defaults in sl_config_init) */
 	uint64_t min_cost_ns;		/* wakee-stacking: report when latency >= this */
-	uint64_t sync_window_ns;	/* sync-wake: waker blocks within this after waking */
+	uint64_t sync_window_ns;	/* sync-wake: waker blocks having run at most this */
 	uint64_t tolerance_ns;		/* late-preemption: report when later than this */
 	uint64_t idle_threshold_ns;	/* idle-while-runnable: overlap at least this */
 	enum sl_slice_model slice_model;

@@ -14,7 +14,7 @@
 const char sl_analysis_options_help[] =
 	"Finding thresholds and models:\n"
 	"  --min-cost=D          wakee-stacking: report when the wakee waited >= D (50us)\n"
-	"  --sync-window=D       sync wakeup: waker blocks within D after waking (100us)\n"
+	"  --sync-window=D       sync wakeup: waker blocks having run <= D (100us)\n"
 	"  --tolerance=D         late-preemption: report when later than D (1ms)\n"
 	"  --idle-threshold=D    idle-while-runnable: idle overlap >= D (1ms)\n"
 	"  --slice-model=M       eevdf or cfs (default: from the kernel version, else eevdf)\n"

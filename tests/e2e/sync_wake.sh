@@ -118,6 +118,19 @@ for base in pipe pipe-pinned hogs hackbench lost; do
 done
 
 analyze "$PINNED" "$TMP/pinned.json"
+# The local handoffs, most of them by wakeup preemption (the wakee runs on
+# the waker's CPU before the waker blocks): the oracle's superset, less the
+# wakings of a waker that made more than the analyzer keeps.
+trace-cmd report -N "$PINNED" 2>/dev/null | python3 tests/sync_wake_oracle.py --local > "$TMP/pinned.local"
+check_py "pipe-pinned: the local handoffs are trace-cmd report's, wakeup preemptions included" \
+	"$TMP/pinned.json" "$TMP/pinned.local" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+oracle = int(open(sys.argv[2]).read())
+local = d['summary']['sync-wake-local']['count']
+assert oracle > 2000, oracle
+assert 0.99 * oracle <= local <= oracle, (local, oracle)
+PY
 check_py "pipe-pinned: no sync-wake-remote between the pipe tasks, local instead" "$TMP/pinned.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
