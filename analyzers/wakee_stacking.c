@@ -8,18 +8,25 @@
  * while some CPU d of the same LLC is idle (state known, the idle task
  * running, nothing queued or pending).  The cost is the wakee's wakeup
  * latency, reported from --min-cost (50 us).  reason "pending" when c's
- * only load was pending wakeups, else "busy".
+ * only load was wakeups not enqueued yet and c was inside the ttwu_pending
+ * race window (sl_cpu_in_ttwu_window(): its wakelist handler had started
+ * for them), "in-flight" when its only load was such wakeups outside that
+ * window (or the trace cannot show the window: no handler events), else
+ * "busy".
  *
  * The kernel mechanism: select_idle_sibling() looks for an idle CPU in the
  * target's LLC with idle_cpu(), which sees the running task, nr_running
  * and rq->ttwu_pending.  Before "sched: Clear ttwu_pending after
- * enqueue_task" (seeds/000) ttwu_pending was cleared before the pending
- * wakees were enqueued, so a CPU with wakeups on their way looked idle and
- * several wakers stacked their wakees on it: schbench p99.5 went from 27 us
- * to 3364 us.  That race is the "pending" reason; a "busy" placement next
- * to an idle sibling is the same waste for other reasons (wake_affine
- * pulling toward a busy waker, a search cut short by SIS_UTIL, a stale
- * idle view).
+ * enqueue_task" (seeds/000) sched_ttwu_pending() cleared ttwu_pending
+ * before it enqueued the pending wakees, so from the start of the target's
+ * wakelist handler until the enqueue the CPU looked idle, and other wakers
+ * stacked their wakees on it: schbench p99.5 went from 27 us to 3364 us.
+ * That race is the "pending" reason.  Before the handler starts,
+ * ttwu_pending is set and the CPU looks busy: an "in-flight" placement is
+ * the kernel choosing a CPU it knew had a wakeup coming.  A "busy"
+ * placement next to an idle sibling is the same waste for other reasons
+ * (wake_affine pulling toward a busy waker, a search cut short by
+ * SIS_UTIL, a stale idle view).
  *
  * Affinity (SPEC): only migratable wakees count -- seen running on two
  * CPUs anywhere in the trace, or, with --assume-migratable, any task but a
@@ -54,8 +61,10 @@
 #define SHOWN		5	/* findings detailed in the terminal report */
 #define SHOWN_PICTURES	3	/* ... with a picture of the moment */
 
-enum stack_reason { REASON_BUSY = 0, REASON_PENDING };
-static const char *const reason_names[] = { [REASON_BUSY] = "busy", [REASON_PENDING] = "pending" };
+enum stack_reason { REASON_BUSY = 0, REASON_PENDING, REASON_IN_FLIGHT, REASON__NR };
+static const char *const reason_names[] = {
+	[REASON_BUSY] = "busy", [REASON_PENDING] = "pending", [REASON_IN_FLIGHT] = "in-flight",
+};
 
 /* The kind's own fields, owned by the finding. */
 struct stack_detail {
@@ -111,12 +120,16 @@ static void stack_message(const struct sl_finding *f, const struct sl_model *m, 
 	const struct stack_detail *d = f->detail;
 	const struct sl_task *waker = d->waker_pid > 0 ? sl_model_task(m, d->waker_pid) : NULL;
 	uint32_t waiting = d->nr_queued + d->nr_pending;
-	char cpus[128], load[96] = "", by[64];
+	char cpus[128], load[128] = "", by[64];
 	size_t n = 0;
 
 	sl_fmt_cpus(cpus, sizeof(cpus), d->idle, d->nr_idle);
 	if (d->reason == REASON_PENDING) {
-		snprintf(load, sizeof(load), ", whose only load was %u pending wakeup%s (ttwu_pending),",
+		snprintf(load, sizeof(load), " in its ttwu_pending race window (%u wakeup%s "
+			 "not enqueued, its wakelist handler running),",
+			 d->nr_pending, d->nr_pending == 1 ? "" : "s");
+	} else if (d->reason == REASON_IN_FLIGHT) {
+		snprintf(load, sizeof(load), ", whose only load was %u wakeup%s in flight,",
 			 d->nr_pending, d->nr_pending == 1 ? "" : "s");
 	} else {
 		if (d->busy_pid)
@@ -259,7 +272,10 @@ static void stack_on_placement(struct sl_analyzer *a, struct sl_model *m, const 
 	st->placed_ts = pl->ts;
 	st->cpu = c->cpu;
 	st->prev_cpu = pl->prev_cpu;
-	st->reason = !c->curr && !c->nr_queued ? REASON_PENDING : REASON_BUSY;
+	if (c->curr || c->nr_queued)
+		st->reason = REASON_BUSY;
+	else
+		st->reason = sl_cpu_in_ttwu_window(c) ? REASON_PENDING : REASON_IN_FLIGHT;
 	st->busy_pid = c->curr ? c->curr->pid : 0;
 	st->busy_comm = c->curr ? c->curr->comm : 0;
 	st->nr_queued = c->nr_queued;
@@ -364,7 +380,8 @@ static void stack_report_text(struct sl_analyzer *a, struct sl_model *m, struct 
 	const struct sl_kind_summary *s = &m->findings->summary[SL_KIND_WAKEE_STACKING];
 	const struct sl_finding *all;
 	struct sl_tally_row *cpus, *tasks;
-	size_t nr_all, nr_cpus = 0, nr_tasks = 0, listed = 0, pending = 0, shown = 0;
+	size_t nr_all, nr_cpus = 0, nr_tasks = 0, listed = 0, shown = 0;
+	size_t by_reason[REASON__NR] = { 0 };
 	char b1[32], b2[32], b3[32], b4[32], cpulist[128], msg[512];
 
 	if (!s->count)
@@ -378,7 +395,7 @@ static void stack_report_text(struct sl_analyzer *a, struct sl_model *m, struct 
 		if (f->kind != SL_KIND_WAKEE_STACKING)
 			continue;
 		listed++;
-		pending += ((const struct stack_detail *)f->detail)->reason == REASON_PENDING;
+		by_reason[((const struct stack_detail *)f->detail)->reason]++;
 		sl_tally_add(cpus, &nr_cpus, f->cpu, 0, f->cost);
 		sl_tally_add(tasks, &nr_tasks, f->pid, f->comm, f->cost);
 	}
@@ -394,12 +411,20 @@ static void stack_report_text(struct sl_analyzer *a, struct sl_model *m, struct 
 		goto out;
 	}
 	if (listed < s->count)
-		fprintf(r->out, "  Of the %zu most costly (the list is capped):", listed);
-	else
-		fputs("  ", r->out);
-	fprintf(r->out, "%s%zu %s pending: the destination's only load was a wakeup not enqueued yet "
-		"(the ttwu_pending race); %zu busy: it ran or had queued a task.\n",
-		listed < s->count ? " " : "", pending, pending == 1 ? "was" : "were", listed - pending);
+		fprintf(r->out, "  Of the %zu most costly (the list is capped):\n", listed);
+	fprintf(r->out, "  %9zu pending    inside the destination's ttwu_pending race window:\n"
+		"                       its wakelist handler had started, the wakeups it\n"
+		"                       had for it not enqueued yet, so it looked idle (the\n"
+		"                       race \"sched: Clear ttwu_pending after enqueue_task\"\n"
+		"                       fixed)\n", by_reason[REASON_PENDING]);
+	fprintf(r->out, "  %9zu in-flight  its only load was a wakeup not enqueued yet, before\n"
+		"                       its handler started: it looked busy\n",
+		by_reason[REASON_IN_FLIGHT]);
+	fprintf(r->out, "  %9zu busy       it ran a task or had one queued\n", by_reason[REASON_BUSY]);
+	if (by_reason[REASON_IN_FLIGHT] && !m->seen_wakelist_entry)
+		fputs("  This trace has no wakelist handler events (call_function_single_entry,\n"
+		      "  ipi_entry, csd_function_entry): the race window cannot be told, so every\n"
+		      "  placement on a wakeup in flight is counted in-flight.\n", r->out);
 	sl_tally_print(r, m, "Destinations", cpus, nr_cpus, false);
 	sl_tally_print(r, m, "Wakees", tasks, nr_tasks, true);
 
@@ -440,6 +465,13 @@ out:
 	free(tasks);
 }
 
+static void stack_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *root)
+{
+	cJSON *o = cJSON_AddObjectToObject(root, "wakee_stacking");
+
+	cJSON_AddBoolToObject(o, "race_window_visible", m->seen_wakelist_entry);
+}
+
 static void stack_destroy(struct sl_analyzer *a, struct sl_model *m)
 {
 	struct stack_priv *p = a->priv;
@@ -472,5 +504,6 @@ const struct sl_analyzer_ops sl_wakee_stacking_analyzer = {
 	.event_types = SL_EV_BIT(SL_EV_FORK),
 	.finish = stack_finish,
 	.report_text = stack_report_text,
+	.report_json = stack_report_json,
 	.destroy = stack_destroy,
 };

@@ -113,6 +113,13 @@ struct sl_cpu {
 	uint32_t nr_queued;
 	struct sl_task *pending;	/* wakeups placed here, not yet enqueued */
 	uint32_t nr_pending;
+	uint64_t pending_since;		/* the pending list is not empty since (valid: nr_pending) */
+	/*
+	 * The last time it entered its wakelist handler: call_function_single_entry
+	 * (x86), ipi_entry of a function-call IPI (arm64) or csd_function_entry of
+	 * sched_ttwu_pending (6.6+); 0 never.  See sl_cpu_in_ttwu_window().
+	 */
+	uint64_t wakelist_entry_ts;
 	uint64_t last_event_ts;		/* last event its buffer logged */
 	uint64_t gap_ts;		/* the last time its buffer lost events, 0 never */
 	bool idle;			/* known, idle, nothing queued or pending (last reported) */
@@ -212,6 +219,7 @@ struct sl_model {
 	uint64_t clock_inversions;	/* events older than "now" by more than 0 */
 	uint64_t max_inversion_ns;
 	bool seen_waking, seen_wakeup;
+	bool seen_wakelist_entry;	/* some CPU's wakelist handler entry was traced */
 	bool wakeup_missing;		/* the trace has no sched_wakeup: enqueue at placement */
 	uint64_t samples_dropped_gap;	/* wakeups not measured because of lost events */
 	uint64_t bad_cpu_refs;		/* CPU numbers the trace does not have (beyond a
@@ -275,6 +283,22 @@ static inline bool sl_cpu_is_idle(const struct sl_cpu *c)
 {
 	return c->known && !c->curr && !c->nr_queued && !c->nr_pending;
 }
+/*
+ * Is c inside the ttwu_pending race window (seeds/000)?  Its wakelist
+ * handler started after wakeups were queued for it (its pending list has
+ * not been empty since before that entry) and they are not all enqueued
+ * yet: until "sched: Clear ttwu_pending after enqueue_task",
+ * sched_ttwu_pending() cleared rq->ttwu_pending first, so idle_cpu() said
+ * idle there from the handler's start until the enqueue.  Before the
+ * handler starts, the CPU looks busy to the kernel (its wakeup is "in
+ * flight").  Only answerable when the trace has the handler's events
+ * (m->seen_wakelist_entry).
+ */
+static inline bool sl_cpu_in_ttwu_window(const struct sl_cpu *c)
+{
+	return c->nr_pending && c->wakelist_entry_ts && c->wakelist_entry_ts >= c->pending_since;
+}
+
 /*
  * What a marker's from= token means, for people: "cache-L3" -> "L3
  * cache" etc.; an unknown token is returned as it is.

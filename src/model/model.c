@@ -52,6 +52,8 @@ struct model_priv {
 	bool started;
 	bool implied;			/* handle_switch() is applying an implied switch */
 	int cpu_limit;			/* CPU numbers at or above it do not exist in the trace */
+	/* interned names of the wakelist handler's events, 0 until met */
+	uint32_t name_cfs_entry, name_ipi_func, name_ttwu_pending;
 };
 
 static inline struct model_priv *priv_of(const struct sl_model *m)
@@ -395,6 +397,8 @@ static void add_pending(struct sl_model *m, struct sl_task *t, int cpu, uint64_t
 	t->state = SL_TASK_PENDING;
 	t->cpu = cpu;
 	t->since = ts;
+	if (!c->nr_pending)
+		c->pending_since = ts;
 	list_add(&c->pending, t);
 	c->nr_pending++;
 	notify_runnable(m, t, cpu, ts, true);
@@ -952,6 +956,44 @@ static void note_ipi(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
 	}
 }
 
+/* Is id the interned string s?  The id is remembered once found (ids are unique). */
+static bool is_name(const struct sl_model *m, uint32_t id, uint32_t *cache, const char *s)
+{
+	if (*cache)
+		return id == *cache;
+	if (!id || strcmp(sl_str(m->strtab, id), s))
+		return false;
+	*cache = id;
+	return true;
+}
+
+/*
+ * The CPU entered its wakelist handler: sched_ttwu_pending() itself
+ * (csd_function_entry, 6.6+), or the IPI that runs it (x86's
+ * call_function_single_entry, arm64's function-call ipi_entry).
+ */
+static void note_wakelist_entry(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
+{
+	struct model_priv *p = priv_of(m);
+	bool entry;
+
+	switch (ev->type) {
+	case SL_EV_IRQ_VECTOR:
+		entry = is_name(m, ev->name, &p->name_cfs_entry, "call_function_single_entry");
+		break;
+	case SL_EV_IPI_ENTRY:
+		entry = is_name(m, ev->ipi.callsite, &p->name_ipi_func, "Function call interrupts");
+		break;
+	default:
+		entry = is_name(m, ev->ipi.callback, &p->name_ttwu_pending, "sched_ttwu_pending");
+		break;
+	}
+	if (!entry)
+		return;
+	m->cpus[ev->cpu].wakelist_entry_ts = ts;
+	m->seen_wakelist_entry = true;
+}
+
 const char *sl_llc_from_text(const char *from)
 {
 	static const struct { const char *token, *text; } known[] = {
@@ -1164,6 +1206,11 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 		break;
 	case SL_EV_MARKER:
 		handle_marker(m, ev);
+		break;
+	case SL_EV_IRQ_VECTOR:
+	case SL_EV_IPI_ENTRY:
+	case SL_EV_CSD_FUNC_ENTRY:
+		note_wakelist_entry(m, ev, ts);
 		break;
 	default:
 		break;

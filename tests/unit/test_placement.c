@@ -204,10 +204,14 @@ static uint64_t summary(struct fixture *f, const char *kind, const char *key)
 }
 
 /*
- * The ttwu_pending race: the second wakeup onto a CPU whose only load is
- * the first one's pending wakeup is "pending"; the idle list is exact.
+ * The ttwu_pending race (seeds/000): the second wakeup onto a CPU whose
+ * only load is the first one's pending wakeup, after the CPU's wakelist
+ * handler started (entry) and before that wakeup's sched_wakeup, is
+ * "pending"; the same placement before the handler starts is "in-flight";
+ * with no handler events at all it is "in-flight" too and the report says
+ * the window cannot be seen.  The idle list is exact.
  */
-static void test_stacking_pending_race(void **state)
+static void stacking_race(int entry_us, const char *entry_name, const char *want, bool visible)
 {
 	struct fixture *f = setup(4, 1000, false);
 	cJSON *got[4];
@@ -219,8 +223,12 @@ static void test_stacking_pending_race(void **state)
 	ev_switch(f, 21, 1, 0, SL_PREV_RUNNABLE, 101);
 	ev_wake(f, SL_EV_WAKING, 30, 0, 100, 200, 2);
 	ev_simple(f, SL_EV_IPI_SEND_CPU, "ipi_send_cpu", 31, 0, 100);	/* 200 placed on idle 2 */
+	if (entry_us == 32)
+		ev_simple(f, SL_EV_IRQ_VECTOR, entry_name, 32, 2, 0);	/* the handler starts */
 	ev_wake(f, SL_EV_WAKING, 32, 1, 101, 201, 3);
-	ev_migrate(f, 33, 1, 101, 201, 3, 2);				/* 201 placed on 2: pending */
+	ev_migrate(f, 33, 1, 101, 201, 3, 2);				/* 201 placed on 2 */
+	if (entry_us == 34)
+		ev_simple(f, SL_EV_IRQ_VECTOR, entry_name, 34, 2, 0);
 	ev_wake(f, SL_EV_WAKEUP, 40, 2, 0, 200, 2);
 	ev_wake(f, SL_EV_WAKEUP, 41, 2, 0, 201, 2);
 	ev_switch(f, 42, 2, 0, SL_PREV_RUNNABLE, 200);
@@ -230,12 +238,26 @@ static void test_stacking_pending_race(void **state)
 	assert_int_equal(findings(f, "wakee-stacking", got, 4), 1);
 	assert_int_equal(num(got[0], "pid"), 201);
 	assert_int_equal(num(got[0], "cpu"), 2);
-	assert_string_equal(str(got[0], "reason"), "pending");
+	assert_string_equal(str(got[0], "reason"), want);
 	assert_int_equal(num(got[0], "cost_ns"), (2042 - 32) * US);
 	assert_int_equal(num(got[0], "ts_ns"), 32 * US);
 	assert_int_equal(num(got[0], "waker_pid"), 101);
 	assert_cpus(got[0], "idle_cpus", idle, 1);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(f->report, "wakee_stacking"),
+						     "race_window_visible")) == visible);
 	teardown(f);
+}
+
+static void test_stacking_pending_race(void **state)
+{
+	stacking_race(32, "call_function_single_entry", "pending", true);
+}
+
+static void test_stacking_in_flight(void **state)
+{
+	stacking_race(34, "call_function_single_entry", "in-flight", true);	/* handler after */
+	stacking_race(32, "reschedule_entry", "in-flight", false);		/* not the wakelist */
+	stacking_race(0, NULL, "in-flight", false);				/* no IPI events */
 }
 
 /* A wakeup that runs within --min-cost is no finding; at the exact cost it is. */
@@ -488,6 +510,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stacking_pending_race),
+		cmocka_unit_test(test_stacking_in_flight),
 		cmocka_unit_test(test_stacking_min_cost),
 		cmocka_unit_test(test_stacking_gap_learned_later),
 		cmocka_unit_test(test_iwr_cut_by_gap_learned_later),
