@@ -8,13 +8,17 @@
  * with the input is found before the terminal is touched: a bad trace
  * gets analyze's one error line and exit status 2.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "cmds.h"
@@ -60,40 +64,181 @@ static void on_event(void *data, const struct sl_event *ev)
 }
 
 /*
- * Spool stdin to an unlinked temporary file: explore reads the windows
- * it shows again, and a pipe cannot be read twice.  Returns its fd.
+ * A trace on stdin is kept in an unlinked temporary file (explore reads
+ * the windows it shows again, and a pipe cannot be read twice), but never
+ * blindly: its first block must look like text (not a trace.dat, no NUL
+ * byte, a newline), and the rest is copied only as fast as the analysis
+ * accepts it.  A thread copies stdin to the file and into a pipe the
+ * analysis reads: when the analysis refuses the input it stops reading,
+ * and the copy stops with it.  The copy also stops at a NUL byte (text
+ * traces have none) and before the file system of $TMPDIR is down to a
+ * tenth of its size.
  */
-static int spool_stdin(void)
+#define SPOOL_CHUNK	(1 << 16)
+
+struct spool {
+	int in_fd;			/* stdin */
+	int file_fd;			/* the unlinked file: what explore reads again */
+	int pipe_fd;			/* the analysis reads the other end */
+	const char *dir;
+	char head[SPOOL_CHUNK];		/* the first block, read before the thread starts */
+	size_t head_len;
+	uint64_t written, limit;	/* bytes in the file; the most it may hold */
+	char err[160];			/* why the copy stopped early, "" when it did not */
+};
+
+static bool write_all(int fd, const char *buf, size_t len)
 {
-	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	char path[4096], buf[1 << 16];
+	while (len) {
+		ssize_t w = write(fd, buf, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		buf += w;
+		len -= (size_t)w;
+	}
+	return true;
+}
+
+/* One block of stdin: into the file, then to the analysis.  false: stop. */
+static bool spool_block(struct spool *sp, const char *buf, size_t len)
+{
+	const char *nul = memchr(buf, '\0', len);
+
+	if (nul) {
+		snprintf(sp->err, sizeof(sp->err), "binary data (a NUL byte at offset %" PRIu64
+			 "), not a text trace", sp->written + (uint64_t)(nul - buf));
+		return false;
+	}
+	if (sp->written + len > sp->limit) {
+		snprintf(sp->err, sizeof(sp->err), "%s would be nearly full after %" PRIu64
+			 " MiB of stdin: give explore the trace as a file", sp->dir, sp->written >> 20);
+		return false;
+	}
+	if (!write_all(sp->file_fd, buf, len)) {
+		snprintf(sp->err, sizeof(sp->err), "cannot keep stdin in %s: %s", sp->dir, strerror(errno));
+		return false;
+	}
+	sp->written += len;
+	/* the analysis stopped reading (it refused the input): EPIPE, nothing more to copy */
+	return write_all(sp->pipe_fd, buf, len);
+}
+
+static void spool_free(struct spool *sp)
+{
+	if (!sp)
+		return;
+	close(sp->file_fd);
+	free(sp);
+}
+
+static void *spool_thread(void *data)
+{
+	struct spool *sp = data;
+	char *buf = xmalloc(SPOOL_CHUNK);
+	sigset_t set;
 	ssize_t n;
-	int fd;
 
-	snprintf(path, sizeof(path), "%s/schedlint-explore-XXXXXX", dir);
-	fd = mkstemp(path);
-	if (fd < 0)
-		return -errno;
-	unlink(path);
-	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
+	/* a closed pipe is EPIPE here, not a SIGPIPE for the whole process */
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	if (spool_block(sp, sp->head, sp->head_len)) {
+		while ((n = read(sp->in_fd, buf, SPOOL_CHUNK)) != 0) {
+			if (n < 0 && errno == EINTR)
 				continue;
-			goto fail;
-		}
-		for (ssize_t done = 0; done < n;) {
-			ssize_t w = write(fd, buf + done, (size_t)(n - done));
-
-			if (w < 0 && errno != EINTR)
-				goto fail;
-			done += w > 0 ? w : 0;
+			if (n < 0) {
+				snprintf(sp->err, sizeof(sp->err), "cannot read stdin: %s", strerror(errno));
+				break;
+			}
+			if (!spool_block(sp, buf, (size_t)n))
+				break;
 		}
 	}
-	return fd;
-fail:
-	n = -errno;
-	close(fd);
-	return (int)n;
+	close(sp->pipe_fd);
+	free(buf);
+	return NULL;
+}
+
+/* Read the first block and look at it: 0, or -1 with the reason in sp->err. */
+static int spool_check_head(struct spool *sp)
+{
+	static const char dat_magic[] = "\027\010\104tracing";
+	const char *nul;
+	ssize_t n;
+
+	while (sp->head_len < sizeof(sp->head)) {
+		n = read(sp->in_fd, sp->head + sp->head_len, sizeof(sp->head) - sp->head_len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(sp->err, sizeof(sp->err), "cannot read stdin: %s", strerror(errno));
+			return -1;
+		}
+		if (n == 0)
+			break;
+		sp->head_len += (size_t)n;
+	}
+	nul = memchr(sp->head, '\0', sp->head_len);
+	if (!sp->head_len)
+		snprintf(sp->err, sizeof(sp->err), "empty file, not a trace");
+	else if (sp->head_len >= 3 && !memcmp(sp->head, dat_magic, 3))
+		snprintf(sp->err, sizeof(sp->err), "a trace.dat cannot be read from stdin: give its file name");
+	else if (nul)
+		snprintf(sp->err, sizeof(sp->err), "binary data (a NUL byte at offset %zu), not a text trace",
+			 (size_t)(nul - sp->head));
+	else if (sp->head_len == sizeof(sp->head) && !memchr(sp->head, '\n', sp->head_len))
+		snprintf(sp->err, sizeof(sp->err), "no line in the first %d KiB, not a text trace",
+			 SPOOL_CHUNK >> 10);
+	return sp->err[0] ? -1 : 0;
+}
+
+/*
+ * Look at stdin, then start copying it: 0 with *analysis_fd (the pipe to
+ * analyze), or -1 with the reason in sp->err and nothing started.
+ */
+static int spool_start(struct spool *sp, pthread_t *thread, int *analysis_fd)
+{
+	char path[4096];
+	struct statvfs fs;
+	int fds[2];
+
+	sp->in_fd = STDIN_FILENO;
+	sp->dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	if (spool_check_head(sp))
+		return -1;
+	snprintf(path, sizeof(path), "%s/schedlint-explore-XXXXXX", sp->dir);
+	sp->file_fd = mkstemp(path);
+	if (sp->file_fd < 0) {
+		snprintf(sp->err, sizeof(sp->err), "cannot keep stdin in %s: %s", sp->dir, strerror(errno));
+		return -1;
+	}
+	unlink(path);
+	sp->limit = UINT64_MAX;
+	if (fstatvfs(sp->file_fd, &fs) == 0 && fs.f_blocks) {
+		uint64_t avail = (uint64_t)fs.f_bavail * fs.f_frsize;
+		uint64_t reserve = (uint64_t)fs.f_blocks * fs.f_frsize / 10;
+
+		sp->limit = avail > reserve ? avail - reserve : 0;
+	}
+	if (pipe2(fds, O_CLOEXEC)) {
+		snprintf(sp->err, sizeof(sp->err), "cannot read stdin: %s", strerror(errno));
+		close(sp->file_fd);
+		return -1;
+	}
+	sp->pipe_fd = fds[1];
+	*analysis_fd = fds[0];
+	errno = pthread_create(thread, NULL, spool_thread, sp);
+	if (errno) {
+		snprintf(sp->err, sizeof(sp->err), "cannot read stdin: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		close(sp->file_fd);
+		return -1;
+	}
+	return 0;
 }
 
 int cmd_explore(int argc, char **argv)
@@ -104,18 +249,16 @@ int cmd_explore(int argc, char **argv)
 		SL_ANALYSIS_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	static const struct xp_panel_ops *const panels[XP_NR_PANELS] = {
-		[XP_OVERVIEW] = &xp_overview_ops, [XP_FINDINGS] = &xp_findings_ops,
-		[XP_TIMELINE] = &xp_timeline_ops, [XP_TASKS] = &xp_tasks_ops,
-		[XP_DETAIL] = &xp_detail_ops, [XP_HELP] = &xp_help_ops,
-	};
 	struct sl_config cfg;
 	struct sl_error err = { "" };
+	struct sl_analysis *an = NULL;
 	struct xp x;
 	struct progress pr = { 0 };
+	struct spool *sp = NULL;
+	pthread_t spool_tid;
 	const char *path = "trace.dat", *color = "auto";
-	char spooled[64];
-	int c, ret, spool_fd = -1, status;
+	char spooled[64], analyzed[64];
+	int c, ret, analysis_fd = -1, status;
 
 	memset(&x, 0, sizeof(x));
 	sl_config_init(&cfg);
@@ -151,13 +294,21 @@ int cmd_explore(int argc, char **argv)
 	}
 	x.name = path;
 	if (!strcmp(path, "-")) {
-		spool_fd = spool_stdin();
-		if (spool_fd < 0) {
-			error_msg("-: cannot keep stdin in a temporary file: %s", strerror(-spool_fd));
+		/* look before copying: a terminal to show it on, then what comes on stdin */
+		if (!isatty(STDOUT_FILENO)) {
+			error_msg("explore: stdout is not a terminal (schedlint analyze writes the report as text)");
 			sl_config_free(&cfg);
 			return 2;
 		}
-		snprintf(spooled, sizeof(spooled), "/dev/fd/%d", spool_fd);
+		sp = xcalloc(1, sizeof(*sp));
+		if (spool_start(sp, &spool_tid, &analysis_fd)) {
+			error_msg("-: %s", sp->err);
+			free(sp);
+			sl_config_free(&cfg);
+			return 2;
+		}
+		snprintf(spooled, sizeof(spooled), "/dev/fd/%d", sp->file_fd);
+		snprintf(analyzed, sizeof(analyzed), "/dev/fd/%d", analysis_fd);
 		path = spooled;
 		x.name = "stdin";
 	}
@@ -167,50 +318,49 @@ int cmd_explore(int argc, char **argv)
 	pr.name = x.name;
 	pr.show = isatty(STDERR_FILENO);
 	pr.next = 1 << 20;
-	ret = sl_analysis_run(path, &cfg, on_event, &pr, &x.an, &err);
+	ret = sl_analysis_run(sp ? analyzed : path, &cfg, on_event, &pr, &an, &err);
 	if (pr.show && pr.next > (1 << 20))
 		fputs("\r\033[K", stderr);
+	if (sp) {
+		/* the copy ends with the analysis: at the end of stdin, or when it stopped reading */
+		close(analysis_fd);
+		pthread_join(spool_tid, NULL);
+		if (sp->err[0]) {
+			error_msg("-: %s", sp->err);
+			goto fail;
+		}
+	}
 	if (ret < 0) {
-		error_msg("%s: %s", x.name, err.msg);
+		error_msg("%s: %s", sp ? "-" : x.name, err.msg);
 		goto fail;
 	}
 	if (!isatty(STDOUT_FILENO)) {
 		error_msg("explore: stdout is not a terminal (schedlint analyze writes the report as text)");
 		goto fail;
 	}
-	ret = xp_source_open(&x.src, path, &cfg.read, x.an->strtab);
+	ret = xp_source_open(&x.src, path, &cfg.read, an->strtab);
 	if (ret < 0) {
 		error_msg("%s: %s", x.name, x.src.err.msg);
 		goto fail;
 	}
-
-	x.m = x.an->model;
-	x.findings = sl_findings_sorted(x.m->findings, &x.nr_findings);
-	x.nr_cpus = MAX(x.m->nr_cpus, MAX(x.an->info.ncpus, x.idx.nr_cpus));
-	x.nr_cpus = MAX(x.nr_cpus, 1);
-	x.first_ts = x.idx.events ? x.idx.first_ts : x.m->first_ts;
-	x.last_ts = x.idx.events ? x.idx.last_ts : x.m->last_ts;
+	xp_init(&x, an);
 	x.color = !strcmp(color, "always") || (!strcmp(color, "auto") && !getenv("NO_COLOR"));
-	for (int i = 0; i < XP_NR_PANELS; i++)
-		x.panels[i].ops = panels[i];
 
 	status = xp_run(&x);
 
 	xp_source_close(&x.src);
 	xp_index_free(&x.idx);
-	sl_analysis_free(x.an);
+	sl_analysis_free(an);
 	sl_config_free(&cfg);
-	if (spool_fd >= 0)
-		close(spool_fd);
+	spool_free(sp);
 	return status;
 
 fail:
 	xp_source_close(&x.src);
 	xp_index_free(&x.idx);
-	sl_analysis_free(x.an);
+	sl_analysis_free(an);
 	sl_config_free(&cfg);
-	if (spool_fd >= 0)
-		close(spool_fd);
+	spool_free(sp);
 	return 2;
 usage:
 	fputs("usage: schedlint explore [options] [TRACE]   (--help for the options)\n", stderr);

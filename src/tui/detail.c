@@ -18,6 +18,7 @@
 
 #define DETAIL_EVENTS	300	/* raw events kept on each side of the finding */
 #define FIELD_TEXT	96
+#define MIN_SPAN	2000ULL	/* 2 us: zoom-in stops there */
 
 struct detail {
 	size_t cur;			/* the finding: index in x->findings */
@@ -29,6 +30,7 @@ struct detail {
 	int nr_relevant;
 
 	uint64_t span, start;		/* the window */
+	uint64_t open_span;		/* its span when the finding was opened */
 	bool all_events;		/* raw events of every CPU, not only the named ones */
 	bool marker_rows;
 	struct xp_window w;
@@ -120,6 +122,40 @@ static void load_fields(struct xp *x, struct detail *d, const struct sl_finding 
 	cJSON_Delete(obj);
 }
 
+/* Zoom-out stops at the whole trace (or the window it opened with, when wider). */
+static uint64_t max_span(const struct xp *x, const struct detail *d)
+{
+	uint64_t dur = sl_dur(x->first_ts, x->last_ts);
+
+	return MAX(dur < UINT64_MAX ? dur + 1 : dur, d->open_span);
+}
+
+/* Some of the trace stays in the window, and its end (start + span) does not wrap. */
+static void clamp_window(const struct xp *x, struct detail *d)
+{
+	d->span = MIN(MAX(d->span, MIN_SPAN), max_span(x, d));
+	if (d->start > x->last_ts)
+		d->start = x->last_ts;
+	if (d->start < x->first_ts && x->first_ts - d->start > d->span)
+		d->start = x->first_ts - d->span;
+	if (d->start > UINT64_MAX - d->span)
+		d->start = UINT64_MAX - d->span;
+}
+
+/*
+ * The new span around the finding, which keeps its place on the screen;
+ * around the window's middle when the finding was moved out of it.
+ */
+static void zoom(const struct xp *x, struct detail *d, const struct sl_finding *f, uint64_t span)
+{
+	uint64_t at = f->ts >= d->start && f->ts - d->start <= d->span ? f->ts : d->start + d->span / 2;
+	uint64_t before = (uint64_t)((unsigned __int128)(at - d->start) * span / d->span);
+
+	d->start = at > before ? at - before : 0;
+	d->span = span;
+	clamp_window(x, d);
+}
+
 void xp_detail_open(struct xp *x, size_t finding)
 {
 	struct detail *d = x->panels[XP_DETAIL].priv;
@@ -139,12 +175,14 @@ void xp_detail_open(struct xp *x, size_t finding)
 	/* a window several times the cost: the run or the wait and what came before */
 	d->span = MAX(f->cost * 6, 200000ULL);
 	d->span = MIN(d->span, 2000000000ULL);
+	d->open_span = d->span;
 	d->start = f->ts > d->span / 2 ? f->ts - d->span / 2 : 0;
 	/* within the trace when it is longer than the window: no columns wasted before its start */
 	if (x->last_ts > x->first_ts && sl_dur(x->first_ts, x->last_ts) > d->span) {
 		d->start = MAX(d->start, x->first_ts);
 		d->start = MIN(d->start, x->last_ts - d->span);
 	}
+	clamp_window(x, d);
 	d->all_events = x->nr_cpus <= 8;
 	d->lane_first = 0;
 	d->ev_sel = -1;
@@ -334,23 +372,27 @@ static bool dt_key(struct xp *x, struct xp_panel *p, int ch)
 	case '+':
 	case '=':
 	case 'z':
-		if (d->span > 2000) {
-			d->start += d->span / 4;
-			d->span /= 2;
-		}
+		if (d->span / 2 >= MIN_SPAN)
+			zoom(x, d, f, d->span / 2);
+		else
+			xp_set_status(x, false, "zoomed in as far as it goes");
 		return true;
 	case '-':
 	case 'Z':
-		d->start = d->start > d->span / 2 ? d->start - d->span / 2 : 0;
-		d->span *= 2;
+		if (d->span >= max_span(x, d))
+			xp_set_status(x, false, "the whole trace is in the window");
+		else
+			zoom(x, d, f, MIN(d->span <= UINT64_MAX / 2 ? d->span * 2 : UINT64_MAX, max_span(x, d)));
 		return true;
 	case KEY_LEFT:
 	case 'h':
 		d->start = d->start > d->span / 4 ? d->start - d->span / 4 : 0;
+		clamp_window(x, d);
 		return true;
 	case KEY_RIGHT:
 	case 'l':
-		d->start += d->span / 4;
+		d->start = d->start < UINT64_MAX - d->span / 4 ? d->start + d->span / 4 : UINT64_MAX;
+		clamp_window(x, d);
 		return true;
 	case '0':
 		xp_detail_open(x, d->cur);

@@ -151,7 +151,7 @@ void xp_draw_axis(struct xp *x, const struct xp_lanes *l, int y, const struct xp
 		int at_left, at_right;
 
 		if (keep < 0 && mark_ts >= req->start && mark_ts < req->start + req->span)
-			keep = (int)((double)(mark_ts - req->start) * req->cols / (double)req->span);
+			keep = xp_window_col(req, mark_ts);
 		at_left = keep >= 0 && keep < nl + 2 + (int)strlen(scale) ? keep + 1 : 0;
 		/* the end's label only at the end: left out where the mark is */
 		at_right = keep >= cols - nr - 1 ? -1 : cols - nr;
@@ -167,7 +167,7 @@ void xp_draw_axis(struct xp *x, const struct xp_lanes *l, int y, const struct xp
 		uint64_t ts = x->findings[i].ts;
 
 		if (ts >= req->start && ts < req->start + req->span) {
-			int col = (int)((double)(ts - req->start) * req->cols / (double)req->span);
+			int col = xp_window_col(req, ts);
 
 			if (col < cols && ruler[col] == '-')
 				ruler[col] = 'F';
@@ -178,7 +178,7 @@ void xp_draw_axis(struct xp *x, const struct xp_lanes *l, int y, const struct xp
 		attr_t attr = ruler[col] == 'F' ? x->attrs[XP_A_BAD] : x->attrs[XP_A_DIM];
 
 		if (mark_ts >= req->start && mark_ts < req->start + req->span &&
-		    col == (int)((double)(mark_ts - req->start) * req->cols / (double)req->span)) {
+		    col == xp_window_col(req, mark_ts)) {
 			ruler[col] = '|';
 			attr = x->attrs[XP_A_HILITE];
 		}

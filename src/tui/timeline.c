@@ -58,15 +58,42 @@ static void tl_destroy(struct xp *x, struct xp_panel *p)
 	free(t);
 }
 
+/* The widest window: the whole trace (zoom-out stops there), at least MIN_SPAN. */
+static uint64_t max_span(const struct xp *x)
+{
+	uint64_t dur = sl_dur(x->first_ts, x->last_ts);
+
+	return MAX(dur < UINT64_MAX ? dur + 1 : dur, MIN_SPAN);
+}
+
+/*
+ * What every key leaves true, whatever it was and whatever the times in
+ * the trace: the span between MIN_SPAN and the trace's, the cursor on the
+ * trace, the window around the cursor, and the window's end (start +
+ * span) not past 2^64 - 1, so that no sum of times wraps.
+ */
+static void clamp_view(const struct xp *x, struct timeline *t)
+{
+	t->span = MIN(MAX(t->span, MIN_SPAN), max_span(x));
+	if (x->last_ts >= x->first_ts) {
+		t->cursor = MAX(t->cursor, x->first_ts);
+		t->cursor = MIN(t->cursor, x->last_ts);
+	}
+	if (t->start > t->cursor)
+		t->start = t->cursor;
+	if (t->cursor - t->start > t->span)
+		t->start = t->cursor - t->span;
+	if (t->start > UINT64_MAX - t->span)
+		t->start = UINT64_MAX - t->span;
+}
+
 static void set_default(struct xp *x, struct timeline *t)
 {
-	uint64_t dur = sl_dur(x->first_ts, x->last_ts) + 1;
-
 	t->start = x->first_ts;
-	t->span = MIN(dur, DEFAULT_SPAN);
-	t->span = MAX(t->span, MIN_SPAN);
+	t->span = DEFAULT_SPAN;
 	t->cursor = t->start;
 	t->set = true;
+	clamp_view(x, t);
 }
 
 /*
@@ -81,6 +108,7 @@ static void center_on(const struct xp *x, struct timeline *t, uint64_t ts)
 		t->start = MIN(t->start, x->last_ts - t->span);
 	}
 	t->cursor = ts;
+	clamp_view(x, t);
 }
 
 void xp_timeline_goto(struct xp *x, uint64_t ts, int32_t follow_pid, int cpu)
@@ -102,19 +130,22 @@ void xp_timeline_goto(struct xp *x, uint64_t ts, int32_t follow_pid, int cpu)
 
 static int cursor_col(const struct timeline *t)
 {
-	if (t->cursor < t->start || t->cursor > t->start + t->span || t->cols <= 0)
+	struct xp_window_req req = { .start = t->start, .span = t->span, .cols = t->cols };
+
+	if (t->cursor < t->start || t->cursor - t->start > t->span || t->cols <= 0)
 		return -1;
 	/* the window's end (End: the trace's last event) is in its last column */
-	return MIN(t->cols - 1, (int)((double)(t->cursor - t->start) * t->cols / (double)t->span));
+	return xp_window_col(&req, t->cursor);
 }
 
-/* Keep the cursor in the window, scrolling by a quarter when it leaves. */
-static void follow_cursor(struct timeline *t)
+/* Keep the cursor in the window: it scrolls by a quarter when the cursor leaves. */
+static void follow_cursor(const struct xp *x, struct timeline *t)
 {
-	while (t->cursor < t->start)
-		t->start = t->start > t->span / 4 ? t->start - t->span / 4 : 0;
-	while (t->cursor >= t->start + t->span)
-		t->start += t->span / 4;
+	if (t->cursor < t->start)
+		t->start = t->cursor > t->span / 4 ? t->cursor - t->span / 4 : 0;
+	else if (t->cursor - t->start >= t->span)
+		t->start = t->cursor - (t->span - t->span / 4);
+	clamp_view(x, t);
 }
 
 static void update_window(struct xp *x, struct timeline *t)
@@ -249,13 +280,18 @@ static void go_to_time(struct xp *x, struct timeline *t)
 		       buf, sizeof(buf)) || !buf[0])
 		return;
 	if (buf[0] == '+' && !parse_duration(buf + 1, &d))
-		ts = x->first_ts + d;
+		ts = d < UINT64_MAX - x->first_ts ? x->first_ts + d : UINT64_MAX;
 	else if (parse_timestamp(buf, &ts)) {
 		xp_set_status(x, true, "not a time: '%s' (913.684978, 913684978000ns or +1.5ms)", buf);
 		return;
 	}
-	if (ts < x->first_ts || ts > x->last_ts)
-		xp_set_status(x, false, "%s is outside the trace", buf);
+	if (ts < x->first_ts || ts > x->last_ts) {
+		char a[32], b[32];
+
+		xp_set_status(x, false, "%s is outside the trace (%s to %s): the cursor is at its %s", buf,
+			      fmt_ts(a, sizeof(a), x->first_ts), fmt_ts(b, sizeof(b), x->last_ts),
+			      ts < x->first_ts ? "start" : "end");
+	}
 	center_on(x, t, ts);
 }
 
@@ -322,6 +358,24 @@ static void jump_switch_in(struct xp *x, struct timeline *t, bool forward)
 	}
 }
 
+static void zoom_out(struct xp *x, struct timeline *t)
+{
+	uint64_t span = t->span <= UINT64_MAX / 2 ? t->span * 2 : UINT64_MAX, before = t->cursor - t->start;
+
+	span = MIN(span, max_span(x));
+	if (span <= t->span) {
+		xp_set_status(x, false, "the whole trace is in the window");
+		t->start = x->first_ts;
+		return;
+	}
+	/* the cursor keeps its place on the screen */
+	before = (uint64_t)((unsigned __int128)before * span / t->span);
+	t->start = t->cursor > before ? t->cursor - before : 0;
+	t->span = span;
+	if (span == max_span(x))
+		t->start = x->first_ts;
+}
+
 static bool tl_key(struct xp *x, struct xp_panel *p, int ch)
 {
 	struct timeline *t = p->priv;
@@ -335,21 +389,23 @@ static bool tl_key(struct xp *x, struct xp_panel *p, int ch)
 	case KEY_LEFT:
 	case 'h':
 		t->cursor = t->cursor > col_ns ? t->cursor - col_ns : 0;
-		break;
+		follow_cursor(x, t);
+		return true;
 	case KEY_RIGHT:
 	case 'l':
-		t->cursor += col_ns;
-		break;
+		t->cursor = t->cursor < UINT64_MAX - col_ns ? t->cursor + col_ns : UINT64_MAX;
+		follow_cursor(x, t);
+		return true;
 	case 'H':
 	case KEY_SLEFT:
 		t->start = t->start > t->span / 2 ? t->start - t->span / 2 : 0;
 		t->cursor = t->cursor > t->span / 2 ? t->cursor - t->span / 2 : 0;
-		return true;
+		break;
 	case 'L':
 	case KEY_SRIGHT:
-		t->start += t->span / 2;
-		t->cursor += t->span / 2;
-		return true;
+		t->start = t->start < UINT64_MAX - t->span / 2 ? t->start + t->span / 2 : UINT64_MAX;
+		t->cursor = t->cursor < UINT64_MAX - t->span / 2 ? t->cursor + t->span / 2 : UINT64_MAX;
+		break;
 	case KEY_UP:
 	case 'k':
 		if (t->sel > 0)
@@ -367,36 +423,35 @@ static bool tl_key(struct xp *x, struct xp_panel *p, int ch)
 	case KEY_NPAGE:
 	case ' ':
 		t->sel = MIN(x->nr_cpus - 1, t->sel + fit);
-		t->first += fit;
+		t->first = MIN(x->nr_cpus - 1, t->first + fit);
 		return true;
 	case '+':
 	case '=':
 	case 'z':
 		if (t->span / 2 >= MIN_SPAN) {
 			/* the cursor keeps its place on the screen */
-			t->start = t->cursor - (uint64_t)((double)(t->cursor - t->start) / 2);
+			t->start = t->cursor - (t->cursor - t->start) / 2;
 			t->span /= 2;
+		} else {
+			xp_set_status(x, false, "zoomed in as far as it goes (%llu ns a window)",
+				      (unsigned long long)t->span);
 		}
-		return true;
+		break;
 	case '-':
-	case 'Z': {
-		uint64_t before = t->cursor - t->start;
-
-		t->span *= 2;
-		t->start = t->cursor > 2 * before ? t->cursor - 2 * before : 0;
-		return true;
-	}
+	case 'Z':
+		zoom_out(x, t);
+		break;
 	case 'c':
 		/* exactly, even past an end of the trace: asked for */
 		t->start = t->cursor > t->span / 2 ? t->cursor - t->span / 2 : 0;
-		return true;
+		break;
 	case KEY_HOME:
 		center_on(x, t, x->first_ts);
 		t->start = x->first_ts;
-		return true;
+		break;
 	case KEY_END:
 		center_on(x, t, x->last_ts);
-		return true;
+		break;
 	case 'n':
 	case 'N': {
 		const struct sl_finding *f = finding_near(x, t->cursor, ch == 'n' ? 1 : -1);
@@ -407,13 +462,13 @@ static bool tl_key(struct xp *x, struct xp_panel *p, int ch)
 		}
 		center_on(x, t, f->ts);
 		t->sel = f->cpu >= 0 && f->cpu < x->nr_cpus ? f->cpu : t->sel;
-		return true;
+		break;
 	}
 	case '\n':
 	case '\r':
 	case KEY_ENTER: {
 		/* open the finding at the cursor, if one is in its column */
-		uint64_t a = t->cursor, b = t->cursor + col_ns;
+		uint64_t a = t->cursor, b = t->cursor < UINT64_MAX - col_ns ? t->cursor + col_ns : UINT64_MAX;
 
 		for (size_t i = 0; i < x->nr_findings; i++)
 			if (x->findings[i].ts >= a && x->findings[i].ts < b) {
@@ -425,23 +480,23 @@ static bool tl_key(struct xp *x, struct xp_panel *p, int ch)
 	}
 	case 'g':
 		go_to_time(x, t);
-		return true;
+		break;
 	case 'f':
 		follow_task(x, t);
 		return true;
 	case ']':
 		jump_switch_in(x, t, true);
-		return true;
+		break;
 	case '[':
 		jump_switch_in(x, t, false);
-		return true;
+		break;
 	case 'm':
 		t->markers = (t->markers + 1) % NR_MARKERS_MODES;
 		return true;
 	default:
 		return false;
 	}
-	follow_cursor(t);
+	clamp_view(x, t);
 	return true;
 }
 

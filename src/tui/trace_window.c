@@ -89,13 +89,6 @@ char xp_window_letter(const struct xp_window *w, int32_t pid)
 	return t && t->letter ? t->letter : '+';
 }
 
-static int col_of(const struct xp_window_req *req, uint64_t ts)
-{
-	int col = (int)((double)(ts - req->start) * req->cols / (double)req->span);
-
-	return col < req->cols ? col : req->cols - 1;
-}
-
 /* The run of pid on cpu over [a, b) ended: spread it over the cells. */
 static void close_run(struct fold *f, int cpu, int32_t pid, uint64_t a, uint64_t b)
 {
@@ -108,7 +101,7 @@ static void close_run(struct fold *f, int cpu, int32_t pid, uint64_t a, uint64_t
 		return;
 	if (pid > 0)
 		task_of(f->w, pid)->run_ns += b - a;
-	for (int col = col_of(req, a); col < req->cols; col++) {
+	for (int col = xp_window_col(req, a); col < req->cols; col++) {
 		uint64_t c0 = xp_window_col_ts(req, col);
 		uint64_t c1 = col + 1 < req->cols ? xp_window_col_ts(req, col + 1) : f->end;
 		uint64_t piece;
@@ -135,7 +128,7 @@ static void mark(struct fold *f, int cpu, uint64_t ts, uint16_t bits)
 {
 	if (cpu < 0 || cpu >= f->req->nr_cpus || ts < f->req->start || ts >= f->end)
 		return;
-	f->w->cells[(size_t)cpu * (size_t)f->req->cols + (size_t)col_of(f->req, ts)].marks |= bits;
+	f->w->cells[(size_t)cpu * (size_t)f->req->cols + (size_t)xp_window_col(f->req, ts)].marks |= bits;
 }
 
 static void mark_event(struct fold *f, const struct sl_event *ev)
@@ -310,6 +303,11 @@ int xp_window_read(struct xp_window *w, const struct xp_window_req *req,
 	req = &w->req;
 	if (req->cols <= 0 || req->nr_cpus <= 0 || !req->span)
 		return 0;
+	/* the window ends by 2^64 - 1: its end is computed everywhere as start + span */
+	if (w->req.span > UINT64_MAX - w->req.start)
+		w->req.span = UINT64_MAX - w->req.start;
+	if (!w->req.span)
+		return 0;
 	f.req = req;
 	f.end = req->start + req->span;
 	w->cells = xcalloc((size_t)req->nr_cpus * (size_t)req->cols, sizeof(*w->cells));
@@ -370,6 +368,8 @@ int xp_find_switch_in(struct xp_source *src, const struct xp_index *idx, int32_t
 	int ret;
 
 	if (forward) {
+		if (ts == UINT64_MAX)
+			return 0;
 		ret = xp_source_seek(src, ts + 1);
 		while (ret >= 0 && (ret = xp_source_next(src, &ev)) > 0)
 			if (ev.ts > ts && ev.type == SL_EV_SWITCH && ev.sw.next_pid == pid) {

@@ -189,10 +189,24 @@ void xp_window_free(struct xp_window *w);
 /* Letter of pid in w ('.' idle, '?' unknown, '+' a task without a letter). */
 char xp_window_letter(const struct xp_window *w, int32_t pid);
 const struct xp_window_task *xp_window_task(const struct xp_window *w, int32_t pid);
-/* Time at the start of column col. */
+/*
+ * Time at the start of column col, and the column of ts (clamped to the
+ * window's columns).  Exact in 128 bits: a span near 2^64 (a trace whose
+ * times are that large) neither wraps nor rounds past the window.
+ */
 static inline uint64_t xp_window_col_ts(const struct xp_window_req *req, int col)
 {
-	return req->start + (uint64_t)((double)req->span * col / req->cols);
+	return req->start + (uint64_t)((unsigned __int128)req->span * (unsigned)col / (unsigned)req->cols);
+}
+
+static inline int xp_window_col(const struct xp_window_req *req, uint64_t ts)
+{
+	uint64_t col;
+
+	if (ts <= req->start || !req->span)
+		return 0;
+	col = (uint64_t)((unsigned __int128)(ts - req->start) * (unsigned)req->cols / req->span);
+	return col < (uint64_t)req->cols ? (int)col : req->cols - 1;
 }
 
 /*

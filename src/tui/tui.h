@@ -122,10 +122,25 @@ struct xp {
 	bool status_error;
 	bool quit;
 	volatile sig_atomic_t *stop;	/* the signal that ends explore, 0 none */
+	/* where keys come from: NULL = the terminal (getch()); ERR = none yet */
+	int (*read_key)(struct xp *x);
+	void *read_key_data;
 };
 
 /* ui.c */
+/*
+ * After the analysis filled x->idx and x->src was opened: what explore
+ * shows, from the analysis (x keeps an).
+ */
+void xp_init(struct xp *x, struct sl_analysis *an);
+/* The whole session on the terminal: 0 after q, 2, or 128 + a signal. */
 int xp_run(struct xp *x);
+/* A screen on out (term: terminfo name, NULL = $TERM) and the panels; false when none. */
+bool xp_screen_open(struct xp *x, const char *term, FILE *out, FILE *in);
+void xp_screen_close(struct xp *x);
+/* Draw everything; hand one key to the panel shown, then the global keys. */
+void xp_draw(struct xp *x);
+void xp_key(struct xp *x, int ch);
 void xp_show(struct xp *x, int panel);
 void xp_set_status(struct xp *x, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -8,29 +8,83 @@
  * SIGINT, SIGTERM, SIGHUP and SIGQUIT only set a flag (no SA_RESTART, so
  * getch() returns and a long read stops at its next event): the loop
  * ends, the terminal is restored, and the signal is raised again so the
- * shell sees how we ended.  An atexit() handler restores the terminal on
- * any other way out, and a crash restores it before dying.
+ * shell sees how we ended.  Should the loop not come round within
+ * XP_SIGNAL_GRACE_S seconds (or a second signal come), the handler puts
+ * the terminal back itself (tcsetattr() and the saved reset sequence are
+ * async-signal-safe) and ends the process: no key can make explore
+ * outlive a kill or its terminal.  A terminal that hung up without a
+ * SIGHUP (nohup) ends it the same way.  An atexit() handler restores the
+ * terminal on any other way out, and a crash restores it before dying.
+ *
+ * The keys come from getch(), or from x->read_key when set (the fuzz
+ * harness replays key sequences on a screen drawn to /dev/null).
  */
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
+
+#include <ncursesw/term.h>	/* tigetstr(); it #defines the capability names */
 
 #include "tui.h"
 #include "util/util.h"
+
+/* Seconds a signal may wait for the main loop before the handler ends explore itself. */
+#define XP_SIGNAL_GRACE_S	2
 
 static volatile sig_atomic_t got_signal;
 static bool screen_up;
 static SCREEN *screen;
 static FILE *tty_in;
 
+/* What the signal handlers need to put the terminal back by themselves. */
+static int tty_fd = -1;
+static struct termios saved_tty;
+static bool have_saved_tty;
+static char reset_seq[256];	/* leave the alternate screen, cursor back, attributes off */
+static size_t reset_len;
+
+/*
+ * End now, from a signal handler: the terminal modes and screen as they
+ * were (only async-signal-safe calls), then die of sig as the shell expects.
+ */
+static void die_now(int sig)
+{
+	sigset_t set;
+
+	if (have_saved_tty)
+		tcsetattr(tty_fd, TCSANOW, &saved_tty);
+	if (reset_len && write(tty_fd, reset_seq, reset_len) < 0) {
+		/* nothing more to do: the terminal is gone */
+	}
+	if (sig == SIGQUIT)
+		_exit(128 + sig);	/* no core: as the loop would end */
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
 static void on_signal(int sig)
 {
+	if (got_signal)
+		die_now(sig);	/* a second one: the user means it */
 	got_signal = sig;
+	alarm(XP_SIGNAL_GRACE_S);
+}
+
+/* The loop did not come round in time: something is stuck. */
+static void on_alarm(int sig)
+{
+	die_now(got_signal ? got_signal : SIGTERM);
 }
 
 static void restore_terminal(void)
@@ -65,12 +119,35 @@ static void catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &sa, NULL);
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
 #ifndef __SANITIZE_ADDRESS__
 	signal(SIGSEGV, on_crash);
 	signal(SIGBUS, on_crash);
 	signal(SIGFPE, on_crash);
 	signal(SIGABRT, on_crash);
 #endif
+}
+
+/* The terminal the keys come from hung up (a SIGHUP that was ignored: nohup). */
+static bool input_gone(void)
+{
+	struct pollfd pfd = { .fd = fileno(tty_in ? tty_in : stdin), .events = POLLIN };
+
+	return poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL));
+}
+
+/* The next key: getch() (ERR after the timeout), or the replayed keys of a test. */
+static int read_key(struct xp *x)
+{
+	int ch;
+
+	if (x->read_key)
+		return x->read_key(x);
+	ch = getch();
+	if (ch == ERR && !got_signal && input_gone())
+		got_signal = SIGHUP;
+	return ch;
 }
 
 void xp_set_status(struct xp *x, bool error, const char *fmt, ...)
@@ -116,22 +193,22 @@ static void draw_tabs(struct xp *x)
 		col = COLS / 4;
 	xp_put(0, 0, col, x->attrs[XP_A_TITLE], title);
 	for (int i = 0; i <= XP_DETAIL; i++) {
-		char tab[48];
+		char label[48];
 		int n;
 
 		if (i == XP_DETAIL && cur != XP_DETAIL)
 			break;
 		if (i == XP_DETAIL)
-			snprintf(tab, sizeof(tab), " Finding ");
+			snprintf(label, sizeof(label), " Finding ");
 		else if (i == XP_FINDINGS)
-			snprintf(tab, sizeof(tab), " %d %s %zu ", i + 1, x->panels[i].ops->name,
+			snprintf(label, sizeof(label), " %d %s %zu ", i + 1, x->panels[i].ops->name,
 				 x->nr_findings);
 		else
-			snprintf(tab, sizeof(tab), " %d %s ", i + 1, x->panels[i].ops->name);
-		n = (int)strlen(tab);
+			snprintf(label, sizeof(label), " %d %s ", i + 1, x->panels[i].ops->name);
+		n = (int)strlen(label);
 		if (col + n >= COLS)
 			break;
-		xp_put(0, col, n, i == cur ? x->attrs[XP_A_TAB] : x->attrs[XP_A_TITLE], tab);
+		xp_put(0, col, n, i == cur ? x->attrs[XP_A_TAB] : x->attrs[XP_A_TITLE], label);
 		col += n;
 	}
 	if (col + (int)strlen(keys) < COLS)
@@ -149,7 +226,7 @@ static void draw_footer(struct xp *x)
 		xp_putf(LINES - 1, 0, COLS, x->attrs[XP_A_DIM], " %s", p->ops->hints);
 }
 
-static void draw(struct xp *x)
+void xp_draw(struct xp *x)
 {
 	struct xp_panel *p = &x->panels[x->panel];
 	struct xp_rect r = { .y = 1, .x = 0, .h = LINES - 2, .w = COLS };
@@ -203,13 +280,13 @@ bool xp_prompt(struct xp *x, const char *question, char *buf, size_t len)
 		xp_put(LINES - 1, qlen, COLS - qlen, A_NORMAL, buf);
 		move(LINES - 1, MIN(qlen + (int)n, COLS - 1));
 		refresh();
-		ch = getch();
-		if (got_signal)
+		ch = read_key(x);
+		if (got_signal || x->quit)
 			break;
 		if (ch == ERR)
 			continue;
 		if (ch == KEY_RESIZE) {
-			draw(x);
+			xp_draw(x);
 			continue;
 		}
 		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
@@ -282,26 +359,50 @@ static void global_key(struct xp *x, int ch)
 	}
 }
 
-static bool open_screen(struct xp *x)
+static const struct xp_panel_ops *const panel_ops[XP_NR_PANELS] = {
+	[XP_OVERVIEW] = &xp_overview_ops, [XP_FINDINGS] = &xp_findings_ops,
+	[XP_TIMELINE] = &xp_timeline_ops, [XP_TASKS] = &xp_tasks_ops,
+	[XP_DETAIL] = &xp_detail_ops, [XP_HELP] = &xp_help_ops,
+};
+
+void xp_init(struct xp *x, struct sl_analysis *an)
 {
-	const char *codeset;
-	FILE *in = stdin;
+	x->an = an;
+	x->m = an->model;
+	x->findings = sl_findings_sorted(x->m->findings, &x->nr_findings);
+	x->nr_cpus = MAX(x->m->nr_cpus, MAX(an->info.ncpus, x->idx.nr_cpus));
+	x->nr_cpus = MAX(x->nr_cpus, 1);
+	x->first_ts = x->idx.events ? x->idx.first_ts : x->m->first_ts;
+	x->last_ts = x->idx.events ? x->idx.last_ts : x->m->last_ts;
+	x->last_ts = MAX(x->last_ts, x->first_ts);
+	for (int i = 0; i < XP_NR_PANELS; i++)
+		x->panels[i].ops = panel_ops[i];
+}
+
+bool xp_screen_open(struct xp *x, const char *term, FILE *out, FILE *in)
+{
+	const char *codeset, *caps[] = { "rmcup", "cnorm", "sgr0" };
 
 	setlocale(LC_ALL, "");
 	codeset = nl_langinfo(CODESET);
 	x->utf8 = codeset && !strcmp(codeset, "UTF-8");
-	if (!isatty(STDIN_FILENO)) {
-		/* the trace came on stdin: keys come from the terminal */
-		tty_in = fopen("/dev/tty", "r");
-		if (!tty_in)
-			return false;
-		in = tty_in;
-	}
-	screen = newterm(NULL, stdout, in);
+	tty_fd = fileno(out);
+	have_saved_tty = tcgetattr(tty_fd, &saved_tty) == 0;
+	screen = newterm(term, out, in);
 	if (!screen)
 		return false;
 	screen_up = true;
-	atexit(restore_terminal);
+	/* what the signal handlers write to leave curses mode without curses */
+	reset_len = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(caps); i++) {
+		const char *cap = tigetstr(caps[i]);
+		size_t n = cap && cap != (char *)-1 ? strlen(cap) : 0;
+
+		if (n && reset_len + n < sizeof(reset_seq)) {
+			memcpy(reset_seq + reset_len, cap, n);
+			reset_len += n;
+		}
+	}
 	cbreak();
 	noecho();
 	nonl();
@@ -313,36 +414,67 @@ static bool open_screen(struct xp *x)
 	else
 		x->color = false;
 	xp_init_attrs(x);
+	for (int i = 0; i < XP_NR_PANELS; i++)
+		if (x->panels[i].ops->init)
+			x->panels[i].ops->init(x, &x->panels[i]);
 	return true;
 }
 
-static void close_screen(void)
+void xp_screen_close(struct xp *x)
 {
+	if (screen)
+		for (int i = 0; i < XP_NR_PANELS; i++)
+			if (x->panels[i].ops->destroy)
+				x->panels[i].ops->destroy(x, &x->panels[i]);
 	restore_terminal();
 	if (screen)
 		delscreen(screen);
 	screen = NULL;
+	have_saved_tty = false;
+	reset_len = 0;
 	if (tty_in)
 		fclose(tty_in);
 	tty_in = NULL;
 }
 
+void xp_key(struct xp *x, int ch)
+{
+	struct xp_panel *p;
+
+	if (ch == KEY_RESIZE)
+		return;
+	x->status[0] = '\0';
+	if (LINES < 8 || COLS < 40) {
+		if (ch == 'q' || ch == 'Q')
+			x->quit = true;
+		return;
+	}
+	p = &x->panels[x->panel];
+	if (!p->ops->key || !p->ops->key(x, p, ch))
+		global_key(x, ch);
+}
+
 int xp_run(struct xp *x)
 {
 	bool dirty = true;
+	FILE *in = stdin;
 	int sig;
 
 	catch_signals();
 	x->stop = &got_signal;
 	x->src.stop = &got_signal;
-	if (!open_screen(x)) {
+	if (!isatty(STDIN_FILENO)) {
+		/* the trace came on stdin: keys come from the terminal */
+		tty_in = fopen("/dev/tty", "r");
+		in = tty_in;
+	}
+	if (!in || !xp_screen_open(x, NULL, stdout, in)) {
+		xp_screen_close(x);
 		error_msg("explore: cannot use the terminal (TERM=%s)",
 			  getenv("TERM") ? getenv("TERM") : "");
 		return 2;
 	}
-	for (int i = 0; i < XP_NR_PANELS; i++)
-		if (x->panels[i].ops->init)
-			x->panels[i].ops->init(x, &x->panels[i]);
+	atexit(restore_terminal);
 
 	/*
 	 * getch() waits at most a quarter second: a signal that came while
@@ -350,42 +482,29 @@ int xp_run(struct xp *x)
 	 */
 	timeout(250);
 	while (!x->quit && !got_signal) {
-		struct xp_panel *p;
 		int ch;
 
 		if (dirty)
-			draw(x);
+			xp_draw(x);
 		dirty = true;
-		ch = getch();
+		ch = read_key(x);
 		if (got_signal)
 			break;
 		if (ch == ERR) {
 			dirty = false;
 			continue;
 		}
-		if (ch == KEY_RESIZE)
-			continue;
-		x->status[0] = '\0';
-		if (LINES < 8 || COLS < 40) {
-			if (ch == 'q' || ch == 'Q')
-				x->quit = true;
-			continue;
-		}
-		p = &x->panels[x->panel];
-		if (!p->ops->key || !p->ops->key(x, p, ch))
-			global_key(x, ch);
+		xp_key(x, ch);
 	}
 
-	for (int i = 0; i < XP_NR_PANELS; i++)
-		if (x->panels[i].ops->destroy)
-			x->panels[i].ops->destroy(x, &x->panels[i]);
-	close_screen();
+	xp_screen_close(x);
 	sig = got_signal;
 	if (sig && sig != SIGQUIT) {
 		/* end the way the signal would have ended us, now the terminal is sane */
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
+	alarm(0);
 	if (sig)
 		return 128 + sig;
 	return 0;

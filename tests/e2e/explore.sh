@@ -329,6 +329,87 @@ fi
 tmx send-keys -t x C-c
 ended "SIGINT (Ctrl-C)" 130
 
+# --- keys at the ends of time (issue 25: 26, 27): bounded, clamped, killable ---
+# the expected window over the whole trace, from the definitions: from its
+# first event to just after its last, the span in fmt_duration's words
+first_ns=$(json "$json_file" "d['trace']['first_ns']")
+last_ns=$(json "$json_file" "d['trace']['last_ns']")
+first_s=$(python3 -c "n=$first_ns; print('%d.%06d' % (n // 10**9, n % 10**9 // 1000))")
+last_s=$(python3 -c "n=$last_ns; print('%d.%06d' % (n // 10**9, n % 10**9 // 1000))")
+whole=$(python3 -c "n=$last_ns-$first_ns+1; print('%.2f s' % (n/1e9) if n >= 10**9 else '%.2f ms' % (n/1e6))")
+# send_n N KEY: KEY N times, as a held key repeats it
+send_n() {
+	k=0
+	while [ "$k" -lt "$1" ]; do tmx send-keys -t x "$2"; k=$((k + 1)); done
+}
+start 100 30 "" "$trace"
+see "26: opens" "Wakeup latency"
+tmx send-keys -t x 3
+see "26: timeline" "cursor "
+send_n 60 -
+see "26: 60 zoom-outs stop at the whole trace" "the whole trace is in the window"
+if wait_all "window $whole " "$first_s" "$(echo "$last_s" | sed 's/\./\\./')"; then
+	pass "26: the window is the trace's span ($whole, $first_s to $last_s)"
+else
+	fail "26: the window is the trace's span ($whole, $first_s to $last_s)"
+	sed 's/^/#   /' "$TMP/screen"
+fi
+send_n 12 +
+send_n 60 -
+see "26: zoomed in and out again: the same window" "window $whole "
+tmx send-keys -t x 2 Enter
+see "26: a finding" "#1 of"
+send_n 60 -
+see "26: 60 zoom-outs of the finding's window stop at the trace" "the whole trace is in the window"
+tmx send-keys -t x q
+ended "26: q after 120 zoom-outs" 0
+
+# 27: a time the prompt accepts but the trace does not have, then a move
+goto_far() {
+	tmx send-keys -t x 3
+	see "27 ($1): timeline" "cursor "
+	tmx send-keys -t x g
+	see "27 ($1): g asks for a time" "go to time"
+	tmx send-keys -t x 18446744073.709551615 Enter
+	see "27 ($1): a time past the trace: said so, the cursor at its end" "the cursor is at its end"
+	wait_for "cursor $last_s " 10 && pass "27 ($1): the cursor on the trace's last event ($last_s)" ||
+		fail "27 ($1): the cursor on the trace's last event ($last_s)" "$(cat "$TMP/screen")"
+	tmx send-keys -t x h
+}
+start 100 30 "" "$trace"
+wait_for "Wakeup latency" 60
+goto_far q
+tmx send-keys -t x l l c l H L
+see "27 (q): the keys still answer" "cursor "
+tmx send-keys -t x q
+ended "27: q after g 18446744073.709551615 and h" 0
+start 100 30 "" "$trace"
+wait_for "Wakeup latency" 60
+goto_far TERM
+kill -TERM "$PID" 2>/dev/null
+ended "27: SIGTERM after g 18446744073.709551615 and h" 143
+start 100 30 "" "$trace"
+wait_for "Wakeup latency" 60
+goto_far HUP
+kill -HUP "$PID" 2>/dev/null
+ended "27: SIGHUP after g 18446744073.709551615 and h" 129
+# the terminal goes away (tmux killed): explore must not outlive it
+start 100 30 "" "$trace"
+wait_for "Wakeup latency" 60
+goto_far "terminal closed"
+tmx kill-server 2>/dev/null
+i=0
+while [ "$i" -lt $((150 * SLOW)) ] && kill -0 "$PID" 2>/dev/null; do
+	sleep 0.2
+	i=$((i + 1))
+done
+if [ -n "$PID" ] && ! kill -0 "$PID" 2>/dev/null; then
+	pass "27: explore ends with its terminal"
+else
+	fail "27: explore ends with its terminal" "pid $PID still runs: $(ps -o stat,time,args -p "$PID" | tail -1)"
+	kill -KILL "$PID" 2>/dev/null
+fi
+
 # --- colours: with them, and none with NO_COLOR ---
 start 80 24 "" "$trace"
 wait_for "Wakeup latency" 60
@@ -362,6 +443,51 @@ tmx send-keys -t x k k k
 see "256 CPUs: k selects the CPU above" "cpu 252 at"
 tmx send-keys -t x q
 ended "256 CPUs: q" 0
+
+# --- B22: what comes on stdin is looked at before it is kept, and bounded ---
+# feed KIND MIB: KIND bytes (zero: NULs, lines: "y" lines) on stdout, up to
+# MIB MiB; how many the reader took (written before the pipe closed) in $TMP/fed
+cat > "$TMP/feed.py" <<'PY'
+import os, sys, signal
+signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+kind, total = sys.argv[1], int(sys.argv[2]) << 20
+block = (b"\0" if kind == "zero" else b"y\n") * 32768
+fed = 0
+try:
+    while fed < total:
+        fed += os.write(1, block)
+except OSError:
+    pass
+open(sys.argv[3], "w").write("%d\n" % fed)
+PY
+mkdir -p "$TMP/spool"
+# stdout not a terminal: refused before stdin is read (nothing taken but what fits the pipe)
+python3 "$TMP/feed.py" lines 64 "$TMP/fed" | TMPDIR="$TMP/spool" "$SCHEDLINT" explore - > "$TMP/out" 2> "$TMP/err"
+rc=$?
+fed=$(cat "$TMP/fed")
+if [ "$rc" = 2 ] && grep -q "not a terminal" "$TMP/err" && [ "$fed" -le $((1 << 20)) ]; then
+	pass "B22: explore - with stdout not a terminal: exit 2 before reading stdin ($fed bytes taken)"
+else
+	fail "B22: explore - with stdout not a terminal: exit 2 before reading stdin" "rc=$rc fed=$fed $(cat "$TMP/err")"
+fi
+# on a terminal (a pty): NULs are refused after the first block; lines that
+# are not a trace after the reader's 1000 unrecognized lines, not at the end
+for kind in zero lines; do
+	printf 'python3 %s %s 64 %s | TMPDIR=%s %s explore -\n' "$TMP/feed.py" $kind "$TMP/fed" "$TMP/spool" "$SCHEDLINT" > "$TMP/feed.sh"
+	under_pty "$TMP/pty.out" sh "$TMP/feed.sh"
+	rc=$(cat "$TMP/pty.rc" 2>/dev/null) fed=$(cat "$TMP/fed")
+	case $kind in
+	zero)	want="-: binary data (a NUL byte at offset 0), not a text trace" ;;
+	lines)	want='-: not a recognized trace (line 1: "y")' ;;
+	esac
+	if [ "$rc" = 2 ] && grep -qF -- "$want" "$TMP/pty.out" && [ "$(tr -d '\r' < "$TMP/pty.out" | grep -c .)" = 1 ] &&
+	   [ "$fed" -le $((8 << 20)) ] && [ -z "$(ls "$TMP/spool")" ]; then
+		pass "B22: explore - < 64 MiB of $kind: exit 2, '$want', $fed bytes taken (<= 8 MiB)"
+	else
+		fail "B22: explore - < 64 MiB of $kind: exit 2, '$want', at most 8 MiB taken" \
+			"rc=$rc fed=$fed spool: $(ls "$TMP/spool") out: $(head -c 300 "$TMP/pty.out")"
+	fi
+done
 
 # --- a trace on stdin (kept in a temporary file to be read again) ---
 start 80 24 "" "- < $TESTDATA/real/hogs.txt"
