@@ -398,7 +398,8 @@ static bool dt_key(struct xp *x, struct xp_panel *p, int ch)
 		xp_detail_open(x, d->cur);
 		return true;
 	case 'J':
-		d->lane_first++;
+		if (d->lane_first < x->nr_cpus - 1)
+			d->lane_first++;
 		return true;
 	case 'K':
 		if (d->lane_first > 0)
@@ -434,6 +435,23 @@ static bool dt_key(struct xp *x, struct xp_panel *p, int ch)
 	}
 }
 
+static const char *dt_check(const struct xp *x, const struct xp_panel *p)
+{
+	const struct detail *d = p->priv;
+
+	if (!d->open)
+		return NULL;
+	if (d->cur >= x->nr_findings)
+		return "detail: no such finding";
+	if (d->span < MIN_SPAN || d->span > max_span(x, d))
+		return "detail: span outside [2 us, the trace]";
+	if (d->start > UINT64_MAX - d->span)
+		return "detail: the window's end wraps";
+	if (d->lane_first < 0 || d->lane_first >= x->nr_cpus)
+		return "detail: first lane out of the CPUs";
+	return NULL;
+}
+
 static const struct xp_key_help dt_keys[] = {
 	{ "Up/Down j/k", "select an event (PgUp/PgDn, Home/End)" },
 	{ "Enter", "the timeline at the selected event" },
@@ -455,6 +473,7 @@ const struct xp_panel_ops xp_detail_ops = {
 	.destroy = dt_destroy,
 	.draw = dt_draw,
 	.key = dt_key,
+	.check = dt_check,
 	.hints = "j/k events  +/- zoom  h/l move  n/p next/prev  t timeline  Esc back  ?:help  q:quit",
 	.keys = dt_keys,
 };

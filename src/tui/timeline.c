@@ -500,6 +500,25 @@ static bool tl_key(struct xp *x, struct xp_panel *p, int ch)
 	return true;
 }
 
+static const char *tl_check(const struct xp *x, const struct xp_panel *p)
+{
+	const struct timeline *t = p->priv;
+
+	if (!t->set)
+		return NULL;
+	if (t->span < MIN_SPAN || t->span > max_span(x))
+		return "timeline: span outside [2 us, the trace]";
+	if (t->cursor < x->first_ts || t->cursor > x->last_ts)
+		return "timeline: the cursor is off the trace";
+	if (t->start > t->cursor || t->cursor - t->start > t->span)
+		return "timeline: the cursor is out of the window";
+	if (t->start > UINT64_MAX - t->span)
+		return "timeline: the window's end wraps";
+	if (t->sel < 0 || t->sel >= x->nr_cpus || t->first < 0 || t->first >= x->nr_cpus)
+		return "timeline: no such CPU selected or first";
+	return NULL;
+}
+
 static const struct xp_key_help tl_keys[] = {
 	{ "Left/Right h/l", "move the time cursor a column" },
 	{ "H/L Shift-Left/Right", "scroll half a window" },
@@ -523,6 +542,7 @@ const struct xp_panel_ops xp_timeline_ops = {
 	.destroy = tl_destroy,
 	.draw = tl_draw,
 	.key = tl_key,
+	.check = tl_check,
 	.hints = "h/l cursor  j/k cpu  +/- zoom  n/N finding  g time  f follow  ]/[ runs  ?:help  q:quit",
 	.keys = tl_keys,
 };

@@ -54,6 +54,8 @@ struct xp_panel_ops {
 	void (*draw)(struct xp *x, struct xp_panel *p, const struct xp_rect *r);
 	/* true when the panel used the key */
 	bool (*key)(struct xp *x, struct xp_panel *p, int ch);
+	/* what its state promises after any key: NULL, or what broke (for the fuzz harness) */
+	const char *(*check)(const struct xp *x, const struct xp_panel *p);
 	const char *hints;		/* the footer: the panel's main keys */
 	const struct xp_key_help *keys;	/* every key, for the help; NULL-terminated */
 };
@@ -135,12 +137,17 @@ struct xp {
 void xp_init(struct xp *x, struct sl_analysis *an);
 /* The whole session on the terminal: 0 after q, 2, or 128 + a signal. */
 int xp_run(struct xp *x);
-/* A screen on out (term: terminfo name, NULL = $TERM) and the panels; false when none. */
+/* A screen on out (term: terminfo name, NULL = $TERM); false when none. */
 bool xp_screen_open(struct xp *x, const char *term, FILE *out, FILE *in);
-void xp_screen_close(struct xp *x);
+void xp_screen_close(void);
+/* The panels' state: after xp_init() and xp_screen_open(). */
+void xp_panels_init(struct xp *x);
+void xp_panels_destroy(struct xp *x);
 /* Draw everything; hand one key to the panel shown, then the global keys. */
 void xp_draw(struct xp *x);
 void xp_key(struct xp *x, int ch);
+/* Every panel's promises (panel ops ->check): NULL, or what broke. */
+const char *xp_check(const struct xp *x);
 void xp_show(struct xp *x, int panel);
 void xp_set_status(struct xp *x, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

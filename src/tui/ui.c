@@ -414,18 +414,27 @@ bool xp_screen_open(struct xp *x, const char *term, FILE *out, FILE *in)
 	else
 		x->color = false;
 	xp_init_attrs(x);
-	for (int i = 0; i < XP_NR_PANELS; i++)
-		if (x->panels[i].ops->init)
-			x->panels[i].ops->init(x, &x->panels[i]);
 	return true;
 }
 
-void xp_screen_close(struct xp *x)
+void xp_panels_init(struct xp *x)
 {
-	if (screen)
-		for (int i = 0; i < XP_NR_PANELS; i++)
-			if (x->panels[i].ops->destroy)
-				x->panels[i].ops->destroy(x, &x->panels[i]);
+	for (int i = 0; i < XP_NR_PANELS; i++)
+		if (x->panels[i].ops->init)
+			x->panels[i].ops->init(x, &x->panels[i]);
+}
+
+void xp_panels_destroy(struct xp *x)
+{
+	for (int i = 0; i < XP_NR_PANELS; i++)
+		if (x->panels[i].ops->destroy && x->panels[i].priv) {
+			x->panels[i].ops->destroy(x, &x->panels[i]);
+			x->panels[i].priv = NULL;
+		}
+}
+
+void xp_screen_close(void)
+{
 	restore_terminal();
 	if (screen)
 		delscreen(screen);
@@ -454,6 +463,19 @@ void xp_key(struct xp *x, int ch)
 		global_key(x, ch);
 }
 
+const char *xp_check(const struct xp *x)
+{
+	const char *broken;
+
+	if (x->panel < 0 || x->panel >= XP_NR_PANELS)
+		return "the panel shown is not one";
+	for (int i = 0; i < XP_NR_PANELS; i++)
+		if (x->panels[i].ops->check && x->panels[i].priv &&
+		    (broken = x->panels[i].ops->check(x, &x->panels[i])))
+			return broken;
+	return NULL;
+}
+
 int xp_run(struct xp *x)
 {
 	bool dirty = true;
@@ -469,12 +491,13 @@ int xp_run(struct xp *x)
 		in = tty_in;
 	}
 	if (!in || !xp_screen_open(x, NULL, stdout, in)) {
-		xp_screen_close(x);
+		xp_screen_close();
 		error_msg("explore: cannot use the terminal (TERM=%s)",
 			  getenv("TERM") ? getenv("TERM") : "");
 		return 2;
 	}
 	atexit(restore_terminal);
+	xp_panels_init(x);
 
 	/*
 	 * getch() waits at most a quarter second: a signal that came while
@@ -497,7 +520,8 @@ int xp_run(struct xp *x)
 		xp_key(x, ch);
 	}
 
-	xp_screen_close(x);
+	xp_panels_destroy(x);
+	xp_screen_close();
 	sig = got_signal;
 	if (sig && sig != SIGQUIT) {
 		/* end the way the signal would have ended us, now the terminal is sane */

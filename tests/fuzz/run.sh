@@ -5,7 +5,7 @@
 #
 # NAME is a harness ($FUZZ_BUILD/fuzz_NAME).  Its seeds: the stored corpus
 # tests/fuzz/corpus/KIND and every crash found before (tests/fuzz/regress/KIND),
-# KIND being text, dat, model or perf, plus traces schedgen generates now from
+# KIND being text, dat, model, perf or explore, plus traces schedgen generates now from
 # testdata/scenarios (trace.dat v6 in both byte orders and long sizes, v7
 # plain and zstd through trace-cmd convert, and their tracefs text).  What
 # the fuzzer learns goes to $FUZZ_BUILD/corpus/NAME and is kept, so a
@@ -64,13 +64,14 @@ run_one() {
 	dat*)	kind=dat max_len=65536 asan=$asan_slow ;;
 	text)	kind=text max_len=16384 asan=$asan_fast ;;
 	perf)	kind=perf max_len=262144 asan=$asan_fast ;;
+	explore) kind=explore max_len=402 asan=$asan_fast ;;	# 400 keys: each one draws and may read the trace
 	*)	kind=$name max_len=4100 asan=$asan_fast extra=-len_control=0 ;;
 	esac
 	bin=$FUZZ_BUILD/fuzz_$name
 	work=$FUZZ_BUILD/corpus/$name
 	art=$FUZZ_BUILD/artifacts/$name
 	log=$FUZZ_BUILD/$name.log
-	mkdir -p "$work" "$art" "tests/fuzz/corpus/$kind" "tests/fuzz/regress/$kind"
+	mkdir -p "$work" "$art" "tests/fuzz/corpus/$kind" "tests/fuzz/regress/$kind" "$gen/$kind"
 	dict=""
 	[ -f "tests/fuzz/$kind.dict" ] && dict="-dict=tests/fuzz/$kind.dict"
 	# shellcheck disable=SC2086
