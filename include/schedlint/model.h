@@ -318,6 +318,15 @@ const char *sl_task_comm(const struct sl_model *m, const struct sl_task *t);
 bool sl_filter_task_list(const struct sl_config *cfg, const struct sl_strtab *st,
 			 const struct sl_task *t);
 
+/*
+ * After sl_model_finish(): 0 when every filter given matches something in
+ * the trace; else a negative errno with err filled (one line naming the
+ * filter, without the path).  Every listed pid and comm must be in the
+ * trace, every --cpus CPU within its CPU count, --from/--to in order and
+ * overlapping it, and the filters together must leave at least one event.
+ */
+int sl_filter_check(const struct sl_model *m, struct sl_error *err);
+
 static inline bool sl_filter_cpu(const struct sl_config *cfg, int cpu)
 {
 	return !cfg->cpus.nr_words || sl_cpuset_test(&cfg->cpus, cpu);

@@ -387,6 +387,11 @@ int sl_analysis_run(const char *path, const struct sl_config *cfg,
 		return ret;
 	}
 	sl_model_finish(an->model);
+	ret = sl_filter_check(an->model, err);
+	if (ret < 0) {
+		sl_analysis_free(an);
+		return ret;
+	}
 	*out = an;
 	return 0;
 }

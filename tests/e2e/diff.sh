@@ -156,10 +156,15 @@ check "options with a saved report: a note says they apply to traces only" \
 check "and that the settings differ (tolerance_ns)" \
 	grep -q 'analyzed with other settings .*tolerance_ns=2000000 (not 1000000)' "$TMP/out"
 # a report records its filters; a diff of a filtered and an unfiltered one says so, both ways
-"$SCHEDLINT" analyze --json --cpus=1 --comm='sched pipe' "$PINNED" > "$TMP/pinned-filtered.json"
+"$SCHEDLINT" analyze --json --cpus=1 --comm=sched-pipe "$PINNED" > "$TMP/pinned-filtered.json"
 expect_eq "analyze --json records --cpus/--pid/--comm in config.filters (null when not given)" \
 	"$(json "$TMP/pinned-filtered.json" "d['config']['filters']"), $(json "$TMP/pinned.json" "d['config']['filters']")" \
-	"{'cpus': [1], 'pids': None, 'comms': ['sched pipe']}, {'cpus': None, 'pids': None, 'comms': None}"
+	"{'cpus': [1], 'pids': None, 'comms': ['sched-pipe']}, {'cpus': None, 'pids': None, 'comms': None}"
+# a comm with a space (no trace here has one: the saved report is edited)
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1])); d['config']['filters']['comms'] = ['sched pipe']
+json.dump(d, open(sys.argv[1], 'w'))" "$TMP/pinned-filtered.json"
 run_rc "$TMP/out" "$TMP/err" diff "$TMP/pinned.json" "$TMP/pinned-filtered.json" > /dev/null
 check "diff: the new side's filters are named as other settings" \
 	grep -q 'pinned-filtered.json was analyzed with other settings .*(filter_cpus=\[1\] (not -), filter_comms=\["sched\\u0020pipe"\] (not -))' "$TMP/out"
