@@ -37,9 +37,11 @@ static const char analyze_usage[] =
 	"  --fail-on=RULE        an absolute limit on a metric, e.g. 'wakeup.p99>500us',\n"
 	"                        'late-preemption.count>0'; schedlint diff --list-metrics\n"
 	"                        lists the metrics (rules on a change need schedlint diff)\n"
+	"  --allow-unmeasured    a rule on a metric the trace did not measure passes as\n"
+	"                        'skip' (default: it fails: it cannot be evaluated)\n"
 	"\n";
 
-enum { OPT_JSON = 1, OPT_COLOR, OPT_TOP, OPT_FAIL_ON };
+enum { OPT_JSON = 1, OPT_COLOR, OPT_TOP, OPT_FAIL_ON, OPT_ALLOW_UNMEASURED };
 
 /*
  * Evaluate the absolute rules on the report object; the results go in
@@ -47,7 +49,7 @@ enum { OPT_JSON = 1, OPT_COLOR, OPT_TOP, OPT_FAIL_ON };
  * does not have (a typo must not pass silently).
  */
 static int eval_rules(const char *path, cJSON *root, const struct sl_rule *rules, size_t nr,
-		      struct sl_rule_result *res, size_t *failed)
+		      bool allow_unmeasured, struct sl_rule_result *res, size_t *failed)
 {
 	struct sl_metrics ms;
 	char err[256];
@@ -60,6 +62,7 @@ static int eval_rules(const char *path, cJSON *root, const struct sl_rule *rules
 	for (size_t i = 0; i < nr; i++) {
 		const struct sl_metric_value *v = sl_metrics_get(&ms, rules[i].metric);
 		struct sl_range range;
+		struct sl_compare cmp = { .new = &range, .allow_unmeasured = allow_unmeasured };
 
 		if (!v) {
 			error_msg("analyze: --fail-on '%s': no task named '%.*s' with wakeup-latency "
@@ -71,8 +74,10 @@ static int eval_rules(const char *path, cJSON *root, const struct sl_rule *rules
 			return -1;
 		}
 		sl_range_of(&range, &v->value, &v->valid, 1);
-		sl_rule_eval(&rules[i], NULL, &range, false, &res[i]);
-		*failed += res[i].verdict == SL_VERDICT_FAIL;
+		if (!v->valid)
+			range.unmeasured = v->unmeasured;
+		sl_rule_eval(&rules[i], &cmp, &res[i]);
+		*failed += sl_verdict_failed(res[i].verdict);
 	}
 	sl_metrics_free(&ms);
 	return 0;
@@ -83,7 +88,7 @@ static void rules_text(struct sl_report *r, const struct sl_rule *rules, size_t 
 {
 	sl_report_section(r, "Rules");
 	for (size_t i = 0; i < nr; i++) {
-		bool fail = res[i].verdict == SL_VERDICT_FAIL;
+		bool fail = sl_verdict_failed(res[i].verdict);
 
 		fprintf(r->out, "  %s%-5s%s  %-28s  %s\n",
 			sl_color(r, fail ? SL_C_RED : res[i].verdict == SL_VERDICT_SKIP ?
@@ -109,6 +114,7 @@ int cmd_analyze(int argc, char **argv)
 		{ "color", required_argument, NULL, OPT_COLOR },
 		{ "top",   required_argument, NULL, OPT_TOP },
 		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+		{ "allow-unmeasured", no_argument, NULL, OPT_ALLOW_UNMEASURED },
 		{ "help",  no_argument,       NULL, 'h' },
 		SL_ANALYSIS_OPTIONS,
 		{ NULL, 0, NULL, 0 }
@@ -122,6 +128,7 @@ int cmd_analyze(int argc, char **argv)
 	struct sl_rule *rules = NULL;
 	struct sl_rule_result *results = NULL;
 	size_t nr_rules = 0, failed = 0;
+	bool allow_unmeasured = false;
 	cJSON *root = NULL;
 	char err_rule[512];
 
@@ -159,6 +166,9 @@ int cmd_analyze(int argc, char **argv)
 				goto usage;
 			}
 			break;
+		case OPT_ALLOW_UNMEASURED:
+			allow_unmeasured = true;
+			break;
 		case 'h':
 			fputs(analyze_usage, stdout);
 			fputs(sl_analysis_options_help, stdout);
@@ -192,7 +202,7 @@ int cmd_analyze(int argc, char **argv)
 		root = sl_report_json(an->model, path);
 	if (nr_rules) {
 		results = xcalloc(nr_rules, sizeof(*results));
-		if (eval_rules(path, root, rules, nr_rules, results, &failed)) {
+		if (eval_rules(path, root, rules, nr_rules, allow_unmeasured, results, &failed)) {
 			status = 2;
 			goto out;
 		}
@@ -214,7 +224,7 @@ int cmd_analyze(int argc, char **argv)
 		free(text);
 		/* stdout may go to a file: say on stderr what failed the job */
 		for (size_t i = 0; i < nr_rules; i++)
-			if (results[i].verdict == SL_VERDICT_FAIL)
+			if (sl_verdict_failed(results[i].verdict))
 				error_msg("%s: --fail-on '%s' failed: %s", path, rules[i].text,
 					  results[i].why);
 	} else {

@@ -27,15 +27,18 @@
 static const char diff_usage[] =
 	"usage: schedlint diff [options] BASE NEW\n"
 	"       schedlint diff [options] --base RUN... --new RUN...\n"
+	"       schedlint diff [options] --variant NAME RUN... --variant NAME RUN...\n"
 	"\n"
-	"Compare two runs the way scheduler patches are argued: each metric's base\n"
+	"Compare runs the way scheduler patches are argued: each metric's base\n"
 	"and new value, the change and the change in percent; fail (exit 1) when a\n"
 	"--fail-on rule is crossed.  A run is a trace (any format analyze reads,\n"
 	"analyzed with the options below) or a saved 'schedlint analyze --json'\n"
 	"report; '-' reads a saved report from stdin.  With several runs per side\n"
-	"the table shows each side's median and min-max, and a rule that compares\n"
-	"the sides fails only when the threshold is crossed AND the ranges do not\n"
-	"overlap (otherwise: noise).\n"
+	"the table shows each side's median and min-max and the p-value of the\n"
+	"two-sided Mann-Whitney U test; a rule that compares the sides fails only\n"
+	"when the threshold is crossed AND the change is significant (otherwise:\n"
+	"noise).  --variant names each side: metric rows by variant columns, each\n"
+	"against the first.\n"
 	"\n"
 	"Rules (repeatable):\n"
 	"  --fail-on=RULE        METRIC>+N%   the relative change is above N%\n"
@@ -46,6 +49,9 @@ static const char diff_usage[] =
 	"                        durations take units (500us); from a base of 0 any\n"
 	"                        increase is +inf%: it crosses every '>' threshold\n"
 	"  --list-metrics        list the metrics rules can name, and exit\n"
+	"  --confidence=P        of the test, in percent (default 95)\n"
+	"  --allow-unmeasured    a rule on a metric a side did not measure passes as\n"
+	"                        'skip' (default: it fails: it cannot be evaluated)\n"
 	"\n"
 	"Output:\n"
 	"  --json                the diff as JSON (schema schedlint.diff/1)\n"
@@ -53,22 +59,38 @@ static const char diff_usage[] =
 	"  --junit=FILE          also write JUnit XML, one test case per rule\n"
 	"  --color=WHEN          auto (default: on a terminal, unless NO_COLOR), always, never\n"
 	"  --top=N               per-comm rows shown, busiest first (10)\n"
+	"  --metric=NAME         only these rows (repeatable; wildcards: 'wakeup.p9*');\n"
+	"                        rows a rule names are always shown\n"
 	"\n"
 	"Exit status: 0 every rule passed, 1 a rule failed, 2 usage or input error.\n"
 	"\n";
 
 enum {
 	OPT_JSON = 256, OPT_MARKDOWN, OPT_JUNIT, OPT_COLOR, OPT_TOP, OPT_FAIL_ON,
-	OPT_BASE, OPT_NEW, OPT_LIST_METRICS,
+	OPT_BASE, OPT_NEW, OPT_LIST_METRICS, OPT_VARIANT, OPT_CONFIDENCE,
+	OPT_ALLOW_UNMEASURED, OPT_METRIC,
+};
+
+/* A side as given: its name and its runs' paths. */
+struct side_args {
+	const char *name;
+	const char **paths;
+	size_t nr;
 };
 
 struct diff_args {
-	const char **base, **new, **pos;
-	size_t nr_base, nr_new, nr_pos;
+	struct side_args *sides;	/* base and new, or the --variant groups */
+	size_t nr_sides;
+	bool variants;			/* named with --variant */
+	const char **pos;		/* BASE NEW */
+	size_t nr_pos;
+	const char **metrics;		/* --metric */
+	size_t nr_metrics;
 	struct sl_rule *rules;
 	size_t nr_rules;
-	bool json, markdown, options_given;
+	bool json, markdown, options_given, allow_unmeasured;
 	const char *junit, *color;
+	double confidence;
 	int top;
 };
 
@@ -76,6 +98,17 @@ static void push_path(const char ***arr, size_t *nr, const char *path)
 {
 	*arr = xrealloc(*arr, (*nr + 1) * sizeof(**arr));
 	(*arr)[(*nr)++] = path;
+}
+
+/* The side named name, created on first use (--base, --new, --variant NAME). */
+static struct side_args *side_named(struct diff_args *a, const char *name)
+{
+	for (size_t i = 0; i < a->nr_sides; i++)
+		if (!strcmp(a->sides[i].name, name))
+			return &a->sides[i];
+	a->sides = xrealloc(a->sides, (a->nr_sides + 1) * sizeof(*a->sides));
+	a->sides[a->nr_sides] = (struct side_args){ .name = name };
+	return &a->sides[a->nr_sides++];
 }
 
 /* --- loading a run --- */
@@ -209,14 +242,13 @@ static int load_run(const char *path, const struct sl_config *cfg, struct sl_dif
 	return ret;
 }
 
-static int load_side(struct sl_diff_side *side, const char *name, const char **paths,
-		     size_t nr, const struct sl_config *cfg)
+static int load_side(struct sl_diff *d, const struct side_args *sa, const struct sl_config *cfg)
 {
-	side->name = name;
-	side->runs = xcalloc(nr, sizeof(*side->runs));
-	for (size_t i = 0; i < nr; i++) {
-		side->nr = i + 1;
-		if (load_run(paths[i], cfg, &side->runs[i]))
+	struct sl_diff_side *side = sl_diff_add_side(d, sa->name, sa->nr);
+
+	for (size_t i = 0; i < sa->nr; i++) {
+		side->nr = i + 1;	/* what sl_diff_free() frees */
+		if (load_run(sa->paths[i], cfg, &side->runs[i]))
 			return -1;
 	}
 	return 0;
@@ -236,34 +268,72 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 		{ "base",         no_argument,       NULL, OPT_BASE },
 		{ "new",          no_argument,       NULL, OPT_NEW },
 		{ "list-metrics", no_argument,       NULL, OPT_LIST_METRICS },
+		{ "variant",      required_argument, NULL, OPT_VARIANT },
+		{ "confidence",   required_argument, NULL, OPT_CONFIDENCE },
+		{ "allow-unmeasured", no_argument,   NULL, OPT_ALLOW_UNMEASURED },
+		{ "metric",       required_argument, NULL, OPT_METRIC },
 		{ "help",         no_argument,       NULL, 'h' },
 		SL_ANALYSIS_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	/* where the next plain argument goes: after --base or --new, to that side */
-	enum { TO_POSITIONAL, TO_BASE, TO_NEW } mode = TO_POSITIONAL;
+	/* where the next plain argument goes: after --base, --new or --variant, that side */
+	struct side_args *to = NULL;
+	bool named = false;	/* --base/--new given */
 	char err[512];
 	int c;
 
 	optind = 0;
 	/* '-' first: plain arguments come back in order, so --base A B --new C D works */
 	while ((c = getopt_long(argc, argv, "-h", long_opts, NULL)) != -1) {
-		if (c != 1 && c != OPT_BASE && c != OPT_NEW)
-			mode = TO_POSITIONAL;	/* any other option ends a run list */
+		if (c != 1 && c != OPT_BASE && c != OPT_NEW && c != OPT_VARIANT)
+			to = NULL;	/* any other option ends a run list */
 		switch (c) {
 		case 1:
-			if (mode == TO_BASE)
-				push_path(&a->base, &a->nr_base, optarg);
-			else if (mode == TO_NEW)
-				push_path(&a->new, &a->nr_new, optarg);
+			if (to)
+				push_path(&to->paths, &to->nr, optarg);
 			else
 				push_path(&a->pos, &a->nr_pos, optarg);
 			break;
 		case OPT_BASE:
-			mode = TO_BASE;
-			break;
 		case OPT_NEW:
-			mode = TO_NEW;
+			to = side_named(a, c == OPT_BASE ? "base" : "new");
+			named = true;
+			break;
+		case OPT_VARIANT:
+			if (!*optarg || strpbrk(optarg, " \t\n") || !strcmp(optarg, "-")) {
+				error_msg("diff: --variant '%s': a variant's name is one word "
+					  "(--variant NAME RUN...)", optarg);
+				return -1;
+			}
+			for (size_t i = 0; i < a->nr_sides; i++) {
+				if (!strcmp(a->sides[i].name, optarg)) {
+					error_msg("diff: --variant %s given twice: list a variant's runs "
+						  "after one --variant", optarg);
+					return -1;
+				}
+			}
+			to = side_named(a, optarg);
+			a->variants = true;
+			break;
+		case OPT_CONFIDENCE: {
+			char *end;
+			double v = strtod(optarg, &end);
+
+			if (end != optarg && *end == '%')
+				end++;
+			if (end == optarg || *end || !(v >= 50 && v < 100)) {
+				error_msg("diff: --confidence '%s': a percentage from 50 to 99.99 "
+					  "(e.g. 95)", optarg);
+				return -1;
+			}
+			a->confidence = v / 100;
+			break;
+		}
+		case OPT_ALLOW_UNMEASURED:
+			a->allow_unmeasured = true;
+			break;
+		case OPT_METRIC:
+			push_path(&a->metrics, &a->nr_metrics, optarg);
 			break;
 		case OPT_JSON:
 			a->json = true;
@@ -325,10 +395,8 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 	}
 	/* after "--": the rest are runs, for the side being listed */
 	for (; optind < argc; optind++) {
-		if (mode == TO_BASE)
-			push_path(&a->base, &a->nr_base, argv[optind]);
-		else if (mode == TO_NEW)
-			push_path(&a->new, &a->nr_new, argv[optind]);
+		if (to)
+			push_path(&to->paths, &to->nr, argv[optind]);
 		else
 			push_path(&a->pos, &a->nr_pos, argv[optind]);
 	}
@@ -337,12 +405,40 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 		error_msg("diff: --json or --markdown, not both");
 		return -1;
 	}
-	if (a->nr_base || a->nr_new) {
+	if (a->variants) {
+		if (named) {
+			error_msg("diff: --variant or --base/--new, not both");
+			return -1;
+		}
+		if (a->nr_pos) {
+			error_msg("diff: '%s': with --variant, every run follows one", a->pos[0]);
+			return -1;
+		}
+		if (a->nr_sides < 2) {
+			error_msg("diff: two variants at least are needed (--variant NAME RUN... "
+				  "--variant NAME RUN...)");
+			return -1;
+		}
+		for (size_t i = 0; i < a->nr_sides; i++) {
+			if (!a->sides[i].nr) {
+				error_msg("diff: --variant %s has no runs", a->sides[i].name);
+				return -1;
+			}
+		}
+	} else if (named) {
+		side_named(a, "base");
+		side_named(a, "new");	/* both exist now: no more reallocation */
 		if (a->nr_pos) {
 			error_msg("diff: '%s': with --base/--new, every run follows one of them", a->pos[0]);
 			return -1;
 		}
-		if (!a->nr_base || !a->nr_new) {
+		if (strcmp(a->sides[0].name, "base")) {	/* --new given first */
+			struct side_args tmp = a->sides[0];
+
+			a->sides[0] = a->sides[1];
+			a->sides[1] = tmp;
+		}
+		if (!a->sides[0].nr || !a->sides[1].nr) {
 			error_msg("diff: runs for both sides are needed (--base RUN... --new RUN...)");
 			return -1;
 		}
@@ -350,16 +446,17 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 		error_msg("diff: two runs are needed, BASE and NEW (got %zu)", a->nr_pos);
 		return -1;
 	} else {
-		push_path(&a->base, &a->nr_base, a->pos[0]);
-		push_path(&a->new, &a->nr_new, a->pos[1]);
+		side_named(a, "base");
+		side_named(a, "new");
+		push_path(&a->sides[0].paths, &a->sides[0].nr, a->pos[0]);
+		push_path(&a->sides[1].paths, &a->sides[1].nr, a->pos[1]);
 	}
 	{
 		size_t stdin_runs = 0;
 
-		for (size_t i = 0; i < a->nr_base; i++)
-			stdin_runs += !strcmp(a->base[i], "-");
-		for (size_t i = 0; i < a->nr_new; i++)
-			stdin_runs += !strcmp(a->new[i], "-");
+		for (size_t s = 0; s < a->nr_sides; s++)
+			for (size_t i = 0; i < a->sides[s].nr; i++)
+				stdin_runs += !strcmp(a->sides[s].paths[i], "-");
 		if (stdin_runs > 1) {
 			error_msg("diff: standard input ('-') can hold one run only");
 			return -1;
@@ -373,15 +470,27 @@ static void free_args(struct diff_args *a)
 	for (size_t i = 0; i < a->nr_rules; i++)
 		sl_rule_free(&a->rules[i]);
 	free(a->rules);
-	free(a->base);
-	free(a->new);
+	for (size_t s = 0; s < a->nr_sides; s++)
+		free(a->sides[s].paths);
+	free(a->sides);
 	free(a->pos);
+	free(a->metrics);
+}
+
+/* On exit 2 with --junit: the reason in a JUnit <error>, so CI does not show "no tests". */
+static void junit_error(const struct diff_args *a)
+{
+	char err[512];
+
+	if (a->junit && sl_diff_write_junit_error(a->junit, error_msg_last(), err, sizeof(err)))
+		error_msg("diff: --junit: %s", err);
 }
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_args a = { .color = "auto", .top = 10 };
+	struct diff_args a = { .color = "auto", .top = 10, .confidence = 0.95 };
 	struct sl_diff d = { 0 };
+	struct sl_diff_opts opts;
 	struct sl_config cfg;
 	char err[512];
 	int ret, status = 2;
@@ -389,17 +498,27 @@ int cmd_diff(int argc, char **argv)
 	sl_config_init(&cfg);
 	ret = parse_args(argc, argv, &a, &cfg);
 	if (ret) {
-		if (ret < 0)
+		if (ret < 0) {
 			fputs("usage: schedlint diff [options] BASE NEW   (--help for the options)\n", stderr);
+			junit_error(&a);
+		}
 		free_args(&a);
 		sl_config_free(&cfg);
 		return ret > 0 ? 0 : 2;
 	}
 
-	if (load_side(&d.base, "base", a.base, a.nr_base, &cfg) ||
-	    load_side(&d.new, "new", a.new, a.nr_new, &cfg))
+	for (size_t s = 0; s < a.nr_sides; s++)
+		if (load_side(&d, &a.sides[s], &cfg))
+			goto out;
+	opts = (struct sl_diff_opts){
+		.top_comms = a.top, .confidence = a.confidence,
+		.allow_unmeasured = a.allow_unmeasured, .variants = a.variants,
+		.metrics = a.metrics, .nr_metrics = a.nr_metrics,
+	};
+	if (sl_diff_build(&d, &opts, err, sizeof(err))) {
+		error_msg("diff: %s", err);
 		goto out;
-	sl_diff_build(&d, a.top);
+	}
 	for (size_t i = 0; i < a.nr_rules; i++) {
 		if (sl_diff_add_rule(&d, &a.rules[i], err, sizeof(err))) {
 			error_msg("diff: %s", err);
@@ -407,8 +526,8 @@ int cmd_diff(int argc, char **argv)
 		}
 	}
 	if (a.options_given) {
-		for (int s = 0; s < 2; s++) {
-			const struct sl_diff_side *side = s ? &d.new : &d.base;
+		for (size_t s = 0; s < d.nr_sides; s++) {
+			const struct sl_diff_side *side = &d.sides[s];
 
 			for (size_t i = 0; i < side->nr; i++)
 				if (side->runs[i].saved)
@@ -439,6 +558,8 @@ int cmd_diff(int argc, char **argv)
 	}
 	status = d.nr_failed ? 1 : 0;
 out:
+	if (status == 2)
+		junit_error(&a);
 	sl_diff_free(&d);
 	free_args(&a);
 	sl_config_free(&cfg);

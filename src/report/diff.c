@@ -1,14 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * diff.c - line up the runs' metrics and evaluate the rules
+ * diff.c - line up the runs' metrics, test the changes, evaluate the rules
+ *
+ * Every side is compared with side 0 (base, or the first --variant): the
+ * change of the medians, and whether it is more than the runs' noise (the
+ * Mann-Whitney U test of the per-run values, stats.h).  Metrics are found
+ * by name through each run's hash index: 40,000 comms must cost no more
+ * than 40,000 lookups per run.
  */
+#include <fnmatch.h>
+#include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diff.h"
+#include "stats.h"
 #include "util/util.h"
+
+struct sl_diff_side *sl_diff_add_side(struct sl_diff *d, const char *name, size_t nr)
+{
+	struct sl_diff_side *side;
+
+	d->sides = xrealloc(d->sides, (d->nr_sides + 1) * sizeof(*d->sides));
+	side = &d->sides[d->nr_sides++];
+	side->name = xstrdup(name);
+	side->runs = xcalloc(nr ? nr : 1, sizeof(*side->runs));
+	side->nr = nr;
+	return side;
+}
 
 /* Does every run of the side have the metric? */
 static bool side_has(const struct sl_diff_side *s, const char *name, const char **missing)
@@ -23,26 +45,66 @@ static bool side_has(const struct sl_diff_side *s, const char *name, const char 
 	return true;
 }
 
-static void fill_side(const struct sl_diff_side *s, const char *name, double **values,
-		      bool **valid, struct sl_range *range, double *samples)
+static void fill_cell(const struct sl_diff_side *s, const char *name, struct sl_diff_cell *c,
+		      double *samples)
 {
-	*values = xcalloc(s->nr, sizeof(**values));
-	*valid = xcalloc(s->nr, sizeof(**valid));
+	const char *unmeasured = NULL;
+
+	c->values = xcalloc(s->nr, sizeof(*c->values));
+	c->valid = xcalloc(s->nr, sizeof(*c->valid));
+	c->verdict = -1;
 	*samples = 0;
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct sl_metric_value *v = sl_metrics_get(&s->runs[i].metrics, name);
 
-		(*values)[i] = v->value;
-		(*valid)[i] = v->valid;
+		c->values[i] = v->value;
+		c->valid[i] = v->valid;
 		*samples += v->samples;
+		if (!v->valid && !unmeasured)
+			unmeasured = v->unmeasured;
 	}
-	sl_range_of(range, *values, *valid, s->nr);
+	sl_range_of(&c->range, c->values, c->valid, s->nr);
+	if (!c->range.valid && unmeasured)
+		c->range.unmeasured = unmeasured;
+}
+
+/* The valid values of a cell, for the test. */
+static size_t valid_values(const struct sl_diff_cell *c, size_t nr, double *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		if (c->valid[i])
+			out[k++] = c->values[i];
+	return k;
+}
+
+static void compare_cell(const struct sl_diff *d, const struct sl_diff_cell *ref,
+			 const struct sl_diff_side *ref_side, struct sl_diff_cell *c,
+			 const struct sl_diff_side *side)
+{
+	double *a, *b;
+	size_t na, nb;
+
+	c->compared = ref->range.valid && c->range.valid;
+	if (!c->compared)
+		return;
+	c->delta = c->range.median - ref->range.median;
+	c->pct = sl_pct_change(ref->range.median, c->range.median);
+	a = xcalloc(ref_side->nr, sizeof(*a));
+	b = xcalloc(side->nr, sizeof(*b));
+	na = valid_values(ref, ref_side->nr, a);
+	nb = valid_values(c, side->nr, b);
+	c->tested = sl_mann_whitney_min_p(na, nb) < 1 - d->opts.confidence;
+	c->p = c->tested ? sl_mann_whitney_p(a, na, b, nb) : NAN;
+	free(a);
+	free(b);
 }
 
 static struct sl_diff_row *add_row(struct sl_diff *d, const struct sl_metric_value *mv)
 {
 	struct sl_diff_row *row;
-	double base_samples, new_samples;
+	double samples;
 
 	d->rows = xrealloc(d->rows, (d->nr_rows + 1) * sizeof(*d->rows));
 	row = &d->rows[d->nr_rows++];
@@ -52,14 +114,14 @@ static struct sl_diff_row *add_row(struct sl_diff *d, const struct sl_metric_val
 	row->comm = sl_metric_is_comm(mv->name);
 	row->shown = true;
 	row->verdict = -1;
-	fill_side(&d->base, mv->name, &row->base_values, &row->base_valid, &row->base, &base_samples);
-	fill_side(&d->new, mv->name, &row->new_values, &row->new_valid, &row->new, &new_samples);
-	row->rank = base_samples / (double)d->base.nr;
-	row->compared = row->base.valid && row->new.valid;
-	if (row->compared) {
-		row->delta = row->new.median - row->base.median;
-		row->pct = sl_pct_change(row->base.median, row->new.median);
+	row->cells = xcalloc(d->nr_sides, sizeof(*row->cells));
+	for (size_t s = 0; s < d->nr_sides; s++) {
+		fill_cell(&d->sides[s], mv->name, &row->cells[s], &samples);
+		if (!s)
+			row->rank = samples / (double)d->sides[0].nr;
 	}
+	for (size_t s = 1; s < d->nr_sides; s++)
+		compare_cell(d, &row->cells[0], &d->sides[0], &row->cells[s], &d->sides[s]);
 	return row;
 }
 
@@ -116,48 +178,146 @@ static int by_rank(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-void sl_diff_build(struct sl_diff *d, int top_comms)
+/* Runs per side the test needs to reach the confidence (no ties), at least 5. */
+static size_t runs_needed(double confidence)
 {
-	const struct sl_metrics *first = &d->base.runs[0].metrics;
+	size_t n = 2;
+
+	while (n < 50 && sl_mann_whitney_min_p(n, n) >= 1 - confidence)
+		n++;
+	return MAX(n + 1, (size_t)5);
+}
+
+/* Said with every table: whether the noise was judged, and how to judge it. */
+static void note_noise(struct sl_diff *d)
+{
+	double alpha = 1 - d->opts.confidence;
+	size_t need = runs_needed(d->opts.confidence);
+
+	if (!d->multi) {
+		if (d->opts.variants)
+			sl_diff_note(d, "one run per variant: the run-to-run noise cannot be "
+				     "judged, and a rule's threshold alone decides; record %zu runs "
+				     "of each (--variant NAME R1 ... R%zu) to test each change at "
+				     "%g%% confidence", need, need, d->opts.confidence * 100);
+		else
+			sl_diff_note(d, "one run per side: the run-to-run noise cannot be judged, "
+				     "and a rule's threshold alone decides; record %zu runs per side "
+				     "(--base A1 ... A%zu --new B1 ... B%zu) to test each change at "
+				     "%g%% confidence", need, need, need, d->opts.confidence * 100);
+		return;
+	}
+	if (!d->tested)
+		sl_diff_note(d, "%zu run%s on a side: no change can be significant at %g%% "
+			     "confidence (the Mann-Whitney U test needs p < %g; the least %zu "
+			     "against %zu runs give is %.3f), so a rule's threshold alone decides; "
+			     "record %zu runs per side", d->min_runs, d->min_runs == 1 ? "" : "s",
+			     d->opts.confidence * 100, alpha, d->sides[0].nr,
+			     d->sides[d->nr_sides - 1].nr,
+			     sl_mann_whitney_min_p(d->sides[0].nr, d->sides[d->nr_sides - 1].nr),
+			     need);
+}
+
+/* --metric: is the row asked for?  A name without wildcards shows even a comm beyond --top. */
+static bool row_wanted(const struct sl_diff_opts *opts, const struct sl_diff_row *row,
+		       bool *exact, size_t *matched)
+{
+	bool any = false;
+
+	*exact = false;
+	for (size_t i = 0; i < opts->nr_metrics; i++) {
+		if (fnmatch(opts->metrics[i], row->name, 0))
+			continue;
+		any = true;
+		matched[i]++;
+		*exact |= !strpbrk(opts->metrics[i], "*?[");
+	}
+	return any;
+}
+
+int sl_diff_build(struct sl_diff *d, const struct sl_diff_opts *opts, char *err, size_t errlen)
+{
+	size_t *matched = xcalloc(opts->nr_metrics + 1, sizeof(*matched));
+	const struct sl_metrics *first = &d->sides[0].runs[0].metrics;
 	size_t first_comm;
 
-	d->multi = d->base.nr > 1 || d->new.nr > 1;
+	d->opts = *opts;
+	d->min_runs = SIZE_MAX;
+	d->tested = true;
+	for (size_t s = 0; s < d->nr_sides; s++) {
+		d->multi |= d->sides[s].nr > 1;
+		d->min_runs = MIN(d->min_runs, d->sides[s].nr);
+		if (s && sl_mann_whitney_min_p(d->sides[0].nr, d->sides[s].nr) >= 1 - opts->confidence)
+			d->tested = false;
+	}
 	/* every report has the fixed metrics, in the same order */
 	for (size_t i = 0; i < first->nr_static; i++)
 		add_row(d, &first->v[i]);
 	first_comm = d->nr_rows;
-	for (size_t i = first->nr_static; i < first->nr; i++)
-		if (side_has(&d->base, first->v[i].name, NULL) &&
-		    side_has(&d->new, first->v[i].name, NULL))
+	for (size_t i = first->nr_static; i < first->nr; i++) {
+		bool everywhere = true;
+
+		for (size_t s = 0; s < d->nr_sides && everywhere; s++)
+			everywhere = side_has(&d->sides[s], first->v[i].name, NULL);
+		if (everywhere)
 			add_row(d, &first->v[i]);
+	}
 	/* the busiest comms first: a p99 of three samples says little */
 	qsort(d->rows + first_comm, d->nr_rows - first_comm, sizeof(*d->rows), by_rank);
 	for (size_t i = first_comm; i < d->nr_rows; i++) {
-		if (top_comms >= 0 && i - first_comm >= (size_t)top_comms) {
+		if (opts->top_comms >= 0 && i - first_comm >= (size_t)opts->top_comms) {
 			d->rows[i].shown = false;
 			d->comms_hidden++;
 		}
 	}
+	if (opts->nr_metrics) {
+		d->comms_hidden = 0;	/* now: comms asked for that --top hides */
+		for (size_t i = 0; i < d->nr_rows; i++) {
+			struct sl_diff_row *row = &d->rows[i];
+			bool exact, wanted = row_wanted(opts, row, &exact, matched);
 
-	/* the same settings on both sides, or counts of findings do not compare */
-	for (int s = 0; s < 2; s++) {
-		const struct sl_diff_side *side = s ? &d->new : &d->base;
+			if (!wanted)
+				row->shown = false;
+			else if (exact)
+				row->shown = true;
+			else if (!row->shown)
+				d->comms_hidden++;
+		}
+		for (size_t i = 0; i < opts->nr_metrics; i++) {
+			if (!matched[i]) {
+				snprintf(err, errlen, "--metric '%s': no metric of this name in the "
+					 "runs (schedlint diff --list-metrics lists them)",
+					 opts->metrics[i]);
+				free(matched);
+				return -1;
+			}
+		}
+	}
+	free(matched);
+
+	/* the same settings on every side, or counts of findings do not compare */
+	for (size_t s = 0; s < d->nr_sides; s++) {
+		const struct sl_diff_side *side = &d->sides[s];
 
 		for (size_t i = 0; i < side->nr; i++) {
 			char what[512];
 
-			if (settings_differ(d->base.runs[0].metrics.settings,
+			if (settings_differ(d->sides[0].runs[0].metrics.settings,
 					    side->runs[i].metrics.settings, what, sizeof(what)))
 				sl_diff_note(d, "%s was analyzed with other settings than %s (%s): "
 					     "finding counts may not compare", side->runs[i].path,
-					     d->base.runs[0].path, what);
+					     d->sides[0].runs[0].path, what);
 		}
 	}
+	note_noise(d);
+	return 0;
 }
 
 static int verdict_rank(int v)
 {
 	switch (v) {
+	case SL_VERDICT_UNMEASURED:
+		return 5;
 	case SL_VERDICT_FAIL:
 		return 4;
 	case SL_VERDICT_NOISE:
@@ -177,13 +337,13 @@ int sl_diff_add_rule(struct sl_diff *d, struct sl_rule *r, char *err, size_t err
 	struct sl_diff_row *row = NULL;
 	const char *missing = NULL;
 
-	for (size_t i = 0; i < d->nr_rows; i++)
+	for (size_t i = 0; i < d->nr_rows && !row; i++)
 		if (!strcmp(d->rows[i].name, r->metric))
 			row = &d->rows[i];
 	if (!row) {
 		/* only a per-comm metric can be missing: every report has the rest */
-		if (side_has(&d->base, r->metric, &missing))
-			side_has(&d->new, r->metric, &missing);
+		for (size_t s = 0; s < d->nr_sides && !missing; s++)
+			side_has(&d->sides[s], r->metric, &missing);
 		snprintf(err, errlen, "--fail-on '%s': no task named '%.*s' with wakeup-latency "
 			 "samples in %s", r->text,
 			 (int)(strlen(r->metric) - strlen(SL_METRIC_COMM_PREFIX) -
@@ -196,13 +356,55 @@ int sl_diff_add_rule(struct sl_diff *d, struct sl_rule *r, char *err, size_t err
 	dr->rule = *r;
 	memset(r, 0, sizeof(*r));
 	dr->row = (size_t)(row - d->rows);
-	sl_rule_eval(&dr->rule, &row->base, &row->new, d->multi, &dr->result);
-	if (dr->result.verdict == SL_VERDICT_FAIL)
-		d->nr_failed++;
-	if (verdict_rank((int)dr->result.verdict) > verdict_rank(row->verdict))
-		row->verdict = (int)dr->result.verdict;
+	dr->results = xcalloc(d->nr_sides, sizeof(*dr->results));
+	for (size_t s = 1; s < d->nr_sides; s++) {
+		struct sl_diff_cell *cell = &row->cells[s];
+		struct sl_compare c = {
+			.base = &row->cells[0].range, .new = &cell->range, .multi = d->multi,
+			.tested = cell->tested, .p = cell->p, .confidence = d->opts.confidence,
+			.allow_unmeasured = d->opts.allow_unmeasured,
+		};
+		int v;
+
+		sl_rule_eval(&dr->rule, &c, &dr->results[s]);
+		v = (int)dr->results[s].verdict;
+		d->nr_checks++;
+		if (sl_verdict_failed(v))
+			d->nr_failed++;
+		if (verdict_rank(v) > verdict_rank(cell->verdict))
+			cell->verdict = v;
+		if (verdict_rank(v) > verdict_rank(row->verdict))
+			row->verdict = v;
+	}
 	row->shown = true;	/* a comm a rule names is always in the table */
 	return 0;
+}
+
+void sl_diff_summary(const struct sl_diff *d, char *buf, size_t len)
+{
+	size_t noise = 0, skip = 0, unmeasured = 0;
+	const char *what = d->nr_sides > 2 ? " checks" : " rules";
+
+	for (size_t i = 0; i < d->nr_rules; i++) {
+		for (size_t s = 1; s < d->nr_sides; s++) {
+			noise += d->rules[i].results[s].verdict == SL_VERDICT_NOISE;
+			skip += d->rules[i].results[s].verdict == SL_VERDICT_SKIP;
+			unmeasured += d->rules[i].results[s].verdict == SL_VERDICT_UNMEASURED;
+		}
+	}
+	if (d->nr_checks == 1)
+		what = d->nr_sides > 2 ? " check" : " rule";
+	if (!d->nr_rules)
+		snprintf(buf, len, "no --fail-on rules: nothing can fail");
+	else if (d->nr_failed)
+		snprintf(buf, len, "%zu of %zu%s failed%s", d->nr_failed, d->nr_checks, what,
+			 unmeasured ? " (some not measured)" : "");
+	else
+		snprintf(buf, len, "%s%zu%s passed%s%s%s%s%s", d->nr_checks == 1 ? "" : "all ",
+			 d->nr_checks, what, noise || skip ? " (" : "",
+			 noise ? "some changes within the noise" : "",
+			 noise && skip ? ", " : "", skip ? "some not measured, allowed" : "",
+			 noise || skip ? ")" : "");
 }
 
 void sl_diff_note(struct sl_diff *d, const char *fmt, ...)
@@ -227,26 +429,29 @@ static void free_side(struct sl_diff_side *s)
 		sl_metrics_free(&s->runs[i].metrics);
 	}
 	free(s->runs);
-	s->runs = NULL;
-	s->nr = 0;
+	free(s->name);
 }
 
 void sl_diff_free(struct sl_diff *d)
 {
-	free_side(&d->base);
-	free_side(&d->new);
+	for (size_t s = 0; s < d->nr_sides; s++)
+		free_side(&d->sides[s]);
+	free(d->sides);
 	for (size_t i = 0; i < d->nr_rows; i++) {
 		struct sl_diff_row *row = &d->rows[i];
 
+		for (size_t s = 0; s < d->nr_sides; s++) {
+			free(row->cells[s].values);
+			free(row->cells[s].valid);
+		}
+		free(row->cells);
 		free(row->name);
-		free(row->base_values);
-		free(row->new_values);
-		free(row->base_valid);
-		free(row->new_valid);
 	}
 	free(d->rows);
-	for (size_t i = 0; i < d->nr_rules; i++)
+	for (size_t i = 0; i < d->nr_rules; i++) {
 		sl_rule_free(&d->rules[i].rule);
+		free(d->rules[i].results);
+	}
 	free(d->rules);
 	for (size_t i = 0; i < d->nr_notes; i++)
 		free(d->notes[i]);

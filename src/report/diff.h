@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * diff.h - two sides of runs, their metrics side by side, the rules' verdicts
+ * diff.h - sides of runs, their metrics side by side, the rules' verdicts
  *
- * cmd_diff.c loads the runs (traces or saved reports) into metrics; diff.c
- * lines them up into rows (one per metric: each side's median and range)
- * and evaluates the rules; diff_output.c writes the table as text,
- * Markdown, JSON and JUnit XML.
+ * A diff has two or more sides, each one or more runs: "base" and "new",
+ * or the named variants of --variant (base, revert, patch, ...).  Side 0
+ * is the reference every other side is compared with.  cmd_diff.c loads
+ * the runs (traces or saved reports) into metrics; diff.c lines them up
+ * into rows (one per metric: each side's median and range, and for each
+ * other side the change and the Mann-Whitney p-value against side 0) and
+ * evaluates the rules; diff_output.c writes the table as text, Markdown,
+ * JSON and JUnit XML.
  */
 #ifndef SCHEDLINT_DIFF_H
 #define SCHEDLINT_DIFF_H
@@ -26,9 +30,23 @@ struct sl_diff_run {
 };
 
 struct sl_diff_side {
-	const char *name;		/* "base" or "new" */
+	char *name;			/* "base", "new", or a --variant name */
 	struct sl_diff_run *runs;
 	size_t nr;
+};
+
+/* One metric on one side. */
+struct sl_diff_cell {
+	double *values;			/* per run */
+	bool *valid;
+	struct sl_range range;
+	/* against side 0 (side 0's own cell: unused) */
+	bool compared;			/* both sides measured it: delta and pct hold */
+	double delta;			/* this side's median - side 0's */
+	double pct;			/* sl_pct_change(): may be +-INFINITY */
+	bool tested;			/* runs enough for the test at the confidence: p holds */
+	double p;			/* two-sided Mann-Whitney U p-value */
+	int verdict;			/* worst verdict of the rules on this cell, -1 none */
 };
 
 struct sl_diff_row {
@@ -36,54 +54,74 @@ struct sl_diff_row {
 	enum sl_metric_unit unit;
 	bool comm;			/* a per-comm row */
 	bool shown;			/* in the tables (per-comm: the busiest --top) */
-	double *base_values, *new_values;	/* per run */
-	bool *base_valid, *new_valid;
-	struct sl_range base, new;
-	bool compared;			/* both sides measured it: delta and pct hold */
-	double delta;			/* new median - base median */
-	double pct;			/* sl_pct_change(): may be +-INFINITY */
-	int verdict;			/* worst verdict of the rules naming it, -1 none */
-	double rank;			/* per-comm: base samples, to pick the busiest */
+	struct sl_diff_cell *cells;	/* one per side */
+	int verdict;			/* worst verdict over the cells, -1 none */
+	double rank;			/* per-comm: side 0's samples, to pick the busiest */
 };
 
+/* A rule, evaluated on each side against side 0. */
 struct sl_diff_rule {
 	struct sl_rule rule;
-	struct sl_rule_result result;
 	size_t row;			/* index in rows */
+	struct sl_rule_result *results;	/* per side; [0] unused */
+};
+
+struct sl_diff_opts {
+	int top_comms;			/* per-comm rows shown, busiest first; < 0 all */
+	double confidence;		/* of the test, e.g. 0.95 */
+	bool allow_unmeasured;		/* an unmeasured rule passes (skip) instead of failing */
+	bool variants;			/* the sides were named with --variant: columns */
+	const char *const *metrics;	/* --metric: rows shown (fnmatch patterns), NULL all */
+	size_t nr_metrics;
 };
 
 struct sl_diff {
-	struct sl_diff_side base, new;
-	bool multi;			/* a side has several runs: ranges matter */
+	struct sl_diff_side *sides;
+	size_t nr_sides;
+	struct sl_diff_opts opts;
+	bool multi;			/* a side has several runs */
+	size_t min_runs;		/* the fewest runs of any side */
+	bool tested;			/* every side has runs enough for the test */
 	struct sl_diff_row *rows;
 	size_t nr_rows;
 	size_t comms_hidden;		/* per-comm rows not shown (--top) */
 	struct sl_diff_rule *rules;
 	size_t nr_rules;
-	size_t nr_failed;
+	size_t nr_checks;		/* rules x compared sides */
+	size_t nr_failed;		/* checks that failed (unmeasured included) */
 	char **notes;			/* said with the table: settings differ, ... */
 	size_t nr_notes;
 };
 
+/* Add a side named name (copied) with nr runs to load; the runs, zeroed. */
+struct sl_diff_side *sl_diff_add_side(struct sl_diff *d, const char *name, size_t nr);
 /*
- * Line up the runs of both sides (already loaded into d->base / d->new):
- * the fixed metrics, then per-comm p99 for the comms every run has; show
- * the top_comms busiest comms in the tables.
+ * Line up the runs of every side (already loaded): the fixed metrics, then
+ * per-comm p99 for the comms every run has; test each side against side 0.
+ * 0, or -1 with err filled when a --metric pattern matches no metric.
  */
-void sl_diff_build(struct sl_diff *d, int top_comms);
+int sl_diff_build(struct sl_diff *d, const struct sl_diff_opts *opts, char *err, size_t errlen);
 /*
- * Attach rules (parsed; ownership moves to d) and evaluate them.  0, or -1
- * with err filled when a rule names a comm some run does not have.
+ * Attach a rule (parsed; ownership moves to d) and evaluate it on every
+ * side.  0, or -1 with err filled when it names a comm some run lacks.
  */
 int sl_diff_add_rule(struct sl_diff *d, struct sl_rule *r, char *err, size_t errlen);
 void sl_diff_note(struct sl_diff *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sl_diff_free(struct sl_diff *d);
 
+/* The one line under the table: "all 3 rules passed", "1 of 3 rules failed". */
+void sl_diff_summary(const struct sl_diff *d, char *buf, size_t len);
+
 /* Outputs (diff_output.c); a write error shows in ferror(f). */
 void sl_diff_print_text(const struct sl_diff *d, FILE *f, bool color);
 void sl_diff_print_markdown(const struct sl_diff *d, FILE *f);
 struct cJSON *sl_diff_json(const struct sl_diff *d);
-/* JUnit XML, one test case per rule; 0 or -1 with err filled. */
+/* JUnit XML, one test case per rule and compared side; 0 or -1 with err filled. */
 int sl_diff_write_junit(const struct sl_diff *d, const char *path, char *err, size_t errlen);
+/*
+ * JUnit XML for a diff that could not run (exit 2): one test case with an
+ * <error> carrying message, so the CI page says why instead of "no tests".
+ */
+int sl_diff_write_junit_error(const char *path, const char *message, char *err, size_t errlen);
 
 #endif /* SCHEDLINT_DIFF_H */

@@ -27,6 +27,8 @@ static const char *unit_json(enum sl_metric_unit u)
 		return "ns";
 	case SL_UNIT_PER_S:
 		return "per_s";
+	case SL_UNIT_NS_PER_S:
+		return "ns_per_s";
 	case SL_UNIT_PERCENT:
 		return "percent";
 	case SL_UNIT_COUNT:
@@ -70,23 +72,65 @@ static const char *side_cell(char *buf, size_t len, enum sl_metric_unit unit,
 	return buf;
 }
 
-static const char *delta_cell(char *buf, size_t len, const struct sl_diff_row *row)
+static const char *delta_cell(char *buf, size_t len, enum sl_metric_unit unit,
+			      const struct sl_diff_cell *c)
 {
-	if (!row->compared)
+	if (!c->compared)
 		return snprintf(buf, len, "-"), buf;
-	return sl_metric_fmt_delta(buf, len, row->unit, row->delta);
+	return sl_metric_fmt_delta(buf, len, unit, c->delta);
 }
 
-static const char *pct_cell(char *buf, size_t len, const struct sl_diff_row *row)
+static const char *pct_cell(char *buf, size_t len, const struct sl_diff_cell *c)
 {
-	if (!row->compared)
+	if (!c->compared)
 		snprintf(buf, len, "-");
-	else if (isinf(row->pct))
-		snprintf(buf, len, "%sinf", row->pct > 0 ? "+" : "-");
-	else if (fabs(row->pct) < 0.05)
+	else if (isinf(c->pct))
+		snprintf(buf, len, "%sinf", c->pct > 0 ? "+" : "-");
+	else if (fabs(c->pct) < 0.05)
 		snprintf(buf, len, "0.0%%");
 	else
-		snprintf(buf, len, "%+.1f%%", row->pct);
+		snprintf(buf, len, "%+.1f%%", c->pct);
+	return buf;
+}
+
+static const char *p_cell(char *buf, size_t len, const struct sl_diff_cell *c)
+{
+	if (!c->compared || !c->tested)
+		snprintf(buf, len, "-");
+	else if (c->p < 0.001)
+		snprintf(buf, len, "<0.001");
+	else
+		snprintf(buf, len, "%.3f", c->p);
+	return buf;
+}
+
+static bool significant(const struct sl_diff *d, const struct sl_diff_cell *c)
+{
+	return c->compared && c->tested && c->p < 1 - d->opts.confidence;
+}
+
+/*
+ * A variant's cell: "36.0 us (-61.9%)", "*" when the change is
+ * significant; a share changes in points: "99.9% (+99.4 pp)".
+ */
+static const char *variant_cell(char *buf, size_t len, const struct sl_diff *d,
+				const struct sl_diff_row *row, size_t s)
+{
+	const struct sl_diff_cell *c = &row->cells[s];
+	char med[48], pct[32];
+
+	if (!c->range.valid)
+		return snprintf(buf, len, "-"), buf;
+	sl_metric_fmt(med, sizeof(med), row->unit, c->range.median);
+	if (!s || !c->compared)
+		return snprintf(buf, len, "%s", med), buf;
+	if (row->unit == SL_UNIT_PERCENT && c->delta == 0)
+		snprintf(pct, sizeof(pct), "0.0 pp");
+	else if (row->unit == SL_UNIT_PERCENT)
+		sl_metric_fmt_delta(pct, sizeof(pct), row->unit, c->delta);
+	else
+		pct_cell(pct, sizeof(pct), c);
+	snprintf(buf, len, "%s (%s)%s", med, pct, significant(d, c) ? "*" : "");
 	return buf;
 }
 
@@ -94,6 +138,7 @@ static const char *verdict_word(int v)
 {
 	switch (v) {
 	case SL_VERDICT_FAIL:
+	case SL_VERDICT_UNMEASURED:
 		return "FAIL";
 	case SL_VERDICT_NOISE:
 		return "noise";
@@ -110,6 +155,7 @@ static enum sl_color verdict_color(int v)
 {
 	switch (v) {
 	case SL_VERDICT_FAIL:
+	case SL_VERDICT_UNMEASURED:
 		return SL_C_RED;
 	case SL_VERDICT_NOISE:
 		return SL_C_YELLOW;
@@ -145,9 +191,33 @@ static void pad_right(FILE *f, const char *s, int width)
 		fputc(' ', f);
 }
 
-static void print_runs(FILE *f, const char *label, const struct sl_diff_side *s)
+static bool two_sides(const struct sl_diff *d)
 {
-	fprintf(f, "  %-5s", label);
+	return d->nr_sides == 2 && !d->opts.variants;
+}
+
+/* "p: the two-sided Mann-Whitney U test ..." under a table, when it was run */
+static void test_legend(const struct sl_diff *d, char *buf, size_t len)
+{
+	double conf = d->opts.confidence * 100;
+
+	buf[0] = 0;
+	if (!d->multi || !d->tested)
+		return;
+	if (two_sides(d))
+		snprintf(buf, len, "p: two-sided Mann-Whitney U test of the per-run values "
+			 "(%zu vs %zu runs); a change is significant at %g%% confidence when "
+			 "p < %g", d->sides[0].nr, d->sides[1].nr, conf, 1 - d->opts.confidence);
+	else
+		snprintf(buf, len, "*: differs from %s at %g%% confidence (two-sided Mann-Whitney "
+			 "U test of the per-run values, p < %g)", d->sides[0].name, conf,
+			 1 - d->opts.confidence);
+}
+
+static void print_runs(FILE *f, const char *label, int width, const struct sl_diff_side *s)
+{
+	fputs("  ", f);
+	pad_right(f, label, width);
 	if (s->nr > 1)
 		fprintf(f, " %zu runs:", s->nr);
 	for (size_t i = 0; i < s->nr; i++)
@@ -155,111 +225,181 @@ static void print_runs(FILE *f, const char *label, const struct sl_diff_side *s)
 	fputc('\n', f);
 }
 
-static void summary_line(const struct sl_diff *d, char *buf, size_t len)
+/* The rule's label for one compared side: "wakeup.p99>+10%", or with variants "... [patch]" */
+static void rule_label(const struct sl_diff *d, const struct sl_diff_rule *dr, size_t s,
+		       char *buf, size_t len)
 {
-	size_t noise = 0, skip = 0;
-
-	for (size_t i = 0; i < d->nr_rules; i++) {
-		noise += d->rules[i].result.verdict == SL_VERDICT_NOISE;
-		skip += d->rules[i].result.verdict == SL_VERDICT_SKIP;
-	}
-	if (!d->nr_rules)
-		snprintf(buf, len, "no --fail-on rules: nothing can fail");
-	else if (d->nr_failed)
-		snprintf(buf, len, "%zu of %zu rule%s failed", d->nr_failed, d->nr_rules,
-			 d->nr_rules == 1 ? "" : "s");
+	if (two_sides(d))
+		snprintf(buf, len, "%s", dr->rule.text);
 	else
-		snprintf(buf, len, "%s%zu rule%s passed%s%s%s%s%s",
-			 d->nr_rules == 1 ? "" : "all ", d->nr_rules, d->nr_rules == 1 ? "" : "s",
-			 noise || skip ? " (" : "",
-			 noise ? "some changes within the noise" : "",
-			 noise && skip ? ", " : "", skip ? "some not measured" : "",
-			 noise || skip ? ")" : "");
+		snprintf(buf, len, "%s [%s]", dr->rule.text, d->sides[s].name);
+}
+
+static void text_rules(const struct sl_diff *d, FILE *f, const struct sl_report *r)
+{
+	int rw = 4;
+	char label[512];
+
+	if (!d->nr_rules)
+		return;
+	for (size_t i = 0; i < d->nr_rules; i++) {
+		for (size_t s = 1; s < d->nr_sides; s++) {
+			rule_label(d, &d->rules[i], s, label, sizeof(label));
+			rw = MAX(rw, MIN(columns(label), 56));
+		}
+	}
+	fprintf(f, "\n%sRules%s\n", sl_color(r, SL_C_BOLD), sl_color(r, SL_C_RESET));
+	for (size_t i = 0; i < d->nr_rules; i++) {
+		for (size_t s = 1; s < d->nr_sides; s++) {
+			const struct sl_rule_result *res = &d->rules[i].results[s];
+			int v = (int)res->verdict;
+
+			rule_label(d, &d->rules[i], s, label, sizeof(label));
+			fprintf(f, "  %s%-5s%s  ", sl_color(r, verdict_color(v)), verdict_word(v),
+				sl_color(r, SL_C_RESET));
+			pad_right(f, label, rw);
+			fprintf(f, "  %s\n", res->why);
+		}
+	}
+}
+
+/* The table of two sides: metric, base, new, delta, %, and p with several runs. */
+static void text_two_sides(const struct sl_diff *d, FILE *f, const struct sl_report *r)
+{
+	char (*cells)[5][CELL] = xcalloc(d->nr_rows ? d->nr_rows : 1, sizeof(*cells));
+	int ncol = d->multi ? 5 : 4;
+	int w[6] = { 6, 4, 3, 5, 1, 1 };
+	const char *head[6] = {
+		"metric", d->multi ? "base median (min–max)" : "base",
+		d->multi ? "new median (min–max)" : "new", "delta", "%", "p",
+	};
+
+	for (int c = 0; c <= ncol; c++)
+		w[c] = columns(head[c]);
+	for (size_t i = 0; i < d->nr_rows; i++) {
+		const struct sl_diff_row *row = &d->rows[i];
+
+		if (!row->shown)
+			continue;
+		side_cell(cells[i][0], CELL, row->unit, &row->cells[0].range);
+		side_cell(cells[i][1], CELL, row->unit, &row->cells[1].range);
+		delta_cell(cells[i][2], CELL, row->unit, &row->cells[1]);
+		pct_cell(cells[i][3], CELL, &row->cells[1]);
+		p_cell(cells[i][4], CELL, &row->cells[1]);
+		w[0] = MAX(w[0], MIN(columns(row->name), 48));
+		for (int c = 0; c < ncol; c++)
+			w[c + 1] = MAX(w[c + 1], columns(cells[i][c]));
+	}
+	fputs(sl_color(r, SL_C_DIM), f);
+	pad_right(f, head[0], w[0]);
+	for (int c = 1; c <= ncol; c++) {
+		fputs("  ", f);
+		pad_left(f, head[c], w[c]);
+	}
+	fprintf(f, "%s\n", sl_color(r, SL_C_RESET));
+	for (size_t i = 0; i < d->nr_rows; i++) {
+		const struct sl_diff_row *row = &d->rows[i];
+
+		if (!row->shown)
+			continue;
+		if (sl_verdict_failed(row->verdict))
+			fputs(sl_color(r, SL_C_BOLD), f);
+		pad_right(f, row->name, w[0]);
+		for (int c = 0; c < ncol; c++) {
+			fputs("  ", f);
+			pad_left(f, cells[i][c], w[c + 1]);
+		}
+		if (row->verdict >= 0)
+			fprintf(f, "  %s%s%s", sl_color(r, verdict_color(row->verdict)),
+				sl_verdict_failed(row->verdict) ? "<< FAIL" : verdict_word(row->verdict),
+				sl_color(r, SL_C_RESET));
+		fprintf(f, "%s\n", sl_color(r, SL_C_RESET));
+	}
+	free(cells);
+}
+
+/* Metric rows by variant columns, each with its change against the first. */
+static void text_variants(const struct sl_diff *d, FILE *f, const struct sl_report *r)
+{
+	size_t ns = d->nr_sides;
+	char *cells = xcalloc((d->nr_rows ? d->nr_rows : 1) * ns, CELL);
+	int *w = xcalloc(ns + 1, sizeof(*w));
+
+	w[0] = columns("metric");
+	for (size_t s = 0; s < ns; s++)
+		w[s + 1] = columns(d->sides[s].name);
+	for (size_t i = 0; i < d->nr_rows; i++) {
+		if (!d->rows[i].shown)
+			continue;
+		w[0] = MAX(w[0], MIN(columns(d->rows[i].name), 48));
+		for (size_t s = 0; s < ns; s++) {
+			char *cell = cells + (i * ns + s) * CELL;
+
+			variant_cell(cell, CELL, d, &d->rows[i], s);
+			w[s + 1] = MAX(w[s + 1], columns(cell));
+		}
+	}
+	fputs(sl_color(r, SL_C_DIM), f);
+	pad_right(f, "metric", w[0]);
+	for (size_t s = 0; s < ns; s++) {
+		fputs("  ", f);
+		pad_left(f, d->sides[s].name, w[s + 1]);
+	}
+	fprintf(f, "%s\n", sl_color(r, SL_C_RESET));
+	for (size_t i = 0; i < d->nr_rows; i++) {
+		const struct sl_diff_row *row = &d->rows[i];
+
+		if (!row->shown)
+			continue;
+		if (sl_verdict_failed(row->verdict))
+			fputs(sl_color(r, SL_C_BOLD), f);
+		pad_right(f, row->name, w[0]);
+		for (size_t s = 0; s < ns; s++) {
+			fputs("  ", f);
+			pad_left(f, cells + (i * ns + s) * CELL, w[s + 1]);
+		}
+		if (row->verdict >= 0)
+			fprintf(f, "  %s%s%s", sl_color(r, verdict_color(row->verdict)),
+				sl_verdict_failed(row->verdict) ? "<< FAIL" : verdict_word(row->verdict),
+				sl_color(r, SL_C_RESET));
+		fprintf(f, "%s\n", sl_color(r, SL_C_RESET));
+	}
+	free(cells);
+	free(w);
 }
 
 void sl_diff_print_text(const struct sl_diff *d, FILE *f, bool color)
 {
 	struct sl_report r = { .out = f, .color = color };
-	char (*cells)[4][CELL] = xcalloc(d->nr_rows ? d->nr_rows : 1, sizeof(*cells));
-	int w[5] = { 6, 4, 3, 5, 1 };
-	char line[256];
-	const char *hb = d->multi ? "base median (min–max)" : "base";
-	const char *hn = d->multi ? "new median (min–max)" : "new";
+	char line[512];
+	int lw = 4;
 
-	w[1] = columns(hb);
-	w[2] = columns(hn);
-	for (size_t i = 0; i < d->nr_rows; i++) {
-		const struct sl_diff_row *row = &d->rows[i];
-
-		if (!row->shown)
-			continue;
-		side_cell(cells[i][0], CELL, row->unit, &row->base);
-		side_cell(cells[i][1], CELL, row->unit, &row->new);
-		delta_cell(cells[i][2], CELL, row);
-		pct_cell(cells[i][3], CELL, row);
-		w[0] = MAX(w[0], MIN(columns(row->name), 48));
-		for (int c = 0; c < 4; c++)
-			w[c + 1] = MAX(w[c + 1], columns(cells[i][c]));
-	}
-
-	fprintf(f, "%sschedlint diff%s\n", sl_color(&r, SL_C_BOLD), sl_color(&r, SL_C_RESET));
-	print_runs(f, "base", &d->base);
-	print_runs(f, "new", &d->new);
+	fprintf(f, "%sschedlint diff%s", sl_color(&r, SL_C_BOLD), sl_color(&r, SL_C_RESET));
+	if (!two_sides(d))
+		fprintf(f, ": %zu variants, each against %s%s", d->nr_sides, d->sides[0].name,
+			d->multi ? " (medians of the runs)" : "");
 	fputc('\n', f);
-	fputs(sl_color(&r, SL_C_DIM), f);
-	pad_right(f, "metric", w[0]);
-	fputs("  ", f);
-	pad_left(f, hb, w[1]);
-	fputs("  ", f);
-	pad_left(f, hn, w[2]);
-	fputs("  ", f);
-	pad_left(f, "delta", w[3]);
-	fputs("  ", f);
-	pad_left(f, "%", w[4]);
-	fprintf(f, "%s\n", sl_color(&r, SL_C_RESET));
-	for (size_t i = 0; i < d->nr_rows; i++) {
-		const struct sl_diff_row *row = &d->rows[i];
-
-		if (!row->shown)
-			continue;
-		if (row->verdict == SL_VERDICT_FAIL)
-			fputs(sl_color(&r, SL_C_BOLD), f);
-		pad_right(f, row->name, w[0]);
-		for (int c = 0; c < 4; c++) {
-			fputs("  ", f);
-			pad_left(f, cells[i][c], w[c + 1]);
-		}
-		if (row->verdict >= 0)
-			fprintf(f, "  %s%s%s", sl_color(&r, verdict_color(row->verdict)),
-				row->verdict == SL_VERDICT_FAIL ? "<< FAIL" : verdict_word(row->verdict),
-				sl_color(&r, SL_C_RESET));
-		fprintf(f, "%s\n", sl_color(&r, SL_C_RESET));
-	}
+	for (size_t s = 0; s < d->nr_sides; s++)
+		lw = MAX(lw, columns(d->sides[s].name));
+	for (size_t s = 0; s < d->nr_sides; s++)
+		print_runs(f, d->sides[s].name, lw, &d->sides[s]);
+	fputc('\n', f);
+	if (two_sides(d))
+		text_two_sides(d, f, &r);
+	else
+		text_variants(d, f, &r);
 	if (d->comms_hidden)
-		fprintf(f, "%s(%zu more comms on both sides: --top=N shows more, --json lists all)%s\n",
+		fprintf(f, "%s(%zu more comms on every side: --top=N shows more, --json lists all)%s\n",
 			sl_color(&r, SL_C_DIM), d->comms_hidden, sl_color(&r, SL_C_RESET));
-	free(cells);
+	test_legend(d, line, sizeof(line));
+	if (line[0])
+		fprintf(f, "%s%s%s\n", sl_color(&r, SL_C_DIM), line, sl_color(&r, SL_C_RESET));
 
-	if (d->nr_rules) {
-		int rw = 4;
-
-		for (size_t i = 0; i < d->nr_rules; i++)
-			rw = MAX(rw, MIN(columns(d->rules[i].rule.text), 48));
-		fprintf(f, "\n%sRules%s\n", sl_color(&r, SL_C_BOLD), sl_color(&r, SL_C_RESET));
-		for (size_t i = 0; i < d->nr_rules; i++) {
-			const struct sl_diff_rule *dr = &d->rules[i];
-			int v = (int)dr->result.verdict;
-
-			fprintf(f, "  %s%-5s%s  ", sl_color(&r, verdict_color(v)), verdict_word(v),
-				sl_color(&r, SL_C_RESET));
-			pad_right(f, dr->rule.text, rw);
-			fprintf(f, "  %s\n", dr->result.why);
-		}
-	}
+	text_rules(d, f, &r);
 	for (size_t i = 0; i < d->nr_notes; i++)
 		fprintf(f, "%snote:%s %s\n", sl_color(&r, SL_C_YELLOW), sl_color(&r, SL_C_RESET),
 			d->notes[i]);
-	summary_line(d, line, sizeof(line));
+	sl_diff_summary(d, line, sizeof(line));
 	fprintf(f, "\n%s%s%s\n", sl_color(&r, d->nr_failed ? SL_C_RED : SL_C_GREEN), line,
 		sl_color(&r, SL_C_RESET));
 }
@@ -317,6 +457,8 @@ static const char *md_verdict(int v)
 	switch (v) {
 	case SL_VERDICT_FAIL:
 		return "❌ fail";
+	case SL_VERDICT_UNMEASURED:
+		return "❌ not measured";
 	case SL_VERDICT_NOISE:
 		return "〰️ noise";
 	case SL_VERDICT_PASS:
@@ -328,9 +470,11 @@ static const char *md_verdict(int v)
 	}
 }
 
-static void md_runs(FILE *f, const char *label, const struct sl_diff_side *s)
+static void md_runs(FILE *f, const struct sl_diff_side *s)
 {
-	fprintf(f, "**%s:**", label);
+	fputs("**", f);
+	md_text(f, s->name);
+	fputs(":**", f);
 	for (size_t i = 0; i < s->nr; i++) {
 		fputs(i ? ", " : " ", f);
 		md_text(f, s->runs[i].path);
@@ -338,33 +482,57 @@ static void md_runs(FILE *f, const char *label, const struct sl_diff_side *s)
 	fputs("  \n", f);
 }
 
+static void md_cell_text(FILE *f, const char *s)
+{
+	fputs(" | ", f);
+	md_text(f, s);
+}
+
 void sl_diff_print_markdown(const struct sl_diff *d, FILE *f)
 {
-	char line[256], a[CELL], b[CELL];
+	char line[512], a[CELL];
 
-	summary_line(d, line, sizeof(line));
+	sl_diff_summary(d, line, sizeof(line));
 	fprintf(f, "### schedlint diff: %s ", d->nr_failed ? "❌" : "✅");
 	md_text(f, line);
 	fputs("\n\n", f);
-	md_runs(f, "base", &d->base);
-	md_runs(f, "new", &d->new);
+	for (size_t s = 0; s < d->nr_sides; s++)
+		md_runs(f, &d->sides[s]);
 	fputc('\n', f);
 
 	if (d->nr_rules) {
-		fputs("| rule | result | detail |\n|:---|:---|:---|\n", f);
+		fputs(two_sides(d) ? "| rule | result | detail |\n|:---|:---|:---|\n" :
+		      "| rule | variant | result | detail |\n|:---|:---|:---|:---|\n", f);
 		for (size_t i = 0; i < d->nr_rules; i++) {
-			fputs("| ", f);
-			md_name(f, d->rules[i].rule.text);
-			fprintf(f, " | %s | ", md_verdict((int)d->rules[i].result.verdict));
-			md_text(f, d->rules[i].result.why);
-			fputs(" |\n", f);
+			for (size_t s = 1; s < d->nr_sides; s++) {
+				const struct sl_rule_result *res = &d->rules[i].results[s];
+
+				fputs("| ", f);
+				md_name(f, d->rules[i].rule.text);
+				if (!two_sides(d))
+					md_cell_text(f, d->sides[s].name);
+				fprintf(f, " | %s", md_verdict((int)res->verdict));
+				md_cell_text(f, res->why);
+				fputs(" |\n", f);
+			}
 		}
 		fputc('\n', f);
 	}
 
-	fprintf(f, "| metric | %s | %s | delta | %% | |\n",
-		d->multi ? "base median (min–max)" : "base", d->multi ? "new median (min–max)" : "new");
-	fputs("|:---|---:|---:|---:|---:|:---|\n", f);
+	if (two_sides(d)) {
+		fprintf(f, "| metric | %s | %s | delta | %%%s | |\n",
+			d->multi ? "base median (min–max)" : "base",
+			d->multi ? "new median (min–max)" : "new", d->multi ? " | p" : "");
+		fprintf(f, "|:---|---:|---:|---:|---:|%s:---|\n", d->multi ? "---:|" : "");
+	} else {
+		fputs("| metric", f);
+		for (size_t s = 0; s < d->nr_sides; s++)
+			md_cell_text(f, d->sides[s].name);
+		fputs(" | |\n|:---|", f);
+		for (size_t s = 0; s < d->nr_sides; s++)
+			fputs("---:|", f);
+		fputs(":---|\n", f);
+	}
 	for (size_t i = 0; i < d->nr_rows; i++) {
 		const struct sl_diff_row *row = &d->rows[i];
 
@@ -372,13 +540,27 @@ void sl_diff_print_markdown(const struct sl_diff *d, FILE *f)
 			continue;
 		fputs("| ", f);
 		md_name(f, row->name);
-		fprintf(f, " | %s", side_cell(a, sizeof(a), row->unit, &row->base));
-		fprintf(f, " | %s", side_cell(a, sizeof(a), row->unit, &row->new));
-		fprintf(f, " | %s | %s | %s |\n", delta_cell(a, sizeof(a), row),
-			pct_cell(b, sizeof(b), row), md_verdict(row->verdict));
+		if (two_sides(d)) {
+			md_cell_text(f, side_cell(a, sizeof(a), row->unit, &row->cells[0].range));
+			md_cell_text(f, side_cell(a, sizeof(a), row->unit, &row->cells[1].range));
+			md_cell_text(f, delta_cell(a, sizeof(a), row->unit, &row->cells[1]));
+			md_cell_text(f, pct_cell(a, sizeof(a), &row->cells[1]));
+			if (d->multi)
+				md_cell_text(f, p_cell(a, sizeof(a), &row->cells[1]));
+		} else {
+			for (size_t s = 0; s < d->nr_sides; s++)
+				md_cell_text(f, variant_cell(a, sizeof(a), d, row, s));
+		}
+		fprintf(f, " | %s |\n", md_verdict(row->verdict));
 	}
 	if (d->comms_hidden)
-		fprintf(f, "\n%zu more comms on both sides are not shown.\n", d->comms_hidden);
+		fprintf(f, "\n%zu more comms on every side are not shown.\n", d->comms_hidden);
+	test_legend(d, line, sizeof(line));
+	if (line[0]) {
+		fputc('\n', f);
+		md_text(f, line);
+		fputc('\n', f);
+	}
 	if (d->nr_notes) {
 		fputc('\n', f);
 		for (size_t i = 0; i < d->nr_notes; i++) {
@@ -408,7 +590,7 @@ static cJSON *range_json(const struct sl_range *r, const double *values, const b
 	return o;
 }
 
-static cJSON *side_json(const struct sl_diff_side *s)
+static cJSON *runs_json(const struct sl_diff_side *s)
 {
 	cJSON *arr = cJSON_CreateArray();
 
@@ -423,41 +605,82 @@ static cJSON *side_json(const struct sl_diff_side *s)
 	return arr;
 }
 
+/* The change of a cell against side 0: delta, pct, from_zero, p. */
+static void change_json(cJSON *o, const struct sl_diff_cell *c, const struct sl_diff_cell *ref)
+{
+	if (c->compared) {
+		cJSON_AddNumberToObject(o, "delta", c->delta);
+		if (isinf(c->pct))
+			cJSON_AddNullToObject(o, "pct");
+		else
+			cJSON_AddNumberToObject(o, "pct", c->pct);
+		/* a +inf change: the base was 0 */
+		cJSON_AddBoolToObject(o, "from_zero", ref->range.median == 0 && c->range.median != 0);
+	} else {
+		cJSON_AddNullToObject(o, "delta");
+		cJSON_AddNullToObject(o, "pct");
+		cJSON_AddBoolToObject(o, "from_zero", false);
+	}
+	if (c->compared && c->tested)
+		cJSON_AddNumberToObject(o, "p", c->p);
+	else
+		cJSON_AddNullToObject(o, "p");
+}
+
 cJSON *sl_diff_json(const struct sl_diff *d)
 {
 	cJSON *root = cJSON_CreateObject();
-	cJSON *tool, *metrics, *rules, *notes;
-	char line[256];
+	cJSON *tool, *metrics, *rules, *notes, *variants, *test;
+	char line[512];
 
 	cJSON_AddStringToObject(root, "schema", "schedlint.diff/1");
 	tool = cJSON_AddObjectToObject(root, "tool");
 	cJSON_AddStringToObject(tool, "name", "schedlint");
 	cJSON_AddStringToObject(tool, "version", SCHEDLINT_VERSION);
-	cJSON_AddItemToObject(root, "base", side_json(&d->base));
-	cJSON_AddItemToObject(root, "new", side_json(&d->new));
+	if (two_sides(d)) {
+		cJSON_AddItemToObject(root, "base", runs_json(&d->sides[0]));
+		cJSON_AddItemToObject(root, "new", runs_json(&d->sides[1]));
+	}
+	variants = cJSON_AddArrayToObject(root, "variants");
+	for (size_t s = 0; s < d->nr_sides; s++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "name", d->sides[s].name);
+		cJSON_AddItemToObject(o, "runs", runs_json(&d->sides[s]));
+		cJSON_AddItemToArray(variants, o);
+	}
+	test = cJSON_AddObjectToObject(root, "test");
+	cJSON_AddStringToObject(test, "name", "mann-whitney-u");
+	cJSON_AddStringToObject(test, "sided", "two");
+	cJSON_AddNumberToObject(test, "confidence", d->opts.confidence);
+	cJSON_AddBoolToObject(test, "tested", d->multi && d->tested);
 	metrics = cJSON_AddArrayToObject(root, "metrics");
 	for (size_t i = 0; i < d->nr_rows; i++) {
 		const struct sl_diff_row *row = &d->rows[i];
-		cJSON *o = cJSON_CreateObject();
+		cJSON *o = cJSON_CreateObject(), *vs;
 
 		cJSON_AddStringToObject(o, "name", row->name);
 		cJSON_AddStringToObject(o, "unit", unit_json(row->unit));
-		cJSON_AddItemToObject(o, "base", range_json(&row->base, row->base_values,
-							    row->base_valid, d->base.nr));
-		cJSON_AddItemToObject(o, "new", range_json(&row->new, row->new_values,
-							   row->new_valid, d->new.nr));
-		if (row->compared) {
-			cJSON_AddNumberToObject(o, "delta", row->delta);
-			if (isinf(row->pct))
-				cJSON_AddNullToObject(o, "pct");
-			else
-				cJSON_AddNumberToObject(o, "pct", row->pct);
-			/* a +inf change: the base was 0 */
-			cJSON_AddBoolToObject(o, "from_zero", row->base.median == 0 && row->new.median != 0);
-		} else {
-			cJSON_AddNullToObject(o, "delta");
-			cJSON_AddNullToObject(o, "pct");
-			cJSON_AddBoolToObject(o, "from_zero", false);
+		if (two_sides(d)) {
+			cJSON_AddItemToObject(o, "base", range_json(&row->cells[0].range,
+				row->cells[0].values, row->cells[0].valid, d->sides[0].nr));
+			cJSON_AddItemToObject(o, "new", range_json(&row->cells[1].range,
+				row->cells[1].values, row->cells[1].valid, d->sides[1].nr));
+			change_json(o, &row->cells[1], &row->cells[0]);
+		}
+		vs = cJSON_AddArrayToObject(o, "variants");
+		for (size_t s = 0; s < d->nr_sides; s++) {
+			const struct sl_diff_cell *c = &row->cells[s];
+			cJSON *v = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(v, "name", d->sides[s].name);
+			cJSON_AddItemToObject(v, "value", range_json(&c->range, c->values, c->valid,
+								     d->sides[s].nr));
+			if (s)
+				change_json(v, c, &row->cells[0]);
+			if (c->verdict >= 0)
+				cJSON_AddStringToObject(v, "verdict", sl_verdict_name(c->verdict));
+			cJSON_AddItemToArray(vs, v);
 		}
 		cJSON_AddBoolToObject(o, "shown", row->shown);
 		if (row->verdict >= 0)
@@ -465,14 +688,20 @@ cJSON *sl_diff_json(const struct sl_diff *d)
 		cJSON_AddItemToArray(metrics, o);
 	}
 	rules = cJSON_AddArrayToObject(root, "rules");
-	for (size_t i = 0; i < d->nr_rules; i++)
-		cJSON_AddItemToArray(rules, sl_rule_json(&d->rules[i].rule, &d->rules[i].result));
+	for (size_t i = 0; i < d->nr_rules; i++) {
+		for (size_t s = 1; s < d->nr_sides; s++) {
+			cJSON *o = sl_rule_json(&d->rules[i].rule, &d->rules[i].results[s]);
+
+			cJSON_AddStringToObject(o, "variant", d->sides[s].name);
+			cJSON_AddItemToArray(rules, o);
+		}
+	}
 	notes = cJSON_AddArrayToObject(root, "notes");
 	for (size_t i = 0; i < d->nr_notes; i++)
 		cJSON_AddItemToArray(notes, cJSON_CreateString(d->notes[i]));
 	sl_json_add_u64(root, "failed", d->nr_failed);
 	cJSON_AddBoolToObject(root, "passed", d->nr_failed == 0);
-	summary_line(d, line, sizeof(line));
+	sl_diff_summary(d, line, sizeof(line));
 	cJSON_AddStringToObject(root, "summary", line);
 	return root;
 }
@@ -529,69 +758,114 @@ static void xml_text(FILE *f, const char *s)
 	}
 }
 
-static void junit_properties(FILE *f, const char *label, const struct sl_diff_side *s)
+static void junit_properties(FILE *f, const struct sl_diff_side *s)
 {
 	for (size_t i = 0; i < s->nr; i++) {
-		fprintf(f, "      <property name=\"%s\" value=\"", label);
+		fputs("      <property name=\"", f);
+		xml_text(f, s->name);
+		fputs("\" value=\"", f);
 		xml_text(f, s->runs[i].path);
 		fputs("\"/>\n", f);
 	}
 }
 
-int sl_diff_write_junit(const struct sl_diff *d, const char *path, char *err, size_t errlen)
+static FILE *junit_open(const char *path, char *err, size_t errlen)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	size_t skipped = 0;
+	FILE *f = fopen(path, "w");
 
-	if (!f) {
+	if (!f)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	for (size_t i = 0; i < d->nr_rules; i++)
-		skipped += d->rules[i].result.verdict == SL_VERDICT_SKIP;
-	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-	fprintf(f, "<testsuites name=\"schedlint diff\" tests=\"%zu\" failures=\"%zu\" "
-		"errors=\"0\" skipped=\"%zu\">\n", d->nr_rules, d->nr_failed, skipped);
-	fprintf(f, "  <testsuite name=\"schedlint diff\" tests=\"%zu\" failures=\"%zu\" "
-		"errors=\"0\" skipped=\"%zu\">\n", d->nr_rules, d->nr_failed, skipped);
-	fputs("    <properties>\n", f);
-	junit_properties(f, "base", &d->base);
-	junit_properties(f, "new", &d->new);
-	fputs("    </properties>\n", f);
-	for (size_t i = 0; i < d->nr_rules; i++) {
-		const struct sl_diff_rule *dr = &d->rules[i];
+	return f;
+}
 
-		fputs("    <testcase classname=\"schedlint.diff\" name=\"", f);
-		xml_text(f, dr->rule.text);
-		fputs("\" time=\"0\">\n", f);
-		switch (dr->result.verdict) {
-		case SL_VERDICT_FAIL:
-			fputs("      <failure type=\"regression\" message=\"", f);
-			xml_text(f, dr->result.why);
-			fputs("\">", f);
-			xml_text(f, dr->rule.metric);
-			fputs(": ", f);
-			xml_text(f, dr->result.why);
-			fputs("</failure>\n", f);
-			break;
-		case SL_VERDICT_SKIP:
-			fputs("      <skipped message=\"", f);
-			xml_text(f, dr->result.why);
-			fputs("\"/>\n", f);
-			break;
-		default:
-			fputs("      <system-out>", f);
-			xml_text(f, dr->result.why);
-			fputs("</system-out>\n", f);
-		}
-		fputs("    </testcase>\n", f);
-	}
-	fputs("  </testsuite>\n</testsuites>\n", f);
-	if (f == stdout)
-		return fflush(f) || ferror(f) ? (snprintf(err, errlen, "%s: write error", path), -1) : 0;
+static int junit_close(FILE *f, const char *path, char *err, size_t errlen)
+{
 	if (ferror(f) | fclose(f)) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : EIO));
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The attributes GitLab and Jenkins read (tests/junit.xsd): counts on
+ * both elements; "skipped" on <testsuite> only, as the schema has it.
+ */
+int sl_diff_write_junit(const struct sl_diff *d, const char *path, char *err, size_t errlen)
+{
+	FILE *f = junit_open(path, err, errlen);
+	size_t skipped = 0;
+	char label[512];
+
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < d->nr_rules; i++)
+		for (size_t s = 1; s < d->nr_sides; s++)
+			skipped += d->rules[i].results[s].verdict == SL_VERDICT_SKIP;
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fprintf(f, "<testsuites name=\"schedlint diff\" tests=\"%zu\" failures=\"%zu\" "
+		"errors=\"0\" time=\"0\">\n", d->nr_checks, d->nr_failed);
+	fprintf(f, "  <testsuite name=\"schedlint diff\" tests=\"%zu\" failures=\"%zu\" "
+		"errors=\"0\" skipped=\"%zu\" time=\"0\">\n", d->nr_checks, d->nr_failed, skipped);
+	fputs("    <properties>\n", f);
+	for (size_t s = 0; s < d->nr_sides; s++)
+		junit_properties(f, &d->sides[s]);
+	fputs("    </properties>\n", f);
+	for (size_t i = 0; i < d->nr_rules; i++) {
+		const struct sl_diff_rule *dr = &d->rules[i];
+
+		for (size_t s = 1; s < d->nr_sides; s++) {
+			const struct sl_rule_result *res = &dr->results[s];
+
+			rule_label(d, dr, s, label, sizeof(label));
+			fputs("    <testcase classname=\"schedlint.diff\" name=\"", f);
+			xml_text(f, label);
+			fputs("\" time=\"0\">\n", f);
+			switch (res->verdict) {
+			case SL_VERDICT_FAIL:
+			case SL_VERDICT_UNMEASURED:
+				fprintf(f, "      <failure type=\"%s\" message=\"",
+					res->verdict == SL_VERDICT_FAIL ? "regression" : "unmeasured");
+				xml_text(f, res->why);
+				fputs("\">", f);
+				xml_text(f, dr->rule.metric);
+				fputs(": ", f);
+				xml_text(f, res->why);
+				fputs("</failure>\n", f);
+				break;
+			case SL_VERDICT_SKIP:
+				fputs("      <skipped message=\"", f);
+				xml_text(f, res->why);
+				fputs("\"/>\n", f);
+				break;
+			default:
+				fputs("      <system-out>", f);
+				xml_text(f, res->why);
+				fputs("</system-out>\n", f);
+			}
+			fputs("    </testcase>\n", f);
+		}
+	}
+	fputs("  </testsuite>\n</testsuites>\n", f);
+	return junit_close(f, path, err, errlen);
+}
+
+int sl_diff_write_junit_error(const char *path, const char *message, char *err, size_t errlen)
+{
+	FILE *f = junit_open(path, err, errlen);
+
+	if (!f)
+		return -1;
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fputs("<testsuites name=\"schedlint diff\" tests=\"1\" failures=\"0\" errors=\"1\" "
+	      "time=\"0\">\n", f);
+	fputs("  <testsuite name=\"schedlint diff\" tests=\"1\" failures=\"0\" errors=\"1\" "
+	      "skipped=\"0\" time=\"0\">\n", f);
+	fputs("    <testcase classname=\"schedlint.diff\" name=\"schedlint diff\" time=\"0\">\n", f);
+	fputs("      <error type=\"input\" message=\"", f);
+	xml_text(f, message);
+	fputs("\">", f);
+	xml_text(f, message);
+	fputs("</error>\n    </testcase>\n  </testsuite>\n</testsuites>\n", f);
+	return junit_close(f, path, err, errlen);
 }

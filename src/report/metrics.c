@@ -21,6 +21,7 @@ enum metric_src {
 	SRC_LATENCY,		/* wakeup_latency.<field>; needs samples, but count */
 	SRC_REMOTE_SHARE,	/* wakeup_latency.remote.count / count */
 	SRC_SUMMARY,		/* summary.<kind>.<field> */
+	SRC_SUMMARY_RATE,	/* summary.<kind>.<field>, per second */
 	SRC_SYNC_SHARE,		/* sync-wake-<field>.count / (local + remote) */
 	SRC_RATE_SWITCHES,	/* sum of cpus[].switches + implied_switches, per second */
 	SRC_RATE_MIGRATIONS,	/* sum of tasks[].migrations, per second */
@@ -36,7 +37,7 @@ struct metric_def {
 	char what[128];
 };
 
-#define MAX_DEFS (16 + 3 * SL_KIND__COUNT)
+#define MAX_DEFS (16 + 5 * SL_KIND__COUNT)
 static struct metric_def defs[MAX_DEFS];
 static size_t nr_defs;
 
@@ -88,6 +89,16 @@ static void build_defs(void)
 		snprintf(what, sizeof(what), "cost of the worst %s", sl_kinds[k].name);
 		d = add_def(name, SL_UNIT_NS, SRC_SUMMARY, "max_cost_ns", what);
 		d->kind = k;
+		/* per unit of work: a longer run has more of everything */
+		snprintf(name, sizeof(name), "%s.per_s", sl_kinds[k].name);
+		snprintf(what, sizeof(what), "%s %s per second", sl_kinds[k].name, what_kind);
+		d = add_def(name, SL_UNIT_PER_S, SRC_SUMMARY_RATE, "count", what);
+		d->kind = k;
+		snprintf(name, sizeof(name), "%s.cost_per_s", sl_kinds[k].name);
+		snprintf(what, sizeof(what), "cost of the %s %s per second", sl_kinds[k].name,
+			 what_kind);
+		d = add_def(name, SL_UNIT_NS_PER_S, SRC_SUMMARY_RATE, "cost_ns", what);
+		d->kind = k;
 	}
 	add_def("sync-wake.local_share", SL_UNIT_PERCENT, SRC_SYNC_SHARE, "local",
 		"% of synchronous wakeups kept on the waker's CPU");
@@ -129,15 +140,28 @@ static const cJSON *member(const cJSON *obj, const char *name)
 	return cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, name) : NULL;
 }
 
-/* A required number at obj.name; the error names path. */
+/*
+ * A required number at obj.name; the error names path.  Every number the
+ * metrics read is a count or a time: a negative one, or one beyond 2^64
+ * (what a u64 field can hold), comes from a hand-edited file, and would
+ * pass or fail a gate for no reason.
+ */
 static int need_number(struct extract *x, const cJSON *obj, const char *path,
 		       const char *name, double *out)
 {
-	if (json_number(member(obj, name), out))
-		return 0;
-	snprintf(x->err, x->errlen, "a schedlint.report/1 without the number %s%s%s",
-		 path, *path ? "." : "", name);
-	return -1;
+	if (!json_number(member(obj, name), out)) {
+		snprintf(x->err, x->errlen, "a schedlint.report/1 without the number %s%s%s",
+			 path, *path ? "." : "", name);
+		return -1;
+	}
+	if (!isfinite(*out) || *out < 0 || *out > 18446744073709551616.0) {
+		snprintf(x->err, x->errlen, "a schedlint.report/1 with %s%s%s = %.6g: %s", path,
+			 *path ? "." : "", name, *out,
+			 *out < 0 ? "counts and times are never negative" :
+			 "beyond what any trace gives (2^64)");
+		return -1;
+	}
+	return 0;
 }
 
 static const cJSON *need_object(struct extract *x, const cJSON *obj, const char *path,
@@ -173,10 +197,11 @@ static int sum_field(struct extract *x, const char *array, const char *field,
 		return -1;
 	snprintf(path, sizeof(path), "%s[]", array);
 	cJSON_ArrayForEach(item, arr) {
-		if (json_number(member(item, field), &v))
-			*sum += v;
-		else if (required)
-			return need_number(x, item, path, field, &v);
+		if (!required && !member(item, field))
+			continue;
+		if (need_number(x, item, path, field, &v))
+			return -1;
+		*sum += v;
 	}
 	return 0;
 }
@@ -191,8 +216,12 @@ static int window_s(struct extract *x, double *secs)
 
 	if (!trace || need_number(x, trace, "trace", "duration_ns", &duration))
 		return -1;
-	have_from = json_number(member(config, "from_ns"), &from);
-	have_to = json_number(member(config, "to_ns"), &to);
+	have_from = member(config, "from_ns") &&
+		    !cJSON_IsNull(member(config, "from_ns"));
+	have_to = member(config, "to_ns") && !cJSON_IsNull(member(config, "to_ns"));
+	if ((have_from && need_number(x, config, "config", "from_ns", &from)) ||
+	    (have_to && need_number(x, config, "config", "to_ns", &to)))
+		return -1;
 	if (have_from || have_to) {
 		if (need_number(x, trace, "trace", "first_ns", &first) ||
 		    need_number(x, trace, "trace", "last_ns", &last))
@@ -207,8 +236,40 @@ static int window_s(struct extract *x, double *secs)
 	return 0;
 }
 
+unsigned long sl_metrics_compares;
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static void index_insert(struct sl_metrics *ms, size_t i)
+{
+	size_t mask = ms->index_slots - 1, slot = name_hash(ms->v[i].name) & mask;
+
+	while (ms->index[slot])
+		slot = (slot + 1) & mask;
+	ms->index[slot] = (uint32_t)i + 1;
+}
+
+/* Keep the index at most half full. */
+static void index_grow(struct sl_metrics *ms)
+{
+	if (2 * ms->nr <= ms->index_slots)
+		return;
+	free(ms->index);
+	ms->index_slots = ms->index_slots ? 2 * ms->index_slots : 64;
+	ms->index = xcalloc(ms->index_slots, sizeof(*ms->index));
+	for (size_t i = 0; i < ms->nr; i++)
+		index_insert(ms, i);
+}
+
 static struct sl_metric_value *push(struct sl_metrics *ms, const char *name,
-				    enum sl_metric_unit unit, bool valid, double value)
+				    enum sl_metric_unit unit, const char *unmeasured, double value)
 {
 	struct sl_metric_value *v;
 
@@ -216,9 +277,12 @@ static struct sl_metric_value *push(struct sl_metrics *ms, const char *name,
 	v = &ms->v[ms->nr++];
 	v->name = xstrdup(name);
 	v->unit = unit;
-	v->valid = valid && isfinite(value);
+	v->valid = !unmeasured && isfinite(value);
 	v->value = v->valid ? value : 0;
 	v->samples = 0;
+	v->unmeasured = v->valid ? NULL : unmeasured ? unmeasured : "not a finite number";
+	index_grow(ms);
+	index_insert(ms, ms->nr - 1);
 	return v;
 }
 
@@ -226,7 +290,7 @@ static int extract_def(struct extract *x, const struct metric_def *d, struct sl_
 {
 	const cJSON *lat, *summary, *ko, *ipi;
 	double count, a, b, secs, sum = 0;
-	bool valid = true;
+	const char *unmeasured = NULL;
 	double value = 0;
 
 	switch (d->src) {
@@ -236,7 +300,8 @@ static int extract_def(struct extract *x, const struct metric_def *d, struct sl_
 		    need_number(x, lat, "wakeup_latency", d->field, &value))
 			return -1;
 		/* an empty histogram has no percentiles (the report writes 0) */
-		valid = !strcmp(d->field, "count") || count > 0;
+		if (strcmp(d->field, "count") && !count)
+			unmeasured = "no wakeup-latency samples";
 		break;
 	case SRC_REMOTE_SHARE:
 		lat = need_object(x, x->root, "", "wakeup_latency");
@@ -245,10 +310,13 @@ static int extract_def(struct extract *x, const struct metric_def *d, struct sl_
 		ko = need_object(x, lat, "wakeup_latency", "remote");
 		if (!ko || need_number(x, ko, "wakeup_latency.remote", "count", &a))
 			return -1;
-		valid = count > 0;
-		value = valid ? 100.0 * a / count : 0;
+		if (!count)
+			unmeasured = "no wakeup-latency samples";
+		else
+			value = 100.0 * a / count;
 		break;
 	case SRC_SUMMARY:
+	case SRC_SUMMARY_RATE:
 		summary = need_object(x, x->root, "", "summary");
 		if (!summary)
 			return -1;
@@ -262,6 +330,14 @@ static int extract_def(struct extract *x, const struct metric_def *d, struct sl_
 			if (need_number(x, ko, path, d->field, &value))
 				return -1;
 		}
+		if (d->src == SRC_SUMMARY_RATE) {
+			if (window_s(x, &secs))
+				return -1;
+			if (secs > 0)
+				value /= secs;
+			else
+				unmeasured = "no analyzed time (an empty window)";
+		}
 		break;
 	case SRC_SYNC_SHARE:
 		summary = need_object(x, x->root, "", "summary");
@@ -273,9 +349,10 @@ static int extract_def(struct extract *x, const struct metric_def *d, struct sl_
 		ko = need_object(x, summary, "summary", "sync-wake-remote");
 		if (!ko || need_number(x, ko, "summary.sync-wake-remote", "count", &b))
 			return -1;
-		valid = a + b > 0;
-		if (valid)
+		if (a + b > 0)
 			value = 100.0 * (!strcmp(d->field, "local") ? a : b) / (a + b);
+		else
+			unmeasured = "no synchronous wakeups";
 		break;
 	case SRC_RATE_SWITCHES:
 	case SRC_RATE_MIGRATIONS:
@@ -294,11 +371,13 @@ static int extract_def(struct extract *x, const struct metric_def *d, struct sl_
 			if (!ipi || need_number(x, ipi, "ipi", "sent", &sum))
 				return -1;
 		}
-		valid = secs > 0;
-		value = valid ? sum / secs : 0;
+		if (secs > 0)
+			value = sum / secs;
+		else
+			unmeasured = "no analyzed time (an empty window)";
 		break;
 	}
-	push(ms, d->name, d->unit, valid, value);
+	push(ms, d->name, d->unit, unmeasured, value);
 	return 0;
 }
 
@@ -330,7 +409,7 @@ static int extract_comms(struct extract *x, struct sl_metrics *ms)
 		snprintf(name, sizeof(name), SL_METRIC_COMM_PREFIX "%s" SL_METRIC_COMM_SUFFIX,
 			 comm->valuestring);
 		if (!sl_metrics_get(ms, name))
-			push(ms, name, SL_UNIT_NS, true, p99)->samples = count;
+			push(ms, name, SL_UNIT_NS, NULL, p99)->samples = count;
 	}
 	return 0;
 }
@@ -420,14 +499,23 @@ void sl_metrics_free(struct sl_metrics *ms)
 		free(ms->v[i].name);
 	free(ms->v);
 	free(ms->settings);
+	free(ms->index);
 	memset(ms, 0, sizeof(*ms));
 }
 
 const struct sl_metric_value *sl_metrics_get(const struct sl_metrics *ms, const char *name)
 {
-	for (size_t i = 0; i < ms->nr; i++)
-		if (!strcmp(ms->v[i].name, name))
-			return &ms->v[i];
+	size_t mask = ms->index_slots - 1;
+
+	if (!ms->index_slots)
+		return NULL;
+	for (size_t slot = name_hash(name) & mask; ms->index[slot]; slot = (slot + 1) & mask) {
+		const struct sl_metric_value *v = &ms->v[ms->index[slot] - 1];
+
+		sl_metrics_compares++;
+		if (!strcmp(v->name, name))
+			return v;
+	}
 	return NULL;
 }
 
@@ -487,15 +575,15 @@ void sl_metrics_list(FILE *f)
 {
 	static const char *const unit_names[] = {
 		[SL_UNIT_COUNT] = "", [SL_UNIT_NS] = "ns", [SL_UNIT_PER_S] = "/s",
-		[SL_UNIT_PERCENT] = "%",
+		[SL_UNIT_PERCENT] = "%", [SL_UNIT_NS_PER_S] = "ns/s",
 	};
 
 	build_defs();
 	fprintf(f, "Metrics (time metrics are ns and also take the JSON field's _ns suffix,\n"
 		   "e.g. wakeup.p99_ns; p99.9 may be written p99_9):\n");
 	for (size_t i = 0; i < nr_defs; i++)
-		fprintf(f, "  %-32s %-3s %s\n", defs[i].name, unit_names[defs[i].unit], defs[i].what);
-	fprintf(f, "  %-32s %-3s %s\n", "comm.COMM.p99", "ns",
+		fprintf(f, "  %-32s %-4s %s\n", defs[i].name, unit_names[defs[i].unit], defs[i].what);
+	fprintf(f, "  %-32s %-4s %s\n", "comm.COMM.p99", "ns",
 		"wakeup latency p99 of the tasks named COMM (comms with samples on both sides)");
 }
 
@@ -503,7 +591,9 @@ void sl_metrics_list(FILE *f)
 
 static const char *fmt_ns(char *buf, size_t len, const char *sign, double ns)
 {
-	if (ns < 1000)
+	if (ns >= 1e15)		/* 11 days: only a hand-made number, shown short */
+		snprintf(buf, len, "%s%.3g s", sign, ns / 1e9);
+	else if (ns < 1000)
 		snprintf(buf, len, "%s%.0f ns", sign, ns);
 	else if (ns < 10000)
 		snprintf(buf, len, "%s%.2f us", sign, ns / 1e3);
@@ -518,7 +608,9 @@ static const char *fmt_ns(char *buf, size_t len, const char *sign, double ns)
 
 static const char *fmt_plain(char *buf, size_t len, const char *sign, double v, const char *unit)
 {
-	if (v == floor(v) && v < 1e15)
+	if (v >= 1e15)		/* never as hundreds of digits */
+		snprintf(buf, len, "%s%.3g%s", sign, v, unit);
+	else if (v == floor(v))
 		snprintf(buf, len, "%s%.0f%s", sign, v, unit);
 	else if (v < 100)
 		snprintf(buf, len, "%s%.2f%s", sign, v, unit);
@@ -534,6 +626,10 @@ const char *sl_metric_fmt(char *buf, size_t len, enum sl_metric_unit unit, doubl
 		return fmt_ns(buf, len, "", v);
 	case SL_UNIT_PER_S:
 		return fmt_plain(buf, len, "", v < 100 ? v : round(v), "/s");
+	case SL_UNIT_NS_PER_S:
+		fmt_ns(buf, len, "", v);
+		strncat(buf, "/s", len - strlen(buf) - 1);
+		return buf;
 	case SL_UNIT_PERCENT:
 		snprintf(buf, len, "%.1f%%", v);
 		return buf;
@@ -557,6 +653,10 @@ const char *sl_metric_fmt_delta(char *buf, size_t len, enum sl_metric_unit unit,
 		return fmt_ns(buf, len, sign, a);
 	case SL_UNIT_PER_S:
 		return fmt_plain(buf, len, sign, a < 100 ? a : round(a), "/s");
+	case SL_UNIT_NS_PER_S:
+		fmt_ns(buf, len, sign, a);
+		strncat(buf, "/s", len - strlen(buf) - 1);
+		return buf;
 	case SL_UNIT_PERCENT:
 		snprintf(buf, len, "%s%.1f pp", sign, a);
 		return buf;

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct cJSON;
@@ -25,6 +26,7 @@ enum sl_metric_unit {
 	SL_UNIT_NS,		/* a duration */
 	SL_UNIT_PER_S,		/* a rate over the analyzed time */
 	SL_UNIT_PERCENT,	/* a share, 0..100 */
+	SL_UNIT_NS_PER_S,	/* time per second of the analyzed time: a cost rate */
 };
 
 struct sl_metric_value {
@@ -33,6 +35,7 @@ struct sl_metric_value {
 	bool valid;			/* false: nothing to measure (no samples, no time) */
 	double value;
 	double samples;			/* per-comm: its wakeup-latency samples (to rank) */
+	const char *unmeasured;		/* !valid: why ("no wakeup-latency samples") */
 };
 
 /* The metrics of one run (one report), static ones first, then per comm. */
@@ -43,7 +46,16 @@ struct sl_metrics {
 	char *settings;			/* the report's thresholds and slice model, one
 					 * line: runs made with different ones are
 					 * not comparable finding for finding */
+	uint32_t *index;		/* open-addressing hash of v[] by name: 1 + i, 0 empty */
+	size_t index_slots;		/* a power of two, at least twice nr */
 };
+
+/*
+ * Name comparisons made by sl_metrics_get() and extraction so far: a test
+ * counts them to prove a lookup costs O(1), not a scan (40,000 comms made
+ * diff quadratic).
+ */
+extern unsigned long sl_metrics_compares;
 
 #define SL_METRIC_COMM_PREFIX "comm."
 #define SL_METRIC_COMM_SUFFIX ".p99"
@@ -51,7 +63,8 @@ struct sl_metrics {
 /*
  * Extract the metrics of a report.  0 on success; -1 with err filled (one
  * line, without the file name) when root is not a schedlint.report/1
- * object or lacks a field the metrics need.
+ * object, lacks a field the metrics need, or holds a number no trace can
+ * give (negative, not finite, or beyond 2^64: a hand-edited baseline).
  */
 int sl_metrics_from_report(const struct cJSON *root, struct sl_metrics *out,
 			   char *err, size_t errlen);

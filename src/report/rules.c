@@ -35,10 +35,19 @@ static int parse_amount(const char *s, enum sl_metric_unit unit, double *out)
 
 	if (!*s || isspace((unsigned char)*s))
 		return -EINVAL;
-	if (unit == SL_UNIT_NS) {
+	if (unit == SL_UNIT_NS || unit == SL_UNIT_NS_PER_S) {
+		char dur[64];
+		size_t n = strlen(s);
 		uint64_t ns;
 
-		if (parse_duration(s, &ns))
+		/* a cost rate reads as a duration per second: "2ms/s" or "2ms" */
+		if (unit == SL_UNIT_NS_PER_S && n > 2 && !strcmp(s + n - 2, "/s"))
+			n -= 2;
+		if (n >= sizeof(dur))
+			return -EINVAL;
+		memcpy(dur, s, n);
+		dur[n] = 0;
+		if (parse_duration(dur, &ns))
 			return -EINVAL;
 		*out = (double)ns;
 		return 0;
@@ -123,6 +132,7 @@ bad_value:
 	snprintf(err, errlen, "--fail-on '%s': '%s' is not a threshold for %s (%s)", text,
 		 op + 1, r->metric,
 		 r->unit == SL_UNIT_NS ? "a duration: 500us, +10%, +1ms" :
+		 r->unit == SL_UNIT_NS_PER_S ? "a duration per second: 2ms/s, +10%, +1ms" :
 		 r->unit == SL_UNIT_PERCENT ? "a share: 50%, +5, +10%" : "a number: 100, +0, +10%");
 bad:
 	free(value);
@@ -155,6 +165,7 @@ void sl_range_of(struct sl_range *r, const double *values, const bool *valid, si
 	memset(r, 0, sizeof(*r));
 	r->n = k;
 	r->valid = k > 0;
+	r->unmeasured = k ? NULL : "no value";
 	if (k) {
 		qsort(v, k, sizeof(*v), cmp_double);
 		r->min = v[0];
@@ -180,6 +191,8 @@ const char *sl_verdict_name(enum sl_verdict v)
 		return "noise";
 	case SL_VERDICT_SKIP:
 		return "skip";
+	case SL_VERDICT_UNMEASURED:
+		return "unmeasured";
 	case SL_VERDICT_PASS:
 	default:
 		return "pass";
@@ -213,19 +226,38 @@ static const char *fmt_threshold(char *buf, size_t len, const struct sl_rule *r)
 	}
 }
 
-void sl_rule_eval(const struct sl_rule *r, const struct sl_range *base,
-		  const struct sl_range *new, bool multi, struct sl_rule_result *res)
+/* "p = 0.008 < 0.05" */
+static const char *fmt_p(char *buf, size_t len, double p)
 {
-	char obs[64], thr[64], b[48], n[48];
-	double observed;
-	bool crossed, separated;
+	if (p < 0.001)
+		snprintf(buf, len, "p < 0.001");
+	else
+		snprintf(buf, len, "p = %.3f", p);
+	return buf;
+}
+
+void sl_rule_eval(const struct sl_rule *r, const struct sl_compare *c,
+		  struct sl_rule_result *res)
+{
+	const struct sl_range *base = c->base, *new = c->new;
+	char obs[64], thr[64], b[48], n[48], pbuf[32];
+	double observed, alpha = 1 - c->confidence;
+	const char *cmp;
+	bool crossed, compared;
+	int len;
 
 	memset(res, 0, sizeof(*res));
+	res->p = NAN;
 	fmt_threshold(thr, sizeof(thr), r);
 	if (!new->valid || (sl_rule_needs_base(r) && (!base || !base->valid))) {
-		res->verdict = SL_VERDICT_SKIP;
-		snprintf(res->why, sizeof(res->why), "not measured in %s (no samples or no time)",
-			 !new->valid ? (base ? "new" : "the trace") : "base");
+		const struct sl_range *missing = !new->valid ? new : base;
+
+		res->verdict = c->allow_unmeasured ? SL_VERDICT_SKIP : SL_VERDICT_UNMEASURED;
+		snprintf(res->why, sizeof(res->why), "not measured in %s: %s; %s",
+			 !new->valid ? (base ? "new" : "the trace") : "base",
+			 missing && missing->unmeasured ? missing->unmeasured : "no value",
+			 c->allow_unmeasured ? "skipped (--allow-unmeasured)" :
+			 "a rule that cannot be evaluated fails (--allow-unmeasured lets it pass)");
 		return;
 	}
 	sl_metric_fmt(n, sizeof(n), r->unit, new->median);
@@ -243,43 +275,42 @@ void sl_rule_eval(const struct sl_rule *r, const struct sl_range *base,
 		}
 	}
 	crossed = r->op == '>' ? observed > r->threshold : observed < r->threshold;
+	cmp = crossed ? (r->op == '>' ? ">" : "<") : (r->op == '>' ? "<=" : ">=");
 	res->crossed = crossed;
 	res->observed = observed;
-	if (!crossed) {
+	compared = r->form != SL_RULE_ABSOLUTE && c->multi && c->tested;
+	if (compared)
+		res->p = c->p;
+	if (!crossed)
 		res->verdict = SL_VERDICT_PASS;
-	} else if (r->form == SL_RULE_ABSOLUTE || !multi) {
-		res->verdict = SL_VERDICT_FAIL;
-	} else {
-		/* several runs: a change inside the noise is no regression */
-		separated = r->op == '>' ? new->min > base->max : new->max < base->min;
-		res->verdict = separated ? SL_VERDICT_FAIL : SL_VERDICT_NOISE;
-	}
+	else if (!compared)
+		res->verdict = SL_VERDICT_FAIL;	/* no test: the threshold alone decides */
+	else
+		res->verdict = c->p < alpha ? SL_VERDICT_FAIL : SL_VERDICT_NOISE;
 
 	if (r->form == SL_RULE_ABSOLUTE) {
-		snprintf(res->why, sizeof(res->why), "%s%s %s %s", multi ? "median " : "",
-			 obs, crossed ? (r->op == '>' ? ">" : "<") : (r->op == '>' ? "<=" : ">="),
-			 thr);
+		snprintf(res->why, sizeof(res->why), "%s%s %s %s", c->multi ? "median " : "",
+			 obs, cmp, thr);
 		return;
 	}
-	{
-		char bmin[48], bmax[48], nmin[48], nmax[48];
-		int len;
-
-		len = snprintf(res->why, sizeof(res->why), "%s %s %s (%s%s -> %s)", obs,
-			       crossed ? (r->op == '>' ? ">" : "<") : (r->op == '>' ? "<=" : ">="),
-			       thr, multi ? "medians " : "", b, n);
-		if (!multi || !crossed || len < 0 || (size_t)len >= sizeof(res->why))
-			return;
-		sl_metric_fmt(bmin, sizeof(bmin), r->unit, base->min);
-		sl_metric_fmt(bmax, sizeof(bmax), r->unit, base->max);
-		sl_metric_fmt(nmin, sizeof(nmin), r->unit, new->min);
-		sl_metric_fmt(nmax, sizeof(nmax), r->unit, new->max);
-		snprintf(res->why + len, sizeof(res->why) - (size_t)len,
-			 res->verdict == SL_VERDICT_NOISE ?
-			 "; but the ranges overlap (base %s..%s, new %s..%s): noise, not a regression" :
-			 "; the ranges do not overlap (base %s..%s, new %s..%s)",
-			 bmin, bmax, nmin, nmax);
+	len = snprintf(res->why, sizeof(res->why), "%s %s %s (%s%s -> %s)", obs, cmp, thr,
+		       c->multi ? "medians " : "", b, n);
+	if (!crossed || len < 0 || (size_t)len >= sizeof(res->why))
+		return;
+	if (!compared) {
+		if (c->multi)
+			snprintf(res->why + len, sizeof(res->why) - (size_t)len,
+				 "; too few runs to judge the noise at %g%% confidence: the "
+				 "threshold alone decides", c->confidence * 100);
+		return;
 	}
+	fmt_p(pbuf, sizeof(pbuf), c->p);
+	snprintf(res->why + len, sizeof(res->why) - (size_t)len,
+		 res->verdict == SL_VERDICT_NOISE ?
+		 "; not significant: %s >= %g (Mann-Whitney U, %zu vs %zu runs): noise, "
+		 "not a regression" :
+		 "; significant: %s < %g (Mann-Whitney U, %zu vs %zu runs)",
+		 pbuf, alpha, base->n, new->n);
 }
 
 cJSON *sl_rule_json(const struct sl_rule *r, const struct sl_rule_result *res)
@@ -297,11 +328,17 @@ cJSON *sl_rule_json(const struct sl_rule *r, const struct sl_rule_result *res)
 	cJSON_AddStringToObject(o, "form", forms[r->form]);
 	cJSON_AddNumberToObject(o, "threshold", r->threshold);
 	cJSON_AddStringToObject(o, "verdict", sl_verdict_name(res->verdict));
+	cJSON_AddBoolToObject(o, "failed", sl_verdict_failed(res->verdict));
 	cJSON_AddBoolToObject(o, "crossed", res->crossed);
-	if (res->verdict == SL_VERDICT_SKIP || !isfinite(res->observed))
+	if (res->verdict == SL_VERDICT_SKIP || res->verdict == SL_VERDICT_UNMEASURED ||
+	    !isfinite(res->observed))
 		cJSON_AddNullToObject(o, "observed");
 	else
 		cJSON_AddNumberToObject(o, "observed", res->observed);
+	if (isnan(res->p))
+		cJSON_AddNullToObject(o, "p");
+	else
+		cJSON_AddNumberToObject(o, "p", res->p);
 	cJSON_AddStringToObject(o, "message", res->why);
 	return o;
 }

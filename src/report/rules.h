@@ -16,10 +16,17 @@
  * of finding that appears is a regression whatever the percentage).
  *
  * Several runs per side: the medians are compared, and a rule that
- * compares the sides fails only when the threshold is crossed AND the two
- * sides' ranges (min..max) do not overlap; crossed with overlapping ranges
- * is reported as noise and passes.  An absolute rule looks at the new
- * side's median only.
+ * compares the sides fails only when the threshold is crossed AND the
+ * change is significant: the two-sided Mann-Whitney U test of the per-run
+ * values gives p < 1 - confidence (stats.h).  Crossed but not significant
+ * is reported as noise and passes.  When the sides have too few runs for
+ * any result to be significant (one each, or 3 against 3 at 95%), the
+ * threshold alone decides, and the diff says the noise was not judged.
+ * An absolute rule looks at the new side's median only.
+ *
+ * A rule on a metric a side did not measure (a percentile of no samples,
+ * a share of no synchronous wakeups) cannot be evaluated: it fails, as
+ * "unmeasured", unless unmeasured rules are allowed (then: skip).
  */
 #ifndef SCHEDLINT_RULES_H
 #define SCHEDLINT_RULES_H
@@ -59,6 +66,7 @@ struct sl_range {
 	bool valid;			/* at least one run measured it */
 	size_t n;			/* runs that measured it */
 	double median, min, max;
+	const char *unmeasured;		/* !valid: why ("no wakeup-latency samples") */
 };
 /* The range of values[0..n) whose valid[i] is set (valid may be NULL). */
 void sl_range_of(struct sl_range *r, const double *values, const bool *valid, size_t n);
@@ -72,27 +80,43 @@ double sl_pct_change(double base, double new);
 enum sl_verdict {
 	SL_VERDICT_PASS,
 	SL_VERDICT_FAIL,
-	SL_VERDICT_NOISE,	/* threshold crossed, ranges overlap: a pass */
-	SL_VERDICT_SKIP,	/* nothing to compare (no samples): a pass, said so */
+	SL_VERDICT_NOISE,	/* threshold crossed, not significant: a pass */
+	SL_VERDICT_SKIP,	/* not measured, and allowed to be: a pass, said so */
+	SL_VERDICT_UNMEASURED,	/* not measured: a failure (fail closed) */
 };
+
+static inline bool sl_verdict_failed(int v)
+{
+	return v == SL_VERDICT_FAIL || v == SL_VERDICT_UNMEASURED;
+}
 
 struct sl_rule_result {
 	enum sl_verdict verdict;
 	bool crossed;
 	double observed;		/* value, delta or percent the threshold met */
-	char why[320];			/* one line: "+162.6% > +10% (36.0 us -> 94.5 us)" */
+	double p;			/* the test's p-value, NAN when not tested */
+	char why[400];			/* one line: "+162.6% > +10% (36.0 us -> 94.5 us)" */
 };
 
-/*
- * Evaluate r.  base is NULL for a single report (analyze), which allows
- * absolute rules only.  multi: either side has several runs (ranges
- * matter).
- */
-void sl_rule_eval(const struct sl_rule *r, const struct sl_range *base,
-		  const struct sl_range *new, bool multi, struct sl_rule_result *res);
+/* What a rule is evaluated on. */
+struct sl_compare {
+	const struct sl_range *base;	/* NULL: one report (analyze): absolute rules only */
+	const struct sl_range *new;
+	bool multi;			/* a side has several runs: medians */
+	bool tested;			/* runs enough to reach the confidence: p holds */
+	double p;			/* two-sided Mann-Whitney U p-value */
+	double confidence;		/* e.g. 0.95 */
+	bool allow_unmeasured;		/* unmeasured: skip, not fail */
+};
+
+void sl_rule_eval(const struct sl_rule *r, const struct sl_compare *c,
+		  struct sl_rule_result *res);
 const char *sl_verdict_name(enum sl_verdict v);
 
-/* {"rule", "metric", "op", "form", "threshold", "verdict", "crossed", "observed", "message"} */
+/*
+ * {"rule", "metric", "op", "form", "threshold", "verdict", "failed",
+ *  "crossed", "observed", "p", "message"}
+ */
 struct cJSON *sl_rule_json(const struct sl_rule *r, const struct sl_rule_result *res);
 
 #endif /* SCHEDLINT_RULES_H */

@@ -187,15 +187,21 @@ bad:
 	return -EINVAL;
 }
 
+static char last_error[1024];
+
 void error_msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("schedlint: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "schedlint: %s\n", last_error);
+}
+
+const char *error_msg_last(void)
+{
+	return last_error;
 }
 
 void warn_msg(const char *fmt, ...)

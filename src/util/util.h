@@ -63,6 +63,8 @@ int parse_cpulist(const char *s, uint64_t **words, uint32_t *nr_words);
 
 /* The program's messages: "schedlint: " prefix, to stderr. */
 void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The last message error_msg() printed (without "schedlint: "), "" none yet. */
+const char *error_msg_last(void);
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif /* SCHEDLINT_UTIL_H */

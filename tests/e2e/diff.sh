@@ -219,7 +219,7 @@ expect_usage "--base without --new" "runs for both sides" diff --base "$PINNED" 
 expect_usage "--json and --markdown" "not both" diff --json --markdown "$PINNED" "$UNPINNED"
 expect_usage "a bad analysis option" "min-cost" diff --min-cost=banana "$PINNED" "$UNPINNED"
 
-# --- 4. several runs per side: the noise rule ---
+# --- 4. several runs per side: the noise test ---
 
 # runs NAME P99_US...: saved reports of the unpinned run with wakeup.p99 set
 runs() {
@@ -233,35 +233,65 @@ json.dump(d, open(sys.argv[3], 'w'))" "$TMP/unpinned.json" "$v" "$TMP/$name$i.js
 		i=$((i + 1))
 	done
 }
-runs base 100 110 105
-runs close 108 120 115		# median +9.5%, but 108 < 110: the ranges overlap
-runs apart 130 140 135		# median +28.6%, 130 > 110: separated
+# expected values from the definition (two-sided Mann-Whitney U, 5 vs 5 runs):
+runs base 100 110 105 102 108
+runs close 104 112 107 109 115	# median +3.8%; U = 6 of 25: p = 56/252 = 0.222
+runs apart 130 140 135 132 138	# median +28.6%; every run above: p = 2/252 = 0.008
 rc=$(run_rc "$TMP/out" "$TMP/err" diff --base "$TMP"/base?.json --new "$TMP"/close?.json \
-	--fail-on 'wakeup.p99>+5%')
-expect_eq "overlapping ranges, threshold crossed: exit 0" "$rc" 0
-check "... reported as noise" grep -q 'noise *wakeup.p99>+5% .*the ranges overlap' "$TMP/out"
-check "the table shows median and min-max" grep -q '^wakeup\.p99 *105\.0 us (100\.0–110\.0 us) *115\.0 us (108\.0–120\.0 us)' "$TMP/out"
+	--fail-on 'wakeup.p99>+3%')
+expect_eq "threshold crossed, not significant (p 0.222): exit 0" "$rc" 0
+check "... reported as noise, with p" grep -q 'noise *wakeup.p99>+3% .*not significant: p = 0.222 >= 0.05 (Mann-Whitney U, 5 vs 5 runs)' "$TMP/out"
+check "the table shows median, min-max and p" \
+	grep -q '^wakeup\.p99 *105\.0 us (100\.0–110\.0 us) *109\.0 us (104\.0–115\.0 us) .* 0\.222  noise' "$TMP/out"
+check "the table says which test and at what confidence" \
+	grep -q '^p: two-sided Mann-Whitney U test of the per-run values (5 vs 5 runs); a change is significant at 95% confidence when p < 0.05' "$TMP/out"
 rc=$(run_rc "$TMP/out" "$TMP/err" diff --base "$TMP"/base?.json --new "$TMP"/apart?.json \
 	--fail-on 'wakeup.p99>+5%')
-expect_eq "separated ranges, threshold crossed: exit 1" "$rc" 1
-check "... saying the ranges do not overlap" grep -q 'FAIL *wakeup.p99>+5% .*do not overlap' "$TMP/out"
+expect_eq "threshold crossed and significant (p 0.008): exit 1" "$rc" 1
+check "... saying so" grep -q 'FAIL *wakeup.p99>+5% .*significant: p = 0.008 < 0.05' "$TMP/out"
+# the confidence: base ranks 1 2 3 4 7 of 10, U = 2: p = 2 * 4/252 = 0.032
+runs lo 100 101 102 103 110
+runs mid 104 105 111 112 113
+rc=$(run_rc "$TMP/out" "$TMP/err" diff --base "$TMP"/lo?.json --new "$TMP"/mid?.json \
+	--fail-on 'wakeup.p99>+5%')
+expect_eq "p 0.032 at 95%: significant, exit 1" "$rc" 1
+rc=$(run_rc "$TMP/out" "$TMP/err" diff --base "$TMP"/lo?.json --new "$TMP"/mid?.json \
+	--fail-on 'wakeup.p99>+5%' --confidence 99)
+expect_eq "p 0.032 at 99%: noise, exit 0" "$rc" 0
+check "... the message states the confidence's alpha" grep -q 'noise .*p = 0.032 >= 0.01' "$TMP/out"
+rc=$(run_rc "$TMP/out" "$TMP/err" diff --base "$TMP"/lo?.json --new "$TMP"/mid?.json \
+	--fail-on 'wakeup.p99>+5%' --confidence 99.5)
+expect_eq "at 99.5%, 5 vs 5 runs cannot be significant (0.008 at best): the threshold decides, exit 1" "$rc" 1
+check "... and the note asks for 7 runs" grep -q 'note: 5 runs on a side: no change can be significant at 99.5% confidence.*record 7 runs per side' "$TMP/out"
 rc=$(run_rc "$TMP/out" "$TMP/err" diff --base "$TMP"/base?.json --new "$TMP"/apart?.json \
 	--fail-on 'wakeup.p99>+50%')
-expect_eq "separated ranges, threshold not crossed: exit 0" "$rc" 0
+expect_eq "significant, threshold not crossed: exit 0" "$rc" 0
 rc=$(run_rc "$TMP/out" "$TMP/err" diff --base "$TMP"/apart?.json --new "$TMP"/base?.json \
 	--fail-on 'wakeup.p99>+5%')
-expect_eq "separated ranges, improvement: exit 0" "$rc" 0
-# one side may be a single run; runs may be traces and reports mixed
+expect_eq "significant improvement: exit 0" "$rc" 0
+# too few runs for any significance: the threshold alone decides (fail closed), said so
+rc=$(run_rc "$TMP/out" "$TMP/err" diff --base "$TMP"/base[012].json --new "$TMP"/close[012].json \
+	--fail-on 'wakeup.p99>+1%')
+expect_eq "3 vs 3 runs, threshold crossed: exit 1 (no test can be significant)" "$rc" 1
+check "... the note says why and how many runs to record" \
+	grep -q 'note: 3 runs on a side: no change can be significant at 95% confidence .*the least 3 against 3 runs give is 0.100.*record 5 runs per side' "$TMP/out"
 rc=$(run_rc "$TMP/out" "$TMP/err" diff --base "$TMP"/base?.json --new "$TMP/apart0.json" \
 	--fail-on 'wakeup.p99>+5%')
-expect_eq "three runs against one, separated: exit 1" "$rc" 1
+expect_eq "five runs against one, crossed: exit 1" "$rc" 1
+rc=$(run_rc "$TMP/out" "$TMP/err" diff "$P_JSON" "$U_JSON")
+check "one run per side: a note says the noise cannot be judged, and suggests 5 runs" \
+	grep -q 'note: one run per side: the run-to-run noise cannot be judged.*record 5 runs per side' "$TMP/out"
 rc=$(run_rc "$TMP/out" "$TMP/err" diff --base "$PINNED" "$TMP/pinned.json" --new "$UNPINNED" \
 	"$TMP/unpinned.json" --fail-on 'wakeup.p99>+10%')
 expect_eq "two traces-or-reports per side: exit 1" "$rc" 1
-"$SCHEDLINT" diff --json --base "$TMP"/base?.json --new "$TMP"/close?.json --fail-on 'wakeup.p99>+5%' > "$TMP/multi.json"
-expect_eq "JSON: each side's runs, median, min, max" \
-	"$(json "$TMP/multi.json" "[(m['base']['runs'], m['base']['median'], m['new']['min'], m['new']['max'], m['verdict']) for m in d['metrics'] if m['name'] == 'wakeup.p99'][0]")" \
-	"([100000, 110000, 105000], 105000, 108000, 120000, 'noise')"
+"$SCHEDLINT" diff --json --base "$TMP"/base?.json --new "$TMP"/close?.json --fail-on 'wakeup.p99>+3%' > "$TMP/multi.json"
+expect_eq "JSON: each side's runs, median, min, max, p, verdict" \
+	"$(json "$TMP/multi.json" "[(m['base']['runs'], m['base']['median'], m['new']['min'], m['new']['max'], round(m['p'], 4), m['verdict']) for m in d['metrics'] if m['name'] == 'wakeup.p99'][0]")" \
+	"([100000, 110000, 105000, 102000, 108000], 105000, 104000, 115000, 0.2222, 'noise')"
+expect_eq "JSON: the test and its confidence" "$(json "$TMP/multi.json" "d['test']")" \
+	"{'name': 'mann-whitney-u', 'sided': 'two', 'confidence': 0.95, 'tested': True}"
+expect_usage "a confidence out of range" "--confidence '40'" \
+	diff --confidence 40 "$P_JSON" "$U_JSON"
 
 # --- 5. JUnit and Markdown ---
 
@@ -275,8 +305,9 @@ d['summary']['sync-wake-local']['count'] = d['summary']['sync-wake-remote']['cou
 json.dump(d, open(sys.argv[2], 'w'))" "$TMP/unpinned.json" "$TMP/odd.json"
 rc=$(run_rc "$TMP/out" "$TMP/err" diff "$TMP/odd.json" "$TMP/odd.json" --junit "$TMP/junit.xml" \
 	--fail-on 'wakeup.p99>+10%' --fail-on 'late-preemption.count>+0' \
-	--fail-on "comm.a<b>&\"c|d'.p99>+10%" --fail-on 'sync-wake.remote_share>+10%')
-expect_eq "four rules on the same run: exit 0" "$rc" 0
+	--fail-on "comm.a<b>&\"c|d'.p99>+10%" --fail-on 'sync-wake.remote_share>+10%' \
+	--allow-unmeasured)
+expect_eq "four rules on the same run, one unmeasured and allowed: exit 0" "$rc" 0
 "$SCHEDLINT" diff "$P_JSON" "$U_JSON" --junit "$TMP/junit2.xml" \
 	--fail-on 'wakeup.p99>+10%' --fail-on 'late-preemption.count>+0' > /dev/null
 python3 - "$TMP/junit.xml" "$TMP/junit2.xml" > "$TMP/why" <<'PY'
@@ -289,8 +320,9 @@ names = [c.get("name") for c in cases]
 if names != ["wakeup.p99>+10%", "late-preemption.count>+0", "comm.a<b>&\"c|d'.p99>+10%",
              "sync-wake.remote_share>+10%"]:
     bad.append(f"testcases {names}")
-if r.get("tests") != "4" or r.get("failures") != "0" or r.get("skipped") != "1":
-    bad.append(f"counts {r.attrib}")
+s = r.find("testsuite")
+if r.get("tests") != "4" or r.get("failures") != "0" or s.get("skipped") != "1":
+    bad.append(f"counts {r.attrib} {s.attrib}")
 if cases[3].find("skipped") is None:
     bad.append("the unmeasured share is not <skipped>")
 r = ET.parse(sys.argv[2]).getroot()

@@ -17,6 +17,7 @@
 
 #include "report/metrics.h"
 #include "report/rules.h"
+#include "report/stats.h"
 
 static struct sl_rule parse_ok(const char *text)
 {
@@ -132,9 +133,10 @@ static enum sl_verdict eval(const char *text, double base, double new)
 {
 	struct sl_rule r = parse_ok(text);
 	struct sl_range b = one(base), n = one(new);
+	struct sl_compare c = { .base = &b, .new = &n, .confidence = 0.95 };
 	struct sl_rule_result res;
 
-	sl_rule_eval(&r, &b, &n, false, &res);
+	sl_rule_eval(&r, &c, &res);
 	sl_rule_free(&r);
 	return res.verdict;
 }
@@ -154,6 +156,9 @@ static void test_single_run_verdicts(void **state)
 	/* absolute: only the new value counts */
 	assert_int_equal(eval("wakeup.p99>500us", 0, 500001), SL_VERDICT_FAIL);
 	assert_int_equal(eval("wakeup.p99>500us", 9e9, 500000), SL_VERDICT_PASS);
+	/* a cost rate takes a duration per second */
+	assert_int_equal(eval("wakee-stacking.cost_per_s>2ms/s", 0, 2000001), SL_VERDICT_FAIL);
+	assert_int_equal(eval("wakee-stacking.cost_per_s>2ms", 0, 2000000), SL_VERDICT_PASS);
 }
 
 /* From a base of 0: no change stays a pass, anything more is an infinite increase. */
@@ -184,62 +189,92 @@ static void test_range(void **state)
 	assert_false(r.valid);
 }
 
+/* The rule on several runs per side, tested as diff.c tests a cell. */
 static enum sl_verdict eval_runs(const char *text, const double *base, size_t nb,
 				 const double *new, size_t nn, struct sl_rule_result *res)
 {
 	struct sl_rule r = parse_ok(text);
 	struct sl_range b, n;
+	struct sl_compare c = { .base = &b, .new = &n, .multi = nb > 1 || nn > 1,
+				.confidence = 0.95 };
 
 	sl_range_of(&b, base, NULL, nb);
 	sl_range_of(&n, new, NULL, nn);
-	sl_rule_eval(&r, &b, &n, nb > 1 || nn > 1, res);
+	c.tested = sl_mann_whitney_min_p(nb, nn) < 0.05;
+	c.p = sl_mann_whitney_p(base, nb, new, nn);
+	sl_rule_eval(&r, &c, res);
 	sl_rule_free(&r);
 	return res->verdict;
 }
 
-/* Several runs: crossed and separated fails; crossed inside the noise passes, said so. */
+/*
+ * Several runs: a crossed threshold fails only when the change is also
+ * significant (two-sided Mann-Whitney U, p < 0.05); with too few runs for
+ * any significance, the threshold alone decides (fail closed).
+ */
 static void test_noise_rule(void **state)
 {
-	const double base[] = { 100, 110, 105 };
-	const double overlap[] = { 108, 120, 115 };	/* median +9.5%, min 108 < base max 110 */
-	const double apart[] = { 130, 140, 135 };	/* median +28.6%, min 130 > 110 */
-	const double fast[] = { 80, 90, 85 };
+	const double base[] = { 100, 110, 105, 102, 108 };
+	/* median 109 (+3.8%); ranks of new 3 5 7 9 10: U = 6, p = 2 * 28/252 = 0.222 */
+	const double overlap[] = { 104, 112, 107, 109, 115 };
+	/* median 135 (+28.6%), every run above every base run: p = 2/252 = 0.0079 */
+	const double apart[] = { 130, 140, 135, 132, 138 };
+	const double fast[] = { 80, 90, 85, 82, 88 };
 	struct sl_rule_result res;
 
-	assert_int_equal(eval_runs("wakeup.p99>+5%", base, 3, overlap, 3, &res), SL_VERDICT_NOISE);
+	assert_int_equal(eval_runs("wakeup.p99>+3%", base, 5, overlap, 5, &res), SL_VERDICT_NOISE);
 	assert_true(res.crossed);
-	assert_non_null(strstr(res.why, "overlap"));
-	assert_int_equal(eval_runs("wakeup.p99>+5%", base, 3, apart, 3, &res), SL_VERDICT_FAIL);
-	assert_non_null(strstr(res.why, "do not overlap"));
-	/* not crossed: a pass, whatever the ranges */
-	assert_int_equal(eval_runs("wakeup.p99>+50%", base, 3, apart, 3, &res), SL_VERDICT_PASS);
+	assert_true(fabs(res.p - 56.0 / 252) < 1e-9);
+	assert_non_null(strstr(res.why, "not significant: p = 0.222 >= 0.05"));
+	assert_int_equal(eval_runs("wakeup.p99>+5%", base, 5, apart, 5, &res), SL_VERDICT_FAIL);
+	assert_non_null(strstr(res.why, "significant: p = 0.008 < 0.05 (Mann-Whitney U, 5 vs 5 runs)"));
+	/* not crossed: a pass, however significant */
+	assert_int_equal(eval_runs("wakeup.p99>+50%", base, 5, apart, 5, &res), SL_VERDICT_PASS);
 	assert_false(res.crossed);
-	/* '<' rules: the new range must lie wholly below the base range */
-	assert_int_equal(eval_runs("switches.per_s<-10%", base, 3, fast, 3, &res), SL_VERDICT_FAIL);
-	assert_int_equal(eval_runs("switches.per_s<-3%", base, 3, (double[]){ 95, 101, 100 }, 3, &res),
-			 SL_VERDICT_NOISE);
-	/* one run against several: the ranges still decide */
-	assert_int_equal(eval_runs("wakeup.p99>+5%", base, 3, (double[]){ 112 }, 1, &res),
+	/* '<' rules: significant and below the threshold */
+	assert_int_equal(eval_runs("switches.per_s<-10%", base, 5, fast, 5, &res), SL_VERDICT_FAIL);
+	/* 3 against 3 runs can give p = 0.1 at best: the threshold alone decides, said so */
+	assert_int_equal(eval_runs("wakeup.p99>+5%", base, 3, apart, 3, &res), SL_VERDICT_FAIL);
+	assert_non_null(strstr(res.why, "too few runs to judge the noise at 95% confidence"));
+	assert_int_equal(eval_runs("wakeup.p99>+5%", base, 5, (double[]){ 112 }, 1, &res),
 			 SL_VERDICT_FAIL);
-	assert_int_equal(eval_runs("wakeup.p99>+5%", base, 3, (double[]){ 110.5 }, 1, &res),
-			 SL_VERDICT_FAIL);
-	assert_int_equal(eval_runs("wakeup.p99>+1%", base, 3, (double[]){ 107 }, 1, &res),
-			 SL_VERDICT_NOISE);
+	assert_int_equal(eval_runs("wakeup.p99>+50%", base, 5, (double[]){ 112 }, 1, &res),
+			 SL_VERDICT_PASS);
 	/* absolute rules look at the new median only */
-	assert_int_equal(eval_runs("wakeup.p99>112", base, 3, overlap, 3, &res), SL_VERDICT_FAIL);
-	assert_int_equal(eval_runs("wakeup.p99>115", base, 3, overlap, 3, &res), SL_VERDICT_PASS);
+	assert_int_equal(eval_runs("wakeup.p99>108", base, 5, overlap, 5, &res), SL_VERDICT_FAIL);
+	assert_int_equal(eval_runs("wakeup.p99>109", base, 5, overlap, 5, &res), SL_VERDICT_PASS);
 }
 
+/* A rule on a metric a side did not measure fails, unless allowed; it says why. */
 static void test_not_measured(void **state)
 {
 	struct sl_rule r = parse_ok("wakeup.p99>+10%");
-	struct sl_range b = one(100), n = { 0 };
+	struct sl_range b = one(100), n = { .unmeasured = "no wakeup-latency samples" };
+	struct sl_compare c = { .base = &b, .new = &n, .confidence = 0.95 };
 	struct sl_rule_result res;
 
-	sl_rule_eval(&r, &b, &n, false, &res);
+	sl_rule_eval(&r, &c, &res);
+	assert_int_equal(res.verdict, SL_VERDICT_UNMEASURED);
+	assert_true(sl_verdict_failed(res.verdict));
+	assert_non_null(strstr(res.why, "not measured in new: no wakeup-latency samples"));
+	assert_non_null(strstr(res.why, "--allow-unmeasured"));
+	c.base = &n;
+	c.new = &b;
+	sl_rule_eval(&r, &c, &res);
+	assert_int_equal(res.verdict, SL_VERDICT_UNMEASURED);
+	assert_non_null(strstr(res.why, "not measured in base"));
+	c.allow_unmeasured = true;
+	sl_rule_eval(&r, &c, &res);
 	assert_int_equal(res.verdict, SL_VERDICT_SKIP);
-	sl_rule_eval(&r, &n, &b, false, &res);
-	assert_int_equal(res.verdict, SL_VERDICT_SKIP);
+	assert_false(sl_verdict_failed(res.verdict));
+	sl_rule_free(&r);
+	/* an absolute rule on one report (analyze): "the trace" */
+	r = parse_ok("sync-wake.remote_share>50%");
+	c = (struct sl_compare){ .new = &n, .confidence = 0.95 };
+	n.unmeasured = "no synchronous wakeups";
+	sl_rule_eval(&r, &c, &res);
+	assert_int_equal(res.verdict, SL_VERDICT_UNMEASURED);
+	assert_non_null(strstr(res.why, "not measured in the trace: no synchronous wakeups"));
 	sl_rule_free(&r);
 }
 
@@ -293,6 +328,9 @@ static void test_extract(void **state)
 	assert_true(metric(&ms, "migrations.per_s") == 2);
 	assert_true(metric(&ms, "ipis.per_s") == 3);
 	assert_true(metric(&ms, "comm.a.b.p99") == 77);
+	/* per second of the 2 s trace */
+	assert_true(metric(&ms, "wakee-stacking.per_s") == 0.5);
+	assert_true(metric(&ms, "idle-while-runnable.cost_per_s") == 2500);
 	assert_null(sl_metrics_get(&ms, "comm.idle.p99"));	/* no samples: no p99 */
 	assert_non_null(strstr(ms.settings, "tolerance_ns=1000000"));
 	sl_metrics_free(&ms);
@@ -310,6 +348,58 @@ static void test_extract(void **state)
 	assert_int_equal(sl_metrics_from_report(root, &ms, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "summary.late-preemption"));
 	cJSON_Delete(root);
+}
+
+/*
+ * A hand-edited baseline: a negative count or a number beyond 2^64 is an
+ * error naming the field, never a metric (B29).
+ */
+static void test_extract_bad_numbers(void **state)
+{
+	static const struct {
+		const char *obj, *field, *value, *msg;
+	} cases[] = {
+		{ "summary.late-preemption", "count", "-3", "summary.late-preemption.count = -3: counts and times are never negative" },
+		{ "wakeup_latency", "p99_ns", "-1", "wakeup_latency.p99_ns = -1: counts" },
+		{ "wakeup_latency", "count", "1e308", "wakeup_latency.count = 1e+308: beyond what any trace gives" },
+		{ "trace", "duration_ns", "1e20", "trace.duration_ns = 1e+20: beyond" },
+		{ "ipi", "sent", "-0.5", "ipi.sent = -0.5" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cJSON *root = cJSON_Parse(report_text), *obj = root;
+		char path[64], *dot, err[256];
+		struct sl_metrics ms;
+
+		snprintf(path, sizeof(path), "%s", cases[i].obj);
+		for (char *p = path; p; p = dot ? dot + 1 : NULL) {
+			dot = strchr(p, '.');
+			if (dot && strncmp(p, "late-", 5))
+				*dot = 0;
+			else
+				dot = NULL;
+			obj = cJSON_GetObjectItem(obj, p);
+		}
+		assert_non_null(obj);
+		cJSON_ReplaceItemInObject(obj, cases[i].field, cJSON_Parse(cases[i].value));
+		assert_int_equal(sl_metrics_from_report(root, &ms, err, sizeof(err)), -1);
+		if (!strstr(err, cases[i].msg))
+			fail_msg("%s.%s = %s: '%s'", cases[i].obj, cases[i].field, cases[i].value, err);
+		cJSON_Delete(root);
+	}
+}
+
+/* Huge values print short, never as hundreds of digits. */
+static void test_format_huge(void **state)
+{
+	char buf[64];
+
+	assert_string_equal(sl_metric_fmt(buf, sizeof(buf), SL_UNIT_COUNT, 1.8e19), "1.8e+19");
+	assert_string_equal(sl_metric_fmt(buf, sizeof(buf), SL_UNIT_PER_S, 1e28), "1e+28/s");
+	assert_string_equal(sl_metric_fmt(buf, sizeof(buf), SL_UNIT_NS, 1.8e19), "1.8e+10 s");
+	assert_string_equal(sl_metric_fmt_delta(buf, sizeof(buf), SL_UNIT_COUNT, -1.8e19), "-1.8e+19");
+	assert_string_equal(sl_metric_fmt(buf, sizeof(buf), SL_UNIT_COUNT, 4073), "4073");
+	assert_string_equal(sl_metric_fmt(buf, sizeof(buf), SL_UNIT_NS_PER_S, 5340000), "5.34 ms/s");
 }
 
 static void test_extract_other_schema(void **state)
@@ -342,6 +432,8 @@ int main(void)
 		cmocka_unit_test(test_noise_rule),
 		cmocka_unit_test(test_not_measured),
 		cmocka_unit_test(test_extract),
+		cmocka_unit_test(test_extract_bad_numbers),
+		cmocka_unit_test(test_format_huge),
 		cmocka_unit_test(test_extract_other_schema),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
