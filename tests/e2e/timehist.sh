@@ -38,8 +38,10 @@ expect_eq "timehist --comm: the lines of that comm only, as many as analyze's sa
 "$SCHEDLINT" timehist --cpus=1 "$D/pipe-wakeup.data" > "$TMP/c"
 expect_eq "timehist --cpus=1: only lines of CPU 1" \
 	"$(tail -n +3 "$TMP/c" | grep -vc ' \[001\] ')" "0"
-"$SCHEDLINT" timehist --pid=999999 "$D/pipe-wakeup.data" > "$TMP/c"
-expect_eq "timehist --pid of no task: the header only" "$(wc -l < "$TMP/c")" "2"
+# a filter that matches nothing fails closed, as in analyze (exit 2, one line)
+"$SCHEDLINT" timehist --pid=999999 "$D/pipe-wakeup.data" > "$TMP/c" 2> "$TMP/err"
+expect_eq "timehist --pid of no task: exit 2 naming the filter, nothing on stdout" \
+	"$?/$(wc -c < "$TMP/c")/$(grep -c -- '--pid 999999: no task with this pid in the trace' "$TMP/err")" "2/0/1"
 
 # bad input: one line, exit 2, nothing on stdout (no partial listing)
 python3 tests/perf_edit.py edit "$D/pipe-wakeup.data" "$TMP/bad.data" sample-size-short
