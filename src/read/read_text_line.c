@@ -78,7 +78,15 @@ static bool pid_before(const char *start, const char *q, struct pid_token *tok)
 		v += (uint64_t)(s[-1] - '0') * scale;
 		scale *= 10;
 	}
-	if (d[-1] == '/') {		/* perf -F pid,tid: "pid/tid" */
+	/*
+	 * perf -F pid,tid: "pid/tid", and "pid/-1" for a thread that has
+	 * exited (the tid is -1, not 1: the dash is no comm-pid separator).
+	 */
+	bool tid_gone = d[-1] == '-' && d - 1 > start && d[-2] == '/';
+
+	if (tid_gone)
+		d--;
+	if (d[-1] == '/') {
 		d--;
 		while (d > start && is_digit(d[-1]))
 			d--;
@@ -87,7 +95,8 @@ static bool pid_before(const char *start, const char *q, struct pid_token *tok)
 	}
 	tok->value = v;
 	tok->sep = d[-1];
-	tok->may_be_negative = d[-1] == '-' && (d - 1 == start || is_blank(d[-2]));
+	tok->may_be_negative = tid_gone ||
+			       (d[-1] == '-' && (d - 1 == start || is_blank(d[-2])));
 	return tok->sep == '-' || is_blank(tok->sep);
 }
 

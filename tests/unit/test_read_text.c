@@ -653,6 +653,12 @@ static void test_perf_lines(void **state)
 	/* perf script -F +pid: "pid/tid" */
 	ev = one_event("            perf  5046/5047 [000]   483.313538:                     sched:sched_switch: prev_comm=perf prev_pid=5047 prev_prio=120 prev_state=D ==> next_comm=migration/0 next_pid=18 next_prio=0");
 	assert_int_equal(ev.pid, 5047);
+
+	/* "pid/-1": a thread that has exited (tid -1, not tid 1) */
+	ev = one_event("             :-1 16658/-1    [001]   620.214922:       sched:sched_switch: prev_comm=schedlint prev_pid=16681 prev_prio=120 prev_state=X ==> next_comm=schedlint next_pid=16660 next_prio=120");
+	assert_int_equal(ev.pid, -1);
+	assert_int_equal(ev.cpu, 1);
+	assert_int_equal(ev.sw.next_pid, 16660);
 }
 
 /* --- lost events --- */
