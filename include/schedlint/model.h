@@ -79,6 +79,8 @@ struct sl_task {
 	uint64_t early_waking_ts;
 	int32_t early_waker_pid, early_waker_cpu;
 	uint8_t early_waker_ctx;
+	bool wake_unconfirmed;		/* the wakeup in flight came from an early waking
+					 * that no sched_wakeup confirmed (see model.c) */
 
 	/* affinity evidence */
 	int32_t first_cpu;		/* first CPU seen running on (switched in or out), -1 none */

@@ -428,6 +428,7 @@ static void start_wakeup(struct sl_model *m, struct sl_task *t, int32_t waker_pi
 			 int32_t waker_cpu, uint8_t waker_ctx, uint64_t ts, bool valid)
 {
 	t->early_waking = false;
+	t->wake_unconfirmed = false;
 	t->wake_valid = valid;
 	t->wake_ts = ts;
 	t->waker_pid = waker_pid;
@@ -510,6 +511,33 @@ static bool gap_since(const struct sl_model *m, int cpu, uint64_t since)
 	return c && c->gap_ts && c->gap_ts >= since;
 }
 
+/*
+ * drop_stale_wakeup - t's wakeup came from an early waking (one logged
+ * while t still ran on another CPU, see handle_waking) that no
+ * sched_wakeup confirmed, and t is woken again before it ran.  The kernel
+ * logs sched_waking only for a task that sleeps (ttwu_state_match()), so
+ * the early one was ttwu_runnable() -- t never slept then -- and t slept
+ * at its switch-out: the wakeup that counts is the new one.  Without
+ * sched_wakeup in the trace nothing else tells the two apart.
+ */
+static void drop_stale_wakeup(struct sl_model *m, struct sl_task *t, uint64_t ts)
+{
+	uint64_t slept = t->runnable_since;	/* its switch-out (early_waking_applies) */
+
+	if (t->state == SL_TASK_QUEUED && m->wakeup_missing &&
+	    sl_filter_cpu(m->cfg, t->cpu) && sl_filter_time(m->cfg, t->since))
+		m->cpus[t->cpu].wakeups--;	/* place() counted it */
+	if (sl_filter_task(m->cfg, m->strtab, t) && sl_filter_time(m->cfg, t->wake_ts))
+		t->wakeups--;			/* start_wakeup() counted it */
+	clear_open_wake(m, t);
+	detach(m, t, ts);
+	t->state = SL_TASK_BLOCKED;
+	t->since = slept ? slept : ts;
+	t->wake_valid = false;
+	t->wake_unconfirmed = false;
+	t->runnable_since = 0;
+}
+
 static void handle_waking(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
 {
 	struct model_priv *p = priv_of(m);
@@ -537,7 +565,10 @@ static void handle_waking(struct sl_model *m, const struct sl_event *ev, uint64_
 	case SL_TASK_QUEUED:
 	case SL_TASK_PENDING:
 	case SL_TASK_WAKING:
-		return;		/* rule 4: already awake, not a sample */
+		if (!t->wake_unconfirmed)
+			return;		/* rule 4: already awake, not a sample */
+		drop_stale_wakeup(m, t, ts);
+		break;
 	default:
 		break;
 	}
@@ -574,12 +605,14 @@ static void handle_wakeup(struct sl_model *m, const struct sl_event *ev, uint64_
 		return;		/* rule 4 */
 	case SL_TASK_WAKING:
 		/* sched_wakeup.target_cpu confirms the destination (rule 2) */
+		t->wake_unconfirmed = false;
 		t->cpu = dest;
 		place(m, t, dest, ev->wake.target_cpu, ts);
 		if (t->state == SL_TASK_QUEUED)		/* placed and enqueued (no-wakeup mode) */
 			break;
 		/* fall through */
 	case SL_TASK_PENDING:
+		t->wake_unconfirmed = false;
 		detach(m, t, ts);
 		enqueue(m, t, dest, ts, SL_RUNNABLE_WAKEUP);
 		break;
@@ -674,6 +707,7 @@ static void early_waking_applies(struct sl_model *m, struct sl_task *t, uint64_t
 
 	start_wakeup(m, t, t->early_waker_pid, waker_cpu, t->early_waker_ctx,
 		     t->early_waking_ts, true);
+	t->wake_unconfirmed = true;	/* until a sched_wakeup, or it runs */
 	/* the latency counts from the waking, the wait from now: it ran until now */
 	t->runnable_since = ts;
 	t->state = SL_TASK_WAKING;
@@ -817,6 +851,7 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 		if (was_runnable)
 			end_wait(m, next, ts);
 		next->wake_valid = false;
+		next->wake_unconfirmed = false;
 		next->runnable_since = 0;
 		next->state = SL_TASK_RUNNING;
 		next->state_lost = false;

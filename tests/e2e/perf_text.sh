@@ -26,4 +26,18 @@ analyze "$P/tid-minus1.txt"
 expect_eq "tid-minus1: the same tasks without -F" \
 	"$(j 'sorted(t["pid"] for t in d["tasks"])')" "[16660, 16681]"
 
+# --- a stale sched_waking: A is woken at 1.000010 while it still runs
+# (ttwu_runnable), sleeps at 1.000030, is woken at 1.000050 and runs at
+# 1.000060: its latency is 10 us, not 50 us from the first waking.
+for f in early-rewake early-rewake-wakeup; do
+	analyze "$P/$f.perf.txt"
+	expect_eq "$f: one latency sample" "$(j 'd["wakeup_latency"]["count"]')" 1
+	expect_eq "$f: 10 us from the waking that woke it" \
+		"$(j 'd["wakeup_latency"]["max_ns"]')" 10000
+	expect_eq "$f: A was woken once" \
+		"$(j '[t["wakeups"] for t in d["tasks"] if t["pid"] == 100][0]')" 1
+	expect_eq "$f: A waited 10 us" \
+		"$(j '[t["wait_ns"] for t in d["tasks"] if t["pid"] == 100][0]')" 10000
+done
+
 echo "1..$_n"
