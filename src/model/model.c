@@ -744,6 +744,18 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 	if (!p->implied && sl_filter_cpu(m->cfg, c->cpu) && sl_filter_time(m->cfg, ts))
 		c->switches++;
 
+	/* switched in without its sched_wakeup: the trace has none */
+	if (next && (next->state == SL_TASK_PENDING || next->state == SL_TASK_WAKING) &&
+	    !m->seen_wakeup && m->seen_waking)
+		m->wakeup_missing = true;
+	/*
+	 * next runs before its waker's next event closed its placement (rule
+	 * 2): its destination is where it runs.  Placed before this CPU's
+	 * state changes, so the analyzers see the CPUs as the wakee found them.
+	 */
+	if (next && next->state == SL_TASK_WAKING && !p->implied)
+		place(m, next, c->cpu, next->cpu, ts);
+
 	sw = (struct sl_switch_info){
 		.ts = ts, .cpu = c->cpu, .prev = prev, .next = next,
 		.prev_class = ev->sw.prev_class, .implied = p->implied,
@@ -821,12 +833,8 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 		bool was_runnable = next->state == SL_TASK_QUEUED || next->state == SL_TASK_PENDING ||
 				    next->state == SL_TASK_WAKING;
 
-		if (next->state == SL_TASK_PENDING || next->state == SL_TASK_WAKING) {
-			/* switched in without its sched_wakeup: the trace has none */
-			if (!m->seen_wakeup && m->seen_waking)
-				m->wakeup_missing = true;
+		if (next->state == SL_TASK_PENDING || next->state == SL_TASK_WAKING)
 			clear_open_wake(m, next);
-		}
 		detach(m, next, ts);
 		if (was_runnable && next->wake_valid) {
 			if (gap_since(m, c->cpu, next->wake_ts) ||

@@ -40,4 +40,25 @@ for f in early-rewake early-rewake-wakeup; do
 		"$(j '[t["wait_ns"] for t in d["tasks"] if t["pid"] == 100][0]')" 10000
 done
 
+# --- a wakee switched in before its waker's next event is placed where it
+# runs.  W (cpu1) wakes T at 1.000010 and sleeps at 1.000030 leaving cpu1
+# idle; T runs on cpu0 at 1.000015 (early) or 1.000035 (late): a
+# sync-wake-remote of 5 us or 25 us, with or without the IPI line.
+for f in swr-early-run:5000 swr-early-run-ipi:5000 swr-late-run:25000; do
+	name=${f%:*} cost=${f#*:}
+	analyze "$P/$name.perf.txt"
+	expect_eq "$name: one sync-wake-remote" \
+		"$(j 'd["summary"]["sync-wake-remote"]["count"]')" 1
+	expect_eq "$name: its cost is T's latency" \
+		"$(j 'd["summary"]["sync-wake-remote"]["cost_ns"]')" "$cost"
+done
+# T woken at 1.000010 onto busy cpu0 while cpu2 is idle, runs at 1.000200:
+# wakee-stacking of 190 us (T ran on one CPU only: --assume-migratable).
+for name in ws-early-run ws-early-run-ipi; do
+	analyze "$P/$name.perf.txt" --assume-migratable
+	expect_eq "$name: one wakee-stacking" "$(j 'd["summary"]["wakee-stacking"]["count"]')" 1
+	expect_eq "$name: its cost is T's latency" \
+		"$(j 'd["summary"]["wakee-stacking"]["cost_ns"]')" 190000
+done
+
 echo "1..$_n"
