@@ -62,6 +62,9 @@ struct sl_trace_info {
 	enum sl_tristate has_wakeup;
 	uint64_t lost_events;		/* filled while reading: events the buffers lost */
 	uint64_t lost_unknown;		/* lost-event markers that did not say how many */
+	uint64_t lost_unplaced;		/* losses the input reports without a CPU or time:
+					 * perf's "lost N chunks" warning, less the
+					 * PERF_RECORD_LOST lines that place them */
 	uint64_t bad_lines;		/* text: lines that were not events and not comments */
 	uint64_t first_bad_line;	/* text: line number of the first of them */
 };

@@ -13,7 +13,9 @@
  *    print formats, -R for raw numbers, -t for ns, -l for the latency
  *    layout, and "CPU:1 [123 EVENTS DROPPED]" / "CPU:1 [EVENTS DROPPED]";
  *  - "perf script" of sched tracepoints: "sched:sched_switch:" names, the
- *    pid right-aligned after the comm, ":-1 -1" for tasks already gone.
+ *    pid right-aligned after the comm, ":-1 -1" for tasks already gone,
+ *    "PERF_RECORD_LOST lost 9" with --show-lost-events, and perf's
+ *    warnings on stderr ("lost 12 chunks!") when the user merged it in.
  *
  * The dialect is detected from the content (headers, then the shape of the
  * first event line), never from the file name.  Pitfalls that shaped the
@@ -26,6 +28,7 @@
  * allocation per line, no sscanf/strtol, and caches in front of the string
  * table for event names and comms.
  */
+#define _GNU_SOURCE	/* memmem */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,6 +297,57 @@ static bool handle_lost_marker(struct text_reader *r, const char *p, const char 
 	return true;
 }
 
+static void perf_lost_unplaced(struct text_reader *r)
+{
+	r->base.info.lost_unplaced = r->perf_lost_warned > r->perf_lost_records ?
+				     r->perf_lost_warned - r->perf_lost_records : 0;
+}
+
+/*
+ * handle_perf_warning - perf's warnings on its stderr, in the text when
+ * the user merged the two (perf script ... 2>&1): "Warning:", "Processed
+ * 26355 events and lost 385 chunks!", "Processed 67790 samples and lost
+ * 64.12%!", "Check IO/CPU overload!".  They say that the kernel lost
+ * events (385 times), not where: unless as many PERF_RECORD_LOST lines
+ * place them, the losses are counted as unplaced (the report says so).
+ * Returns false if the line is none of these.
+ */
+static bool handle_perf_warning(struct text_reader *r, const char *p, const char *end)
+{
+	const char *lost;
+	uint64_t n;
+
+	if ((end - p == 8 && !memcmp(p, "Warning:", 8)) ||
+	    (end - p == 22 && !memcmp(p, "Check IO/CPU overload!", 22)))
+		return true;
+	if (!STARTS_WITH(p, end, "Processed ") || end[-1] != '!')
+		return false;
+	p += 10;
+	if (!text_parse_u64(&p, end, &n) ||
+	    !(lost = memmem(p, (size_t)(end - p), " and lost ", 10)))
+		return false;
+	p = lost + 10;
+	if (!text_parse_u64(&p, end, &n))
+		return false;
+	if (STARTS_WITH(p, end, " chunks!")) {
+		r->perf_lost_warned = MAX(r->perf_lost_warned, n);
+	} else if (p < end && (*p == '.' || *p == '%')) {	/* "lost 64.12%!": a share */
+		bool some = n > 0;
+
+		for (p += *p == '.'; p < end && is_digit(*p); p++)
+			some |= *p != '0';
+		if (!STARTS_WITH(p, end, "%!"))
+			return false;
+		if (some)
+			r->perf_lost_warned = MAX(r->perf_lost_warned, 1);
+	} else {
+		return false;
+	}
+	set_format(r, SL_FMT_PERF_SCRIPT, false);
+	perf_lost_unplaced(r);
+	return true;
+}
+
 /* Keep the first bad line for the error message, printable and short. */
 static int note_bad_line(struct text_reader *r, const char *p, const char *end)
 {
@@ -351,6 +405,11 @@ static void note_event(struct text_reader *r, const struct text_line *line, cons
 		info->has_waking = SL_YES;
 	else if (ev->type == SL_EV_WAKEUP)
 		info->has_wakeup = SL_YES;
+	else if (ev->type == SL_EV_LOST) {	/* PERF_RECORD_LOST */
+		info->lost_events = sat_add_u64(info->lost_events, ev->lost.count);
+		r->perf_lost_records++;
+		perf_lost_unplaced(r);
+	}
 	r->events++;
 }
 
@@ -378,7 +437,8 @@ static int handle_line(struct text_reader *r, const char *p, const char *end, st
 		handle_comment(r, p, end);
 		return 0;
 	}
-	if (handle_header(r, p, end) || handle_lost_marker(r, p, end))
+	if (handle_header(r, p, end) || handle_lost_marker(r, p, end) ||
+	    handle_perf_warning(r, p, end))
 		return 0;
 	/* perf script -g: callchain lines, tab-indented, under each event */
 	if (*line_start == '\t' && r->base.info.format == SL_FMT_PERF_SCRIPT)

@@ -101,6 +101,8 @@ struct text_reader {
 	size_t lost_flushed;		/* flush_lost(): CPUs below it have none held */
 	uint32_t lost_pending;		/* CPUs with a held marker */
 	uint64_t last_ts;
+	/* perf's lost-event records (placed) and its warning's count of them */
+	uint64_t perf_lost_records, perf_lost_warned;
 
 	/* events produced but not yet returned (LOST is returned first) */
 	struct sl_event queue[2];

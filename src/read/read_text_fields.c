@@ -782,6 +782,24 @@ static int parse_marker(struct text_reader *r, struct kv *c, struct sl_event *ev
 	return 0;
 }
 
+/*
+ * perf script --show-lost-events: "PERF_RECORD_LOST lost 9", perf's own
+ * record that the kernel could not write 9 events into this CPU's buffer.
+ * Its time is when it was written, after the gap: a lost-events marker
+ * with a time, like ftrace's at the CPU's next event.
+ */
+static int parse_perf_lost(struct text_reader *r, struct kv *c, struct sl_event *ev)
+{
+	uint64_t count;
+
+	if (!KEY(c, "lost ") || !text_parse_u64(&c->p, c->end, &count))
+		return -EINVAL;
+	ev->name = r->lost_name;
+	ev->pid = -1;
+	ev->lost.count = count;
+	return 0;
+}
+
 struct known_event {
 	const char *name;
 	enum sl_event_type type;
@@ -809,6 +827,7 @@ static const struct known_event known_events[] = {
 	{ "csd_function_entry",		SL_EV_CSD_FUNC_ENTRY,	parse_csd_function_entry },
 	{ "tracing_mark_write",		SL_EV_MARKER,		parse_marker },
 	{ "print",			SL_EV_MARKER,		parse_marker },
+	{ "PERF_RECORD_LOST",		SL_EV_LOST,		parse_perf_lost },
 };
 
 /*

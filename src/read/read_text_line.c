@@ -11,6 +11,7 @@
  *                              with instances "inst: " in front of the line)
  *   trace-cmd report -l        "comm8-pid    1d.h1.  123.456789: name: f"
  *   perf script                "    comm   pid [001]   123.456789:  sys:name: f"
+ *                              (--show-lost-events: "... 123.456789: PERF_RECORD_LOST lost 9")
  *
  * Comms hold anything but NUL ("Web Content", "kworker/u8:2-events_unbound",
  * "(sd-pam)", ":1", even "[x]"), so the comm is never parsed forward: we
@@ -294,6 +295,9 @@ static bool parse_event_name(struct text_reader *r, const char *p, const char *e
 		line->perf = true;
 	} else if (p < end && *p == ':') {
 		line->perf = false;
+	} else if (p - name == 16 && !memcmp(name, "PERF_RECORD_LOST", 16) &&
+		   p < end && *p == ' ') {
+		line->perf = true;	/* perf script --show-lost-events: "... lost 9" */
 	} else if (end - p >= 3 && p[0] == ' ' && p[1] == '<' && p[2] == '-') {
 		line->name = sl_str(r->strtab, r->function_name);
 		line->name_len = strlen(line->name);

@@ -124,6 +124,11 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 			" (%" PRIu64 " wakeups not measured)\n", sl_color(r, SL_C_RESET),
 			m->samples_dropped_gap);
 	}
+	if (info->lost_unplaced)
+		fprintf(r->out, "  %slost     perf lost events %" PRIu64 " times, the text does not say"
+			" where%s\n           (perf script --show-lost-events does): latencies and"
+			" findings may span them\n", sl_color(r, SL_C_YELLOW), info->lost_unplaced,
+			sl_color(r, SL_C_RESET));
 	if (!m->seen_waking && m->seen_wakeup)
 		fputs("  note     no sched_waking events: wakeup time = sched_wakeup time\n", r->out);
 	if (m->seen_waking && !m->seen_wakeup)

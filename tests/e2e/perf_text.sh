@@ -61,4 +61,38 @@ for name in ws-early-run ws-early-run-ipi; do
 		"$(j 'd["summary"]["wakee-stacking"]["cost_ns"]')" 190000
 done
 
+# --- perf's lost events: "PERF_RECORD_LOST lost 7" on cpu0 at 1.000020,
+# between A's waking (1.000010) and its switch-in (1.000500): a gap on
+# cpu0, so that wakeup is not measured across it.  perf's warnings
+# ("lost 1 chunks!") are no bad lines; the one chunk is placed.
+analyze "$P/lost-gap.perf.txt"
+expect_eq "lost-gap: the lost events" "$(j 'd["trace"]["lost_events"]')" 7
+expect_eq "lost-gap: one gap" "$(j 'd["trace"]["lost_gaps"]')" 1
+expect_eq "lost-gap: on cpu0" "$(j '[c["lost_events"] for c in d["cpus"]]')" "[7, 0]"
+expect_eq "lost-gap: the wakeup across it is not measured" \
+	"$(j 'd["trace"]["samples_dropped_at_gaps"]') $(j 'd["wakeup_latency"]["count"]')" "1 0"
+expect_eq "lost-gap: perf's warnings are no bad lines" "$(j 'd["trace"]["bad_lines"]')" 0
+expect_eq "lost-gap: the warned chunk is placed" "$(j 'd["trace"]["lost_unplaced"]')" 0
+# the same without the PERF_RECORD_LOST line: measured, and the warning
+# says a loss happened somewhere
+grep -v PERF_RECORD_LOST "$P/lost-gap.perf.txt" > "$TMP/nolost.txt"
+analyze "$TMP/nolost.txt"
+expect_eq "lost-gap without the record: 490 us measured" \
+	"$(j 'd["wakeup_latency"]["count"]') $(j 'd["wakeup_latency"]["max_ns"]')" "1 490000"
+expect_eq "lost-gap without the record: one unplaced loss" "$(j 'd["trace"]["lost_unplaced"]')" 1
+"$SCHEDLINT" analyze "$TMP/nolost.txt" > "$TMP/out.txt" 2>&1
+check "lost-gap without the record: the report says perf lost events somewhere" \
+	grep -q "perf lost events 1 times, the text does not say where" "$TMP/out.txt"
+
+# a real perf script --show-lost-events excerpt (perf sched record -m 1 of
+# perf bench sched messaging): totals and CPUs as its lines say
+analyze "$P/perf-lost.txt"
+sum=$(awk '/PERF_RECORD_LOST/ { s += $NF } END { print s }' "$P/perf-lost.txt")
+n=$(grep -c PERF_RECORD_LOST "$P/perf-lost.txt")
+cpu1=$(awk '/PERF_RECORD_LOST/ && $3 == "[001]" { s += $NF } END { print s }' "$P/perf-lost.txt")
+expect_eq "perf-lost: lost events as the lines add up" "$(j 'd["trace"]["lost_events"]')" "$sum"
+expect_eq "perf-lost: one gap per line" "$(j 'd["trace"]["lost_gaps"]')" "$n"
+expect_eq "perf-lost: cpu1's" "$(j 'd["cpus"][1]["lost_events"]')" "$cpu1"
+expect_eq "perf-lost: no bad line" "$(j 'd["trace"]["bad_lines"]')" 0
+
 echo "1..$_n"
