@@ -197,6 +197,10 @@ struct lp_priv {
 	uint64_t hz_spacing_ns;			/* the most common timer spacing */
 	uint64_t hz_support, hz_total;		/* spacings (or preemptions) behind it, of all */
 	char cause[96];				/* "" = none named */
+
+	/* late runs waiting for the final CPU count (judge_run) */
+	struct lp_late *held;
+	size_t nr_held, held_alloc;
 };
 
 /* The finding's own fields. */
@@ -619,30 +623,123 @@ static const struct sl_finding_ops lp_finding_ops = {
 };
 
 /*
+ * A run that ended late by the CPU count known at its end t1, with what
+ * its verdict needs as it was at t1: judged then, or at the end of the
+ * trace when the count could still grow (lp_finish).  The task pointers
+ * stay valid: the model frees its tasks with itself.
+ */
+struct lp_late {
+	struct sl_task *task;		/* R */
+	int32_t pid;			/* R's pid, comm and weight at t1 */
+	uint32_t comm, weight;
+	int cpu;
+	uint8_t prev_class;		/* how R left at t1 */
+	bool at_timer;			/* t1 within the window after a local_timer_entry */
+	uint64_t t0, tc, t1;
+	uint32_t nr_waiters, max_weight;
+	uint64_t sum_weight;
+	uint64_t max_wait;
+	int32_t max_wait_pid;		/* -1 none */
+	uint32_t max_wait_comm;
+	uint32_t nr_listed;
+	struct sl_task *listed[LP_LISTED];
+	int32_t listed_pid[LP_LISTED];
+	uint64_t since[LP_LISTED], until[LP_LISTED];	/* until 0: still queued at t1 */
+};
+
+/* The slice and the expected switch time of a run (SPEC "late-preemption"); returns the cost. */
+static uint64_t late_cost(const struct lp_priv *p, const struct sl_model *m,
+			  const struct lp_late *l, uint64_t *slice, uint64_t *expected)
+{
+	*slice = run_slice(m, p->model, l->weight, l->nr_waiters, l->max_weight, l->sum_weight);
+	if (p->model == SL_SLICE_CFS)
+		*expected = MAX(l->t0 + *slice, l->tc);
+	else
+		*expected = MAX(l->t0, l->tc) + *slice;
+	return sl_dur(*expected, l->t1);
+}
+
+/* add_late - l is late by the final CPU count: the finding, and who it cost */
+static void add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
+		     const struct lp_late *l, uint64_t slice, uint64_t expected, uint64_t cost)
+{
+	struct lp_cpu *c = sl_cpu_priv(m, a, l->cpu);
+	struct lp_detail *d = xcalloc(1, sizeof(*d));
+
+	*d = (struct lp_detail){
+		.start = l->t0, .tc = l->tc, .ran = sl_dur(l->t0, l->t1),
+		.expected_len = sl_dur(l->t0, expected), .slice = slice, .max_wait = l->max_wait,
+		.nr_waiting = l->nr_waiters, .nr_listed = l->nr_listed, .model = (uint8_t)p->model,
+		.max_wait_pid = l->max_wait_pid, .max_wait_comm = l->max_wait_comm,
+	};
+	memcpy(d->waiting, l->listed_pid, l->nr_listed * sizeof(d->waiting[0]));
+
+	struct sl_finding f = {
+		.kind = SL_KIND_LATE_PREEMPTION, .ts = l->t1, .cpu = l->cpu, .pid = l->pid,
+		.comm = l->comm, .cost = cost, .ops = &lp_finding_ops, .detail = d,
+	};
+
+	if (!sl_finding_add(m, &f))
+		return;
+
+	struct lp_task *lr = sl_task_priv(m, a, l->task);
+
+	p->late++;
+	c->late++;
+	c->cost += cost;
+	c->max_cost = MAX(c->max_cost, cost);
+	lr->late++;
+	lr->cost += cost;
+	lr->max_cost = MAX(lr->max_cost, cost);
+	for (uint32_t i = 0; i < l->nr_listed; i++) {
+		uint64_t from = MAX(l->since[i], expected);
+		uint64_t to = l->until[i] ? l->until[i] : l->t1;
+		struct lp_task *lw = sl_task_priv(m, a, l->listed[i]);
+
+		lw->delayed++;
+		lw->delayed_ns += sl_dur(from, to);
+	}
+	if (l->prev_class == SL_PREV_RUNNABLE || l->prev_class == SL_PREV_PREEMPTED) {
+		p->late_preempt++;
+		c->late_preempt++;
+		if (l->at_timer)
+			c->at_timer++;
+		add_phase(p, cpu_phases(c)->late, l->t1);
+	}
+}
+
+/*
  * judge_run - the watched run of R on cpu ended at t1: compare with the model
+ *
+ * The default slice grows with the CPU count, which a text without a
+ * header learns as its CPUs appear.  A run late by the count so far is
+ * then held, and judged again by the whole count at the end; a run on
+ * time now is on time with any larger count (a longer slice).
  */
 static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
 		      struct lp_cpu *c, int cpu, const struct sl_switch_info *sw)
 {
 	struct sl_task *r = c->run_task;
-	uint64_t t0 = c->t0, t1 = sw->ts, expected, slice, cost;
+	uint64_t t1 = sw->ts, expected, slice, cost;
 	const struct sl_cpu *mc = sl_model_cpu(m, cpu);
 	bool counted = in_filter(m, cpu, t1, r);
+	struct lp_late l;
 
 	if (!c->contended || c->tc >= t1)
 		return;		/* nobody waited during [t0, t1): nothing to judge */
 
-	slice = run_slice(m, p->model, sl_prio_weight(r->prio), c->nr_waiters, c->max_weight,
-			  c->sum_weight);
-	if (p->model == SL_SLICE_CFS)
-		expected = MAX(t0 + slice, c->tc);
-	else
-		expected = MAX(t0, c->tc) + slice;
+	l = (struct lp_late){
+		.task = r, .pid = r->pid, .comm = r->comm, .weight = sl_prio_weight(r->prio),
+		.cpu = cpu, .prev_class = sw->prev_class, .t0 = c->t0, .tc = c->tc,
+		.t1 = t1, .nr_waiters = c->nr_waiters, .max_weight = c->max_weight,
+		.sum_weight = c->sum_weight,
+		.at_timer = c->have_tick && sl_dur(c->last_tick, t1) <= LP_TICK_WINDOW_NS,
+	};
+	cost = late_cost(p, m, &l, &slice, &expected);
 	if (counted) {
 		c->runs++;
 		p->runs++;
 	}
-	cost = sl_dur(expected, t1);
 	if (cost <= m->cfg->tolerance_ns)
 		return;
 
@@ -653,51 +750,37 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 		if (q != r && in_run(c, lq))
 			note_wait(c, q, sl_dur(lq->queued_since, t1));
 	}
-
-	struct lp_detail *d = xcalloc(1, sizeof(*d));
-
-	*d = (struct lp_detail){
-		.start = t0, .tc = c->tc, .ran = sl_dur(t0, t1), .expected_len = sl_dur(t0, expected),
-		.slice = slice, .max_wait = c->max_wait, .nr_waiting = c->nr_waiters,
-		.nr_listed = c->nr_listed, .model = (uint8_t)p->model,
-		.max_wait_pid = c->max_wait_task ? c->max_wait_task->pid : -1,
-		.max_wait_comm = c->max_wait_task ? c->max_wait_task->comm : 0,
-	};
-	for (uint32_t i = 0; i < c->nr_listed; i++)
-		d->waiting[i] = c->listed[i]->pid;
-
-	struct sl_finding f = {
-		.kind = SL_KIND_LATE_PREEMPTION, .ts = t1, .cpu = cpu, .pid = r->pid,
-		.comm = r->comm, .cost = cost, .ops = &lp_finding_ops, .detail = d,
-	};
-
-	if (!sl_finding_add(m, &f))
-		return;
-
-	struct lp_task *lr = sl_task_priv(m, a, r);
-
-	p->late++;
-	c->late++;
-	c->cost += cost;
-	c->max_cost = MAX(c->max_cost, cost);
-	lr->late++;
-	lr->cost += cost;
-	lr->max_cost = MAX(lr->max_cost, cost);
+	l.max_wait = c->max_wait;
+	l.max_wait_pid = c->max_wait_task ? c->max_wait_task->pid : -1;
+	l.max_wait_comm = c->max_wait_task ? c->max_wait_task->comm : 0;
+	l.nr_listed = c->nr_listed;
 	for (uint32_t i = 0; i < c->nr_listed; i++) {
-		uint64_t from = MAX(listed_since(c, i), expected), until = listed_until(c, i);
-		uint64_t to = until ? until : t1;
-		struct lp_task *lw = sl_task_priv(m, a, c->listed[i]);
+		l.listed[i] = c->listed[i];
+		l.listed_pid[i] = c->listed[i]->pid;
+		l.since[i] = listed_since(c, i);
+		l.until[i] = listed_until(c, i);
+	}
+	if (sl_slice_factor_final(m)) {
+		add_late(p, m, a, &l, slice, expected, cost);
+		return;
+	}
+	GROW(p->held, p->held_alloc, p->nr_held + 1);
+	p->held[p->nr_held++] = l;
+}
 
-		lw->delayed++;
-		lw->delayed_ns += sl_dur(from, to);
+/* The runs held by judge_run, judged by the whole CPU count. */
+static void judge_held(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a)
+{
+	for (size_t i = 0; i < p->nr_held; i++) {
+		const struct lp_late *l = &p->held[i];
+		uint64_t slice, expected, cost = late_cost(p, m, l, &slice, &expected);
+
+		if (cost > m->cfg->tolerance_ns)
+			add_late(p, m, a, l, slice, expected, cost);
 	}
-	if (sw->prev_class == SL_PREV_RUNNABLE || sw->prev_class == SL_PREV_PREEMPTED) {
-		p->late_preempt++;
-		c->late_preempt++;
-		if (c->have_tick && sl_dur(c->last_tick, t1) <= LP_TICK_WINDOW_NS)
-			c->at_timer++;
-		add_phase(p, cpu_phases(c)->late, t1);
-	}
+	free(p->held);
+	p->held = NULL;
+	p->nr_held = p->held_alloc = 0;
 }
 
 /* --- hooks --- */
@@ -834,6 +917,7 @@ static void lp_finish(struct sl_analyzer *a, struct sl_model *m)
 	struct lp_priv *p = a->priv;
 	int hz, slot;
 
+	judge_held(p, m, a);
 	if (!hz_from_timers(p))
 		hz_from_preemptions(p, m, a);
 	m->hz_inferred = p->hz;
@@ -871,7 +955,7 @@ static const char *model_name(enum sl_slice_model model)
 static void model_line(struct sl_report *r, struct sl_model *m, struct lp_priv *p)
 {
 	char a[32], b[32], t[32];
-	int ncpus = m->info->ncpus > 0 ? m->info->ncpus : m->nr_cpus;
+	int ncpus = sl_ncpus(m);
 
 	fprintf(r->out, "  model    ");
 	if (p->model == SL_SLICE_CFS)
@@ -888,6 +972,8 @@ static void model_line(struct sl_report *r, struct sl_model *m, struct lp_priv *
 	fprintf(r->out, "; tolerance %s; %s\n", fmt_duration(t, sizeof(t), m->cfg->tolerance_ns),
 		m->cfg->slice_model_set ? "--slice-model" :
 		m->info->kernel[0] ? "from the kernel version" : "the default");
+	if (!m->cfg->base_slice_ns)
+		fprintf(r->out, "           %d CPUs: from %s\n", ncpus, sl_ncpus_source(m));
 }
 
 static void tick_line(struct sl_report *r, struct sl_model *m, struct lp_priv *p)
@@ -1050,6 +1136,8 @@ static void lp_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 
 	cJSON_AddStringToObject(o, "model", model_name(p->model));
 	sl_json_add_u64(o, "base_slice_ns", sl_base_slice(m));
+	sl_json_add_i64(o, "ncpus", sl_ncpus(m));
+	cJSON_AddStringToObject(o, "ncpus_source", sl_ncpus_source_key(m));
 	if (p->model == SL_SLICE_CFS) {
 		sl_json_add_u64(o, "latency_ns", cfs_latency(m));
 		sl_json_add_u64(o, "min_granularity_ns", cfs_min_gran(m));
@@ -1120,6 +1208,10 @@ static void lp_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 
 static void lp_destroy(struct sl_analyzer *a, struct sl_model *m)
 {
+	struct lp_priv *p = a->priv;
+
+	free(p->held);
+	p->held = NULL;
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
 

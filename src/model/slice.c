@@ -50,9 +50,58 @@ enum sl_slice_model sl_slice_model(const struct sl_model *m)
 	return SL_SLICE_EEVDF;
 }
 
+/*
+ * A trace.dat and a perf.data say how many CPUs they have (their header,
+ * in which they are read); text says it in a header, if at all.  The file
+ * whose header says it, or NULL.
+ */
+static const char *ncpus_header(const struct sl_model *m)
+{
+	if (m->info->ncpus <= 0)
+		return NULL;
+	switch (m->info->format) {
+	case SL_FMT_DAT6:
+	case SL_FMT_DAT7:
+		return "the trace.dat header";
+	case SL_FMT_PERF_DATA:
+		return "the perf.data header";
+	default:
+		return NULL;
+	}
+}
+
+int sl_ncpus(const struct sl_model *m)
+{
+	if (ncpus_header(m))
+		return m->info->ncpus;
+	return m->info->ncpus > m->nr_cpus ? m->info->ncpus : m->nr_cpus;
+}
+
+const char *sl_ncpus_source(const struct sl_model *m)
+{
+	if (ncpus_header(m))
+		return ncpus_header(m);
+	if (m->info->header_ncpus && m->info->header_ncpus >= sl_ncpus(m))
+		return "the text's header";
+	if (m->info->header_ncpus)
+		return "its events (more CPUs than its header says)";
+	return "its events (the text has no header)";
+}
+
+const char *sl_ncpus_source_key(const struct sl_model *m)
+{
+	return ncpus_header(m) || (m->info->header_ncpus && m->info->header_ncpus >= sl_ncpus(m)) ?
+	       "header" : "events";
+}
+
+bool sl_slice_factor_final(const struct sl_model *m)
+{
+	return m->cfg->base_slice_ns || ncpus_header(m) || sl_ncpus(m) >= 8;
+}
+
 unsigned int sl_slice_factor(const struct sl_model *m)
 {
-	int ncpus = m->info->ncpus > 0 ? m->info->ncpus : m->nr_cpus;
+	int ncpus = sl_ncpus(m);
 	unsigned int factor = 1;
 
 	if (ncpus > 8)

@@ -11,8 +11,24 @@
 
 /* EEVDF or CFS: --slice-model, else the trace's kernel (>= 6.6 is EEVDF), else EEVDF. */
 enum sl_slice_model sl_slice_model(const struct sl_model *m);
+/*
+ * The CPU count the slice is scaled by: a trace.dat's or perf.data's
+ * header, else the larger of a text's header and the CPUs its events named
+ * so far (all of them once the model has finished), and where that came
+ * from.
+ */
+int sl_ncpus(const struct sl_model *m);
+const char *sl_ncpus_source(const struct sl_model *m);
+/* The same in a word, whatever the file: "header" or "events" (JSON). */
+const char *sl_ncpus_source_key(const struct sl_model *m);
 /* The CPU-count factor 1 + ilog2(min(ncpus, 8)) of sysctl_sched_base_slice & co. */
 unsigned int sl_slice_factor(const struct sl_model *m);
+/*
+ * Can the factor still change?  Not with --base-slice, a trace.dat or
+ * perf.data, or 8 CPUs seen (its cap); a text may name a new CPU at its
+ * last line.
+ */
+bool sl_slice_factor_final(const struct sl_model *m);
 /* --base-slice, else 0.75 ms x factor. */
 uint64_t sl_base_slice(const struct sl_model *m);
 /* --hz, else what the trace showed (0 when unknown). */

@@ -95,4 +95,27 @@ expect_eq "perf-lost: one gap per line" "$(j 'd["trace"]["lost_gaps"]')" "$n"
 expect_eq "perf-lost: cpu1's" "$(j 'd["cpus"][1]["lost_events"]')" "$cpu1"
 expect_eq "perf-lost: no bad line" "$(j 'd["trace"]["bad_lines"]')" 0
 
+# --- late-preemption's slice from the whole CPU count.  hogs-cpu0first
+# names only cpu0 until its second line: its runs are judged with the
+# 2-CPU slice (1.5 ms) the report states, as --base-slice 1.5ms judges them.
+analyze "$P/hogs-cpu0first.txt" --base-slice 1.5ms
+forced=$(j 'd["summary"]["late-preemption"]["count"]')
+analyze "$P/hogs-cpu0first.txt"
+expect_eq "hogs-cpu0first: the slice of 2 CPUs" "$(j 'd["late_preemption"]["base_slice_ns"]')" 1500000
+expect_eq "hogs-cpu0first: late as judged with that slice" \
+	"$(j 'd["summary"]["late-preemption"]["count"]')" "$forced"
+expect_eq "hogs-cpu0first: the CPU count's source" \
+	"$(j 'd["late_preemption"]["ncpus_source"]')" "events"
+check "hogs-cpu0first: some runs are late" test "$forced" -gt 0
+late_all=$(j 'd["summary"]["late-preemption"]["count"]')
+analyze "$P/hogs-noheader.txt"
+expect_eq "hogs-noheader (cpu0first less its first line): the same late runs" \
+	"$(j 'd["summary"]["late-preemption"]["count"]')" "$late_all"
+"$SCHEDLINT" analyze "$P/hogs-cpu0first.txt" > "$TMP/out.txt" 2>&1
+check "hogs-cpu0first: the report says where the CPU count came from" \
+	grep -q "^           2 CPUs: from its events (the text has no header)" "$TMP/out.txt"
+"$SCHEDLINT" analyze "$TESTDATA/real/hogs.dat" > "$TMP/out.txt" 2>&1
+check "hogs.dat: its CPU count from the trace.dat header" \
+	grep -q "^           2 CPUs: from the trace.dat header" "$TMP/out.txt"
+
 echo "1..$_n"
