@@ -44,6 +44,7 @@ struct sl_config {
 	int hz;				/* 0 = infer from the trace */
 	char *llc_spec;			/* "--llc 0-3,4-7", NULL = one domain */
 	bool assume_migratable;		/* treat tasks of unknown affinity as migratable */
+	bool exclude_inferred;		/* no latency sample ends at an inferred switch */
 	size_t max_findings;		/* findings kept in the lists (summaries count all) */
 
 	/* filters: what the report covers (the model still sees every event) */

@@ -99,6 +99,8 @@ struct sl_task {
 	uint32_t index;			/* position in sl_model.tasks: stable for the run */
 	bool exec_seen;			/* comm changed while alive (exec) */
 	bool state_lost;		/* UNKNOWN because its CPU lost events */
+	uint32_t latency_inferred;	/* samples (in the filters) that end at an
+					 * inferred switch: lower bounds */
 
 	/* last: touched once per sample, after the fields every event uses */
 	struct sl_hist latency;		/* wakeup latency samples that pass the filters
@@ -135,6 +137,7 @@ struct sl_cpu {
 	uint64_t queue_since;		/* when nr_queued last changed */
 	struct sl_hist latency;		/* wakeup latency of tasks switched in here */
 	uint64_t implied_switches;	/* switches the trace did not show (see model.c) */
+	uint64_t latency_inferred;	/* samples here that end at one of them */
 	uint64_t lost_events;		/* events its buffer lost */
 	uint32_t lost_gaps;		/* times it lost events */
 };
@@ -232,6 +235,12 @@ struct sl_model {
 	struct sl_hist latency;		/* every sample in the filter */
 	struct sl_hist latency_local, latency_remote;
 	struct sl_hist latency_ipi, latency_noipi;	/* remote only */
+	/*
+	 * The samples in the filter that end at an inferred switch: lower
+	 * bounds (the switch-in is placed at the earliest time it can have
+	 * happened).  In the others too, but with --exclude-inferred.
+	 */
+	struct sl_hist latency_inferred;
 
 	/*
 	 * last-level-cache domains: llc_of[cpu], -1 = a domain of its own.

@@ -25,6 +25,8 @@ const char sl_analysis_options_help[] =
 	"  --llc=LIST            last-level-cache domains, e.g. 0-3,4-7 (default: from a\n"
 	"                        schedlint record trace, else one)\n"
 	"  --assume-migratable   treat tasks seen on one CPU only as migratable\n"
+	"  --exclude-inferred    leave out the wakeups whose switch-in the trace does not\n"
+	"                        show (their latency is a lower bound)\n"
 	"  --max-findings=N      keep the N most costly findings in the lists (1000)\n"
 	"Filters (the model still reads every event):\n"
 	"  --cpus=LIST           only these CPUs, e.g. 0-3,8\n"
@@ -152,6 +154,9 @@ int sl_config_option(struct sl_config *cfg, int id, const char *arg, const char 
 	}
 	case SL_OPT_ASSUME_MIGRATABLE:
 		cfg->assume_migratable = true;
+		return 0;
+	case SL_OPT_EXCLUDE_INFERRED:
+		cfg->exclude_inferred = true;
 		return 0;
 	case SL_OPT_MAX_FINDINGS:
 		v = strtol(arg, &end, 10);

@@ -24,6 +24,7 @@ enum {
 	SL_OPT_HZ,
 	SL_OPT_LLC,
 	SL_OPT_ASSUME_MIGRATABLE,
+	SL_OPT_EXCLUDE_INFERRED,
 	SL_OPT_MAX_FINDINGS,
 	SL_OPT_CPUS,
 	SL_OPT_PID,
@@ -45,6 +46,7 @@ enum {
 	{ "hz",                required_argument, NULL, SL_OPT_HZ }, \
 	{ "llc",               required_argument, NULL, SL_OPT_LLC }, \
 	{ "assume-migratable", no_argument,       NULL, SL_OPT_ASSUME_MIGRATABLE }, \
+	{ "exclude-inferred",  no_argument,       NULL, SL_OPT_EXCLUDE_INFERRED }, \
 	{ "max-findings",      required_argument, NULL, SL_OPT_MAX_FINDINGS }, \
 	{ "cpus",              required_argument, NULL, SL_OPT_CPUS }, \
 	{ "pid",               required_argument, NULL, SL_OPT_PID }, \

@@ -875,6 +875,19 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 	c->known = true;
 	cpu_changed(m, c, ts);
 
+	/*
+	 * A sample that ends at an inferred switch is a lower bound: counted,
+	 * and with --exclude-inferred measured no further (as one at a gap).
+	 */
+	if (have_sample && sample.implied_switch) {
+		if (sample.in_filter) {
+			sl_hist_add(&m->latency_inferred, sample.latency);
+			next->latency_inferred++;
+			c->latency_inferred++;
+		}
+		if (m->cfg->exclude_inferred)
+			have_sample = false;
+	}
 	if (have_sample) {
 		if (sample.in_filter) {
 			sl_hist_add(&m->latency, sample.latency);
@@ -1324,6 +1337,7 @@ struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *str
 	sl_hist_init(&m->latency_remote);
 	sl_hist_init(&m->latency_ipi);
 	sl_hist_init(&m->latency_noipi);
+	sl_hist_init(&m->latency_inferred);
 	hash_grow(&p->hash);
 	m->llc_source = "default (one domain)";
 	if (cfg->llc_spec) {
@@ -1440,6 +1454,7 @@ void sl_model_free(struct sl_model *m)
 	sl_hist_free(&m->latency_remote);
 	sl_hist_free(&m->latency_ipi);
 	sl_hist_free(&m->latency_noipi);
+	sl_hist_free(&m->latency_inferred);
 	free(m->event_counts);
 	free(m->llc_of);
 	sl_findings_free(m->findings);

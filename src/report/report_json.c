@@ -168,6 +168,7 @@ static void config_json(struct sl_model *m, cJSON *root)
 	else
 		cJSON_AddNullToObject(c, "hz");
 	cJSON_AddBoolToObject(c, "assume_migratable", cfg->assume_migratable);
+	cJSON_AddBoolToObject(c, "exclude_inferred", cfg->exclude_inferred);
 	sl_json_add_u64(c, "max_findings", cfg->max_findings);
 	/* the --from/--to window (resolved to trace time): rates divide by it */
 	if (cfg->from_set)
@@ -201,7 +202,10 @@ static void tasks_json(struct sl_model *m, cJSON *root)
 		sl_json_add_i64(o, "pid", t->pid);
 		cJSON_AddStringToObject(o, "comm", sl_task_comm(m, t));
 		sl_json_add_u64(o, "wakeups", t->wakeups);
-		cJSON_AddItemToObject(o, "wakeup_latency", sl_hist_json(&t->latency));
+		cJSON *lat = sl_hist_json(&t->latency);
+
+		sl_json_add_u64(lat, "inferred", t->latency_inferred);
+		cJSON_AddItemToObject(o, "wakeup_latency", lat);
 		sl_json_add_u64(o, "run_ns", t->run_ns);
 		sl_json_add_u64(o, "wait_ns", t->wait_ns);
 		sl_json_add_u64(o, "switches", t->switches);
@@ -266,7 +270,10 @@ static void cpus_json(struct sl_model *m, cJSON *root)
 		sl_json_add_u64(o, "lost_events", c->lost_events);
 		sl_json_add_u64(o, "lost_gaps", c->lost_gaps);
 		sl_json_add_u64(o, "implied_switches", c->implied_switches);
-		cJSON_AddItemToObject(o, "wakeup_latency", sl_hist_json(&c->latency));
+		cJSON *lat = sl_hist_json(&c->latency);
+
+		sl_json_add_u64(lat, "inferred", c->latency_inferred);
+		cJSON_AddItemToObject(o, "wakeup_latency", lat);
 		cJSON_AddItemToArray(cpus, o);
 	}
 }
@@ -325,6 +332,7 @@ cJSON *sl_report_json(struct sl_model *m, const char *path)
 	config_json(m, root);
 
 	lat = sl_hist_json(&m->latency);
+	sl_json_add_u64(lat, "inferred", m->latency_inferred.count);
 	cJSON_AddItemToObject(lat, "local", sl_hist_json(&m->latency_local));
 	cJSON_AddItemToObject(lat, "remote", sl_hist_json(&m->latency_remote));
 	cJSON_AddItemToObject(lat, "remote_ipi", sl_hist_json(&m->latency_ipi));

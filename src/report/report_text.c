@@ -170,11 +170,35 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 			fmt_duration(d, sizeof(d), m->max_inversion_ns), m->clock_inversions);
 }
 
+/*
+ * The samples that end at an inferred switch: their own row (a part of
+ * "all", or what --exclude-inferred left out of it) and what they mean.
+ */
+static void inferred_rows(struct sl_report *r, struct sl_model *m)
+{
+	const struct sl_hist *h = &m->latency_inferred;
+
+	if (!h->count)
+		return;
+	if (m->cfg->exclude_inferred) {
+		sl_report_latency_row(r, 14, " left out", h);
+		fprintf(r->out, "  %" PRIu64 " samples end at a switch the trace does not show:"
+			" left out\n  (--exclude-inferred); their latency is a lower bound\n",
+			h->count);
+		return;
+	}
+	sl_report_latency_row(r, 14, " inferred", h);
+	fprintf(r->out, "  %" PRIu64 " of %" PRIu64 " samples end at a switch the trace does not"
+		" show: lower\n  bounds (--exclude-inferred leaves them out)\n", h->count,
+		m->latency.count);
+}
+
 static void latency_section(struct sl_report *r, struct sl_model *m)
 {
 	sl_report_section(r, "Wakeup latency (waking -> running)");
 	if (!m->latency.count) {
 		fputs("  no wakeup-latency samples\n", r->out);
+		inferred_rows(r, m);
 		return;
 	}
 	sl_report_latency_header(r, 14);
@@ -185,6 +209,7 @@ static void latency_section(struct sl_report *r, struct sl_model *m)
 		sl_report_latency_row(r, 14, " remote + IPI", &m->latency_ipi);
 	if (m->latency_noipi.count && m->latency_ipi.count)
 		sl_report_latency_row(r, 14, " remote no IPI", &m->latency_noipi);
+	inferred_rows(r, m);
 }
 
 /* "1us", "20ms": a 1-2-5 boundary as a short label */
@@ -249,9 +274,22 @@ static void histogram_section(struct sl_report *r, struct sl_model *m)
 	}
 }
 
+/*
+ * More of the CPU's switches were inferred than traced, or more of the
+ * wakeups that ran on it ended at an inferred switch than at a traced one
+ * (a CPU that never logs its switches away from the idle task).
+ */
+static bool mostly_inferred(const struct sl_model *m, const struct sl_cpu *c)
+{
+	uint64_t samples = c->latency.count + (m->cfg->exclude_inferred ? c->latency_inferred : 0);
+
+	return c->implied_switches > c->switches || c->latency_inferred * 2 > samples;
+}
+
 static void cpus_section(struct sl_report *r, struct sl_model *m)
 {
 	char a[32];
+	bool marked = false;
 
 	sl_report_section(r, "CPUs");
 	fprintf(r->out, "  %scpu  utilization                  busy  switches  wakeups  maxq  meanq      p99 lat%s\n",
@@ -267,11 +305,15 @@ static void cpus_section(struct sl_report *r, struct sl_model *m)
 		fputs(sl_color(r, util > 0.9 ? SL_C_RED : SL_C_GREEN), r->out);
 		bar(r, util, 24);
 		fputs(sl_color(r, SL_C_RESET), r->out);
-		fprintf(r->out, " %5.1f%% %9" PRIu64 " %8" PRIu64 " %5u %6.2f %8s\n", util * 100,
-			c->switches, c->wakeups, c->max_queue,
+		fprintf(r->out, " %5.1f%% %8" PRIu64 "%c %8" PRIu64 " %5u %6.2f %8s\n", util * 100,
+			c->switches, mostly_inferred(m, c) ? '*' : ' ', c->wakeups, c->max_queue,
 			known ? (double)c->queue_area / (double)known : 0.0,
 			c->latency.count ? fmt_duration(a, sizeof(a), sl_hist_percentile(&c->latency, 99)) : "-");
+		marked |= mostly_inferred(m, c);
 	}
+	if (marked)
+		fputs("  * most of its switches or switch-ins are inferred (not in the trace):\n"
+		      "    the latencies that end there are lower bounds\n", r->out);
 }
 
 /* A task and its p99, computed once: a percentile walks the histogram. */
@@ -287,6 +329,37 @@ static int by_p99_desc(const void *a, const void *b)
 	if (x->p99 != y->p99)
 		return x->p99 < y->p99 ? 1 : -1;
 	return x->t->pid - y->t->pid;
+}
+
+/* Which of the tasks shown have lower-bound samples, and how many of theirs. */
+static void inferred_tasks(struct sl_report *r, struct sl_model *m,
+			   const struct task_p99 *list, size_t n)
+{
+	const char *lead = m->cfg->exclude_inferred ? "  left out, lower bounds:"
+						    : "  of which lower bounds:";
+	int col = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct sl_task *t = list[i].t;
+		char item[64];
+		int len;
+
+		if (!t->latency_inferred)
+			continue;
+		len = snprintf(item, sizeof(item), " %s:%d %" PRIu32, sl_task_comm(m, t), t->pid,
+			       t->latency_inferred);
+		if (!col) {
+			col = fprintf(r->out, "%s", lead);
+		} else if (col + 1 + len > 79) {
+			fputs(",\n", r->out);
+			col = fprintf(r->out, "%*s", (int)strlen(lead), "");
+		} else {
+			col += fprintf(r->out, ",");
+		}
+		col += fprintf(r->out, "%s", item);
+	}
+	if (col)
+		fputc('\n', r->out);
 }
 
 static void tasks_section(struct sl_report *r, struct sl_model *m)
@@ -321,6 +394,7 @@ static void tasks_section(struct sl_report *r, struct sl_model *m)
 	}
 	if (n > (size_t)r->top)
 		fprintf(r->out, "  ... %zu more tasks with wakeups (--json lists all)\n", n - (size_t)r->top);
+	inferred_tasks(r, m, list, MIN(n, (size_t)r->top));
 	free(list);
 }
 

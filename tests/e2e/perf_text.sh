@@ -118,4 +118,43 @@ check "hogs-cpu0first: the report says where the CPU count came from" \
 check "hogs.dat: its CPU count from the trace.dat header" \
 	grep -q "^           2 CPUs: from the trace.dat header" "$TMP/out.txt"
 
+# --- latencies that end at an inferred switch are lower bounds.  cpu1
+# never logs B's switch-in: B's first event there (1.000050) shows it ran,
+# so it is inferred at the earliest time it can have happened, its
+# placement at A's switch-out (1.000020): B's latency 10 us is a lower
+# bound; A's (waking 1.000050, traced switch-in 1.000070) is 20 us.
+analyze "$P/inferred.perf.txt"
+expect_eq "inferred: two samples, one a lower bound" \
+	"$(j 'd["wakeup_latency"]["count"]') $(j 'd["wakeup_latency"]["inferred"]')" "2 1"
+expect_eq "inferred: per task (A, B)" \
+	"$(j '[(t["pid"], t["wakeup_latency"]["inferred"]) for t in sorted(d["tasks"], key=lambda t: t["pid"])]')" \
+	"[(100, 0), (200, 1)]"
+expect_eq "inferred: per CPU" "$(j '[c["wakeup_latency"]["inferred"] for c in d["cpus"]]')" "[0, 1]"
+expect_eq "inferred: the lower bound is B's 10 us" "$(j 'd["wakeup_latency"]["min_ns"]')" 10000
+expect_eq "inferred: not excluded by default" "$(j 'd["config"]["exclude_inferred"]')" False
+analyze "$P/inferred.perf.txt" --exclude-inferred
+expect_eq "--exclude-inferred: A's sample only, the other counted" \
+	"$(j 'd["wakeup_latency"]["count"]') $(j 'd["wakeup_latency"]["inferred"]') $(j 'd["wakeup_latency"]["max_ns"]')" \
+	"1 1 20000"
+expect_eq "--exclude-inferred: B has no sample, one inferred" \
+	"$(j '[(t["wakeup_latency"]["count"], t["wakeup_latency"]["inferred"]) for t in d["tasks"] if t["pid"] == 200]')" \
+	"[(0, 1)]"
+expect_eq "--exclude-inferred: B's wakeup is in no finding either" \
+	"$(j 'd["summary"]["sync-wake-remote"]["count"]')" 1
+expect_eq "--exclude-inferred: in the config" "$(j 'd["config"]["exclude_inferred"]')" True
+"$SCHEDLINT" analyze "$P/inferred.perf.txt" > "$TMP/out.txt" 2>&1
+check "inferred: the latency table's row" grep -q "^   inferred  *1 " "$TMP/out.txt"
+check "inferred: the table says what they are" \
+	grep -q "^  1 of 2 samples end at a switch the trace does not show: lower" "$TMP/out.txt"
+check "inferred: the tasks that have some" grep -q "^  of which lower bounds: B:200 1$" "$TMP/out.txt"
+check "inferred: cpu1's line is marked" grep -q "^    1  .*  2\* " "$TMP/out.txt"
+check "inferred: cpu0's is not" sh -c "! grep -q '^    0  .*[0-9]\* ' '$TMP/out.txt'"
+grep -e "samples end at" -e "(--exclude-inferred" -e "switch-ins are inferred" \
+	-e "latencies that end there" -e "lower bounds:" "$TMP/out.txt" > "$TMP/ours.txt"
+expect_eq "inferred: the 5 lines about them fit 80 columns" \
+	"$(awk 'length <= 80' "$TMP/ours.txt" | wc -l)" 5
+"$SCHEDLINT" analyze --exclude-inferred "$P/inferred.perf.txt" > "$TMP/out.txt" 2>&1
+check "--exclude-inferred: the table says what was left out" \
+	grep -q "^  1 samples end at a switch the trace does not show: left out" "$TMP/out.txt"
+
 echo "1..$_n"
