@@ -87,14 +87,16 @@ _Static_assert(LP_LISTED <= 32, "since_set and until_set have a bit per listed w
 #define LP_NR_CAND		5		/* slot 0: --hz, then the x86 Kconfig choices */
 #define LP_PHASE_BINS		100
 #define LP_MIN_PREEMPTIONS	8
-#define LP_MIN_SCORE		0.7
+#define LP_MIN_RATIO		2.0		/* the tick windows hold twice their uniform share */
+#define LP_MAX_CHANCE		1e-5		/* ... which uniform phases would do less often */
 
 static const int known_hz[] = { 24, 32, 48, 64, 100, 128, 200, 250, 256, 300, 500, 1000, 1024, 1200 };
 static const int cand_hz_fixed[LP_NR_CAND - 1] = { 100, 250, 300, 1000 };
 
 /* Phase histograms of one CPU (allocated at its first preemption). */
 struct lp_phases {
-	uint32_t preempt[LP_NR_CAND][LP_PHASE_BINS];	/* every switch-out of a runnable task */
+	/* every switch-out of a runnable task, into [0] or [1] by its time (split_half()) */
+	uint32_t preempt[2][LP_NR_CAND][LP_PHASE_BINS];
 	uint32_t late[LP_NR_CAND][LP_PHASE_BINS];	/* late preemptions in the filters */
 };
 
@@ -196,6 +198,7 @@ struct lp_priv {
 	const char *hz_source;			/* "local_timer_entry", "preemption times", NULL */
 	uint64_t hz_spacing_ns;			/* the most common timer spacing */
 	uint64_t hz_support, hz_total;		/* spacings (or preemptions) behind it, of all */
+	double hz_ratio;			/* preemptions: hz_support over its uniform share */
 	char cause[96];				/* "" = none named */
 
 	/* late runs waiting for the final CPU count (judge_run) */
@@ -370,37 +373,116 @@ static bool hz_from_timers(struct lp_priv *p)
 }
 
 /*
- * HZ from preemption times: the lowest candidate rate (longest period) at
- * which the switch-outs of runnable tasks cluster in one tick window on
- * each CPU, clearly more than uniform phases would (score: the excess over
- * the window's share, 0 = uniform, 1 = all in it).
+ * Which half of the preemptions ts goes to (hz_from_preemptions): a bit
+ * of a hash of the time, so that no rhythm of the workload (a tick
+ * preemption every fourth switch) puts the ticks in one half.
+ */
+static int split_half(uint64_t ts)
+{
+	return (int)((ts * 0x9e3779b97f4a7c15ULL) >> 63);
+}
+
+/* The first of the w consecutive bins (circular) that hold the most samples. */
+static int best_window_at(const uint32_t *h, int w)
+{
+	uint64_t sum = 0, best;
+	int at = 0;
+
+	for (int i = 0; i < w; i++)
+		sum += h[i];
+	best = sum;
+	for (int i = 1; i < LP_PHASE_BINS; i++) {
+		sum += h[(i + w - 1) % LP_PHASE_BINS];
+		sum -= h[i - 1];
+		if (sum > best) {
+			best = sum;
+			at = i;
+		}
+	}
+	return at;
+}
+
+static uint64_t window_sum(const uint32_t *h, int at, int w)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < w; i++)
+		sum += h[(at + i) % LP_PHASE_BINS];
+	return sum;
+}
+
+/*
+ * -ln of Chernoff's bound of P(X >= x) for X ~ Binomial(n, s): n D(x/n || s),
+ * D the Kullback-Leibler divergence of two Bernoulli laws; 0 when x <= n s.
+ */
+static double binomial_tail_exponent(uint64_t x, uint64_t n, double s)
+{
+	double f = n ? (double)x / (double)n : 0, d;
+
+	if (f <= s)
+		return 0;
+	d = f * log(f / s) + (f < 1 ? (1 - f) * log((1 - f) / (1 - s)) : -log(1 - s));
+	return (double)n * d;
+}
+
+/*
+ * HZ from preemption times.  A kernel that preempts at the tick only
+ * leaves the switch-outs of runnable tasks at one phase of the tick
+ * period; wakeup preemptions, yields and the like fall anywhere.  For each
+ * candidate rate and CPU, the 200 us window of the period that holds the
+ * most of one half of the CPU's preemptions (split_half()) fixes a phase,
+ * and the other half is counted in it: X of n, where uniform phases
+ * put n s (s: the window's share of the period) whatever the phase, as it
+ * was chosen on other samples.  The tick's rate is the one at which X is
+ * least likely by chance (Chernoff's bound of the binomial tail: a multiple
+ * of HZ clusters too, but in a wider share; a rate whose period is not a
+ * multiple of the tick's holds a part of the ticks only), and the trace
+ * shows it when X >= LP_MIN_RATIO n s and that chance, times the rates
+ * tried, is below LP_MAX_CHANCE.  A test of the share, not a fixed
+ * fraction: on a mixed workload most preemptions are not at the tick, yet
+ * the tick's window held 3.4 times its share.
  */
 static bool hz_from_preemptions(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a)
 {
+	uint64_t best_x = 0, best_n = 0;
+	double best_exp = 0, best_s = 0;
+	int best = 0, tried = 0;
+
 	if (p->preempt_samples < LP_MIN_PREEMPTIONS)
 		return false;
 	for (int k = 1; k < LP_NR_CAND; k++) {
 		int w = window_bins(p->cand_hz[k]);
-		uint64_t hits = 0;
+		double s = (double)w / LP_PHASE_BINS;
+		uint64_t x = 0, n = 0;
 
 		for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 			struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
 
-			if (c->phases)
-				hits += best_window(c->phases->preempt[k], w);
-		}
-		double share = (double)w / LP_PHASE_BINS;
-		double f = (double)hits / (double)p->preempt_samples;
+			if (!c->phases)
+				continue;
+			const uint32_t *pick = c->phases->preempt[0][k], *count = c->phases->preempt[1][k];
 
-		if ((f - share) / (1 - share) >= LP_MIN_SCORE) {
-			p->hz = p->cand_hz[k];
-			p->hz_source = "preemption times";
-			p->hz_support = hits;
-			p->hz_total = p->preempt_samples;
-			return true;
+			x += window_sum(count, best_window_at(pick, w), w);
+			n += window_sum(count, 0, LP_PHASE_BINS);
+		}
+		tried++;
+		if (binomial_tail_exponent(x, n, s) > best_exp) {
+			best_exp = binomial_tail_exponent(x, n, s);
+			best = k;
+			best_x = x;
+			best_n = n;
+			best_s = s;
 		}
 	}
-	return false;
+	if (!best || (double)best_x < LP_MIN_RATIO * (double)best_n * best_s ||
+	    best_exp - log(tried) <= -log(LP_MAX_CHANCE))
+		return false;
+	p->hz = p->cand_hz[best];
+	p->hz_source = "preemption times";
+	p->hz_support = best_x;
+	p->hz_total = best_n;
+	p->hz_ratio = (double)best_x / ((double)best_n * best_s);
+	return true;
 }
 
 /* --- the watched run --- */
@@ -869,7 +951,7 @@ static void lp_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct
 	if (prev && !sw->implied &&
 	    (sw->prev_class == SL_PREV_RUNNABLE || sw->prev_class == SL_PREV_PREEMPTED)) {
 		p->preempt_samples++;
-		add_phase(p, cpu_phases(c)->preempt, sw->ts);
+		add_phase(p, cpu_phases(c)->preempt[split_half(sw->ts)], sw->ts);
 	}
 
 	/* the end of prev's run */
@@ -989,8 +1071,9 @@ static void tick_line(struct sl_report *r, struct sl_model *m, struct lp_priv *p
 			fmt_duration(a, sizeof(a), p->hz_spacing_ns), p->hz_support, p->hz_total);
 	else if (p->hz)
 		fprintf(r->out, "%sHZ=%d from preemption times (%" PRIu64 " of %" PRIu64
-			" within 200 us of one tick phase)", m->cfg->hz ? "; the trace shows " : "",
-			p->hz, p->hz_support, p->hz_total);
+			" in a 200 us\n           window of the tick period: %.1fx its uniform share)",
+			m->cfg->hz ? "; the trace shows " : "", p->hz, p->hz_support, p->hz_total,
+			p->hz_ratio);
 	else if (!m->cfg->hz)
 		fprintf(r->out, "HZ unknown (no local_timer_entry events, preemptions not quantized)");
 	fputc('\n', r->out);

@@ -157,4 +157,17 @@ expect_eq "inferred: the 5 lines about them fit 80 columns" \
 check "--exclude-inferred: the table says what was left out" \
 	grep -q "^  1 samples end at a switch the trace does not show: left out" "$TMP/out.txt"
 
+# --- the tick from preemption times, without timer events.  hogs: four
+# dd on CPU 0 preempted at every 4 ms tick (HZ=250, as the
+# local_timer_entry lines of hogs-noheader.txt say); swr: 1.2 ms of a pipe
+# ping-pong, 24 preemptions at no particular phase.
+analyze "$P/hogs-notimer.txt"
+expect_eq "hogs-notimer: HZ from preemption times" \
+	"$(j 'd["late_preemption"]["hz"]') $(j 'd["late_preemption"]["hz_source"]')" "250 preemption times"
+analyze "$P/hogs-noheader.txt"
+expect_eq "hogs-noheader: the same HZ from its timer events" \
+	"$(j 'd["late_preemption"]["hz"]') $(j 'd["late_preemption"]["hz_source"]')" "250 local_timer_entry"
+analyze "$P/swr.notimer.txt"
+expect_eq "swr.notimer: no HZ" "$(j 'd["late_preemption"]["hz"]')" None
+
 echo "1..$_n"

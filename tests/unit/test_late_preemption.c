@@ -730,6 +730,60 @@ static void test_hz_from_preemption_times(void **state)
 }
 
 /*
+ * Preemption times of a mixed workload: 40 at the tick (30 us after each
+ * 4 ms boundary) and 120 elsewhere (3 per tick period, at phases from 250
+ * us to 3.75 ms).  A quarter at the tick, far from a fixed 70%, but the
+ * tick's window holds about 5 times its share (20 of the 80 counted in a
+ * 5% window) where uniform phases would put 4: HZ=250.  Without the
+ * tick's 40 nothing clusters.
+ */
+static void mixed_preemptions(bool with_tick)
+{
+	uint32_t lcg = 12345;
+	int on_cpu = 401;
+
+	prepare(2);
+	start();
+	new_task(0, 0, 401, 120);
+	new_task(1 * US, 0, 402, 120);
+	ev_switch(10 * US, 0, 0, 120, SL_PREV_RUNNABLE, 401, 120);
+	for (int k = 1; k <= 40; k++) {
+		uint64_t base = (uint64_t)k * 4 * MS;
+
+		for (int i = 0; i < 4; i++) {
+			uint64_t ts;
+
+			if (i == 0 && !with_tick)
+				continue;
+			if (i == 0) {
+				ts = base + 30 * US;
+			} else {
+				lcg = lcg * 1103515245u + 12345u;
+				/* sorted within the period: slot i of three 1.16 ms slots */
+				ts = base + 250 * US + (uint64_t)(i - 1) * 1166 * US +
+				     (lcg >> 8) % (1166 * US);
+			}
+			ev_switch(ts, 0, on_cpu, 120, SL_PREV_PREEMPTED, on_cpu == 401 ? 402 : 401, 120);
+			on_cpu = on_cpu == 401 ? 402 : 401;
+		}
+	}
+	finish();
+}
+
+static void test_hz_from_mixed_preemptions(void **state)
+{
+	mixed_preemptions(true);
+	assert_int_equal(T.m->hz_inferred, 250);
+	assert_string_equal(get(lp(), "hz_source")->valuestring, "preemption times");
+	cleanup();
+
+	mixed_preemptions(false);
+	assert_int_equal(T.m->hz_inferred, 0);
+	assert_true(cJSON_IsNull(get(lp(), "hz_source")));
+	cleanup();
+}
+
+/*
  * The cause: four hogs switched 1 us after a 4 ms tick (the HRTICK mail),
  * against the same switches 1 ms after the tick (something else preempts).
  */
@@ -773,6 +827,7 @@ static void test_cause_tick_only(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hz_from_mixed_preemptions),
 		cmocka_unit_test(test_eevdf_equal_weights),
 		cmocka_unit_test(test_eevdf_base_slice_option),
 		cmocka_unit_test(test_eevdf_weight_ratio),
