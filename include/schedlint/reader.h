@@ -65,6 +65,9 @@ struct sl_trace_info {
 	uint64_t lost_unplaced;		/* losses the input reports without a CPU or time:
 					 * perf's "lost N chunks" warning, less the
 					 * PERF_RECORD_LOST lines that place them */
+	uint32_t formats_ignored;	/* trace.dat: formats of events not decoded that
+					 * look malformed: never parsed, events counted */
+	char format_ignored[128];	/* "system:name" of the first of them */
 	uint64_t bad_lines;		/* text: lines that were not events and not comments */
 	uint64_t first_bad_line;	/* text: line number of the first of them */
 };

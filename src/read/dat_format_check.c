@@ -118,6 +118,16 @@ static bool divides_by_zero(const char *p, const char *end)
 	return strtoull(buf, &e, 0) == 0 && e != buf;
 }
 
+/* The last character before p that is not a blank, or 0. */
+static char before_blanks(const char *start, const char *p)
+{
+	while (p > start && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n'))
+		p--;
+	return p > start ? p[-1] : 0;
+}
+
+#define MAX_STMT_DEPTH 16
+
 /*
  * The kernel's print formats hold in their strings no control character
  * but newline and tab, and a tab before a letter, a digit, a blank or a
@@ -126,11 +136,17 @@ static bool divides_by_zero(const char *p, const char *end)
  * string comes what C allows there in the kernel's formats: a comma, a
  * closing parenthesis or brace, a ':' or '?', another string, the end;
  * sched_switch's format with `"". REC->next_comm` for `"", REC->...`
- * crashed it too.  Returns what is wrong, or NULL.
+ * crashed it too.  Inside a GNU statement expression, `({ char *s; switch
+ * (REC->type) { case 3: s = "intr"; break; ... } s; })` (xhci-hcd's
+ * xhci_urb_giveback), a string may also end a statement or open or close
+ * a block: ';', '{' or '}'.  Returns what is wrong, or NULL.
  */
 static const char *print_fmt_strings(const char *p, const char *end)
 {
+	const char *start = p;
 	bool in_string = false;
+	/* the open statement expressions: the brace depth each began at */
+	int braces = 0, nr_stmt = 0, stmt_at[MAX_STMT_DEPTH];
 
 	for (; p < end; p++) {
 		unsigned char c = (unsigned char)*p;
@@ -139,6 +155,18 @@ static const char *print_fmt_strings(const char *p, const char *end)
 			in_string = c == '"';
 			if ((c == '/' || c == '%') && divides_by_zero(p + 1, end))
 				return "a division by zero";
+			if (c == '{') {
+				if (before_blanks(start, p) == '(') {
+					if (nr_stmt == MAX_STMT_DEPTH)
+						return "statement expressions nested too deep";
+					stmt_at[nr_stmt++] = braces;
+				}
+				braces++;
+			} else if (c == '}' && braces > 0) {
+				braces--;
+				if (nr_stmt && stmt_at[nr_stmt - 1] == braces)
+					nr_stmt--;
+			}
 			continue;
 		}
 		if (c == '\\' && p + 1 < end) {
@@ -151,8 +179,10 @@ static const char *print_fmt_strings(const char *p, const char *end)
 			in_string = false;
 			while (q < end && (*q == ' ' || *q == '\t' || *q == '\n'))
 				q++;
-			if (q < end && !strchr(",):?}\"", *q))
-				return "a string followed by something else than , ) } : ? or a string";
+			if (q < end && !strchr(nr_stmt ? ",):?}\";{" : ",):?}\"", *q))
+				return nr_stmt ? "a string followed by something else than , ) } : ? ; { "
+						 "or a string" :
+						 "a string followed by something else than , ) } : ? or a string";
 		} else if (c == '\t') {
 			unsigned char next = p + 1 < end ? (unsigned char)p[1] : 0;
 

@@ -224,6 +224,7 @@ struct parse_how {
 	int progress;		/* >= 0: write each format's name there before parsing it */
 	struct sl_dat_names *names;	/* not full: the others by name only, once tep has */
 	bool have_common;	/* an event with the common fields (the decoder binds them) */
+	bool check_only;	/* run our checks, parse nothing */
 };
 
 static void tell_progress(int fd, const char *system, const char *name)
@@ -243,15 +244,35 @@ static int parse_formats(struct tep_handle *tep, struct walk *w, const char *sys
 	for (uint32_t n = (uint32_t)take_num(w, 4); n && !w->bad; n--) {
 		uint64_t size = take_num(w, 8);
 		const char *format = take(w, size);
+		struct sl_error check = { "" };
 
 		if (!format)
 			break;
-		if (sl_dat_format_check(format, (size_t)size, err))
-			return -EINVAL;
 		format_name(format, size, name, sizeof(name));
 		bool decodes = sl_dat_decodes(system, name);
 
-		if (how->decoded_only && !decodes)
+		/*
+		 * A format our checks refuse is refused with the file when
+		 * libtraceevent parses it in full (the events we decode; every
+		 * event for libtracecmd).  Any other is never handed to it:
+		 * its events are counted by name, and the report says so.
+		 */
+		if (sl_dat_format_check(format, (size_t)size, &check)) {
+			if (how->full || decodes) {
+				*err = check;
+				return -EINVAL;
+			}
+			if (how->names) {
+				if (!how->names->nr_ignored++)
+					snprintf(how->names->first_ignored,
+						 sizeof(how->names->first_ignored), "%s:%s",
+						 system, name);
+				if (how->have_common)
+					add_name(how->names, format, size, name);
+			}
+			continue;
+		}
+		if ((how->decoded_only && !decodes) || how->check_only)
 			continue;
 		if (how->progress >= 0)
 			tell_progress(how->progress, system, name);
@@ -345,6 +366,22 @@ static int formats_survive(int fd, const struct sl_dat_layout *l, bool full, str
 	char rec[PROGRESS_REC], last[PROGRESS_REC] = "";
 	int p[2], status;
 	pid_t pid;
+
+	/* our checks first, of every format parsed in full: the child's exit would not say */
+	if (full) {
+		struct parse_how how = { .full = true, .check_only = true, .progress = -1 };
+		struct tep_handle *tep = tep_for(l);
+		int ret;
+
+		if (!tep) {
+			sl_error_set(err, "out of memory");
+			return -ENOMEM;
+		}
+		ret = parse_all_formats(fd, l, tep, &how, err);
+		tep_free(tep);
+		if (ret)
+			return ret;
+	}
 
 	if (pipe(p))
 		return 0;		/* no sandbox: parse as before */

@@ -22,6 +22,9 @@ struct sl_dat_names {
 	} *v;
 	uint32_t nr;
 	size_t alloc;
+	/* formats of events not decoded that dat_format_check.c refuses: never parsed */
+	uint32_t nr_ignored;
+	char first_ignored[128];	/* "system:name (what is wrong)" of the first */
 };
 void sl_dat_names_free(struct sl_dat_names *names);
 

@@ -836,6 +836,9 @@ int sl_read_dat_flyrecord_open(const char *path, const char *buffer, struct sl_s
 		goto fail;
 	}
 	sl_dat_info_fill(&fr->r.info, &fr->layout, fr->tep);
+	fr->r.info.formats_ignored = fr->names.nr_ignored;
+	snprintf(fr->r.info.format_ignored, sizeof(fr->r.info.format_ignored), "%s",
+		 fr->names.first_ignored);
 	ret = open_streams(fr, err);
 	if (ret < 0)
 		goto fail;

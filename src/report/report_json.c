@@ -61,6 +61,7 @@ static cJSON *trace_json(struct sl_model *m, const char *path)
 	sl_json_add_u64(t, "samples_dropped_at_gaps", m->samples_dropped_gap);
 	sl_json_add_u64(t, "implied_switches", m->implied_switches);
 	sl_json_add_u64(t, "lost_unplaced", info->lost_unplaced);
+	sl_json_add_u64(t, "formats_ignored", info->formats_ignored);
 	cJSON_AddBoolToObject(t, "has_sched_waking", m->seen_waking);
 	cJSON_AddBoolToObject(t, "has_sched_wakeup", m->seen_wakeup);
 	return t;

@@ -160,6 +160,11 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 		fprintf(r->out, "  %snote     %" PRIu64 " events name CPUs the trace does not have "
 			"(beyond its %d): ignored%s\n", sl_color(r, SL_C_YELLOW), m->bad_cpu_refs,
 			info->ncpus, sl_color(r, SL_C_RESET));
+	if (info->formats_ignored)
+		fprintf(r->out, "  note     %" PRIu32 " event format%s of events not decoded look%s"
+			" malformed (%s):\n           not parsed, their events counted by name\n",
+			info->formats_ignored, info->formats_ignored > 1 ? "s" : "",
+			info->formats_ignored > 1 ? "" : "s", info->format_ignored);
 	if (info->bad_lines)
 		fprintf(r->out, "  %snote     %" PRIu64 " lines were not events (first: line %" PRIu64 ")%s\n",
 			sl_color(r, SL_C_YELLOW), info->bad_lines, info->first_bad_line,

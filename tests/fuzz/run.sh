@@ -7,9 +7,10 @@
 # tests/fuzz/corpus/KIND and every crash found before (tests/fuzz/regress/KIND),
 # KIND being text, dat, model, perf or explore, plus traces schedgen generates now from
 # testdata/scenarios (trace.dat v6 in both byte orders and long sizes, v7
-# plain and zstd through trace-cmd convert, and their tracefs text).  What
-# the fuzzer learns goes to $FUZZ_BUILD/corpus/NAME and is kept, so a
-# second run continues where the first stopped.  A crash, leak, timeout or
+# plain and zstd through trace-cmd convert, and their tracefs text) and
+# testdata/bad/format-statement-expression.gen.  What the fuzzer learns
+# goes to $FUZZ_BUILD/corpus/NAME and is kept, so a second run continues
+# where the first stopped.  A crash, leak, timeout or
 # sanitizer report stops that harness and is kept in
 # $FUZZ_BUILD/artifacts/NAME/; the script then fails.  Add such an input
 # to tests/fuzz/regress/KIND/ with the fix (make check replays it).
@@ -41,6 +42,9 @@ done
 	-o "$gen/dat/pingpong-be32.dat" >/dev/null 2>&1
 "$SCHEDGEN" scale --cpus 4 --events 300 --seed 7 -o "$gen/dat/scale.dat" \
 	--text "$gen/text/scale.txt" >/dev/null 2>&1
+# print formats with GNU statement expressions, decoded event or not (dat.dict has their tokens)
+SCHEDGEN=$SCHEDGEN TESTDATA=testdata sh testdata/bad/format-statement-expression.gen "$gen/dat" ||
+	echo "fuzz: the statement-expression seeds failed" >&2
 if command -v trace-cmd >/dev/null; then
 	for n in pingpong lost-events; do
 		for c in none zstd; do

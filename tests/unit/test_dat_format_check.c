@@ -117,6 +117,48 @@ static void test_after_a_string(void **state)
 	assert_int_not_equal(sl_dat_format_check(semi, strlen(semi), &err), 0);
 }
 
+/*
+ * GNU statement expressions, as xhci-hcd's xhci_urb_giveback prints its
+ * transfer type: inside one a string may end a statement or open or close
+ * a block; outside, ';' after a string is still refused.
+ */
+static void test_statement_expression(void **state)
+{
+	struct sl_error err = { "" };
+	static const char xhci[] = "name: x\nformat:\n\tfield:int a;\n\tfield:int type;\n\n"
+		"print fmt: \"%d %s %s\", REC->a, ({ char *s; switch (REC->type) { case 0: "
+		"s = \"control\"; break; case 3: { s = \"intr\"; break; } default: "
+		"s = \"UNKNOWN\"; } s; }), REC->a ? \"in\" : \"out\"\n";
+	static const char nested[] = "name: x\nformat:\n\tfield:int a;\n\n"
+		"print fmt: \"%s\", ({ const char *k = ({ \"a\"; }); if (REC->a) { k = \"b\"; }"
+		" k; })\n";
+	static const char after[] = "name: x\nformat:\n\tfield:int a;\n\n"
+		"print fmt: \"%s %s\", ({ \"a\"; }), \"b\" ; REC->a\n";
+	static const char dot_inside[] = "name: x\nformat:\n\tfield:int a;\n\n"
+		"print fmt: \"%s\", ({ char *s; s = \"a\". REC->a; s; })\n";
+	char deep[1024] = "name: x\nformat:\n\tfield:int a;\n\nprint fmt: \"%d\", ";
+
+	assert_int_equal(sl_dat_format_check(xhci, strlen(xhci), &err), 0);
+	assert_int_equal(sl_dat_format_check(nested, strlen(nested), &err), 0);
+	/* the statement expression closed: "b" ; is outside it */
+	assert_int_not_equal(sl_dat_format_check(after, strlen(after), &err), 0);
+	assert_string_equal(err.msg, "corrupt event format x: its print fmt has a string "
+			    "followed by something else than , ) } : ? or a string");
+	assert_int_not_equal(sl_dat_format_check(dot_inside, strlen(dot_inside), &err), 0);
+	assert_string_equal(err.msg, "corrupt event format x: its print fmt has a string "
+			    "followed by something else than , ) } : ? ; { or a string");
+	/* more open statement expressions than any kernel writes: refused, not overrun */
+	for (int i = 0; i < 20; i++)
+		strcat(deep, "({ ");
+	strcat(deep, "REC->a");
+	for (int i = 0; i < 20; i++)
+		strcat(deep, "; })");
+	strcat(deep, "\n");
+	assert_int_not_equal(sl_dat_format_check(deep, strlen(deep), &err), 0);
+	assert_string_equal(err.msg, "corrupt event format x: its print fmt has statement "
+			    "expressions nested too deep");
+}
+
 /* libtraceevent folds constants with strtoull(base 0): "008" is octal 0 */
 static void test_division_by_zero(void **state)
 {
@@ -147,6 +189,7 @@ int main(void)
 		cmocka_unit_test(test_unreadable_byte_in_field),
 		cmocka_unit_test(test_after_a_string),
 		cmocka_unit_test(test_division_by_zero),
+		cmocka_unit_test(test_statement_expression),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -362,6 +362,25 @@ static const char *machine(const struct sg_abi *abi)
 	return abi->long_size == 8 ? "x86_64" : "i686";
 }
 
+/* The --event-format given for system:name, or NULL. */
+static const struct sg_format_file *format_file(const struct sg_abi *abi, const char *system,
+						const char *name)
+{
+	for (int i = 0; i < abi->nr_format_files; i++)
+		if (!strcmp(abi->format_files[i].system, system) &&
+		    !strcmp(abi->format_files[i].name, name))
+			return &abi->format_files[i];
+	return NULL;
+}
+
+static bool kernel_has_system(const struct sg_abi *abi, const char *system)
+{
+	for (int t = 0; t < SG_NR_EVENT_TYPES; t++)
+		if (sg_kernel_has(abi->kernel, t) && !strcmp(sg_event_system(t), system))
+			return true;
+	return false;
+}
+
 /* Everything before the CPU data; the flyrecord table is filled in later. */
 static size_t build_header(struct sg_dat *dat, struct hbuf *b,
 			   const struct sg_task_name *tasks, size_t ntasks)
@@ -425,16 +444,35 @@ static size_t build_header(struct sg_dat *dat, struct hbuf *b,
 		nevents_at = b->len;
 		hbuf_u32(b, 0);
 		for (int u = t; u < SG_NR_EVENT_TYPES; u++) {
+			const struct sg_format_file *ff;
 			int len;
 
 			if (!sg_kernel_has(abi->kernel, u) || strcmp(sg_event_system(u), sys))
 				continue;
-			len = sg_format_text(abi, u, text, text_len);
-			hbuf_u64(b, len);
-			hbuf_bytes(b, text, len);
+			ff = format_file(abi, sys, sg_event_name(u));
+			if (ff) {
+				hbuf_u64(b, ff->len);
+				hbuf_bytes(b, ff->text, ff->len);
+			} else {
+				len = sg_format_text(abi, u, text, text_len);
+				hbuf_u64(b, len);
+				hbuf_bytes(b, text, len);
+			}
 			nevents++;
 		}
 		sg_put32(abi, b->p + nevents_at, nevents);
+		count++;
+	}
+	/* --event-format of other systems: one system each, as given */
+	for (int i = 0; i < abi->nr_format_files; i++) {
+		const struct sg_format_file *ff = &abi->format_files[i];
+
+		if (kernel_has_system(abi, ff->system))
+			continue;
+		hbuf_str0(b, ff->system);
+		hbuf_u32(b, 1);
+		hbuf_u64(b, ff->len);
+		hbuf_bytes(b, ff->text, ff->len);
 		count++;
 	}
 	sg_put32(abi, b->p + count_at, count);

@@ -89,11 +89,22 @@ struct sg_event {
 struct sg_kernel;
 
 /* The layout of the written file: chosen once per output. */
+/* An event format given with --event-format: it replaces the kernel's, or is added. */
+struct sg_format_file {
+	const char *system;
+	char name[64];		/* from its "name: " line */
+	char *text;		/* the whole format, as tracefs shows it */
+	size_t len;
+};
+#define SG_MAX_FORMAT_FILES	8
+
 struct sg_abi {
 	const struct sg_kernel *kernel;
 	int long_size;		/* 4 or 8: the kernel's long and pointer size */
 	bool big_endian;
 	int page_size;		/* ring-buffer sub-buffer size */
+	int nr_format_files;
+	struct sg_format_file format_files[SG_MAX_FORMAT_FILES];
 };
 
 const struct sg_kernel *sg_kernel_find(const char *name);
@@ -233,6 +244,8 @@ struct sg_common_opts {
 	const char *text_path;
 	int long_size;		/* 0: not given */
 	int big_endian;		/* -1: not given */
+	int nr_format_files;	/* --event-format SYSTEM:FILE */
+	struct sg_format_file format_files[SG_MAX_FORMAT_FILES];
 };
 /* Returns 1 when argv[*i] was a common option (consumed), 0 if not, -1 on error. */
 int sg_common_opt(struct sg_common_opts *o, int argc, char **argv, int *i);
