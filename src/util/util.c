@@ -10,10 +10,16 @@
 
 #include "util.h"
 
+/*
+ * One line and exit status 2, like any input we cannot handle (a trace
+ * whose sizes ask for more than the machine has), not abort()'s core
+ * dump; exit() runs the atexit handlers that put things back (the
+ * terminal of explore, the tracing instance of record).
+ */
 static void oom(size_t size)
 {
 	fprintf(stderr, "schedlint: out of memory (%zu bytes)\n", size);
-	abort();
+	exit(2);
 }
 
 void *xmalloc(size_t size)

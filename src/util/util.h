@@ -30,7 +30,7 @@ static inline int hex_digit(char c)
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
-/* Allocation failures are not recoverable for a trace analyzer: these abort. */
+/* Allocation failures are not recoverable for a trace analyzer: these exit(2). */
 void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
