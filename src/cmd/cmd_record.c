@@ -16,11 +16,18 @@
  * instance, and removing it undoes it all.  The signal handlers only set
  * flags; the signals are blocked except while we wait in ppoll(), so
  * they are seen at one place in the loop, and every way out - normal
- * end, CMD failure, SIGINT/SIGTERM/SIGHUP, errors - goes through
- * record_cleanup().  Ctrl-C reaches CMD too (same process group): we
- * stop recording, give CMD a moment to end, and SIGTERM it if it does
- * not.  Only SIGKILL can leave the instance behind (the man page says how
- * to remove it).
+ * end, CMD failure, any signal whose default is to end the process,
+ * errors - goes through record_cleanup().  SIGPIPE and SIGXFSZ are
+ * ignored: a closed stdout or a file size limit is a write error we
+ * report.  A signal ignored when we started (nohup) stays ignored.
+ * Ctrl-C reaches CMD too (same process group): we stop recording, give
+ * CMD a moment to end, and SIGTERM it if it does not.  Only SIGKILL can
+ * leave the instance behind, and the next record removes it (an instance
+ * is ours while we hold a lock on it, see trace_live.c).
+ *
+ * The output: refused up front unless it is a regular file or does not
+ * exist, written as a temporary file beside it, renamed over it at the
+ * end (dat_write.c): an existing trace survives a failed recording.
  *
  * Live ordering: trace_pipe_raw hands out each CPU's events in order, but
  * CPUs are read one after another.  An event is handed to the model only
@@ -38,6 +45,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -69,7 +77,8 @@ static const char record_usage[] =
 	"instance, without the function-tracer files trace-cmd record needs.\n"
 	"Needs root.\n"
 	"\n"
-	"  -o, --output=FILE     the trace.dat to write (trace.dat)\n"
+	"  -o, --output=FILE     the trace.dat to write (trace.dat); replaced only once\n"
+	"                        the new trace is complete\n"
 	"      --buffer-kb=N     ring buffer per CPU in KB (4096)\n"
 	"      --duration=D      stop after D (10s, 500ms; a bare number is seconds)\n"
 	"  -e, --event=EVENT     record this event too: system:event, system or event\n"
@@ -77,6 +86,8 @@ static const char record_usage[] =
 	"      --live            analyze while recording: a summary every --interval,\n"
 	"                        the full report at the end (takes analyze's options)\n"
 	"      --interval=D      --live refresh interval (1s)\n"
+	"      --reset           only remove the tracing instances that records which no\n"
+	"                        longer run left behind (a SIGKILLed record), and end\n"
 	"\n"
 	"Exit status: 0 the trace was written (CMD succeeded, or was stopped by us);\n"
 	"1 the trace was written but CMD failed; 2 nothing usable was recorded.\n"
@@ -168,14 +179,32 @@ struct record {
 	uint64_t next_refresh_ns;
 	char what[64];			/* the summary's title: CMD and its arguments */
 	bool live_out_failed;
+	int live_out_errno;		/* why stdout failed */
 	bool warned_corrupt;
 
 	sigset_t orig_mask;
-	struct sigaction orig_action[4];	/* of handled_signals[], for CMD */
+	struct sigaction orig_action[NSIG];	/* what we were started with, for CMD */
+	bool changed_action[NSIG];		/* orig_action[sig] is to be restored */
 };
 
-/* The signals we handle; CMD gets back what we were started with. */
-static const int handled_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+/*
+ * The asynchronous signals whose default action ends the process: each
+ * one stops the recording like SIGINT (the real-time signals too).  The
+ * faults (SIGSEGV, SIGBUS, ...) are bugs, not requests; SIGKILL and
+ * SIGSTOP cannot be caught.
+ */
+static const int stop_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+	SIGPROF, SIGXCPU, SIGPWR, SIGIO, SIGSTKFLT,
+};
+
+static bool stops_recording(int sig)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		if (stop_signals[i] == sig)
+			return true;
+	return sig >= SIGRTMIN && sig <= SIGRTMAX;
+}
 
 static uint64_t mono_ns(void)
 {
@@ -201,20 +230,31 @@ static void setup_signals(struct record *rec)
 	sigset_t block;
 
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < ARRAY_SIZE(handled_signals); i++) {
-		/* a closed stdout (--live | head) must not kill us before cleanup */
-		sa.sa_handler = handled_signals[i] == SIGPIPE ? SIG_IGN : on_stop_signal;
-		sigaction(handled_signals[i], &sa, &rec->orig_action[i]);
+	sigemptyset(&block);
+	for (int sig = 1; sig < NSIG; sig++) {
+		/*
+		 * a closed stdout (--live | head) or a file size limit
+		 * (ulimit -f) must not kill us before cleanup: write errors
+		 */
+		bool ignore = sig == SIGPIPE || sig == SIGXFSZ;
+
+		if (!ignore && !stops_recording(sig))
+			continue;
+		if (sigaction(sig, NULL, &rec->orig_action[sig]) < 0)
+			continue;
+		if (!ignore && rec->orig_action[sig].sa_handler == SIG_IGN)
+			continue;	/* nohup: a hang-up does not stop us */
+		sa.sa_handler = ignore ? SIG_IGN : on_stop_signal;
+		sigaction(sig, &sa, NULL);
+		rec->changed_action[sig] = true;
+		if (!ignore)
+			sigaddset(&block, sig);
 	}
 	sa.sa_handler = on_sigchld;
 	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
 
 	/* delivered only inside ppoll(): one place notices them */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
 	sigaddset(&block, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &block, &rec->orig_mask);
 }
@@ -259,8 +299,9 @@ static int prepare_child(struct record *rec, struct sl_error *err)
 		int e;
 
 		/* CMD gets the signal setup we were started with */
-		for (size_t i = 0; i < ARRAY_SIZE(handled_signals); i++)
-			sigaction(handled_signals[i], &rec->orig_action[i], NULL);
+		for (int sig = 1; sig < NSIG; sig++)
+			if (rec->changed_action[sig])
+				sigaction(sig, &rec->orig_action[sig], NULL);
 		signal(SIGCHLD, SIG_DFL);
 		sigprocmask(SIG_SETMASK, &rec->orig_mask, NULL);
 		close(go[1]);
@@ -340,8 +381,9 @@ static void end_child(struct record *rec)
 		reap_child(rec, true);
 		return;
 	}
-	/* a Ctrl-C reached CMD too: it is probably ending right now */
-	deadline = mono_ns() + (stop_signal == SIGINT ? CMD_GRACE_MS : 0) * 1000000ULL;
+	/* a Ctrl-C or Ctrl-\ reached CMD too: it is probably ending right now */
+	deadline = mono_ns() +
+		   (stop_signal == SIGINT || stop_signal == SIGQUIT ? CMD_GRACE_MS : 0) * 1000000ULL;
 	for (;;) {
 		reap_child(rec, false);
 		if (rec->child_done || mono_ns() >= deadline)
@@ -494,17 +536,51 @@ static void live_refresh(struct record *rec, uint64_t now)
 
 	if (rec->live_out_failed)
 		return;
-	if (sl_live_top_draw(&rec->top, rec->model, &st) < 0)
-		rec->live_out_failed = true;	/* stdout is gone: keep recording, stop drawing */
+	errno = 0;
+	if (sl_live_top_draw(&rec->top, rec->model, &st) < 0) {
+		/* stdout is gone or full: keep recording, stop drawing */
+		rec->live_out_failed = true;
+		rec->live_out_errno = errno ? errno : EIO;
+	}
+}
+
+/*
+ * The summaries could not be written, but the trace was: say why (not
+ * for a reader that went away, `| head`), and drop what stdout still
+ * holds so that the exit status stays the recording's.
+ */
+static void end_live_output(struct record *rec)
+{
+	if (!rec->live_out_failed)
+		return;
+	if (rec->live_out_errno != EPIPE)
+		warn_msg("record: standard output: %s; the live summaries stopped there "
+			 "(the trace is complete)", strerror(rec->live_out_errno));
+	__fpurge(stdout);
+	clearerr(stdout);
 }
 
 /* --- setup, the loop, the end --- */
+
+/* Say which instances of dead records were removed (they traced for nothing). */
+static void report_removed(const struct sl_tracefs *tfs)
+{
+	for (size_t i = 0; i < tfs->nr_removed; i++)
+		fprintf(stderr, "schedlint record: removed the tracing instance %s/instances/%s: "
+			"the record that made it no longer runs\n", tfs->dir, tfs->removed[i]);
+}
 
 static int setup(struct record *rec, struct sl_error *err)
 {
 	struct sl_error werr;
 	int ret;
 
+	/* the output first: a bad -o is refused before the kernel is touched */
+	rec->writer = sl_dat_writer_open(rec->output, &werr);
+	if (!rec->writer) {
+		sl_error_set(err, "%s: %s", rec->output, werr.msg);
+		return -EIO;
+	}
 	ret = sl_tracefs_open(&rec->tfs, err);
 	if (ret)
 		return ret;
@@ -515,6 +591,7 @@ static int setup(struct record *rec, struct sl_error *err)
 			return ret;
 	}
 	ret = sl_tracefs_create(&rec->tfs, rec->buffer_kb, err);
+	report_removed(&rec->tfs);
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < ARRAY_SIZE(record_events); i++) {
@@ -533,11 +610,7 @@ static int setup(struct record *rec, struct sl_error *err)
 	ret = sl_tracefs_meta(&rec->tfs, &rec->meta, err);
 	if (ret)
 		return ret;
-	rec->writer = sl_dat_writer_open(rec->output, rec->tfs.nr_cpus, rec->tfs.page_size, &werr);
-	if (!rec->writer) {
-		sl_error_set(err, "%s: %s", rec->output, werr.msg);
-		return -EIO;
-	}
+	sl_dat_writer_cpus(rec->writer, rec->tfs.nr_cpus, rec->tfs.page_size);
 	rec->batch = xmalloc((size_t)BATCH_PAGES * (size_t)rec->tfs.page_size);
 	rec->llc_spec = sl_llc_spec_from_sysfs("/sys/devices/system/cpu", rec->llc_from,
 						sizeof(rec->llc_from));
@@ -737,7 +810,7 @@ static int record_cleanup(struct record *rec)
 static int record_run(struct record *rec)
 {
 	struct sl_error err = { "" };
-	uint64_t bytes;
+	uint64_t bytes, file_size = 0;
 	int ret, status;
 
 	setup_signals(rec);
@@ -753,6 +826,7 @@ static int record_run(struct record *rec)
 			ret = ret2;
 	}
 	if (ret) {
+		end_live_output(rec);
 		error_msg("record: %s", err.msg);
 		return 2;
 	}
@@ -761,20 +835,25 @@ static int record_run(struct record *rec)
 	report_lost(rec);
 	sl_tracefs_meta_end(&rec->tfs, &rec->meta);
 	bytes = sl_dat_writer_data_size(rec->writer);
-	ret = sl_dat_writer_finish(rec->writer, &rec->meta, &err);
+	ret = sl_dat_writer_finish(rec->writer, &rec->meta, &file_size, &err);
 	rec->writer = NULL;
+	end_live_output(rec);
 	if (ret) {
 		error_msg("record: %s: %s", rec->output, err.msg);
 		return 2;
 	}
 	status = report_child(rec);
-	fprintf(stderr, "schedlint record: wrote %s: %.2f s, %.1f MB of events from %d CPUs; ",
-		rec->output, (rec->end_ns - rec->start_ns) / 1e9, bytes / 1e6, rec->tfs.nr_cpus);
+	/* the rest of the file is mostly /proc/kallsyms and the event formats */
+	fprintf(stderr, "schedlint record: wrote %s: %.2f s from %d CPUs, %.1f MB "
+		"(events %.1f MB, %.0f%%; the rest kallsyms and formats)\n", rec->output,
+		(rec->end_ns - rec->start_ns) / 1e9, rec->tfs.nr_cpus, file_size / 1e6, bytes / 1e6,
+		file_size ? 100.0 * (double)bytes / (double)file_size : 0.0);
 	if (rec->llc_spec)
-		fprintf(stderr, "LLC groups %s (from %s)\n", rec->llc_spec,
+		fprintf(stderr, "schedlint record: LLC groups %s (from %s)\n", rec->llc_spec,
 			sl_llc_from_text(rec->llc_from));
 	else
-		fputs("LLC groups unknown (no CPU in sysfs): analyze with --llc\n", stderr);
+		fputs("schedlint record: LLC groups unknown (no CPU in sysfs): analyze with --llc\n",
+		      stderr);
 
 	if (rec->live) {
 		struct sl_report r = {
@@ -792,9 +871,47 @@ static int record_run(struct record *rec)
 	return status;
 }
 
+/* record --reset: remove what SIGKILLed records left, nothing else. */
+static int record_reset(void)
+{
+	struct sl_tracefs tfs;
+	struct sl_error err = { "" };
+	int ret;
+
+	ret = sl_tracefs_open(&tfs, &err);
+	if (!ret)
+		ret = sl_tracefs_remove_left_behind(&tfs, &err);
+	if (!ret) {
+		report_removed(&tfs);
+		if (!tfs.nr_removed)
+			fprintf(stderr, "schedlint record: no tracing instance left behind in "
+				"%s/instances\n", tfs.dir);
+	}
+	if (ret)
+		error_msg("record: %s", err.msg);
+	if (sl_tracefs_close(&tfs, &err)) {
+		if (!ret)
+			error_msg("record: %s", err.msg);
+		ret = -1;
+	}
+	return ret ? 2 : 0;
+}
+
+/*
+ * The instance, if record dies on the way out of the process (exit() on
+ * an allocation failure): removed even then.
+ */
+static struct record *exiting_record;
+
+static void record_atexit(void)
+{
+	if (exiting_record && exiting_record->tfs_open)
+		sl_tracefs_close(&exiting_record->tfs, NULL);
+}
+
 int cmd_record(int argc, char **argv)
 {
-	enum { OPT_BUFFER_KB = 1, OPT_DURATION, OPT_LIVE, OPT_INTERVAL };
+	enum { OPT_BUFFER_KB = 1, OPT_DURATION, OPT_LIVE, OPT_INTERVAL, OPT_RESET };
 	static const struct option long_opts[] = {
 		{ "output",    required_argument, NULL, 'o' },
 		{ "event",     required_argument, NULL, 'e' },
@@ -802,6 +919,7 @@ int cmd_record(int argc, char **argv)
 		{ "duration",  required_argument, NULL, OPT_DURATION },
 		{ "live",      no_argument,       NULL, OPT_LIVE },
 		{ "interval",  required_argument, NULL, OPT_INTERVAL },
+		{ "reset",     no_argument,       NULL, OPT_RESET },
 		{ "help",      no_argument,       NULL, 'h' },
 		SL_ANALYSIS_OPTIONS,
 		{ NULL, 0, NULL, 0 }
@@ -810,6 +928,7 @@ int cmd_record(int argc, char **argv)
 		.output = "trace.dat", .buffer_kb = DEFAULT_BUFFER_KB,
 		.interval_ns = 1000000000ULL, .go_fd = -1, .exec_err_fd = -1,
 	};
+	bool reset = false;
 	char *end;
 	int c, status;
 
@@ -843,6 +962,9 @@ int cmd_record(int argc, char **argv)
 		case OPT_LIVE:
 			rec.want_live = true;
 			break;
+		case OPT_RESET:
+			reset = true;
+			break;
 		case OPT_INTERVAL:
 			if (parse_seconds(optarg, &rec.interval_ns) || rec.interval_ns < 100000000ULL) {
 				error_msg("record: --interval: '%s' is not a duration of 100ms or more",
@@ -873,15 +995,42 @@ int cmd_record(int argc, char **argv)
 	}
 	if (optind < argc)
 		rec.cmd = argv + optind;
+	if (reset) {
+		if (rec.cmd || argc > 2) {
+			error_msg("record: --reset takes no other option and no command");
+			goto usage;
+		}
+		sl_config_free(&rec.cfg);
+		free(rec.extra_events);
+		return record_reset();
+	}
 
+	/*
+	 * A closed stdin, stdout or stderr would be reused by the first file
+	 * we open - the trace would get the summaries written into it.
+	 */
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if (open("/dev/null", O_RDWR) != fd)
+			return 2;
+		if (fd == STDOUT_FILENO) {
+			rec.live_out_failed = true;
+			rec.live_out_errno = EBADF;
+		}
+	}
+	exiting_record = &rec;
+	atexit(record_atexit);
 	status = record_run(&rec);
 	if (record_cleanup(&rec) && status != 2)
 		status = 2;
+	exiting_record = NULL;
 	return status;
 
 usage:
 	fputs("usage: schedlint record [-o FILE] [--buffer-kb N] [--duration D] [-e EVENT]... "
-	      "[--live] [-- CMD ARGS]\n       (--help for more)\n", stderr);
+	      "[--live] [-- CMD ARGS]\n       schedlint record --reset\n"
+	      "       (--help for more)\n", stderr);
 	sl_config_free(&rec.cfg);
 	free(rec.extra_events);
 	return 2;

@@ -15,11 +15,12 @@ struct sl_live_top {
 	FILE *out;
 	bool tty;			/* redraw the block in place (else print one per refresh) */
 	int lines;			/* lines of the block on screen (tty) */
+	int width;			/* the terminal's width when it was drawn */
 	uint64_t prev_events;		/* model events at the previous refresh */
 	uint64_t prev_wall_ns;		/* and its wall time */
 	uint64_t *prev_busy;		/* per CPU busy time then */
-	int nr_prev_busy;
-	uint64_t prev_now;		/* model time then */
+	uint64_t *prev_known;		/* per CPU time its state was known then */
+	int nr_prev;			/* entries of prev_busy and prev_known */
 	int refreshes;
 };
 

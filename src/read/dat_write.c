@@ -28,6 +28,11 @@
  * their number is known only at the end, so they wait in one unlinked
  * spool file per CPU (same file system as the output: the final copy is
  * copy_file_range()).
+ *
+ * The file is written unnamed (O_TMPFILE) in the output's directory and
+ * renamed over the output only when it is complete: a failed recording,
+ * or one killed, leaves an existing trace of that name untouched, and
+ * the output is never truncated or removed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dat_write.h"
@@ -52,13 +58,16 @@ enum {
 };
 
 struct sl_dat_writer {
-	char *path;
-	int out_fd;
+	char *path;		/* the output the user named */
+	char *target;		/* where the trace goes: path, or the file its symlink names */
+	char *tmp_path;		/* the temporary file's name, NULL while it has none (O_TMPFILE) */
+	int out_fd;		/* the temporary file, renamed to target at the end */
+	mode_t mode;		/* the mode target will have */
 	int nr_cpus;
 	int page_size;
 	int *spool_fd;		/* per CPU, -1 until its first page */
 	uint64_t *spool_size;	/* bytes of pages per CPU */
-	char *dir;		/* where the spools go: the output's directory */
+	char *dir;		/* where the spools and the temporary file go: target's directory */
 };
 
 void sl_dat_meta_free(struct sl_dat_meta *meta)
@@ -308,34 +317,105 @@ static void free_writer(struct sl_dat_writer *w)
 			close(w->spool_fd[cpu]);
 	if (w->out_fd >= 0)
 		close(w->out_fd);
+	if (w->tmp_path)
+		unlink(w->tmp_path);	/* ours: never the output itself */
 	free(w->spool_fd);
 	free(w->spool_size);
 	free(w->dir);
+	free(w->tmp_path);
+	free(w->target);
 	free(w->path);
 	free(w);
 }
 
-struct sl_dat_writer *sl_dat_writer_open(const char *path, int nr_cpus, int page_size,
-					 struct sl_error *err)
+static const char *file_kind(mode_t mode)
+{
+	return S_ISDIR(mode) ? "a directory" : S_ISCHR(mode) ? "a character device" :
+	       S_ISBLK(mode) ? "a block device" : S_ISFIFO(mode) ? "a FIFO" :
+	       S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+/*
+ * The output is a new regular file or an existing one, replaced at the
+ * end; anything else is refused before recording starts.  A trace.dat is
+ * written with seeks, and replacing /dev/null with a file (or removing
+ * it) is not what anyone asked for.  A symbolic link stays one: the file
+ * it names is replaced.
+ */
+static int resolve_output(struct sl_dat_writer *w, struct sl_error *err)
+{
+	struct stat st;
+	mode_t mask;
+	char *copy;
+
+	if (!stat(w->path, &st)) {
+		if (!S_ISREG(st.st_mode)) {
+			sl_error_set(err, "%s: record writes a trace.dat into a regular file "
+				     "(-o FILE)", file_kind(st.st_mode));
+			return -EINVAL;
+		}
+		w->mode = st.st_mode & 07777;
+		w->target = realpath(w->path, NULL);
+		if (!w->target) {
+			int ret = -errno;
+
+			sl_error_set(err, "%s", strerror(errno));
+			return ret;
+		}
+	} else if (errno != ENOENT) {
+		int ret = -errno;
+
+		sl_error_set(err, "cannot create: %s", strerror(errno));
+		return ret;
+	} else if (!lstat(w->path, &st)) {
+		sl_error_set(err, "a symbolic link to nothing: give the file name itself");
+		return -ENOENT;
+	} else {
+		mask = umask(0);
+		umask(mask);
+		w->mode = 0644 & ~mask;
+		w->target = xstrdup(w->path);
+	}
+	copy = xstrdup(w->target);
+	w->dir = xstrdup(dirname(copy));
+	free(copy);
+	return 0;
+}
+
+/* An unlinked file in w->dir, or a named one where the file system cannot make those. */
+static int open_output(struct sl_dat_writer *w)
+{
+	int fd = open(w->dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR)) {
+		char *copy = xstrdup(w->target);
+
+		w->tmp_path = xmalloc(strlen(w->dir) + strlen(copy) + 32);
+		sprintf(w->tmp_path, "%s/.%s.schedlint-XXXXXX", w->dir, basename(copy));
+		free(copy);
+		fd = mkostemp(w->tmp_path, O_CLOEXEC);
+		if (fd < 0) {
+			free(w->tmp_path);
+			w->tmp_path = NULL;
+		}
+	}
+	return fd;
+}
+
+struct sl_dat_writer *sl_dat_writer_open(const char *path, struct sl_error *err)
 {
 	struct sl_dat_writer *w = xcalloc(1, sizeof(*w));
-	char *copy;
 	int probe;
 
 	w->path = xstrdup(path);
-	w->nr_cpus = nr_cpus;
-	w->page_size = page_size;
-	w->spool_fd = xmalloc((size_t)nr_cpus * sizeof(*w->spool_fd));
-	w->spool_size = xcalloc((size_t)nr_cpus, sizeof(*w->spool_size));
-	for (int cpu = 0; cpu < nr_cpus; cpu++)
-		w->spool_fd[cpu] = -1;
-	copy = xstrdup(path);
-	w->dir = xstrdup(dirname(copy));
-	free(copy);
-
-	w->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	w->out_fd = -1;
+	if (resolve_output(w, err) < 0) {
+		free_writer(w);
+		return NULL;
+	}
+	w->out_fd = open_output(w);
 	if (w->out_fd < 0) {
-		sl_error_set(err, "cannot create: %s", strerror(errno));
+		sl_error_set(err, "cannot create a file in %s: %s", w->dir, strerror(errno));
 		free_writer(w);
 		return NULL;
 	}
@@ -343,11 +423,21 @@ struct sl_dat_writer *sl_dat_writer_open(const char *path, int nr_cpus, int page
 	probe = open_spool(w->dir);
 	if (probe < 0) {
 		sl_error_set(err, "cannot create a temporary file in %s: %s", w->dir, strerror(errno));
-		sl_dat_writer_abort(w);
+		free_writer(w);
 		return NULL;
 	}
 	close(probe);
 	return w;
+}
+
+void sl_dat_writer_cpus(struct sl_dat_writer *w, int nr_cpus, int page_size)
+{
+	w->nr_cpus = nr_cpus;
+	w->page_size = page_size;
+	w->spool_fd = xmalloc((size_t)nr_cpus * sizeof(*w->spool_fd));
+	w->spool_size = xcalloc((size_t)nr_cpus, sizeof(*w->spool_size));
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		w->spool_fd[cpu] = -1;
 }
 
 int sl_dat_writer_pages(struct sl_dat_writer *w, int cpu, const void *pages, size_t len,
@@ -384,8 +474,47 @@ uint64_t sl_dat_writer_data_size(const struct sl_dat_writer *w)
 	return total;
 }
 
+/*
+ * Give the finished temporary file the output's name in one step: the
+ * output is the old trace or the new one, never half of one.
+ */
+static int publish(struct sl_dat_writer *w)
+{
+	char *name;
+	int ret = 0;
+
+	if (w->tmp_path) {
+		if (rename(w->tmp_path, w->target) < 0)
+			return -errno;
+		free(w->tmp_path);
+		w->tmp_path = NULL;
+		return 0;
+	}
+	/* an O_TMPFILE: a name of its own first (linkat cannot replace), then rename */
+	name = xmalloc(strlen(w->dir) + 64);
+	for (unsigned int i = 0;; i++) {
+		char proc[64];
+
+		sprintf(name, "%s/.schedlint-%d-%u", w->dir, (int)getpid(), i);
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", w->out_fd);
+		if (!linkat(w->out_fd, "", AT_FDCWD, name, AT_EMPTY_PATH) ||
+		    (errno != EEXIST && !linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW)))
+			break;
+		if (errno != EEXIST || i == 100) {
+			ret = -errno;
+			break;
+		}
+	}
+	if (!ret && rename(name, w->target) < 0) {
+		ret = -errno;
+		unlink(name);
+	}
+	free(name);
+	return ret;
+}
+
 int sl_dat_writer_finish(struct sl_dat_writer *w, const struct sl_dat_meta *meta,
-			 struct sl_error *err)
+			 uint64_t *file_size, struct sl_error *err)
 {
 	struct hbuf b = { 0 };
 	uint64_t offset, start;
@@ -410,12 +539,16 @@ int sl_dat_writer_finish(struct sl_dat_writer *w, const struct sl_dat_meta *meta
 	/* a trace without pages still ends where its data would start */
 	if (!ret && ftruncate(w->out_fd, (off_t)offset) < 0)
 		ret = -errno;
-	if (!ret && close(w->out_fd) < 0)
+	if (!ret && (fchmod(w->out_fd, w->mode) < 0 || fsync(w->out_fd) < 0))
 		ret = -errno;
-	w->out_fd = -1;
+	*file_size = offset;
 	if (ret) {
 		sl_error_set(err, "writing the trace: %s", strerror(-ret));
-		unlink(w->path);
+	} else {
+		ret = publish(w);
+		if (ret)
+			sl_error_set(err, "cannot give the trace its name in %s: %s", w->dir,
+				     strerror(-ret));
 	}
 	free_writer(w);
 	return ret;
@@ -423,8 +556,6 @@ int sl_dat_writer_finish(struct sl_dat_writer *w, const struct sl_dat_meta *meta
 
 void sl_dat_writer_abort(struct sl_dat_writer *w)
 {
-	if (!w)
-		return;
-	unlink(w->path);
-	free_writer(w);
+	if (w)
+		free_writer(w);	/* the output was never touched */
 }

@@ -54,23 +54,28 @@ void sl_dat_meta_free(struct sl_dat_meta *meta);
 struct sl_dat_writer;
 
 /*
- * Create path (truncating it) and the CPUs' spool files beside it.
- * NULL with err filled when either cannot be created.
+ * Start a trace.dat for path: a temporary file in its directory, which
+ * replaces path only when sl_dat_writer_finish() succeeds.  path must be
+ * a regular file or not exist (a symbolic link: the file it names).
+ * NULL with err filled when path is something else or nothing can be
+ * created there.  Nothing is written to path itself before the end.
  */
-struct sl_dat_writer *sl_dat_writer_open(const char *path, int nr_cpus, int page_size,
-					 struct sl_error *err);
+struct sl_dat_writer *sl_dat_writer_open(const char *path, struct sl_error *err);
+/* The trace's CPUs and page size, before the first sl_dat_writer_pages(). */
+void sl_dat_writer_cpus(struct sl_dat_writer *w, int nr_cpus, int page_size);
 /* Append len bytes (whole pages) to cpu's data; -errno with err on a write error. */
 int sl_dat_writer_pages(struct sl_dat_writer *w, int cpu, const void *pages, size_t len,
 			struct sl_error *err);
 /* Bytes of page data so far. */
 uint64_t sl_dat_writer_data_size(const struct sl_dat_writer *w);
 /*
- * Write the headers from meta, then every CPU's pages; close and free w.
- * On error the output is removed and err filled.
+ * Write the headers from meta, then every CPU's pages, and rename the
+ * result to the output (*file_size: its bytes); close and free w.  On error err is filled and
+ * the output is as it was before.
  */
 int sl_dat_writer_finish(struct sl_dat_writer *w, const struct sl_dat_meta *meta,
-			 struct sl_error *err);
-/* Give up: remove the output, free w. */
+			 uint64_t *file_size, struct sl_error *err);
+/* Give up: the temporary file goes, the output stays as it was; free w. */
 void sl_dat_writer_abort(struct sl_dat_writer *w);
 
 #endif /* SCHEDLINT_DAT_WRITE_H */

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -65,6 +66,7 @@ int sl_tracefs_open(struct sl_tracefs *t, struct sl_error *err)
 	char path[4096];
 
 	memset(t, 0, sizeof(*t));
+	t->lock_fd = -1;
 	t->dir = find_tracefs();
 	if (!t->dir) {
 		if (geteuid() != 0) {
@@ -122,24 +124,157 @@ static int count_cpus(struct sl_tracefs *t)
 	return nr;
 }
 
+/*
+ * Who owns an instance.  A record holds an exclusive flock on its
+ * instance's directory while it runs; the kernel drops the lock when the
+ * process ends, however it ends (SIGKILL included).  An instance named
+ * schedlint-* whose lock can be taken is one a record left behind: it
+ * traces into its buffers for ever, so it is removed.  Creating an
+ * instance and looking for left-behind ones happen under a lock on
+ * instances/ itself: a new instance is locked by its owner before anyone
+ * can look at it.  (An instance named after a running schedlint process
+ * is left alone even unlocked: a record of an older version.)  The pid in the name is for people; in PID namespaces
+ * (containers) pids repeat, so a name in use gets a suffix.
+ */
+
+/* instances/, opened and locked; -errno with err. */
+static int lock_instances(struct sl_tracefs *t, struct sl_error *err)
+{
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/instances", t->dir);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		int ret = -errno;
+
+		sl_error_set(err, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	while (flock(fd, LOCK_EX) < 0) {
+		if (errno != EINTR) {
+			int ret = -errno;
+
+			sl_error_set(err, "cannot lock %s: %s", path, strerror(errno));
+			close(fd);
+			return ret;
+		}
+	}
+	return fd;
+}
+
+/*
+ * The pid in name is another schedlint process of ours: a record of a
+ * version before the lock, which may be setting its instance up.
+ */
+static bool named_after_live_schedlint(const char *name)
+{
+	char path[64], comm[32] = "";
+	long pid = strtol(name + strlen("schedlint-"), NULL, 10);
+	FILE *f;
+
+	if (pid <= 0 || pid == getpid())
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	return !strcmp(comm, "schedlint\n");
+}
+
+static bool instance_owned(int instances_fd, const char *name)
+{
+	int fd = openat(instances_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	bool owned;
+
+	if (fd < 0)
+		return true;	/* gone, or not ours to judge */
+	owned = flock(fd, LOCK_EX | LOCK_NB) < 0 || named_after_live_schedlint(name);
+	close(fd);
+	return owned;
+}
+
+/* Remove the schedlint-* instances no process owns; their names go to t->removed. */
+static void remove_left_behind(struct sl_tracefs *t, int instances_fd)
+{
+	int fd = dup(instances_fd);
+	char **names = NULL;
+	size_t nr = 0;
+	struct dirent *de;
+	DIR *d;
+
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "schedlint-", 10) || !strcmp(de->d_name, t->name))
+			continue;
+		names = xrealloc(names, (nr + 1) * sizeof(*names));
+		names[nr++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	for (size_t i = 0; i < nr; i++) {
+		/* EBUSY: an older record, without the lock, still reading it */
+		if (!instance_owned(instances_fd, names[i]) &&
+		    !unlinkat(instances_fd, names[i], AT_REMOVEDIR)) {
+			t->removed = xrealloc(t->removed, (t->nr_removed + 1) * sizeof(*t->removed));
+			t->removed[t->nr_removed++] = names[i];
+		} else {
+			free(names[i]);
+		}
+	}
+	free(names);
+}
+
+int sl_tracefs_remove_left_behind(struct sl_tracefs *t, struct sl_error *err)
+{
+	int fd = lock_instances(t, err);
+
+	if (fd < 0)
+		return fd;
+	remove_left_behind(t, fd);
+	close(fd);
+	return 0;
+}
+
 int sl_tracefs_create(struct sl_tracefs *t, unsigned long buffer_kb, struct sl_error *err)
 {
 	long long subbuf_kb;
+	int instances_fd;
 
+	instances_fd = lock_instances(t, err);
+	if (instances_fd < 0)
+		return instances_fd;
+	remove_left_behind(t, instances_fd);
 	snprintf(t->name, sizeof(t->name), "schedlint-%d", (int)getpid());
-	if (tracefs_instance_exists(t->name)) {
-		sl_error_set(err, "a tracing instance %s/instances/%s exists already", t->dir, t->name);
-		return -EEXIST;
-	}
+	for (int n = 2; tracefs_instance_exists(t->name); n++)
+		snprintf(t->name, sizeof(t->name), "schedlint-%d-%d", (int)getpid(), n);
 	t->instance = tracefs_instance_create(t->name);
 	if (!t->instance) {
 		int ret = errno ? -errno : -EIO;
 
+		close(instances_fd);
 		sl_error_set(err, "cannot create the tracing instance %s/instances/%s: %s%s", t->dir,
 			     t->name, strerror(-ret),
 			     ret == -EACCES || ret == -EPERM ? "; record needs root" : "");
 		return ret;
 	}
+	t->lock_fd = openat(instances_fd, t->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (t->lock_fd < 0 || flock(t->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		int ret = -errno;
+
+		close(instances_fd);
+		sl_error_set(err, "cannot lock the tracing instance %s/instances/%s: %s", t->dir,
+			     t->name, strerror(errno));
+		return ret;
+	}
+	close(instances_fd);
 	/* a new instance starts with tracing on: nothing is enabled yet, but be explicit */
 	sl_tracefs_tracing_on(t, false);
 
@@ -194,13 +329,32 @@ int sl_tracefs_want(struct sl_tracefs *t, const char *system, const char *event)
 	return want(t, system, event);
 }
 
+/* A system or event name as tracefs makes them: no path, nothing but a name. */
+static bool is_event_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!(*s >= 'a' && *s <= 'z') && !(*s >= 'A' && *s <= 'Z') &&
+		    !(*s >= '0' && *s <= '9') && *s != '_' && *s != '-')
+			return false;
+	return true;
+}
+
 int sl_tracefs_want_spec(struct sl_tracefs *t, const char *spec, struct sl_error *err)
 {
 	char *copy = xstrdup(spec), *event = strpbrk(copy, ":/");
 	int ret;
 
-	if (event) {
+	if (event)
 		*event++ = '\0';
+	/* "../schedlint-1/..." would reach another instance's or the top level's files */
+	if (!is_event_name(copy) || (event && *event && strcmp(event, "*") && !is_event_name(event))) {
+		sl_error_set(err, "-e %s: not an event name (system:event, system or event)", spec);
+		free(copy);
+		return -EINVAL;
+	}
+	if (event) {
 		ret = want(t, copy, *event && strcmp(event, "*") ? event : NULL);
 	} else {
 		char **systems = tracefs_event_systems(t->dir);
@@ -464,6 +618,9 @@ int sl_tracefs_close(struct sl_tracefs *t, struct sl_error *err)
 		tracefs_instance_free(t->instance);
 		t->instance = NULL;
 	}
+	if (t->lock_fd >= 0)
+		close(t->lock_fd);
+	t->lock_fd = -1;
 	if (t->we_mounted) {
 		if (umount2(t->dir, 0) < 0 && !ret) {
 			ret = -errno;
@@ -482,6 +639,11 @@ int sl_tracefs_close(struct sl_tracefs *t, struct sl_error *err)
 	free(t->wanted);
 	t->wanted = NULL;
 	t->nr_wanted = 0;
+	for (size_t i = 0; i < t->nr_removed; i++)
+		free(t->removed[i]);
+	free(t->removed);
+	t->removed = NULL;
+	t->nr_removed = 0;
 	free(t->dir);
 	t->dir = NULL;
 	return ret;

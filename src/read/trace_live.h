@@ -20,6 +20,9 @@ struct sl_tracefs {
 	bool we_mounted;		/* we mounted it: unmount when done */
 	struct tracefs_instance *instance;	/* ours, NULL when none */
 	char name[64];			/* its name under instances/ */
+	int lock_fd;			/* its directory, flock()ed while we run; -1 none */
+	char **removed;			/* instances left behind by dead records, removed */
+	size_t nr_removed;
 	int nr_cpus;			/* its per_cpu/cpuN directories: highest N + 1 */
 	int page_size;			/* bytes of one ring-buffer page (sub-buffer) */
 	int *pipe_fd;			/* per CPU: trace_pipe_raw (non-blocking), -1 closed */
@@ -45,9 +48,16 @@ struct sl_tracefs_stats {
  */
 int sl_tracefs_open(struct sl_tracefs *t, struct sl_error *err);
 
-/* Create our instance schedlint-PID with buffer_kb per CPU (0 = the kernel's default). */
+/*
+ * Create our instance schedlint-PID (schedlint-PID-N if that name is
+ * taken: PID namespaces) with buffer_kb per CPU (0 = the kernel's
+ * default), and lock it as ours.  Instances of records that no longer
+ * run are removed first; their names are in t->removed.
+ */
 int sl_tracefs_create(struct sl_tracefs *t, unsigned long buffer_kb, struct sl_error *err);
 
+/* Only remove the instances of records that no longer run (record --reset). */
+int sl_tracefs_remove_left_behind(struct sl_tracefs *t, struct sl_error *err);
 /*
  * Events to record: checked now, enabled by sl_tracefs_enable_wanted()
  * once tracing is on (so that a marker written first is the first event).
@@ -56,7 +66,8 @@ int sl_tracefs_create(struct sl_tracefs *t, unsigned long buffer_kb, struct sl_e
 int sl_tracefs_want(struct sl_tracefs *t, const char *system, const char *event);
 /*
  * What -e names: "system:event", "system/event", "system" (all its
- * events) or "event" (searched in every system).  -ENOENT with err.
+ * events) or "event" (searched in every system); names only, no path.
+ * -EINVAL or -ENOENT with err.
  */
 int sl_tracefs_want_spec(struct sl_tracefs *t, const char *spec, struct sl_error *err);
 int sl_tracefs_enable_wanted(struct sl_tracefs *t, struct sl_error *err);
