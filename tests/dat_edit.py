@@ -24,6 +24,10 @@ chunks of a compressed one.
                       with a time extend
         chunk-data    (compressed) garbage in the middle of a chunk
         chunk-size    (compressed) a chunk whose size runs past the CPU's data
+        count-huge    (compressed) the CPU's chunk count 0xffffffff
+        count-short   (compressed) the CPU's chunk count 1 (it has more)
+        count-zero    (compressed) the CPU's chunk count 0
+        count-long    (compressed) the CPU's chunk count one more than it has
       Pages are taken from the middle of the CPU with the most data.
   dat_edit.py sections FILE
       the sections of a v7 file as they tile it, one "OFFSET ID SIZE" line
@@ -257,6 +261,11 @@ def edit_chunks(path, out, kind):
         data[mid:mid + 16] = b"\xa5" * 16
     elif kind == "chunk-size":
         struct.pack_into(end + "I", data, pos, cpu["size"] * 2)
+    elif kind.startswith("count-"):
+        new = {"count-huge": 0xffffffff, "count-short": 1, "count-zero": 0,
+               "count-long": count + 1}[kind]
+        assert count > 1, "the CPU needs more than one chunk"
+        struct.pack_into(end + "I", data, cpu["offset"], new)
     else:
         raise SystemExit(f"dat_edit.py: {kind} needs an uncompressed file")
     open(out, "wb").write(data)
@@ -284,7 +293,7 @@ def main():
         sections(sys.argv[2])
     elif len(sys.argv) == 5 and sys.argv[1] == "edit":
         path, out, kind = sys.argv[2:]
-        if kind.startswith("chunk-"):
+        if kind.startswith("chunk-") or kind.startswith("count-"):
             edit_chunks(path, out, kind)
             return
         p = Pages(path)

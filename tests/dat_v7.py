@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """dat_v7.py - rewrite a trace.dat v6 as version 7, for tests.
 
-  dat_v7.py IN.dat OUT.dat [--compression zlib|none] [--chunk-bytes N]
+  dat_v7.py IN.dat OUT.dat [--compression zlib|zstd|none] [--chunk-bytes N] [--bomb PAGES]
 
 trace-cmd convert on Debian 12 cannot write zlib, and it cannot convert a
 big-endian or 4-byte-long v6 file (it writes in the host's format).  This
@@ -12,8 +12,16 @@ one (compressed when the file is), which holds the BUFFER option of the
 flyrecord section written between them.  CPU data is compressed in chunks of N bytes (default ten
 pages; give a size that is not a whole number of pages to make pages span
 chunks).  The description string of every section is "none" (-1).
+
+--bomb PAGES writes each CPU's data as one chunk of PAGES pages: its first
+page, then empty pages (a header with that page's time, nothing committed).
+A valid trace whose chunks are large in memory and tiny on disk (zlib: a
+thousandth, zstd less), as a reader that holds every CPU's chunk at once
+finds out.  zstd compression runs the zstd program (one per block: for
+small files).
 """
 import struct
+import subprocess
 import sys
 import zlib
 
@@ -102,12 +110,18 @@ class Writer:
     def put_num_at(self, pos, v, size):
         self.out[pos:pos + size] = self.num(v, size)
 
+    def compress(self, data):
+        if self.compression == "zstd":
+            return subprocess.run(["zstd", "-q", "-c", "-19"], input=bytes(data),
+                                  capture_output=True, check=True).stdout
+        return zlib.compress(data, 9)
+
     def section(self, sid, body, compress=True):
         """Write a section; returns its offset."""
         offset = len(self.out)
-        flags = 1 if compress and self.compression == "zlib" else 0
+        flags = 1 if compress and self.compression != "none" else 0
         if flags:
-            z = zlib.compress(body, 9)
+            z = self.compress(body)
             body = self.num(len(z), 4) + self.num(len(body), 4) + z
         self.out += self.num(sid, 2) + self.num(flags, 2) + self.num(0xffffffff, 4)
         self.out += self.num(len(body), 8) + body
@@ -119,11 +133,21 @@ class Writer:
         return self.section(OPT_DONE, body, compress)
 
 
-def write_v7(t, path, compression, chunk_bytes):
+def bomb(t, raw, pages):
+    """raw's first page, then pages - 1 empty ones at its time: one chunk."""
+    page = t["page"]
+    first = raw[:page].ljust(page, b"\0")
+    empty = first[:8] + b"\0" * (page - 8)
+    assert len(empty) == page
+    return first + empty * (pages - 1)
+
+
+def write_v7(t, path, compression, chunk_bytes, bomb_pages=0):
     w = Writer(t["end"], compression)
     n = w.num
     w.out += b"\x17\x08\x44tracing7\0" + t["endian"] + t["long"] + n(t["page"], 4)
-    w.out += (b"zlib\x001.2.13\0" if compression == "zlib" else b"none\0\0")
+    w.out += {"zlib": b"zlib\x001.2.13\0", "zstd": b"zstd\x001.5.4\0",
+              "none": b"none\0\0"}[compression]
     options_at = len(w.out)
     w.out += n(0, 8)
 
@@ -153,7 +177,7 @@ def write_v7(t, path, compression, chunk_bytes):
 
     # the flyrecord section: header, then each CPU's data from a page boundary
     buffer_at = len(w.out)
-    flags = 1 if compression == "zlib" else 0
+    flags = 1 if compression != "none" else 0
     w.out += n(OPT_BUFFER, 2) + n(flags, 2) + n(0xffffffff, 4) + n(0, 8)
     data_start = len(w.out)
     table = []
@@ -162,11 +186,14 @@ def write_v7(t, path, compression, chunk_bytes):
             continue			# v7 lists only CPUs with data
         w.out += b"\0" * (-len(w.out) % t["page"])
         offset = len(w.out)
-        if compression == "zlib":
+        if bomb_pages:
+            raw = bomb(t, raw, bomb_pages)
+            chunk_bytes = len(raw)
+        if compression != "none":
             chunks = [raw[i:i + chunk_bytes] for i in range(0, len(raw), chunk_bytes)]
             w.out += n(len(chunks), 4)
             for c in chunks:
-                z = zlib.compress(c, 9)
+                z = w.compress(c)
                 w.out += n(len(z), 4) + n(len(c), 4) + z
             size = len(w.out) - offset - 4	# trace-cmd leaves the count out
         else:
@@ -186,20 +213,22 @@ def write_v7(t, path, compression, chunk_bytes):
 
 def main():
     args = sys.argv[1:]
-    compression, chunk_bytes = "zlib", None
+    compression, chunk_bytes, bomb_pages = "zlib", None, 0
     while len(args) > 2:
         if args[-2] == "--compression":
             compression = args[-1]
         elif args[-2] == "--chunk-bytes":
             chunk_bytes = int(args[-1])
+        elif args[-2] == "--bomb":
+            bomb_pages = int(args[-1])
         else:
             break
         args = args[:-2]
-    if len(args) != 2 or compression not in ("zlib", "none"):
+    if len(args) != 2 or compression not in ("zlib", "zstd", "none"):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     t = read_v6(args[0])
-    write_v7(t, args[1], compression, chunk_bytes or 10 * t["page"])
+    write_v7(t, args[1], compression, chunk_bytes or 10 * t["page"], bomb_pages)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,15 @@
  *    copy out of the page cache half as costly as with 256 KiB), or one
  *    decompressed chunk of about ten pages (zstd or zlib, straight
  *    through the libraries), so memory does not grow with the trace;
+ *  - the decompressed chunks held by all CPUs together stay within
+ *    CHUNK_BUDGET whatever the chunks' sizes claim (a chunk may say
+ *    16 MiB and be a few KiB of zeros on disk, on each of 8192 CPUs): a
+ *    CPU reads its page out of its chunk, so its chunk can be given back
+ *    when another one needs the room, and is decompressed again when the
+ *    CPU needs its next page.  Past 16 times the work of reading each
+ *    chunk once, the file is refused rather than read for hours;
+ *  - a CPU's chunk count is checked against its data: chunks must end
+ *    where the data ends (a count too small would drop events silently);
  *  - pages are parsed with libtraceevent's kbuffer, after a check of our
  *    own (page_check()): kbuffer trusts the commit size and every event
  *    length, and a padding event of length -4 sends it round in a loop
@@ -80,6 +89,11 @@
  */
 #define MAX_CHUNK_BYTES		(16u << 20)
 #define MAX_ZCHUNK_BYTES	(MAX_CHUNK_BYTES + MAX_CHUNK_BYTES / 8 + 4096)
+/* Decompressed chunks held by all the CPUs at once (one chunk may exceed it). */
+#define CHUNK_BUDGET		(32u << 20)
+/* Work of decompressing chunks again after they were given back, at most. */
+#define REDO_FACTOR		16
+#define REDO_SLACK		(256ull << 20)
 
 /* A compressed chunk that starts at a page boundary: where seeks may land. */
 struct chunk_ref {
@@ -95,15 +109,28 @@ struct cpu_stream {
 	uint64_t next_off;		/* file offset of what is not read yet */
 	uint64_t end_off;		/* end of the CPU's data in the file */
 	uint32_t chunks_left;		/* compressed: chunks not yet decompressed */
-	uint32_t nr_chunks;		/* compressed: chunks of the CPU */
+	uint32_t nr_chunks;		/* compressed: chunks of the CPU (its count) */
 	struct chunk_ref *chunk_index;	/* compressed: made by the first seek */
 	uint32_t nr_indexed;
-	uint8_t *buf;			/* window: pages (decompressed) */
+	size_t index_alloc;
+
+	/* compressed: the current chunk, and the page kbuffer reads (a copy) */
+	uint8_t *chunk;			/* its decompressed bytes; NULL when given back */
+	size_t chunk_alloc;		/* bytes of chunk, counted in fr->chunk_held */
+	uint32_t chunk_len;		/* its decompressed size; 0 = no current chunk */
+	uint32_t chunk_pos;		/* bytes of it read */
+	uint64_t chunk_off;		/* file offset of its 8-byte header */
+	uint8_t *page;			/* the page being read: header to commit */
+	size_t page_alloc;
+
+	/* uncompressed: a window of pages */
+	uint8_t *buf;			/* window: pages */
 	size_t buf_alloc;
 	size_t buf_len;			/* valid bytes in buf */
 	size_t buf_pos;			/* offset in buf of the next page to load */
 	uint64_t page_pos;		/* offset of the loaded page in the (decompressed) data */
-	uint64_t data_pos;		/* offset of buf[0] in the (decompressed) data */
+	uint64_t data_pos;		/* uncompressed: of buf[0] in the data; compressed:
+					 * of the next byte in the decompressed data */
 	struct kbuffer *kbuf;
 	bool in_page;			/* kbuf holds a page of buf */
 	bool page_loaded;		/* ... and its first event was not read yet */
@@ -130,6 +157,10 @@ struct fly_reader {
 	size_t zbuf_alloc;
 	uint8_t *probe;			/* a chunk decompressed by a seek */
 	size_t probe_alloc;
+	size_t chunk_held;		/* bytes of the streams' chunks (CHUNK_BUDGET) */
+	int evict_hand;			/* the stream to give back its chunk next */
+	uint64_t chunk_bytes_first;	/* decompressed the first time */
+	uint64_t chunk_bytes_again;	/* decompressed again after being given back */
 	struct cpu_stream *streams;
 	int nr_streams;
 	struct cpu_heap heap;		/* of stream indexes */
@@ -321,7 +352,7 @@ static int refill_pages(struct fly_reader *fr, struct cpu_stream *s)
 
 	if (!n)
 		return 0;
-	tail = window_keep_tail(s, fr->window);
+	tail = window_keep_tail(s, n);
 	if (!read_all(fr->fd, s->buf + tail, n, s->next_off))
 		return read_error(fr, s);
 	s->next_off += n;
@@ -334,69 +365,237 @@ static int refill_pages(struct fly_reader *fr, struct cpu_stream *s)
 	return 1;
 }
 
-/* Compressed: decompress the next chunk. 1 = more data, 0 = end. */
-static int refill_chunk(struct fly_reader *fr, struct cpu_stream *s)
+/* --- compressed CPU data: chunks within the budget --- */
+
+static void chunk_release(struct fly_reader *fr, struct cpu_stream *s)
+{
+	fr->chunk_held -= s->chunk_alloc;
+	free(s->chunk);
+	s->chunk = NULL;
+	s->chunk_alloc = 0;
+}
+
+/*
+ * Room for len decompressed bytes in s->chunk, within the budget: other
+ * streams give their chunks back, round robin, and s takes over the
+ * first one big enough (no malloc churn when chunks are alike).
+ */
+static void chunk_reserve(struct fly_reader *fr, struct cpu_stream *s, size_t len)
+{
+	if (s->chunk && s->chunk_alloc >= len)
+		return;
+	chunk_release(fr, s);
+	for (int i = 0; i < fr->nr_streams && fr->chunk_held + len > CHUNK_BUDGET; i++) {
+		struct cpu_stream *t = &fr->streams[fr->evict_hand];
+
+		fr->evict_hand = (fr->evict_hand + 1) % fr->nr_streams;
+		if (t == s || !t->chunk)
+			continue;
+		if (!s->chunk && t->chunk_alloc >= len) {
+			s->chunk = t->chunk;
+			s->chunk_alloc = t->chunk_alloc;
+			t->chunk = NULL;
+			t->chunk_alloc = 0;
+			return;
+		}
+		chunk_release(fr, t);
+	}
+	s->chunk = xmalloc(len);
+	s->chunk_alloc = len;
+	fr->chunk_held += len;
+}
+
+static int chunk_count_error(struct fly_reader *fr, const struct cpu_stream *s)
+{
+	uint32_t seen = s->nr_chunks - s->chunks_left;
+
+	if (s->chunks_left)
+		sl_error_set(fr->r.err, "corrupt trace.dat: CPU %d: its data ends after %u of the "
+			     "%u chunks its count says", s->cpu, seen, s->nr_chunks);
+	else
+		sl_error_set(fr->r.err, "corrupt trace.dat: CPU %d: its data goes on after the %u "
+			     "chunk%s its count says (at byte %llu of %llu)", s->cpu, s->nr_chunks,
+			     s->nr_chunks == 1 ? "" : "s", (unsigned long long)s->next_off,
+			     (unsigned long long)s->end_off);
+	fr->error = -EINVAL;
+	return -EINVAL;
+}
+
+/*
+ * Decompress the chunk whose header is at off into s->chunk; its sizes
+ * in *csize and *usize.  The error names the chunk at s->next_off.
+ */
+static int chunk_decompress(struct fly_reader *fr, struct cpu_stream *s, uint64_t off,
+			    uint32_t *csize, uint32_t *usize)
 {
 	uint8_t head[8];
-	uint32_t csize, usize;
-	size_t tail;
 	long n;
 
-	if (!s->chunks_left || s->next_off >= s->end_off)
-		return 0;
-	if (s->end_off - s->next_off < 8)
+	if (s->end_off - off < 8)
 		return chunk_error(fr, s, "a compressed chunk runs past the CPU's data");
-	if (!read_all(fr->fd, head, 8, s->next_off))
+	if (!read_all(fr->fd, head, 8, off))
 		return read_error(fr, s);
-	csize = get_u32(fr, head);
-	usize = get_u32(fr, head + 4);
-	if (csize > s->end_off - s->next_off - 8)
+	*csize = get_u32(fr, head);
+	*usize = get_u32(fr, head + 4);
+	if (*csize > s->end_off - off - 8)
 		return chunk_error(fr, s, "a compressed chunk runs past the CPU's data");
-	if (usize > MAX_CHUNK_BYTES || !usize || csize > MAX_ZCHUNK_BYTES)
+	if (*usize > MAX_CHUNK_BYTES || !*usize || *csize > MAX_ZCHUNK_BYTES)
 		return chunk_error(fr, s, "a compressed chunk of implausible size");
-	if (csize > fr->zbuf_alloc) {
-		fr->zbuf_alloc = csize;
+	if (*csize > fr->zbuf_alloc) {
+		fr->zbuf_alloc = *csize;
 		fr->zbuf = xrealloc(fr->zbuf, fr->zbuf_alloc);
 	}
-	if (!read_all(fr->fd, fr->zbuf, csize, s->next_off + 8))
+	if (!read_all(fr->fd, fr->zbuf, *csize, off + 8))
 		return read_error(fr, s);
-	tail = window_keep_tail(s, usize);
-	n = sl_dat_decompress(fr->dec, fr->zbuf, csize, s->buf + tail, usize);
-	if (n != (long)usize)
+	chunk_reserve(fr, s, *usize);
+	n = sl_dat_decompress(fr->dec, fr->zbuf, *csize, s->chunk, *usize);
+	if (n != (long)*usize)
 		return chunk_error(fr, s, "a compressed chunk does not decompress");
+	return 0;
+}
+
+/* Make the CPU's next chunk the current one. 1 = done, 0 = end of the data. */
+static int chunk_next(struct fly_reader *fr, struct cpu_stream *s)
+{
+	uint32_t csize, usize;
+	int ret;
+
+	if (!s->chunks_left || s->next_off >= s->end_off) {
+		/* the count and the data must end together */
+		if (s->chunks_left || s->next_off < s->end_off)
+			return chunk_count_error(fr, s);
+		return 0;
+	}
+	ret = chunk_decompress(fr, s, s->next_off, &csize, &usize);
+	if (ret)
+		return ret;
+	s->chunk_off = s->next_off;
+	s->chunk_len = usize;
+	s->chunk_pos = 0;
 	s->next_off += 8 + (uint64_t)csize;
 	s->chunks_left--;
-	s->buf_len = tail + usize;
+	fr->chunk_bytes_first += usize;
 	return 1;
+}
+
+/* The current chunk was given back: decompress it again. */
+static int chunk_again(struct fly_reader *fr, struct cpu_stream *s)
+{
+	uint64_t next_off = s->next_off;
+	uint32_t csize, usize;
+	int ret;
+
+	fr->chunk_bytes_again += s->chunk_len;
+	if (fr->chunk_bytes_again > REDO_FACTOR * fr->chunk_bytes_first + REDO_SLACK) {
+		sl_error_set(fr->r.err, "trace.dat: the compressed chunks (up to %u KiB each) of "
+			     "%d CPUs do not fit the reader's %u MiB budget for them: corrupt, or "
+			     "written with other chunk sizes than trace-cmd's (trace-cmd convert "
+			     "rewrites it)", s->chunk_len >> 10, fr->nr_streams, CHUNK_BUDGET >> 20);
+		fr->error = -E2BIG;
+		return -E2BIG;
+	}
+	s->next_off = s->chunk_off;	/* for the error messages */
+	ret = chunk_decompress(fr, s, s->chunk_off, &csize, &usize);
+	s->next_off = next_off;
+	if (!ret && usize != s->chunk_len)
+		return chunk_error(fr, s, "a compressed chunk changed while it was read");
+	return ret;
+}
+
+/*
+ * Up to len bytes of the CPU's decompressed data into dst (NULL: skip
+ * them); *got says how many there were.  0, or < 0 on an error.
+ */
+static int chunk_read(struct fly_reader *fr, struct cpu_stream *s, uint8_t *dst, size_t len,
+		      size_t *got)
+{
+	*got = 0;
+	while (*got < len) {
+		size_t n;
+		int ret;
+
+		if (s->chunk_pos >= s->chunk_len) {
+			ret = chunk_next(fr, s);
+			if (ret <= 0)
+				return ret;
+		}
+		n = MIN((size_t)(s->chunk_len - s->chunk_pos), len - *got);
+		if (dst) {
+			if (!s->chunk && (ret = chunk_again(fr, s)) < 0)
+				return ret;
+			memcpy(dst + *got, s->chunk + s->chunk_pos, n);
+		}
+		s->chunk_pos += (uint32_t)n;
+		s->data_pos += n;
+		*got += n;
+	}
+	return 0;
+}
+
+/*
+ * Compressed: copy the CPU's next page out of its chunks, up to what
+ * kbuffer reads (the header, the commit, the lost-event count); skip the
+ * rest.  *room = the bytes copied, 0 at the end of the data.
+ */
+static int chunk_page(struct fly_reader *fr, struct cpu_stream *s, size_t *room)
+{
+	size_t hdr = (size_t)fr->hdr_size, body, got;
+	uint64_t commit;
+	int ret;
+
+	GROW(s->page, s->page_alloc, hdr);
+	s->page_pos = s->data_pos;
+	ret = chunk_read(fr, s, s->page, hdr, room);
+	if (ret < 0 || *room < hdr)
+		return ret;	/* the end, or a short page page_check() refuses */
+	commit = get_num(fr, s->page + 8, fr->long_size) & RB_COMMIT_MASK;
+	body = (size_t)MIN(commit + (uint64_t)fr->long_size, (uint64_t)(fr->page_size - hdr));
+	GROW(s->page, s->page_alloc, hdr + body);
+	ret = chunk_read(fr, s, s->page + hdr, body, &got);
+	*room += got;
+	if (ret < 0 || got < body)
+		return ret;
+	return chunk_read(fr, s, NULL, fr->page_size - hdr - body, &got);
 }
 
 /* Load the CPU's next page into its kbuffer. 1 = loaded, 0 = end, < 0 error. */
 static int load_page(struct fly_reader *fr, struct cpu_stream *s)
 {
 	const char *bad;
+	uint8_t *page;
 	int64_t lost;
 	size_t room;
 
-	/* a page may span chunks when their sizes are not whole pages */
-	while (s->buf_len - s->buf_pos < fr->page_size) {
-		int ret = fr->layout.cpu_compressed ? refill_chunk(fr, s) : refill_pages(fr, s);
+	if (fr->layout.cpu_compressed) {
+		int ret = chunk_page(fr, s, &room);
 
 		if (ret < 0)
 			return ret;
-		if (!ret)
-			break;
+		if (!room)
+			return 0;
+		page = s->page;
+	} else {
+		while (s->buf_len - s->buf_pos < fr->page_size) {
+			int ret = refill_pages(fr, s);
+
+			if (ret < 0)
+				return ret;
+			if (!ret)
+				break;
+		}
+		if (s->buf_pos >= s->buf_len)
+			return 0;
+		/* the last page may be short: page_check() keeps within what is there */
+		room = MIN(s->buf_len - s->buf_pos, (size_t)fr->page_size);
+		s->page_pos = s->data_pos + s->buf_pos;
+		page = s->buf + s->buf_pos;
+		s->buf_pos += room;
 	}
-	if (s->buf_pos >= s->buf_len)
-		return 0;
-	/* the last page may be short: page_check() keeps within what is there */
-	room = MIN(s->buf_len - s->buf_pos, (size_t)fr->page_size);
-	s->page_pos = s->data_pos + s->buf_pos;
-	bad = page_check(fr, s->buf + s->buf_pos, room, &lost);
+	bad = page_check(fr, page, room, &lost);
 	if (bad)
 		return page_error(fr, s, bad);
 	if (s->kbuf)
-		kbuffer_load_subbuffer(s->kbuf, s->buf + s->buf_pos);
-	s->buf_pos += room;
+		kbuffer_load_subbuffer(s->kbuf, page);
 	s->in_page = s->page_loaded = s->kbuf != NULL;
 	if (lost < 0 || s->lost < 0 || lost > INT64_MAX - s->lost)
 		s->lost = -1;	/* unknown, or more than a count can say (corrupt) */
@@ -506,6 +705,8 @@ static void stream_restart(struct cpu_stream *s, uint64_t off, uint64_t data_pos
 	s->page_pos = data_pos;
 	s->buf_len = 0;
 	s->buf_pos = 0;
+	s->chunk_len = 0;
+	s->chunk_pos = 0;
 	s->chunks_left = chunks_left;
 	s->in_page = false;
 	s->page_loaded = false;
@@ -543,9 +744,10 @@ static int index_chunks(struct fly_reader *fr, struct cpu_stream *s)
 {
 	uint64_t off = s->base_off + 4, data_pos = 0;
 	uint8_t head[8];
+	uint32_t i;
 
-	s->chunk_index = xcalloc(s->nr_chunks ? s->nr_chunks : 1, sizeof(*s->chunk_index));
-	for (uint32_t i = 0; i < s->nr_chunks && off < s->end_off; i++) {
+	/* as many as there are: the count is not to be trusted with an allocation */
+	for (i = 0; i < s->nr_chunks && off < s->end_off; i++) {
 		uint32_t csize, usize;
 
 		s->next_off = off;
@@ -557,13 +759,22 @@ static int index_chunks(struct fly_reader *fr, struct cpu_stream *s)
 		usize = get_u32(fr, head + 4);
 		if (csize > s->end_off - off - 8)
 			return chunk_error(fr, s, "a compressed chunk runs past the CPU's data");
-		if (data_pos % fr->page_size == 0)
+		if (data_pos % fr->page_size == 0) {
+			GROW(s->chunk_index, s->index_alloc, (size_t)s->nr_indexed + 1);
 			s->chunk_index[s->nr_indexed++] = (struct chunk_ref) {
 				.off = off, .data_pos = data_pos, .index = i,
 			};
+		}
 		off += 8 + (uint64_t)csize;
 		data_pos += usize;
 	}
+	if (i < s->nr_chunks || off < s->end_off) {
+		s->chunks_left = s->nr_chunks - i;
+		s->next_off = off;
+		return chunk_count_error(fr, s);
+	}
+	if (!s->nr_indexed)
+		return chunk_error(fr, s, "no chunk starts at a page");
 	return 0;
 }
 
@@ -660,6 +871,8 @@ static void fly_close(struct sl_reader *r)
 	for (int i = 0; i < fr->nr_streams; i++) {
 		kbuffer_free(fr->streams[i].kbuf);
 		free(fr->streams[i].buf);
+		free(fr->streams[i].chunk);
+		free(fr->streams[i].page);
 		free(fr->streams[i].chunk_index);
 	}
 	free(fr->probe);
@@ -777,6 +990,11 @@ static int open_streams(struct fly_reader *fr, struct sl_error *err)
 		if (ret > 0)
 			cpu_heap_push(&fr->heap, s->ts, fr->nr_streams - 1);
 	}
+	/* as for a text without events: nothing to analyze is an error */
+	if (!fr->heap.nr) {
+		sl_error_set(err, "no events");
+		return -ENODATA;
+	}
 	return 0;
 }
 
@@ -800,6 +1018,8 @@ int sl_dat_check_pages(int fd, const struct sl_dat_layout *layout,
 		while (!ret && (ret = load_page(fr, &s)) > 0)
 			ret = 0;
 		free(s.buf);
+		free(s.chunk);
+		free(s.page);
 	}
 	free(fr->zbuf);
 	sl_dat_decompressor_free(fr->dec);

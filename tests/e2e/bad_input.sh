@@ -93,8 +93,10 @@ for kind in commit overrun big-length padding-loop lost-room; do
 	done
 done
 # compressed chunks: one that runs past the CPU's data, one with garbage
-# inside (zstd keeps no checksum: the garbage surfaces as a bad page or event)
-for kind in chunk-size chunk-data; do
+# inside (zstd keeps no checksum: the garbage surfaces as a bad page or event);
+# a CPU's chunk count that does not match its data (0xffffffff once made
+# explore allocate 96 GB, 1 or 0 dropped the rest of the CPU silently)
+for kind in chunk-size chunk-data count-huge count-short count-zero count-long; do
 	python3 tests/dat_edit.py edit "$TESTDATA/real/hackbench.dat" "$TMP/corrupt.dat" $kind
 	for reader in flyrecord libtracecmd; do
 		expect_error "v7 zstd $kind ($reader)" "$TMP/corrupt.dat" --reader=$reader
