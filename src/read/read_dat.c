@@ -31,6 +31,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -112,6 +114,41 @@ static int dat_next(struct sl_reader *r, struct sl_event *ev)
 }
 
 /*
+ * libtracecmd maps the CPU data: a file that shrinks while it is read
+ * (truncated, rewritten in place) makes the next access to a page past
+ * its new end fault with SIGBUS.  The read cannot go on, but that is bad
+ * input, not a crash: one line, exit status 2, and exit()'s handlers put
+ * back what they must (explore's terminal).  Other SIGBUS are bugs:
+ * the default action.  Installed again by each seek, after explore has
+ * set up its own handlers.
+ */
+static char sigbus_path[256];
+
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	static const char tail[] = ": the file shrank while it was read (SIGBUS on "
+				   "libtracecmd's mapping of it)\n";
+
+	if (si->si_code == BUS_ADRERR) {
+		if (write(STDERR_FILENO, "schedlint: ", 11) < 0 ||
+		    write(STDERR_FILENO, sigbus_path, strlen(sigbus_path)) < 0 ||
+		    write(STDERR_FILENO, tail, sizeof(tail) - 1) < 0)
+			_exit(2);
+		exit(2);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_sigbus(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_sigbus, .sa_flags = SA_SIGINFO };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+/*
  * dat_seek_time - libtracecmd binary-searches each CPU's pages by their
  * timestamps and leaves the CPU on the page before ts; we refill the heap
  * from there.  On compressed (v7) files every probe decompresses a chunk,
@@ -124,6 +161,7 @@ static int dat_seek_time(struct sl_reader *r, uint64_t ts)
 
 	if (dr->compressed && dr->drained)
 		return -ENOTSUP;
+	catch_sigbus();
 	dr->have_pending = false;
 	dr->heap.nr = 0;
 	for (int cpu = 0; cpu < dr->ncpus; cpu++) {
@@ -200,6 +238,8 @@ int sl_read_dat_libtracecmd_open(const char *path, const char *buffer, struct sl
 
 	dr = xcalloc(1, sizeof(*dr));
 	dr->r.ops = &dat_ops;
+	snprintf(sigbus_path, sizeof(sigbus_path), "%s", path);
+	catch_sigbus();
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
@@ -279,6 +319,12 @@ int sl_read_dat_libtracecmd_open(const char *path, const char *buffer, struct sl
 		dr->current[cpu] = tracecmd_read_data(dr->handle, cpu);
 		if (dr->current[cpu])
 			cpu_heap_push(&dr->heap, dr->current[cpu]->ts, cpu);
+	}
+	/* as for a text without events: nothing to analyze is an error */
+	if (!dr->heap.nr) {
+		sl_error_set(err, "no events");
+		ret = -ENODATA;
+		goto fail;
 	}
 	sl_dat_layout_free(&layout);
 	*out = &dr->r;

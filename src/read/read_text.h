@@ -100,6 +100,9 @@ struct text_reader {
 	size_t lost_alloc;
 	size_t lost_flushed;		/* flush_lost(): CPUs below it have none held */
 	uint32_t lost_pending;		/* CPUs with a held marker */
+	int32_t gap_cpus;		/* CPUs below it got a gap from an entries header */
+	uint32_t *gap_done;		/* ... and those whose gap went out since */
+	size_t nr_gap_done, gap_done_alloc;
 	uint64_t last_ts;
 	/* perf's lost-event records (placed) and its warning's count of them */
 	uint64_t perf_lost_records, perf_lost_warned;

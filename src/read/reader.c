@@ -89,7 +89,9 @@ int sl_reader_open(const char *path, const struct sl_read_opts *opts,
 		sl_error_set(err, "cannot open: %s", strerror(errno));
 		return ret;
 	}
-	if (fstat(fd, &stbuf) == 0 && S_ISDIR(stbuf.st_mode)) {
+	if (fstat(fd, &stbuf) < 0)
+		memset(&stbuf, 0, sizeof(stbuf));
+	if (S_ISDIR(stbuf.st_mode)) {
 		close(fd);
 		sl_error_set(err, "is a directory, not a trace");
 		return -EISDIR;
@@ -114,6 +116,16 @@ int sl_reader_open(const char *path, const struct sl_read_opts *opts,
 		close(fd);
 		if (is_stdin) {
 			sl_error_set(err, "a trace.dat cannot be read from stdin: give its file name");
+			return -EINVAL;
+		}
+		/*
+		 * The trace.dat readers open the file again and seek in it: a
+		 * FIFO (or <(...)) would block in that open, or give the rest
+		 * of the stream as a file that starts after the magic.
+		 */
+		if (!S_ISREG(stbuf.st_mode)) {
+			sl_error_set(err, "a trace.dat cannot be read from a pipe or device: "
+				     "give the name of a file");
 			return -EINVAL;
 		}
 		ret = read_dat_open(path, opts, strtab, out, err);
