@@ -274,10 +274,14 @@ static inline void ensure_cpu(struct sl_model *m, int cpu)
 		add_cpus(m, cpu);
 }
 
-/* Integrate the queue depth up to ts (for the time-weighted mean). */
+/*
+ * Integrate the queue depth up to ts (for the time-weighted mean), over
+ * the CPU's known time only: the mean is divided by busy + idle time, and
+ * tasks woken onto a CPU not yet seen switching made "max 3, mean 3002".
+ */
 static void account_queue(struct sl_model *m, struct sl_cpu *c, uint64_t ts)
 {
-	if (c->queue_since)
+	if (c->queue_since && c->known)
 		c->queue_area += (uint64_t)c->nr_queued * sl_filter_clip(m->cfg, c->queue_since, ts);
 	c->queue_since = ts;
 }
@@ -362,6 +366,7 @@ static void detach(struct sl_model *m, struct sl_task *t, uint64_t ts)
 			t->run_ns += sl_filter_clip(m->cfg, t->since, ts);
 		t->since = ts;
 		account_cpu(m, c, ts);
+		account_queue(m, c, ts);
 		c->curr = NULL;
 		c->known = false;
 		cpu_changed(m, c, ts);
@@ -870,6 +875,8 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 		seen_running(next, c->cpu);
 	}
 
+	if (!c->known)
+		account_queue(m, c, ts);	/* the mean counts from here */
 	c->curr = next;
 	c->curr_since = ts;
 	c->known = true;

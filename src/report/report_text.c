@@ -156,10 +156,16 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 		fprintf(r->out, "  %snote     the header declares %d CPUs, the events name CPUs up to %d%s\n",
 			sl_color(r, SL_C_YELLOW), info->header_ncpus, m->nr_cpus - 1,
 			sl_color(r, SL_C_RESET));
-	if (m->bad_cpu_refs)
+	/* the model drops CPUs beyond a trace.dat's count, or beyond its own limit */
+	if (m->bad_cpu_refs && (info->format == SL_FMT_DAT6 || info->format == SL_FMT_DAT7) &&
+	    info->ncpus > 0 && info->ncpus < SL_MODEL_MAX_CPUS)
 		fprintf(r->out, "  %snote     %" PRIu64 " events name CPUs the trace does not have "
 			"(beyond its %d): ignored%s\n", sl_color(r, SL_C_YELLOW), m->bad_cpu_refs,
 			info->ncpus, sl_color(r, SL_C_RESET));
+	else if (m->bad_cpu_refs)
+		fprintf(r->out, "  %snote     %" PRIu64 " events name CPUs beyond the %d schedlint "
+			"handles (Linux's most): ignored%s\n", sl_color(r, SL_C_YELLOW),
+			m->bad_cpu_refs, SL_MODEL_MAX_CPUS, sl_color(r, SL_C_RESET));
 	if (info->formats_ignored)
 		fprintf(r->out, "  note     %" PRIu32 " event format%s of events not decoded look%s"
 			" malformed (%s):\n           not parsed, their events counted by name\n",

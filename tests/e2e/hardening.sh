@@ -1,0 +1,159 @@
+#!/bin/sh
+# hardening.sh - the readers and the model against inputs built to hurt
+# (issue 25's reproductions 05, 07, 10, 11, 21, 22, 25, B28): bounded
+# memory, bounded work, a clean exit 2 where it used to hang, abort or
+# die of a signal.  The limits asserted are resources (RSS, CPU seconds
+# under ulimit -t), far from what a fixed schedlint needs and far below
+# what the old code took; hangs are caught by timeout (status 124).
+# The bad-input corpus (testdata/bad: no-events-dat, cut-last-line,
+# no-newline) and bad_input.sh (chunk counts) hold the rest.
+. tests/lib.sh
+
+# ASan reserves terabytes of address space (no ulimit -v) and keeps freed
+# memory in quarantine (which would count as RSS): tell the tests apart
+asan=false
+grep -q __asan_init "$SCHEDLINT" 2>/dev/null && asan=true
+
+# maxrss_kb CMD...: run CMD, stdout to $TMP/out; prints "STATUS MAXRSS_KB"
+maxrss_kb() {
+	python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[1], "wb") as out:
+    r = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL)
+print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$TMP/out" "$@"
+}
+
+# --- a v7 chunk bomb: memory does not follow what the chunks claim (10) ---
+# 64 CPUs, each one zstd chunk of 1024 pages (4 MiB: its first page, then
+# empty ones) that is a few hundred bytes on disk.  Holding every CPU's
+# chunk at once took 268 MB; the budget for chunks is 32 MiB.
+"$SCHEDGEN" scale --cpus 64 --events 20000 --seed 3 -o "$TMP/m64.dat" > /dev/null
+python3 tests/dat_v7.py "$TMP/m64.dat" "$TMP/bomb.dat" --compression zstd --bomb 1024
+size=$(wc -c < "$TMP/bomb.dat")
+if $asan; then
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=1"
+	limit=$((160 * 1024))	# ASan's shadow and allocator on top
+else
+	limit=$((96 * 1024))
+fi
+set -- $(maxrss_kb "$SCHEDLINT" analyze --json "$TMP/bomb.dat")
+if [ "$1" = 0 ] && [ "$2" -lt $limit ]; then
+	pass "v7 chunk bomb ($size bytes, 64 x 4 MiB chunks): read in $2 KB"
+else
+	fail "v7 chunk bomb: read in less than $limit KB" "status $1, maxrss $2 KB"
+fi
+expect_eq "v7 chunk bomb: every CPU's first page is read" \
+	"$(json "$TMP/out" 'd["trace"]["cpus"], d["trace"]["events"] > 0')" "(64, True)"
+# the same analysis as without the empty pages (chunks of one page: no
+# budget to keep)
+python3 tests/dat_v7.py "$TMP/m64.dat" "$TMP/plain.dat" --compression zstd --bomb 1
+"$SCHEDLINT" analyze --json "$TMP/plain.dat" > "$TMP/plain.json" 2>/dev/null
+expect_eq "v7 chunk bomb: the same analysis as without the empty pages" \
+	"$(json "$TMP/out" 'd["trace"]["events"], d["wakeup_latency"]["count"]')" \
+	"$(json "$TMP/plain.json" 'd["trace"]["events"], d["wakeup_latency"]["count"]')"
+
+# --- a corrupt chunk count is refused before explore's terminal (11) ---
+python3 tests/dat_edit.py edit "$TESTDATA/real/hackbench.dat" "$TMP/count.dat" count-huge
+timeout 60 "$SCHEDLINT" explore "$TMP/count.dat" < /dev/null > "$TMP/out" 2> "$TMP/err"
+rc=$?
+if [ $rc = 2 ] && grep -q "its data ends after .* of the 4294967295 chunks its count says" "$TMP/err"; then
+	pass "explore: a chunk count of 0xffffffff is refused, exit 2"
+else
+	fail "explore: a chunk count of 0xffffffff is refused, exit 2" "rc $rc: $(head -c 300 "$TMP/err")"
+fi
+
+# --- repeated "#P:65536" header lines: each one is not a pass over the CPUs (07) ---
+# 80,000 such lines took 12 s of CPU (65536 CPUs each); now ~0.1 s.
+python3 - "$TMP/hdr.txt" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("# tracer: nop\n")
+    f.write("           a-100     [000] d..2.     1.000000: sched_switch: prev_comm=a prev_pid=100 "
+            "prev_prio=120 prev_state=S ==> next_comm=b next_pid=200 next_prio=120\n")
+    f.write("# entries-in-buffer/entries-written: 1/2   #P:65536\n" * 80000)
+PY
+( ulimit -t 5; exec "$SCHEDLINT" analyze --json "$TMP/hdr.txt" > "$TMP/out" 2> "$TMP/err" )
+rc=$?
+expect_eq "80,000 '#P:65536' header lines: within 5 s of CPU (137/152: killed)" "$rc" 0
+
+# --- newline-free input never ending: refused (21) ---
+timeout 60 "$SCHEDLINT" analyze /dev/zero > "$TMP/out" 2> "$TMP/err"
+expect_eq "analyze /dev/zero: exit 2 (124: still reading)" "$?" 2
+check "analyze /dev/zero: says why" grep -q "more than [0-9]* bytes without a newline" "$TMP/err"
+timeout 60 sh -c 'head -c 100000000 /dev/zero | "$1" analyze - > /dev/null 2>&1' sh "$SCHEDLINT"
+expect_eq "/dev/zero on stdin: exit 2 (124: still reading)" "$?" 2
+timeout 60 "$SCHEDLINT" diff "$TESTDATA/real/pipe.dat" /dev/zero > /dev/null 2>&1
+expect_eq "diff TRACE /dev/zero: exit 2 (124: still reading)" "$?" 2
+
+# --- a trace.dat through a FIFO: refused, not a blocked second open (25) ---
+mkfifo "$TMP/fifo"
+( cat "$TESTDATA/real/pipe.dat" > "$TMP/fifo" 2>/dev/null & )
+timeout 60 "$SCHEDLINT" analyze "$TMP/fifo" > /dev/null 2> "$TMP/err"
+expect_eq "a trace.dat through a FIFO: exit 2 (124: blocked)" "$?" 2
+check "a trace.dat through a FIFO: says to give the file" \
+	grep -q "a trace.dat cannot be read from a pipe or device: give the name of a file" "$TMP/err"
+# (the writer may still wait for a reader)
+exec 3<> "$TMP/fifo"; exec 3>&-
+
+# --- libtracecmd and a file that shrinks while it is read (22) ---
+# Truncated once libtracecmd has mapped it, long before the end: exit 2
+# with a message, not SIGBUS (135).
+"$SCHEDGEN" scale --cpus 2 --events 1500000 --seed 5 -o "$TMP/shrink.dat" > /dev/null
+full=$(wc -c < "$TMP/shrink.dat")
+"$SCHEDLINT" analyze --reader=libtracecmd "$TMP/shrink.dat" > /dev/null 2> "$TMP/err" &
+pid=$!
+i=0
+while ! grep -q "shrink.dat" "/proc/$pid/maps" 2>/dev/null && [ $i -lt 3000 ]; do
+	i=$((i + 1))
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.01
+done
+truncate -s $((full / 20)) "$TMP/shrink.dat"
+wait $pid
+rc=$?
+if [ $rc = 2 ] && grep -q "shrink.dat: the file shrank while it was read" "$TMP/err"; then
+	pass "libtracecmd, file shrinking: exit 2 with a message"
+else
+	fail "libtracecmd, file shrinking: exit 2 with a message" "rc $rc: $(head -c 300 "$TMP/err")"
+fi
+
+# --- the time-weighted mean queue stays within the maximum (05) ---
+# cpu1 queues three tasks woken at 1 s and is seen switching only at 2 s:
+# the mean counts from then (it counted the unknown second: 3002).
+cat > "$TMP/meanq.txt" <<'EOF'
+# tracer: nop
+#
+          <idle>-0       [000] d..2.     1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=W next_pid=50 next_prio=120
+               W-50      [000] d..2.     1.000001: sched_waking: comm=T100 pid=100 prio=120 target_cpu=001
+               W-50      [000] d..2.     1.000002: sched_wakeup: comm=T100 pid=100 prio=120 target_cpu=001
+               W-50      [000] d..2.     1.000003: sched_waking: comm=T101 pid=101 prio=120 target_cpu=001
+               W-50      [000] d..2.     1.000004: sched_wakeup: comm=T101 pid=101 prio=120 target_cpu=001
+               W-50      [000] d..2.     1.000005: sched_waking: comm=T102 pid=102 prio=120 target_cpu=001
+               W-50      [000] d..2.     1.000006: sched_wakeup: comm=T102 pid=102 prio=120 target_cpu=001
+               X-7       [001] d..2.     2.000007: sched_switch: prev_comm=X prev_pid=7 prev_prio=120 prev_state=S ==> next_comm=T100 next_pid=100 next_prio=120
+            T100-100     [001] d..2.     2.001007: sched_switch: prev_comm=T100 prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=T101 next_pid=101 next_prio=120
+EOF
+"$SCHEDLINT" analyze --json "$TMP/meanq.txt" > "$TMP/out" 2>/dev/null
+# from 2.000007 to 2.001007 two tasks wait (T101, T102)
+expect_eq "cpu1: max queue 3, mean queue 2.0 over its known time" \
+	"$(json "$TMP/out" '[(c["max_queue"], float(c["mean_queue"])) for c in d["cpus"] if c["cpu"] == 1]')" \
+	"[(3, 2.0)]"
+
+# --- an allocation that fails: one line, exit 2, no core (B28) ---
+# --max-findings 10000000 asks for 560 MB at once: refused by a 200 MB
+# address-space limit (ASan: by its own allocation limit)
+if $asan; then
+	ASAN_OPTIONS="$ASAN_OPTIONS:allocator_may_return_null=1:max_allocation_size_mb=200" \
+		"$SCHEDLINT" analyze --max-findings 10000000 "$TESTDATA/real/pipe.dat" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+else
+	( ulimit -v 200000; exec "$SCHEDLINT" analyze --max-findings 10000000 "$TESTDATA/real/pipe.dat" \
+		> "$TMP/out" 2> "$TMP/err" )
+	rc=$?
+fi
+if [ $rc = 2 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l < "$TMP/err")" = 1 ] &&
+   grep -q "^schedlint: out of memory (560000000 bytes)" "$TMP/err"; then
+	pass "allocation failure: one line, exit 2"
+else
+	fail "allocation failure: one line, exit 2 (134: abort)" "rc $rc: $(head -c 300 "$TMP/err")"
+fi
