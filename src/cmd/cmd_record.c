@@ -19,7 +19,8 @@
  * end, CMD failure, any signal whose default is to end the process,
  * errors - goes through record_cleanup().  SIGPIPE and SIGXFSZ are
  * ignored: a closed stdout or a file size limit is a write error we
- * report.  A signal ignored when we started (nohup) stays ignored.
+ * report.  A signal ignored when we started (nohup) stays ignored, but
+ * SIGINT and SIGQUIT, which shells ignore in every background job.
  * Ctrl-C reaches CMD too (same process group): we stop recording, give
  * CMD a moment to end, and SIGTERM it if it does not.  Only SIGKILL can
  * leave the instance behind, and the next record removes it (an instance
@@ -242,8 +243,14 @@ static void setup_signals(struct record *rec)
 			continue;
 		if (sigaction(sig, NULL, &rec->orig_action[sig]) < 0)
 			continue;
-		if (!ignore && rec->orig_action[sig].sa_handler == SIG_IGN)
-			continue;	/* nohup: a hang-up does not stop us */
+		/*
+		 * nohup: a hang-up does not stop us.  Not for SIGINT and
+		 * SIGQUIT: a shell starts every background job with those
+		 * ignored, and `record & ... kill -INT $!` must still stop it.
+		 */
+		if (!ignore && sig != SIGINT && sig != SIGQUIT &&
+		    rec->orig_action[sig].sa_handler == SIG_IGN)
+			continue;
 		sa.sa_handler = ignore ? SIG_IGN : on_stop_signal;
 		sigaction(sig, &sa, NULL);
 		rec->changed_action[sig] = true;
@@ -575,16 +582,17 @@ static int setup(struct record *rec, struct sl_error *err)
 	struct sl_error werr;
 	int ret;
 
-	/* the output first: a bad -o is refused before the kernel is touched */
+	/* "record needs root" first: it is what the user must fix */
+	ret = sl_tracefs_open(&rec->tfs, err);
+	if (ret)
+		return ret;
+	rec->tfs_open = true;
+	/* then the output: a bad -o is refused before an instance is made */
 	rec->writer = sl_dat_writer_open(rec->output, &werr);
 	if (!rec->writer) {
 		sl_error_set(err, "%s: %s", rec->output, werr.msg);
 		return -EIO;
 	}
-	ret = sl_tracefs_open(&rec->tfs, err);
-	if (ret)
-		return ret;
-	rec->tfs_open = true;
 	if (rec->cmd) {
 		ret = prepare_child(rec, err);
 		if (ret)
