@@ -7,7 +7,8 @@
 # tests/fuzz/corpus/KIND and every crash found before (tests/fuzz/regress/KIND),
 # KIND being text, dat, model, perf or explore, plus traces schedgen generates now from
 # testdata/scenarios (trace.dat v6 in both byte orders and long sizes, v7
-# plain and zstd through trace-cmd convert, and their tracefs text) and
+# plain and zstd through trace-cmd convert, v7 zlib through tests/dat_v7.py
+# with odd chunk sizes and as a chunk bomb, and their tracefs text) and
 # testdata/bad/format-statement-expression.gen.  What the fuzzer learns
 # goes to $FUZZ_BUILD/corpus/NAME and is kept, so a second run continues
 # where the first stopped.  A crash, leak, timeout or
@@ -45,6 +46,12 @@ done
 # print formats with GNU statement expressions, decoded event or not (dat.dict has their tokens)
 SCHEDGEN=$SCHEDGEN TESTDATA=testdata sh testdata/bad/format-statement-expression.gen "$gen/dat" ||
 	echo "fuzz: the statement-expression seeds failed" >&2
+# v7 zlib with chunks that are not whole pages, and a chunk bomb (each
+# CPU one chunk of 1024 pages, its first page then empty ones)
+python3 tests/dat_v7.py "$gen/dat/pingpong.dat" "$gen/dat/pingpong-v7-zlib-odd.dat" \
+	--chunk-bytes 3000 >/dev/null 2>&1
+python3 tests/dat_v7.py "$gen/dat/pingpong.dat" "$gen/dat/pingpong-v7-zlib-bomb.dat" \
+	--bomb 1024 >/dev/null 2>&1
 if command -v trace-cmd >/dev/null; then
 	for n in pingpong lost-events; do
 		for c in none zstd; do
