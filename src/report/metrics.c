@@ -26,6 +26,8 @@ enum metric_src {
 	SRC_RATE_SWITCHES,	/* sum of cpus[].switches + implied_switches, per second */
 	SRC_RATE_MIGRATIONS,	/* sum of tasks[].migrations, per second */
 	SRC_RATE_IPIS,		/* ipi.sent, per second */
+	SRC_ACCOUNTING,		/* accounting.<hist>.<field>; absent in older reports: invalid */
+	SRC_RATE_MOVES,		/* accounting.cpu_moves, per second */
 };
 
 struct metric_def {
@@ -33,11 +35,12 @@ struct metric_def {
 	enum sl_metric_unit unit;
 	enum metric_src src;
 	const char *field;	/* the JSON field it comes from */
+	const char *hist;	/* SRC_ACCOUNTING: the histogram under accounting */
 	int kind;		/* SRC_SUMMARY: enum sl_kind */
 	char what[128];
 };
 
-#define MAX_DEFS (16 + 5 * SL_KIND__COUNT)
+#define MAX_DEFS (24 + 5 * SL_KIND__COUNT)
 static struct metric_def defs[MAX_DEFS];
 static size_t nr_defs;
 
@@ -109,6 +112,19 @@ static void build_defs(void)
 	add_def("migrations.per_s", SL_UNIT_PER_S, SRC_RATE_MIGRATIONS, "migrations",
 		"task migrations (sched_migrate_task) per second");
 	add_def("ipis.per_s", SL_UNIT_PER_S, SRC_RATE_IPIS, "sent", "IPIs sent per second");
+	static const struct { const char *name, *hist, *field, *what; } acct[] = {
+		{ "run.p50", "run_length", "p50_ns", "run length p50 (switch-in to switch-out)" },
+		{ "run.p99", "run_length", "p99_ns", "run length p99 (switch-in to switch-out)" },
+		{ "run.max", "run_length", "max_ns", "longest run (switch-in to switch-out)" },
+		{ "idle.p50", "idle_period", "p50_ns", "idle period p50 (a run of the idle task)" },
+		{ "idle.p99", "idle_period", "p99_ns", "idle period p99 (a run of the idle task)" },
+		{ "idle.max", "idle_period", "max_ns", "longest idle period" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(acct); i++)
+		add_def(acct[i].name, SL_UNIT_NS, SRC_ACCOUNTING, acct[i].field,
+			acct[i].what)->hist = acct[i].hist;
+	add_def("cpu_moves.per_s", SL_UNIT_PER_S, SRC_RATE_MOVES, "cpu_moves",
+		"runs on another CPU than the task's run before, per second");
 }
 
 /* --- reading the report --- */
@@ -354,6 +370,36 @@ static int extract_def(struct extract *x, const struct metric_def *d, struct sl_
 		else
 			unmeasured = "no synchronous wakeups";
 		break;
+	case SRC_ACCOUNTING: {
+		/* added in issue 24: a report from before has none, and is not wrong */
+		const cJSON *acct = member(x->root, "accounting"), *h;
+		char path[64];
+
+		if (!acct) {
+			valid = false;
+			break;
+		}
+		snprintf(path, sizeof(path), "accounting.%s", d->hist);
+		h = need_object(x, acct, "accounting", d->hist);
+		if (!h || need_number(x, h, path, "count", &count) ||
+		    need_number(x, h, path, d->field, &value))
+			return -1;
+		valid = count > 0;
+		break;
+	}
+	case SRC_RATE_MOVES: {
+		const cJSON *acct = member(x->root, "accounting");
+
+		if (!acct) {
+			valid = false;
+			break;
+		}
+		if (window_s(x, &secs) || need_number(x, acct, "accounting", "cpu_moves", &sum))
+			return -1;
+		valid = secs > 0;
+		value = valid ? sum / secs : 0;
+		break;
+	}
 	case SRC_RATE_SWITCHES:
 	case SRC_RATE_MIGRATIONS:
 	case SRC_RATE_IPIS:

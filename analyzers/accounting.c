@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * accounting.c - how tasks run and sleep, how CPUs idle, where tasks move
+ *
+ * What perf sched timehist -s and perf sched map tell a scheduler
+ * developer besides latency, from the same trace:
+ *
+ *  - per task, the length of each run (switch-in to switch-out: p50, p99,
+ *    max), the time it slept by the state it slept in (S interruptible,
+ *    D uninterruptible - I/O, locks -, other: T, t, I, ...), and the time
+ *    it waited runnable (the model's wait_ns);
+ *  - per CPU, the length of each idle period (a run of its idle task,
+ *    switch to switch, as perf sched timehist -I shows them);
+ *  - per task, how often it ran on another CPU than the time before
+ *    ("moves": what perf sched map shows as a task changing columns),
+ *    and the CPUs it ran on; sched_migrate_task events are counted apart
+ *    by the model (tasks[].migrations).
+ *
+ * Definitions: a sleep starts at a switch-out that leaves the task
+ * blocked (prev_state not runnable) and ends when the model makes it
+ * runnable again (its waking, or its wakeup without one), or at its next
+ * switch-in if the trace showed no wakeup, or at the end of the trace.
+ * A run or idle period counts when it ends inside --from/--to, a sleep
+ * with its part inside; the tasks' filters (--pid, --comm) select the
+ * tasks listed, --cpus the CPUs.
+ *
+ * Blind spots: a run or sleep that started before the trace (or before a
+ * CPU's lost events) is not measured; a task's sleep state is the letter
+ * sched_switch printed, so a task killed in D shows as D.
+ */
+#include <cJSON.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlint/analyzer.h"
+#include "schedlint/report.h"
+#include "util/util.h"
+
+#define ACCT_MAX_CPUS	16	/* distinct CPUs kept per task; more are counted */
+
+enum { SLEEP_S, SLEEP_D, SLEEP_OTHER, SLEEP__NR };
+static const char *const sleep_json[SLEEP__NR] = { "S", "D", "other" };
+
+struct acct_task {
+	struct sl_hist run_len;		/* its runs that ended in the window */
+	uint64_t sleep_ns[SLEEP__NR];	/* time blocked, by state */
+	uint64_t blocked_since;		/* a sleep in progress began here (when blocked) */
+	bool blocked;			/* asleep since blocked_since */
+	uint8_t blocked_state;		/* SLEEP_* of that sleep */
+	bool ran;			/* last_cpu is valid */
+	int32_t last_cpu;		/* CPU of its last run */
+	uint64_t moves;			/* switch-ins on another CPU than its last run's */
+	int32_t cpus[ACCT_MAX_CPUS];	/* the CPUs it ran on, in order of first run */
+	uint32_t nr_cpus;		/* how many (may exceed ACCT_MAX_CPUS) */
+};
+
+struct acct_cpu {
+	struct sl_hist idle_len;	/* its idle periods that ended in the window */
+	uint64_t idle_since;		/* an idle period began here (when idle) */
+	bool idle;			/* running its idle task since idle_since */
+};
+
+struct acct_priv {
+	struct sl_hist run_all;		/* every listed task's runs */
+	struct sl_hist idle_all;	/* every listed CPU's idle periods */
+	uint64_t moves;			/* of the listed tasks */
+};
+
+static uint8_t sleep_state(char letter)
+{
+	return letter == 'S' ? SLEEP_S : letter == 'D' ? SLEEP_D : SLEEP_OTHER;
+}
+
+/* end_sleep - t's sleep ends at ts: add its part inside the window */
+static void end_sleep(struct sl_model *m, struct acct_task *at, uint64_t ts)
+{
+	if (!at->blocked)
+		return;
+	if (ts > at->blocked_since)
+		at->sleep_ns[at->blocked_state] += sl_filter_clip(m->cfg, at->blocked_since, ts);
+	at->blocked = false;
+}
+
+static void note_cpu(struct acct_task *at, int32_t cpu)
+{
+	uint32_t kept = MIN(at->nr_cpus, (uint32_t)ACCT_MAX_CPUS);
+
+	for (uint32_t i = 0; i < kept; i++)
+		if (at->cpus[i] == cpu)
+			return;
+	if (at->nr_cpus < ACCT_MAX_CPUS)
+		at->cpus[at->nr_cpus] = cpu;
+	at->nr_cpus++;	/* past the array: counted, not named (may count one twice) */
+}
+
+/* acct_switch - a run ends (prev), a run starts (next); idle is a run of the idle task */
+static void acct_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
+{
+	struct acct_priv *p = a->priv;
+	struct acct_cpu *ac = sl_cpu_priv(m, a, sw->cpu);
+
+	if (!sw->prev && sw->prev_known && ac->idle && sw->ts >= ac->idle_since &&
+	    sl_filter_time(m->cfg, sw->ts) && sl_filter_cpu(m->cfg, sw->cpu)) {
+		sl_hist_add(&ac->idle_len, sw->ts - ac->idle_since);
+		sl_hist_add(&p->idle_all, sw->ts - ac->idle_since);
+	}
+	ac->idle = !sw->next;
+	ac->idle_since = sw->ts;
+
+	if (sw->prev) {
+		struct acct_task *at = sl_task_priv(m, a, sw->prev);
+		bool listed = sl_filter_task(m->cfg, m->strtab, sw->prev);
+
+		if (sw->prev_ran_since && sw->prev_ran_since <= sw->ts &&
+		    sl_filter_time(m->cfg, sw->ts) && sl_filter_cpu(m->cfg, sw->cpu)) {
+			sl_hist_add_held(&at->run_len, sw->ts - sw->prev_ran_since);
+			if (listed)
+				sl_hist_add(&p->run_all, sw->ts - sw->prev_ran_since);
+		}
+		if (sw->prev->state == SL_TASK_BLOCKED) {
+			at->blocked = true;
+			at->blocked_since = sw->ts;
+			at->blocked_state = sleep_state(sw->prev->block_letter);
+		}
+	}
+	if (sw->next) {
+		struct acct_task *at = sl_task_priv(m, a, sw->next);
+
+		end_sleep(m, at, sw->ts);	/* no wakeup in the trace */
+		if (at->ran && at->last_cpu != sw->cpu && sl_filter_time(m->cfg, sw->ts)) {
+			at->moves++;
+			if (sl_filter_task(m->cfg, m->strtab, sw->next))
+				p->moves++;
+		}
+		at->ran = true;
+		at->last_cpu = sw->cpu;
+		note_cpu(at, sw->cpu);
+	}
+}
+
+/* acct_runnable - a sleeping task was woken */
+static void acct_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
+			  int cpu, uint64_t ts, bool enter)
+{
+	struct acct_task *at = sl_task_priv(m, a, t);
+
+	/* the sleep ends at the waking, which may be before the enqueue */
+	if (enter)
+		end_sleep(m, at, at->blocked && t->wake_ts >= at->blocked_since &&
+			  t->wake_ts <= ts ? t->wake_ts : ts);
+}
+
+static void acct_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cpu,
+			     uint64_t gap_start, uint64_t ts)
+{
+	((struct acct_cpu *)sl_cpu_priv(m, a, cpu))->idle = false;
+}
+
+static void acct_finish(struct sl_analyzer *a, struct sl_model *m)
+{
+	/* sleeps still going on: blocked until the end of the trace */
+	for (uint32_t i = 0; i < m->nr_tasks; i++)
+		end_sleep(m, sl_task_priv(m, a, m->tasks[i]), m->last_ts);
+}
+
+/* --- report --- */
+
+static uint64_t sleep_total(const struct acct_task *at)
+{
+	return at->sleep_ns[SLEEP_S] + at->sleep_ns[SLEEP_D] + at->sleep_ns[SLEEP_OTHER];
+}
+
+static const struct sl_model *sort_model;
+static const struct sl_analyzer *sort_analyzer;
+
+static int by_run_time(const void *x, const void *y)
+{
+	const struct sl_task *a = *(struct sl_task *const *)x, *b = *(struct sl_task *const *)y;
+
+	return a->run_ns != b->run_ns ? (a->run_ns < b->run_ns ? 1 : -1) :
+	       a->pid != b->pid ? (a->pid < b->pid ? -1 : 1) : 0;
+}
+
+static int by_moves(const void *x, const void *y)
+{
+	const struct sl_task *a = *(struct sl_task *const *)x, *b = *(struct sl_task *const *)y;
+	const struct acct_task *aa = sl_task_priv(sort_model, sort_analyzer, a);
+	const struct acct_task *bb = sl_task_priv(sort_model, sort_analyzer, b);
+
+	return aa->moves != bb->moves ? (aa->moves < bb->moves ? 1 : -1) :
+	       a->pid != b->pid ? (a->pid < b->pid ? -1 : 1) : 0;
+}
+
+/* The listed tasks that ran or slept in the window, in *nr. */
+static struct sl_task **listed_tasks(struct sl_analyzer *a, struct sl_model *m, size_t *nr)
+{
+	struct sl_task **v = xcalloc(m->nr_tasks + 1, sizeof(*v));
+
+	*nr = 0;
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		struct sl_task *t = m->tasks[i];
+		const struct acct_task *at = sl_task_priv(m, a, t);
+
+		if (t->pid > 0 && sl_filter_task(m->cfg, m->strtab, t) &&
+		    (at->run_len.count || sleep_total(at) || at->moves))
+			v[(*nr)++] = t;
+	}
+	return v;
+}
+
+/* "comm:pid" in width columns at most: the comm is cut, never the pid */
+static void task_name(char *buf, int width, const struct sl_model *m, const struct sl_task *t)
+{
+	char pid[16];
+	int room = width - snprintf(pid, sizeof(pid), ":%d", t->pid);
+
+	snprintf(buf, (size_t)width + 1, "%.*s%s", room > 0 ? room : 0, sl_str(m->strtab, t->comm), pid);
+}
+
+/* "0-3,7" of at's CPUs into buf */
+static const char *cpu_list(const struct acct_task *at, char *buf, size_t len)
+{
+	uint32_t kept = MIN(at->nr_cpus, (uint32_t)ACCT_MAX_CPUS);
+	int32_t sorted[ACCT_MAX_CPUS];
+	size_t pos = 0;
+
+	memcpy(sorted, at->cpus, kept * sizeof(*sorted));
+	for (uint32_t i = 1; i < kept; i++)
+		for (uint32_t j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+			int32_t tmp = sorted[j];
+
+			sorted[j] = sorted[j - 1];
+			sorted[j - 1] = tmp;
+		}
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < kept && pos < len; i++) {
+		uint32_t j = i;
+
+		while (j + 1 < kept && sorted[j + 1] == sorted[j] + 1)
+			j++;
+		pos += (size_t)snprintf(buf + pos, len - pos, "%s%d", i ? "," : "", sorted[i]);
+		if (j > i && pos < len)
+			pos += (size_t)snprintf(buf + pos, len - pos, "-%d", sorted[j]);
+		i = j;
+	}
+	if (at->nr_cpus > ACCT_MAX_CPUS && pos < len)
+		snprintf(buf + pos, len - pos, " +%u", at->nr_cpus - ACCT_MAX_CPUS);
+	return buf;
+}
+
+static void acct_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_report *r)
+{
+	size_t nr, shown = 0;
+	struct sl_task **v = listed_tasks(a, m, &nr);
+	char c[6][16], name[32], cpus[64];
+	bool any_idle = false;
+
+	if (nr) {
+		qsort(v, nr, sizeof(*v), by_run_time);
+		sl_report_section(r, "Runs and sleeps (the tasks that ran longest)");
+		fprintf(r->out, "  %-16s %6s %8s %8s %8s %8s %8s %8s\n", "task", "runs",
+			"run p50", "run p99", "run max", "slept S", "slept D", "waited");
+		for (size_t i = 0; i < nr && shown < (size_t)r->top; i++) {
+			const struct sl_task *t = v[i];
+			const struct acct_task *at = sl_task_priv(m, a, t);
+
+			task_name(name, 16, m, t);
+			fprintf(r->out, "  %-16s %6" PRIu64 " %8s %8s %8s %8s %8s %8s\n", name,
+				at->run_len.count,
+				sl_report_cell(c[0], 16, sl_hist_percentile(&at->run_len, 50)),
+				sl_report_cell(c[1], 16, sl_hist_percentile(&at->run_len, 99)),
+				sl_report_cell(c[2], 16, at->run_len.max),
+				sl_report_cell(c[3], 16, at->sleep_ns[SLEEP_S]),
+				sl_report_cell(c[4], 16, at->sleep_ns[SLEEP_D]),
+				sl_report_cell(c[5], 16, t->wait_ns));
+			shown++;
+		}
+	}
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++)
+		any_idle |= ((struct acct_cpu *)sl_cpu_priv(m, a, cpu))->idle_len.count > 0;
+	if (any_idle) {
+		sl_report_section(r, "Idle periods (per CPU)");
+		fprintf(r->out, "  %-5s %8s %8s %8s %8s %10s\n", "cpu", "periods", "p50", "p99",
+			"max", "idle");
+		for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+			const struct sl_hist *h = &((struct acct_cpu *)sl_cpu_priv(m, a, cpu))->idle_len;
+
+			if (!h->count)
+				continue;
+			fprintf(r->out, "  %-5d %8" PRIu64 " %8s %8s %8s %10s\n", cpu, h->count,
+				sl_report_cell(c[0], 16, sl_hist_percentile(h, 50)),
+				sl_report_cell(c[1], 16, sl_hist_percentile(h, 99)),
+				sl_report_cell(c[2], 16, h->max),
+				sl_report_cell(c[3], 16, h->sum));
+		}
+	}
+	sort_model = m;
+	sort_analyzer = a;
+	qsort(v, nr, sizeof(*v), by_moves);
+	if (nr && ((struct acct_task *)sl_task_priv(m, a, v[0]))->moves) {
+		sl_report_section(r, "CPU moves (a run on another CPU than the one before)");
+		fprintf(r->out, "  %-24s %8s %10s  %s\n", "task", "moves", "migrations", "ran on CPUs");
+		for (size_t i = 0; i < nr && i < (size_t)r->top; i++) {
+			const struct acct_task *at = sl_task_priv(m, a, v[i]);
+
+			if (!at->moves)
+				break;
+			task_name(name, 24, m, v[i]);
+			fprintf(r->out, "  %-24s %8" PRIu64 " %10" PRIu64 "  %.30s\n", name, at->moves,
+				v[i]->migrations, cpu_list(at, cpus, sizeof(cpus)));
+		}
+	}
+	free(v);
+}
+
+static void acct_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *root)
+{
+	struct acct_priv *p = a->priv;
+	cJSON *acct = cJSON_AddObjectToObject(root, "accounting");
+	cJSON *tasks = cJSON_AddArrayToObject(acct, "tasks"), *cpus;
+	size_t nr;
+	struct sl_task **v = listed_tasks(a, m, &nr);
+
+	cJSON_AddItemToObject(acct, "run_length", sl_hist_json(&p->run_all));
+	cJSON_AddItemToObject(acct, "idle_period", sl_hist_json(&p->idle_all));
+	sl_json_add_u64(acct, "cpu_moves", p->moves);
+	for (size_t i = 0; i < nr; i++) {
+		const struct sl_task *t = v[i];
+		const struct acct_task *at = sl_task_priv(m, a, t);
+		cJSON *o = cJSON_CreateObject(), *sleep, *list;
+		uint32_t kept = MIN(at->nr_cpus, (uint32_t)ACCT_MAX_CPUS);
+
+		cJSON_AddItemToArray(tasks, o);
+		sl_json_add_i64(o, "pid", t->pid);
+		cJSON_AddStringToObject(o, "comm", sl_str(m->strtab, t->comm));
+		cJSON_AddItemToObject(o, "run_length", sl_hist_json(&at->run_len));
+		sleep = cJSON_AddObjectToObject(o, "slept_ns");
+		for (int s = 0; s < SLEEP__NR; s++)
+			sl_json_add_u64(sleep, sleep_json[s], at->sleep_ns[s]);
+		sl_json_add_u64(o, "waited_ns", t->wait_ns);
+		sl_json_add_u64(o, "cpu_moves", at->moves);
+		list = cJSON_AddArrayToObject(o, "cpus");
+		for (uint32_t c = 0; c < kept; c++)
+			cJSON_AddItemToArray(list, cJSON_CreateNumber(at->cpus[c]));
+		sl_json_add_u64(o, "nr_cpus", at->nr_cpus);
+	}
+	free(v);
+	cpus = cJSON_AddArrayToObject(acct, "cpus");
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct sl_hist *h = &((struct acct_cpu *)sl_cpu_priv(m, a, cpu))->idle_len;
+		cJSON *o;
+
+		if (!sl_filter_cpu(m->cfg, cpu))
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddItemToArray(cpus, o);
+		sl_json_add_i64(o, "cpu", cpu);
+		cJSON_AddItemToObject(o, "idle_period", sl_hist_json(h));
+	}
+}
+
+static void acct_destroy(struct sl_analyzer *a, struct sl_model *m)
+{
+	struct acct_priv *p = a->priv;
+
+	for (uint32_t i = 0; i < m->nr_tasks; i++)
+		sl_hist_free(&((struct acct_task *)sl_task_priv(m, a, m->tasks[i]))->run_len);
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++)
+		sl_hist_free(&((struct acct_cpu *)sl_cpu_priv(m, a, cpu))->idle_len);
+	sl_hist_free(&p->run_all);
+	sl_hist_free(&p->idle_all);
+}
+
+const struct sl_analyzer_ops sl_accounting_analyzer = {
+	.name = "accounting",
+	.priv_size = sizeof(struct acct_priv),
+	.task_priv_size = sizeof(struct acct_task),
+	.cpu_priv_size = sizeof(struct acct_cpu),
+	.on_switch = acct_switch,
+	.on_runnable = acct_runnable,
+	.on_cpu_unknown = acct_cpu_unknown,
+	.finish = acct_finish,
+	.report_text = acct_report_text,
+	.report_json = acct_report_json,
+	.destroy = acct_destroy,
+};
