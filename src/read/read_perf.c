@@ -114,6 +114,7 @@ enum {
 #define FILE_HEADER_SIZE	104	/* magic, size, attr_size, 3 sections, 4 flag words */
 #define PIPE_HEADER_SIZE	16
 #define READ_CHUNK		(1u << 20)
+#define MAP_DROP_BYTES		(4u << 20)	/* give back mapped pages this many at a time */
 #define MAX_ATTRS		4096
 #define MAX_IDS			(1u << 22)
 #define MAX_TRACING_DATA	(256ull << 20)	/* a tracing-data section, in bytes */
@@ -155,6 +156,9 @@ struct perf_reader {
 	uint8_t *buf;
 	size_t buf_alloc, buf_len;
 	uint64_t buf_off;
+	uint8_t *map;			/* a file: all of it mapped (buf = map, buf_off 0) */
+	size_t map_len;
+	uint64_t dropped;		/* mapped pages before it were given back */
 	uint64_t keep_off;		/* queued records need nothing before it */
 	bool eof;			/* nothing more to read */
 
@@ -262,8 +266,8 @@ static const uint8_t *window(struct perf_reader *pr, uint64_t off, size_t len)
 
 	if (off >= pr->buf_off && end <= pr->buf_off + pr->buf_len)
 		return pr->buf + (off - pr->buf_off);
-	if (end > pr->data_end || end < off || off < pr->buf_off)
-		return NULL;
+	if (end > pr->data_end || end < off || off < pr->buf_off || pr->map)
+		return NULL;	/* a mapped file is all in buf: past it is past the end */
 	/* drop what no one needs, keep the rest at the front */
 	uint64_t keep = MIN(off, pr->keep_off);
 
@@ -752,6 +756,16 @@ static void drop_done(struct perf_reader *pr)
 		if (pr->q[i].size != ENTRY_LOST && pr->q[i].size != ENTRY_NONE)
 			keep = MIN(keep, pr->q[i].aux);
 	pr->keep_off = keep;
+	/*
+	 * A mapped file: give back the pages no queued record needs, so the
+	 * peak RSS holds about two rounds, as with the read window.
+	 */
+	if (pr->map && keep >= pr->dropped + MAP_DROP_BYTES) {
+		uint64_t upto = keep & ~(uint64_t)(MAP_DROP_BYTES - 1);
+
+		madvise(pr->map + pr->dropped, (size_t)(upto - pr->dropped), MADV_DONTNEED);
+		pr->dropped = upto;
+	}
 }
 
 /*
@@ -901,7 +915,10 @@ static void perf_close(struct sl_reader *r)
 		close(pr->tdata_fd);
 	if (pr->fd >= 0)
 		close(pr->fd);
-	free(pr->buf);
+	if (pr->map)
+		munmap(pr->map, pr->map_len);
+	else
+		free(pr->buf);
 	free(pr->attrs);
 	free(pr->ids);
 	free(pr->q);
@@ -1061,6 +1078,23 @@ static int open_file(struct perf_reader *pr)
 	pr->pos = data_off;
 	pr->buf_off = pr->keep_off = data_off;
 	pr->data_end = data_off + data_size;
+	/*
+	 * Map the file: the records are read in place, without a copy out of
+	 * the page cache (a tenth of the CPU time on a large file).  If it
+	 * cannot be mapped, the read window does the same work.
+	 */
+	if (data_size && pr->file_size <= SIZE_MAX) {
+		void *map = mmap(NULL, (size_t)pr->file_size, PROT_READ, MAP_PRIVATE, pr->fd, 0);
+
+		if (map != MAP_FAILED) {
+			madvise(map, (size_t)pr->file_size, MADV_SEQUENTIAL);
+			pr->map = map;
+			pr->map_len = (size_t)pr->file_size;
+			pr->buf = map;
+			pr->buf_off = 0;
+			pr->buf_len = (size_t)pr->data_end;
+		}
+	}
 	return 0;
 }
 
