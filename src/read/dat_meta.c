@@ -447,8 +447,11 @@ int sl_dat_formats_check(int fd, const struct sl_dat_layout *l, struct sl_error 
  * tep_parse_printk_formats() (libtraceevent 1.7.1) splits each line at
  * its first ':' and copies from the byte after the one that follows: on a
  * line without a ':', or one that ends at it, that is past the line's end
- * (past the buffer, on the last line; fuzzing found it).  The kernel
- * writes "0xaddr : \"fmt\"": hand it only such lines.
+ * (past the buffer, on the last line; fuzzing found it), and
+ * tep_register_print_string() then looks at the last three bytes of the
+ * format after its opening quote, before its start when it is shorter.
+ * The kernel writes "0xaddr : \"fmt\\n\"": hand it only lines with a
+ * format of three bytes or more after ": " and the quote.
  */
 static void parse_printk(struct tep_handle *tep, const char *text)
 {
@@ -457,9 +460,16 @@ static void parse_printk(struct tep_handle *tep, const char *text)
 
 	for (const char *line = text; *line;) {
 		const char *nl = strchr(line, '\n'), *end = nl ? nl : line + strlen(line);
-		const char *colon = memchr(line, ':', (size_t)(end - line));
+		const char *tok = line, *colon, *fmt;
 
-		if (colon && colon + 1 < end) {
+		while (tok < end && *tok == ':')	/* strtok_r() skips leading separators */
+			tok++;
+		colon = memchr(tok, ':', (size_t)(end - tok));
+		fmt = colon ? colon + 2 : end;		/* after ": " */
+
+		if (fmt < end && *fmt == '"')
+			fmt++;
+		if (fmt < end && end - fmt >= 3) {
 			memcpy(clean + out, line, (size_t)(end - line));
 			out += (size_t)(end - line);
 			clean[out++] = '\n';
