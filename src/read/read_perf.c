@@ -20,8 +20,13 @@
  *    tracepoint's record as the ring buffer holds it, decoded by
  *    dat_decode.c with the formats of the file; TIME and CPU come from the
  *    sample;
- *  - PERF_RECORD_LOST and PERF_RECORD_LOST_SAMPLES: lost events on the
- *    CPU of their trailer (sample_id_all), at its time.
+ *  - PERF_RECORD_LOST: lost events on the CPU of its trailer
+ *    (sample_id_all), at its time: the kernel writes it where its buffer
+ *    overran, so the model knows where the gap is.  PERF_RECORD_LOST_SAMPLES
+ *    are not gaps: perf record writes them at its end with each event's
+ *    count of lost samples (PERF_FORMAT_LOST), the same losses again, and
+ *    more complete (the kernel writes no LOST record for the last ones);
+ *    their sum is the total when larger, as perf record prints it.
  *
  * Order.  perf record writes each CPU's buffer in turn, so the file is
  * not in time order; it guarantees nothing crosses a
@@ -196,6 +201,7 @@ struct perf_reader {
 	struct sl_strtab *strtab;
 	uint32_t lost_name;
 	int error;			/* a failure: its -errno, message in r.err */
+	uint64_t lost_samples;		/* the counts of PERF_RECORD_LOST_SAMPLES */
 };
 
 static inline uint64_t get_u64(const uint8_t *p)
@@ -867,8 +873,11 @@ static int read_records(struct perf_reader *pr, bool stop_at_tracing)
 		} else if (type >= REC_USER_START) {
 			ret = handle_user_record(pr, type, rec, size, &extra);
 		} else if (trailer_time(pr, rec, size, &ts, &cpu)) {
-			if ((type == REC_LOST && size >= 24) || (type == REC_LOST_SAMPLES && size >= 16)) {
-				uint64_t count = get_u64(rec + (type == REC_LOST ? 16 : 8));
+			if (type == REC_LOST_SAMPLES && size >= 16) {
+				pr->lost_samples = sat_add_u64(pr->lost_samples, get_u64(rec + 8));
+				queue(pr, ts, 0, ENTRY_NONE, -1);
+			} else if (type == REC_LOST && size >= 24) {
+				uint64_t count = get_u64(rec + 16);
 
 				if (cpu < 0 || cpu >= MAX_CPUS)
 					return fail(pr, -EINVAL, "corrupt perf.data: lost events at byte "
@@ -937,6 +946,9 @@ static int perf_next(struct sl_reader *r, struct sl_event *ev)
 			return ret;
 		if (ret == 0) {
 			pr->eof = true;
+			/* perf record's own total (see the top of the file) */
+			if (pr->lost_samples > r->info.lost_events)
+				r->info.lost_events = pr->lost_samples;
 			if (!pr->q_nr)
 				return 0;
 			flush_upto(pr, UINT64_MAX);
