@@ -186,6 +186,10 @@ int cmd_timehist(int argc, char **argv)
 		sl_config_free(&cfg);
 		return 2;
 	}
+	/* fewer, larger writes: the listing of a large trace is tens of MB */
+	static char spool_buf[1 << 20];	/* glibc takes no size without a buffer */
+
+	setvbuf(timehist_state.out, spool_buf, _IOFBF, sizeof(spool_buf));
 	/* only our hooks: the analyzers' findings are not printed here */
 	cfg.analyzers = timehist_analyzers;
 	cfg.nr_analyzers = 1;
