@@ -85,6 +85,15 @@ cat "$D/pipemode.data" | "$SCHEDLINT" analyze --json - > "$TMP/s.json" 2> "$TMP/
 expect_eq "pipe mode on stdin: exit 0, 1341 events" \
 	"$?/$(json "$TMP/s.json" 'd["trace"]["events"]' 2>/dev/null)" "0/1341"
 
+# pipe mode cut short on a pipe (the read window's path): in the header,
+# a record, the tracing data, the samples: one line each, exit 2
+for n in 15 24 5000 100000; do
+	head -c $n "$D/pipemode.data" | "$SCHEDLINT" analyze - > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	expect_eq "pipe mode cut at byte $n on stdin: exit 2, one line, no output" \
+		"$rc/$(wc -l < "$TMP/err")/$(wc -c < "$TMP/out")/$(grep -c 'truncated perf.data' "$TMP/err")" "2/1/0/1"
+done
+
 # a perf.data file (not pipe mode) cannot be read from a pipe: one line, exit 2
 cat "$D/pipe.data" | "$SCHEDLINT" analyze - > "$TMP/out" 2> "$TMP/err"
 rc=$?
