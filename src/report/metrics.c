@@ -376,7 +376,7 @@ static int extract_def(struct extract *x, const struct metric_def *d, struct sl_
 		char path[64];
 
 		if (!acct) {
-			valid = false;
+			unmeasured = "a report without run/idle accounting (older schedlint)";
 			break;
 		}
 		snprintf(path, sizeof(path), "accounting.%s", d->hist);
@@ -384,20 +384,24 @@ static int extract_def(struct extract *x, const struct metric_def *d, struct sl_
 		if (!h || need_number(x, h, path, "count", &count) ||
 		    need_number(x, h, path, d->field, &value))
 			return -1;
-		valid = count > 0;
+		if (!count)
+			unmeasured = !strcmp(d->hist, "run_length") ? "no runs measured" :
+				     "no idle periods measured";
 		break;
 	}
 	case SRC_RATE_MOVES: {
 		const cJSON *acct = member(x->root, "accounting");
 
 		if (!acct) {
-			valid = false;
+			unmeasured = "a report without run/idle accounting (older schedlint)";
 			break;
 		}
 		if (window_s(x, &secs) || need_number(x, acct, "accounting", "cpu_moves", &sum))
 			return -1;
-		valid = secs > 0;
-		value = valid ? sum / secs : 0;
+		if (secs > 0)
+			value = sum / secs;
+		else
+			unmeasured = "no analyzed time (an empty window)";
 		break;
 	}
 	case SRC_RATE_SWITCHES:
