@@ -53,6 +53,9 @@ void sl_hist_compact(struct sl_hist *h);
 uint64_t sl_hist_percentile(const struct sl_hist *h, double p);
 uint64_t sl_hist_mean(const struct sl_hist *h);
 
+/* The lowest value of v's bucket (the lo sl_hist_next() gives for it). */
+uint64_t sl_hist_bucket_lo(uint64_t v);
+
 /* Iterate non-empty buckets in increasing order: returns 0 at the end. */
 struct sl_hist_iter {
 	int group, index;

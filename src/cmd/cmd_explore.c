@@ -313,6 +313,7 @@ int cmd_explore(int argc, char **argv)
 		x.name = "stdin";
 	}
 
+	xp_config(&cfg);	/* explore's own sample keeper, for the histogram and the tasks */
 	xp_index_init(&x.idx);
 	pr.idx = &x.idx;
 	pr.name = x.name;

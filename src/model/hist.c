@@ -48,6 +48,16 @@ static inline void bucket_range(int group, int index, uint64_t *lo, uint64_t *hi
 	*hi = base + (1ULL << shift) - 1;
 }
 
+uint64_t sl_hist_bucket_lo(uint64_t v)
+{
+	int g, i;
+	uint64_t lo, hi;
+
+	bucket_of(v, &g, &i);
+	bucket_range(g, i, &lo, &hi);
+	return lo;
+}
+
 static inline int group_size(int group)
 {
 	return group == 0 ? GROUP0 : SUB;

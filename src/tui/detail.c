@@ -38,6 +38,7 @@ struct detail {
 	struct xp_window_req made;	/* what w was read for */
 	int lane_first;
 	int ev_sel, ev_top;		/* the event list */
+	int legend_page;		/* e pages through the legend */
 };
 
 static bool is_cpu_key(const char *key)
@@ -258,6 +259,7 @@ static void dt_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 	char ts[32], cost[32], task[64], msg[512], line[512];
 	struct xp_lanes lanes = { 0 };
 	int y = r->y, bottom = r->y + r->h, lanes_h, ev_h, msg_len;
+	bool shown[128] = { false };
 
 	if (!d->open) {
 		xp_clear(r);
@@ -306,6 +308,7 @@ static void dt_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 	lanes.selected = -1;
 	lanes.cursor_col = -1;
 	lanes.markers = true;
+	lanes.shown = shown;
 	/* room for the axis, a legend row and at least 4 events */
 	lanes_h = bottom - y - 2 - 5;
 	lanes.marker_rows = d->marker_rows && xp_lanes_rows(&lanes, x->nr_cpus) <= lanes_h;
@@ -318,7 +321,7 @@ static void dt_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 	xp_draw_lanes(x, &lanes, &(struct xp_rect){ y, r->x, lanes_h, r->w });
 	y += lanes_h;
 	xp_draw_axis(x, &lanes, y++, r, f->ts);
-	y += xp_draw_legend(x, &d->w, y, r, bottom - y >= 10 ? 2 : 1);
+	y += xp_draw_legend(x, &lanes, &d->legend_page, y, r, bottom - y >= 10 ? 2 : 1);
 
 	/* the raw events */
 	if (y >= bottom)
@@ -411,13 +414,25 @@ static bool dt_key(struct xp *x, struct xp_panel *p, int ch)
 	case 'm':
 		d->marker_rows = !d->marker_rows;
 		return true;
+	case 'e':
+		d->legend_page++;
+		return true;
 	case 'n':
-		xp_detail_open(x, xp_findings_step(x, d->cur, 1));
-		return true;
 	case 'p':
-	case 'N':
-		xp_detail_open(x, xp_findings_step(x, d->cur, -1));
+	case 'N': {
+		size_t next = xp_findings_step(x, d->cur, ch == 'n' ? 1 : -1);
+		char where[128];
+
+		xp_findings_position(x, d->cur, where, sizeof(where));
+		if (next == d->cur) {
+			xp_set_status(x, false, "no %s finding: this one is %s", ch == 'n' ? "next" : "previous", where);
+			return true;
+		}
+		xp_detail_open(x, next);
+		xp_set_status(x, false, "%s finding: %s", ch == 'n' ? "next" : "previous",
+			      xp_findings_position(x, next, where, sizeof(where)));
 		return true;
+	}
 	case 't':
 		xp_timeline_goto(x, f->ts, f->pid, f->cpu);
 		return true;
@@ -462,6 +477,7 @@ static const struct xp_key_help dt_keys[] = {
 	{ "J / K", "scroll the CPUs (many CPUs)" },
 	{ "a", "events of all CPUs / of the CPUs the finding names" },
 	{ "m", "markers on their own row / over the lanes" },
+	{ "e", "the next page of the legend" },
 	{ "n / p", "next / previous finding in the list's order" },
 	{ "Esc Backspace", "back to the list" },
 	{ NULL, NULL },
@@ -474,6 +490,6 @@ const struct xp_panel_ops xp_detail_ops = {
 	.draw = dt_draw,
 	.key = dt_key,
 	.check = dt_check,
-	.hints = "j/k events  +/- zoom  h/l move  n/p next/prev  t timeline  Esc back  ?:help  q:quit",
+	.hints = "j/k events  +/- zoom  h/l move  n/p next/prev  t timeline  Esc back  ?:help",
 	.keys = dt_keys,
 };

@@ -26,6 +26,7 @@ void xp_init_attrs(struct xp *x)
 	a[XP_A_CURSOR] = A_REVERSE;
 	a[XP_A_DIM] = A_DIM;
 	a[XP_A_IDLE] = A_DIM;
+	a[XP_A_WAIT] = A_DIM | A_UNDERLINE;
 	if (!x->color) {
 		a[XP_A_TITLE] = A_REVERSE;
 		a[XP_A_TAB] = A_BOLD;

@@ -108,6 +108,6 @@ void xp_event_text(const struct xp *x, const struct xp_raw_event *r, char *buf, 
 		break;
 	}
 	snprintf(buf, len, "%s [%03d] %-18s %-18s %s", fmt_ts(ts, sizeof(ts), ev->ts), ev->cpu,
-		 ev->type == SL_EV_LOST ? "" : comm_of(x, ev->pid, 0, who, sizeof(who)),
+		 ev->type == SL_EV_LOST ? "" : comm_of(x, ev->pid, r->comm, who, sizeof(who)),
 		 ev->type == SL_EV_LOST ? "LOST" : sl_str(st, ev->name), fields);
 }

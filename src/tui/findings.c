@@ -134,6 +134,37 @@ static void fl_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 	}
 }
 
+/* The next (dir 1) or previous (-1) finding of a task the search names, from the selected one (0: it too). */
+static void search_step(struct xp *x, struct findings_list *fl, int dir)
+{
+	int matches = 0, at = 0;
+
+	if (!x->search.text[0]) {
+		xp_set_status(x, false, "no search: / asks for a task's name or pid");
+		return;
+	}
+#define MATCHES(i) xp_match_task(x, &x->search, x->findings[fl->order[i]].pid, x->findings[fl->order[i]].comm)
+	for (int i = 0; i < fl->nr; i++)
+		matches += MATCHES(i);
+	for (int k = dir ? 1 : 0; matches && k <= fl->nr; k++) {
+		int i = ((fl->sel + (dir < 0 ? -k : k)) % fl->nr + fl->nr) % fl->nr;
+
+		if (MATCHES(i)) {
+			fl->sel = i;
+			break;
+		}
+	}
+	if (!matches) {
+		xp_set_status(x, false, "no finding of a task matching '%s'", x->search.text);
+		return;
+	}
+	for (int i = 0; i <= fl->sel; i++)
+		at += MATCHES(i);
+#undef MATCHES
+	xp_set_status(x, false, "finding %d of the %d of tasks matching '%s' (n/N: next/previous)", at, matches,
+		      x->search.text);
+}
+
 static bool fl_key(struct xp *x, struct xp_panel *p, int ch)
 {
 	struct findings_list *fl = p->priv;
@@ -170,6 +201,14 @@ found:
 	case 'a':
 		fl->kind = -1;
 		fl->dirty = true;
+		return true;
+	case '/':
+		if (xp_ask_match(x, " search the findings of a task (name or pid): ", &x->search) > 0)
+			search_step(x, fl, 0);
+		return true;
+	case 'n':
+	case 'N':
+		search_step(x, fl, ch == 'n' ? 1 : -1);
 		return true;
 	case '\n':
 	case '\r':
@@ -209,6 +248,33 @@ size_t xp_findings_step(struct xp *x, size_t cur, int dir)
 	return cur;
 }
 
+void xp_findings_show_kind(struct xp *x, int kind)
+{
+	struct findings_list *fl = x->panels[XP_FINDINGS].priv;
+
+	fl->kind = kind;
+	fl->dirty = true;
+	fl->sel = fl->top = 0;
+	xp_show(x, XP_FINDINGS);
+}
+
+const char *xp_findings_position(struct xp *x, size_t finding, char *buf, size_t len)
+{
+	struct findings_list *fl = x->panels[XP_FINDINGS].priv;
+
+	if (fl->dirty)
+		rebuild(x, fl);
+	for (int i = 0; i < fl->nr; i++)
+		if (fl->order[i] == finding) {
+			snprintf(buf, len, "%d of %d in the list's order (by %s%s%s)", i + 1, fl->nr,
+				 sort_names[fl->sort], fl->kind >= 0 ? ", only " : "",
+				 fl->kind >= 0 ? sl_kinds[fl->kind].name : "");
+			return buf;
+		}
+	snprintf(buf, len, "not in the list shown (f / a: its kinds)");
+	return buf;
+}
+
 static const struct xp_key_help fl_keys[] = {
 	{ "Up/Down j/k", "select a finding" },
 	{ "PgUp/PgDn Home/End", "by pages, first / last" },
@@ -217,6 +283,7 @@ static const struct xp_key_help fl_keys[] = {
 	{ "s", "sort by cost, time, kind" },
 	{ "f", "show one kind (each kind in turn), then all" },
 	{ "a", "all kinds" },
+	{ "/", "search a task's findings (name or pid); n / N" },
 	{ NULL, NULL },
 };
 
@@ -226,6 +293,6 @@ const struct xp_panel_ops xp_findings_ops = {
 	.destroy = fl_destroy,
 	.draw = fl_draw,
 	.key = fl_key,
-	.hints = "Enter detail  t timeline  s sort  f kind  a all  ?:help  q:quit",
+	.hints = "Enter detail  t timeline  s sort  f kind  a all  / search  ?:help  q:quit",
 	.keys = fl_keys,
 };

@@ -10,6 +10,19 @@
 #include "tui.h"
 #include "util/util.h"
 
+struct help {
+	int top;
+	int nr_lines;
+};
+
+void xp_help_open(struct xp *x)
+{
+	struct help *h = x->panels[XP_HELP].priv;
+
+	h->top = 0;
+	xp_show(x, XP_HELP);
+}
+
 static const struct xp_key_help global_keys[] = {
 	{ "1 2 3 4", "overview, findings, timeline, tasks" },
 	{ "Tab / Shift-Tab", "next / previous view" },
@@ -21,17 +34,17 @@ static const struct xp_key_help global_keys[] = {
 };
 
 static const char *const glyphs[] = {
-	"Lanes: one per CPU; a letter (and colour) per task, legend under the lanes;",
+	"Lanes: one per CPU; a letter (and colour) per task, the legend under them",
+	"(e: its next page) names every letter and sign on the screen:",
 	"  .  idle   ?  not known (before the CPU's first event, after lost events)",
 	"  +  a task without a letter (more tasks in the window than letters)",
+	"  -  tasks the filter (backslash) hides   blank: outside the trace",
+	"  under a lane: markers, else the letter (underlined) of a task waiting there",
 	"  ^  wakeup (enqueued there)   '  waking (the waker's CPU)   >  migrated in",
-	"  !  IPI sent there or received   x  lost events   F  a finding   |  this finding",
-	"  the finding's or followed task is drawn reversed/red and marked * in the legend",
-};
-
-struct help {
-	int top;
-	int nr_lines;
+	"  !  IPI sent there or received   x  lost events",
+	"Axis: F a finding   | this finding   ^ the cursor   A B the markers",
+	"The finding's or followed task: reversed (red) and marked * in the legend;",
+	"a task's name is the one it had then (one that exec'd: old>new in the legend).",
 };
 
 static void hp_init(struct xp *x, struct xp_panel *p)
@@ -49,9 +62,9 @@ static int lines(struct xp *x, const struct xp_rect *r, int top)
 {
 	int order[XP_NR_PANELS], n = 0, line = 0;
 
-	order[n++] = x->help_back;
+	order[n++] = x->back[XP_HELP];
 	for (int i = 0; i < XP_NR_PANELS; i++)
-		if (i != x->help_back && i != XP_HELP)
+		if (i != x->back[XP_HELP] && i != XP_HELP)
 			order[n++] = i;
 
 #define LINE(attr, ...)								\

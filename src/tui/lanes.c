@@ -28,6 +28,21 @@ static const struct {
 	{ XP_MARK_WAKING,  '\'', "waking" },
 };
 
+/*
+ * shown[] is indexed by the glyph; what is not a glyph of the lanes takes a
+ * control character's place: the axis's glyphs ('^' is a lane marker too)
+ * and a waiting task's letter under a lane.
+ */
+#define AXIS_SHOWN(i)	(1 + (i))
+#define WAITING_SHOWN	16
+static const struct {
+	char glyph;
+	const char *name;
+} axis_glyphs[] = {
+	{ 'F', "a finding (axis)" }, { '|', "this finding (axis)" }, { '^', "the cursor (axis)" },
+	{ 'A', "marker A (axis)" }, { 'B', "marker B (axis)" },
+};
+
 static char marker_glyph(uint16_t marks)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(markers); i++)
@@ -67,6 +82,10 @@ static char cell_glyph(const struct xp *x, const struct xp_lanes *l, const struc
 		*attr = c->best_pid == w->req.highlight_pid ? x->attrs[XP_A_HILITE] : xp_task_attr(x, g);
 		return g;
 	}
+	if (c->busy_ns >= c->idle_ns && c->busy_ns >= c->unknown_ns && c->other_ns) {
+		*attr = x->attrs[XP_A_DIM];
+		return '-';	/* busy with tasks the filter hides */
+	}
 	*attr = x->attrs[XP_A_IDLE];
 	return c->idle_ns >= c->unknown_ns ? '.' : '?';
 }
@@ -103,6 +122,8 @@ void xp_draw_lanes(struct xp *x, const struct xp_lanes *l, const struct xp_rect 
 				attr |= A_REVERSE;
 			attrset(attr);
 			mvaddch(y, r->x + lw + col, (chtype)(unsigned char)g);
+			if (l->shown && r->x + lw + col < COLS)
+				l->shown[(unsigned char)g & 127] = true;
 		}
 		attrset(A_NORMAL);
 		for (int col = lw + cols; col < r->w; col++)
@@ -112,11 +133,21 @@ void xp_draw_lanes(struct xp *x, const struct xp_lanes *l, const struct xp_rect 
 			xp_put(y, r->x, lw, A_NORMAL, "");
 			for (int col = 0; col < cols && lw + col < r->w; col++) {
 				char m = row && l->markers ? marker_glyph(row[col].marks) : 0;
+				char g = m;
 
 				attrset(m ? x->attrs[XP_A_MARK] : A_NORMAL);
+				if (!m && row && row[col].wait_ns) {
+					/* no marker here: the task that waited longest on this CPU */
+					g = xp_window_letter(w, row[col].wait_pid);
+					attrset(x->attrs[XP_A_WAIT]);
+					if (l->shown && r->x + lw + col < COLS)
+						l->shown[WAITING_SHOWN] = true;
+				}
 				if (col == l->cursor_col)
 					attrset(A_REVERSE);
-				mvaddch(y, r->x + lw + col, m ? (chtype)(unsigned char)m : ' ');
+				mvaddch(y, r->x + lw + col, g ? (chtype)(unsigned char)g : ' ');
+				if (l->shown && g && r->x + lw + col < COLS)
+					l->shown[(unsigned char)g & 127] = true;
 			}
 			attrset(A_NORMAL);
 			for (int col = lw + cols; col < r->w; col++)
@@ -173,9 +204,16 @@ void xp_draw_axis(struct xp *x, const struct xp_lanes *l, int y, const struct xp
 				ruler[col] = 'F';
 		}
 	}
+	for (int i = 0; i < 2; i++) {
+		const uint64_t *m = i ? l->mark_b : l->mark_a;
+
+		if (m && *m >= req->start && *m - req->start <= req->span)
+			ruler[xp_window_col(req, *m)] = (char)('A' + i);
+	}
 	xp_put(y, r->x, lw, A_NORMAL, "");
 	for (int col = 0; col < cols; col++) {
-		attr_t attr = ruler[col] == 'F' ? x->attrs[XP_A_BAD] : x->attrs[XP_A_DIM];
+		attr_t attr = ruler[col] == 'F' ? x->attrs[XP_A_BAD] :
+			      ruler[col] == 'A' || ruler[col] == 'B' ? x->attrs[XP_A_MARK] : x->attrs[XP_A_DIM];
 
 		if (mark_ts >= req->start && mark_ts < req->start + req->span &&
 		    col == xp_window_col(req, mark_ts)) {
@@ -191,56 +229,128 @@ void xp_draw_axis(struct xp *x, const struct xp_lanes *l, int y, const struct xp
 			mvaddstr(y, r->x + lw + col, "─");
 		else
 			mvaddch(y, r->x + lw + col, (chtype)(unsigned char)ruler[col]);
+		/* the axis's own glyphs, told apart from the lanes' ('^' is both) */
+		if (l->shown && strchr("F|^AB", ruler[col]) && r->x + lw + col < COLS)
+			l->shown[AXIS_SHOWN(strchr("F|^AB", ruler[col]) - "F|^AB")] = true;
 	}
 	attrset(A_NORMAL);
 	xp_put(y, r->x + lw + cols, r->w - lw - cols, A_NORMAL, "");
 	free(ruler);
 }
 
-int xp_draw_legend(struct xp *x, const struct xp_window *w, int y, const struct xp_rect *r,
+#define PAGE_NOTE_W	14	/* " e: more 2/3" */
+
+struct legend_item {
+	char glyph;
+	attr_t attr;
+	char text[100];
+	int row, col;			/* where it goes, in rows of all the pages */
+};
+
+static void add_item(struct legend_item **items, size_t *nr, size_t *alloc, char glyph, attr_t attr,
+		     const char *text)
+{
+	GROW(*items, *alloc, *nr + 1);
+	(*items)[*nr].glyph = glyph;
+	(*items)[*nr].attr = attr;
+	snprintf((*items)[*nr].text, sizeof((*items)[*nr].text), " %s", text);
+	(*nr)++;
+}
+
+int xp_draw_legend(struct xp *x, const struct xp_lanes *l, int *page, int y, const struct xp_rect *r,
 		   int max_rows)
 {
-	int row = 0, col = 0;
-	char item[96], name[64];
-
-#define PUT_ITEM(attr_letter, letter, text)						\
-	do {										\
-		int n = (int)strlen(text) + 4;						\
-		if (col + n > r->w && col) {						\
-			if (++row >= max_rows)						\
-				goto done;						\
-			col = 0;							\
-		}									\
-		xp_put(y + row, r->x + col, 1, attr_letter, (char[2]){ letter, 0 });	\
-		xp_put(y + row, r->x + col + 1, n - 1, A_NORMAL, text);		\
-		col += n;								\
-	} while (0)
+	const struct xp_window *w = l->w;
+	struct legend_item *items = NULL;
+	size_t nr = 0, alloc = 0, unlettered = 0;
+	int nr_pages = 1, row, col, pg, reserve;
+	char text[96], name[64];
+	const bool *shown = l->shown;
 
 	if (max_rows <= 0)
 		return 0;
-	xp_put(y, r->x, r->w, A_NORMAL, "");
-	for (size_t i = 0; i < w->nr_tasks && w->tasks[i].letter; i++) {
+	/* what is on the screen, in the order a reader looks for it */
+	for (size_t i = 0; i < w->nr_tasks; i++) {
 		const struct xp_window_task *t = &w->tasks[i];
 		bool hl = t->pid == w->req.highlight_pid;
 
-		snprintf(item, sizeof(item), " %s%s", xp_task_name(x, t->pid, t->comm, name, sizeof(name)),
-			 hl ? "*" : "");
-		if (i >= 12 && !hl) {
-			snprintf(item, sizeof(item), " ...%zu more", w->nr_tasks - i);
-			PUT_ITEM(A_NORMAL, '+', item);
-			break;
+		if (!t->letter) {
+			unlettered++;
+			continue;
 		}
-		PUT_ITEM(hl ? x->attrs[XP_A_HILITE] : xp_task_attr(x, t->letter), t->letter, item);
+		if (shown && !shown[(unsigned char)t->letter & 127])
+			continue;
+		/* a task that exec'd in the window: both its names, as they were */
+		snprintf(text, sizeof(text), "%s%s%s%s",
+			 t->first_comm && t->first_comm != t->comm ? sl_str(x->m->strtab, t->first_comm) : "",
+			 t->first_comm && t->first_comm != t->comm ? ">" : "",
+			 xp_task_name(x, t->pid, t->comm, name, sizeof(name)), hl ? "*" : "");
+		add_item(&items, &nr, &alloc, t->letter, hl ? x->attrs[XP_A_HILITE] : xp_task_attr(x, t->letter),
+			 text);
 	}
-	PUT_ITEM(x->attrs[XP_A_IDLE], '.', " idle");
-	PUT_ITEM(x->attrs[XP_A_IDLE], '?', " unknown");
-	for (size_t i = ARRAY_SIZE(markers); i-- > 0;) {
-		snprintf(item, sizeof(item), " %s", markers[i].name);
-		PUT_ITEM(x->attrs[XP_A_MARK], markers[i].glyph, item);
+	if (!shown || shown['+']) {
+		snprintf(text, sizeof(text), "%zu more tasks (no letter left)", unlettered);
+		add_item(&items, &nr, &alloc, '+', A_NORMAL, text);
 	}
-done:
-	return MIN(row + 1, max_rows);
-#undef PUT_ITEM
+	if (!shown || shown['.'])
+		add_item(&items, &nr, &alloc, '.', x->attrs[XP_A_IDLE], "idle");
+	if (!shown || shown['?'])
+		add_item(&items, &nr, &alloc, '?', x->attrs[XP_A_IDLE], "not known (no event yet, lost)");
+	if (shown && shown[WAITING_SHOWN])
+		add_item(&items, &nr, &alloc, '_', x->attrs[XP_A_WAIT], "letter under a lane: it waits there (queued)");
+	if (shown && shown['-'])
+		add_item(&items, &nr, &alloc, '-', x->attrs[XP_A_DIM], "other tasks (filtered out)");
+	if (shown && shown[' '])
+		add_item(&items, &nr, &alloc, ' ', A_NORMAL, "(blank) outside the trace");
+	for (size_t i = ARRAY_SIZE(markers); i-- > 0;)
+		if (!shown || shown[(unsigned char)markers[i].glyph])
+			add_item(&items, &nr, &alloc, markers[i].glyph, x->attrs[XP_A_MARK], markers[i].name);
+	for (size_t i = 0; i < ARRAY_SIZE(axis_glyphs); i++)
+		if (shown && shown[AXIS_SHOWN(i)])
+			add_item(&items, &nr, &alloc, axis_glyphs[i].glyph,
+				 axis_glyphs[i].glyph == 'F' ? x->attrs[XP_A_BAD] : x->attrs[XP_A_MARK],
+				 axis_glyphs[i].name);
+
+	/*
+	 * Rows of items, pages of max_rows rows; when there is more than one
+	 * page, each row keeps room at its end for " e: more 2/3".
+	 */
+	reserve = 0;
+	for (;;) {
+		row = col = 0;
+		for (size_t i = 0; i < nr; i++) {
+			int n = (int)strlen(items[i].text) + 3;
+
+			if (col + n > r->w - reserve && col) {
+				row++;
+				col = 0;
+			}
+			items[i].row = row;
+			items[i].col = col;
+			col += n;
+		}
+		nr_pages = row / max_rows + 1;
+		if (nr_pages == 1 || reserve)
+			break;
+		reserve = PAGE_NOTE_W;
+	}
+	pg = *page % nr_pages;
+	for (int yy = y; yy < y + max_rows; yy++)
+		xp_put(yy, r->x, r->w, A_NORMAL, "");
+	for (size_t i = 0; i < nr; i++) {
+		int yy = y + items[i].row - pg * max_rows, n = (int)strlen(items[i].text) + 3;
+
+		if (items[i].row / max_rows != pg)
+			continue;
+		xp_put(yy, r->x + items[i].col, 1, items[i].attr, (char[2]){ items[i].glyph, 0 });
+		xp_put(yy, r->x + items[i].col + 1, MIN(n - 1, r->w - items[i].col - 1), A_NORMAL, items[i].text);
+	}
+	if (nr_pages > 1)
+		xp_putf(y + max_rows - 1, r->x + r->w - PAGE_NOTE_W, PAGE_NOTE_W, x->attrs[XP_A_DIM],
+			" e: more %d/%d", pg + 1, nr_pages);
+	*page = pg;
+	free(items);
+	return max_rows;
 }
 
 void xp_describe_cell(const struct xp *x, const struct xp_window *w, int cpu, int col,
@@ -269,11 +379,19 @@ void xp_describe_cell(const struct xp *x, const struct xp_window *w, int cpu, in
 		n += (size_t)snprintf(buf + n, len - n, "outside the trace");
 	else if (c->best_ns)
 		n += (size_t)snprintf(buf + n, len - n, "%s ran %s, busy %d%%",
-				      xp_task_name(x, c->best_pid, 0, name, sizeof(name)),
+				      xp_task_name(x, c->best_pid, c->best_comm, name, sizeof(name)),
 				      xp_dur(d, sizeof(d), c->best_ns), (int)(c->busy_ns * 100 / data));
+	else if (c->other_ns && c->other_ns >= c->idle_ns && c->other_ns >= c->unknown_ns)
+		n += (size_t)snprintf(buf + n, len - n, "tasks the filter hides, busy %d%%",
+				      (int)(c->busy_ns * 100 / data));
 	else
 		n += (size_t)snprintf(buf + n, len - n, "%s", c->idle_ns >= c->unknown_ns ?
 				      "idle" : "not known (no events yet, or lost)");
+	if (c->wait_ns && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ", %s waited %s",
+				      xp_task_name(x, c->wait_pid, xp_window_task(w, c->wait_pid) ?
+						   xp_window_task(w, c->wait_pid)->comm : 0, name, sizeof(name)),
+				      xp_dur(d, sizeof(d), c->wait_ns));
 	for (size_t i = 0; i < ARRAY_SIZE(markers) && n < len; i++)
 		if (c->marks & markers[i].bit)
 			n += (size_t)snprintf(buf + n, len - n, "  %c %s", markers[i].glyph, markers[i].name);

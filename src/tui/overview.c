@@ -26,12 +26,15 @@ struct ov_line {
 	double frac;
 	attr_t bar_attr;
 	char after[64];			/* text after the bar */
+	int hist_row;			/* Enter: this histogram row's samples; -1 */
+	int kind;			/* Enter: the findings of this kind; -1 */
 };
 
 struct overview {
 	struct ov_line *lines;
 	size_t nr, alloc;
 	int top;
+	int sel;			/* the selected line (Enter acts on it) */
 	int width;			/* what the lines were built for */
 };
 
@@ -47,6 +50,7 @@ static struct ov_line *add_line(struct overview *ov, attr_t attr, const char *fm
 	l = &ov->lines[ov->nr++];
 	memset(l, 0, sizeof(*l));
 	l->attr = attr;
+	l->hist_row = l->kind = -1;
 	va_start(ap, fmt);
 	vsnprintf(l->text, sizeof(l->text), fmt, ap);
 	va_end(ap);
@@ -124,10 +128,14 @@ static void findings_lines(struct xp *x, struct overview *ov)
 		bool bad = s->count && sl_kinds[k].listed;
 
 		/* sync-wake-local is a measurement: its "what" says so */
-		add_line(ov, bad ? x->attrs[XP_A_BAD] : A_NORMAL, " %-24s %7" PRIu64 " %11s %11s   %s",
-			 sl_kinds[k].name, s->count, s->count ? xp_dur(a, sizeof(a), s->cost) : "-",
-			 s->count ? xp_dur(b, sizeof(b), s->max_cost) : "-",
-			 fit_words(what, sizeof(what), sl_kinds[k].what, room));
+		struct ov_line *l = add_line(ov, bad ? x->attrs[XP_A_BAD] : A_NORMAL,
+					     " %-24s %7" PRIu64 " %11s %11s   %s",
+					     sl_kinds[k].name, s->count, s->count ? xp_dur(a, sizeof(a), s->cost) : "-",
+					     s->count ? xp_dur(b, sizeof(b), s->max_cost) : "-",
+					     fit_words(what, sizeof(what), sl_kinds[k].what, room));
+
+		if (s->count)
+			l->kind = k;
 	}
 	if (fs->dropped)
 		add_line(ov, x->attrs[XP_A_DIM], " the list keeps the %zu most costly findings;"
@@ -181,31 +189,19 @@ static const char *short_ns(char *buf, size_t len, uint64_t ns)
 	return buf;
 }
 
-/* 1-2-5 rows, as in the text report */
+/* 1-2-5 rows, as in the text report; Enter on one lists its samples */
 static void histogram_lines(struct xp *x, struct overview *ov)
 {
-	uint64_t bounds[60], rows[60] = { 0 }, maxc = 0, lo, hi, c, b = 1;
+	uint64_t rows[XP_HIST_ROWS] = { 0 }, maxc = 0, lo, hi, c;
 	struct sl_hist_iter it = { 0 };
-	int nr = 0, first = -1, last = -1;
+	int first = -1, last = -1;
 	const struct sl_hist *h = &x->m->latency;
 
 	if (!h->count)
 		return;
-	for (int i = 0; nr < 60 && b < UINT64_MAX / 10; i++) {
-		static const int steps[] = { 1, 2, 5 };
-
-		bounds[nr++] = b * (uint64_t)steps[i % 3];
-		if (i % 3 == 2)
-			b *= 10;
-	}
-	while (sl_hist_next(h, &it, &lo, &hi, &c)) {
-		int row = 0;
-
-		while (row + 1 < nr && bounds[row + 1] <= lo)
-			row++;
-		rows[row] += c;
-	}
-	for (int i = 0; i < nr; i++)
+	while (sl_hist_next(h, &it, &lo, &hi, &c))
+		rows[xp_hist_row(lo)] += c;
+	for (int i = 0; i < XP_HIST_ROWS; i++)
 		if (rows[i]) {
 			if (first < 0)
 				first = i;
@@ -213,16 +209,17 @@ static void histogram_lines(struct xp *x, struct overview *ov)
 			maxc = MAX(maxc, rows[i]);
 		}
 	add_line(ov, A_NORMAL, "%s", "");
-	add_line(ov, x->attrs[XP_A_HEAD], " Latency histogram");
+	add_line(ov, x->attrs[XP_A_HEAD], " Latency histogram (Enter on a row: its samples)");
 	for (int i = first; i <= last; i++) {
 		char a[32];
-		struct ov_line *l = add_line(ov, A_NORMAL, " %9s .. ", short_ns(a, sizeof(a), bounds[i]));
+		struct ov_line *l = add_line(ov, A_NORMAL, " %9s .. ", short_ns(a, sizeof(a), xp_hist_row_lo(i)));
 
 		l->bar = true;
 		l->bar_col = 14;
 		l->bar_w = MIN(40, MAX(10, ov->width - 30));
 		l->frac = (double)rows[i] / (double)maxc;
 		l->bar_attr = x->attrs[XP_A_BAR];
+		l->hist_row = i;
 		snprintf(l->after, sizeof(l->after), " %" PRIu64, rows[i]);
 	}
 }
@@ -305,8 +302,13 @@ static void ov_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 
 	if (ov->width != r->w || !ov->nr)
 		build(x, ov, r->w);
+	ov->sel = MAX(0, MIN(ov->sel, (int)ov->nr - 1));
 	if (ov->top > (int)ov->nr - r->h)
 		ov->top = MAX(0, (int)ov->nr - r->h);
+	if (ov->sel < ov->top)
+		ov->top = ov->sel;
+	if (ov->sel >= ov->top + r->h)
+		ov->top = ov->sel - r->h + 1;
 	for (int row = 0; row < r->h; row++) {
 		size_t i = (size_t)(ov->top + row);
 		const struct ov_line *l;
@@ -317,10 +319,10 @@ static void ov_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 		}
 		l = &ov->lines[i];
 		if (!l->bar) {
-			xp_put(r->y + row, r->x, r->w, l->attr, l->text);
+			xp_put(r->y + row, r->x, r->w, (int)i == ov->sel ? x->attrs[XP_A_SELECT] : l->attr, l->text);
 			continue;
 		}
-		xp_put(r->y + row, r->x, l->bar_col, l->attr, l->text);
+		xp_put(r->y + row, r->x, l->bar_col, (int)i == ov->sel ? x->attrs[XP_A_SELECT] : l->attr, l->text);
 		if (l->bar_col + l->bar_w < r->w) {
 			xp_bar(x, r->y + row, r->x + l->bar_col, l->bar_w, l->frac, l->bar_attr);
 			xp_put(r->y + row, r->x + l->bar_col + l->bar_w, r->w - l->bar_col - l->bar_w,
@@ -334,50 +336,60 @@ static void ov_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 static bool ov_key(struct xp *x, struct xp_panel *p, int ch)
 {
 	struct overview *ov = p->priv;
-	int page = p->last.h;
+	int page = MAX(1, p->last.h - 1);
+	const struct ov_line *l;
 
 	switch (ch) {
 	case KEY_DOWN:
 	case 'j':
-		ov->top++;
+		ov->sel++;
 		break;
 	case KEY_UP:
 	case 'k':
-		ov->top--;
+		ov->sel--;
 		break;
 	case KEY_NPAGE:
 	case ' ':
-		ov->top += page - 1;
+		ov->sel += page;
+		ov->top += page;
 		break;
 	case KEY_PPAGE:
-		ov->top -= page - 1;
+		ov->sel -= page;
+		ov->top -= page;
 		break;
 	case KEY_HOME:
 	case 'g':
-		ov->top = 0;
+		ov->sel = ov->top = 0;
 		break;
 	case KEY_END:
 	case 'G':
-		ov->top = (int)ov->nr;
+		ov->sel = ov->top = (int)ov->nr;
 		break;
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
-		xp_show(x, XP_FINDINGS);
+		l = ov->sel >= 0 && (size_t)ov->sel < ov->nr ? &ov->lines[ov->sel] : NULL;
+		if (l && l->hist_row >= 0)
+			xp_samples_open(x, l->hist_row);
+		else if (l && l->kind >= 0)
+			xp_findings_show_kind(x, l->kind);
+		else
+			xp_show(x, XP_FINDINGS);
 		return true;
 	default:
 		return false;
 	}
-	if (ov->top < 0)
-		ov->top = 0;
+	ov->sel = MAX(0, MIN(ov->sel, (int)ov->nr - 1));
+	ov->top = MAX(0, ov->top);
 	return true;
 }
 
 static const struct xp_key_help ov_keys[] = {
-	{ "Up/Down j/k", "scroll" },
-	{ "PgUp/PgDn Space", "scroll a page" },
+	{ "Up/Down j/k", "select a line (the page scrolls)" },
+	{ "PgUp/PgDn Space", "a page" },
 	{ "Home/End g/G", "top / bottom" },
-	{ "Enter", "the findings list" },
+	{ "Enter", "a kind's findings, a histogram row's samples," },
+	{ "", "else the findings list" },
 	{ NULL, NULL },
 };
 
@@ -387,6 +399,6 @@ const struct xp_panel_ops xp_overview_ops = {
 	.destroy = ov_destroy,
 	.draw = ov_draw,
 	.key = ov_key,
-	.hints = "j/k scroll  Enter findings  2 findings  3 timeline  4 tasks  ?:help  q:quit",
+	.hints = "j/k select  Enter findings or samples  3 timeline  4 tasks  ?:help  q:quit",
 	.keys = ov_keys,
 };

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tasks.c - every task with its wakeup latency and its time, sortable;
- * Enter follows it in the timeline from its first run
+ * tasks.c - every task with its wakeup latency and its time, sortable,
+ * searched (/, n, N) and filtered (backslash) by name or pid; Enter puts
+ * the timeline on its worst wakeup (markers A at the waking, B at the
+ * switch-in), following it
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,6 +25,7 @@ struct tasks_list {
 	enum task_sort sort;
 	int sel, top;
 	bool dirty;
+	struct xp_match filter;		/* only these tasks; "" all */
 };
 
 static const struct sl_model *sort_model;
@@ -78,7 +81,8 @@ static void rebuild(struct xp *x, struct tasks_list *tl)
 		struct sl_task *t = x->m->tasks[i];
 
 		if (t->pid > 0 && sl_filter_task(x->m->cfg, x->m->strtab, t) &&
-		    (t->run_ns || t->wait_ns || t->latency.count || t->switches))
+		    (t->run_ns || t->wait_ns || t->latency.count || t->switches) &&
+		    xp_match_task(x, &tl->filter, t->pid, t->comm))
 			tl->tasks[tl->nr++] = t;
 	}
 	sort_model = x->m;
@@ -130,7 +134,9 @@ static void tk_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 
 	if (tl->dirty)
 		rebuild(x, tl);
-	xp_putf(y++, r->x, r->w, A_NORMAL, " %d tasks, sorted by %s", tl->nr, sort_names[tl->sort]);
+	xp_putf(y++, r->x, r->w, A_NORMAL, " %d task%s%s%s%s, sorted by %s", tl->nr, tl->nr == 1 ? "" : "s",
+		tl->filter.text[0] ? " matching '" : "", tl->filter.text, tl->filter.text[0] ? "'" : "",
+		sort_names[tl->sort]);
 	xp_putf(y++, r->x, r->w, x->attrs[XP_A_HEAD], " %-24s %7s %9s %9s %9s %9s %9s %7s %6s %6s",
 		"task", "wakeups", "lat p50", "lat p99", "lat max", "run", "wait", "switch", "preem", "migr");
 	xp_list_clamp(&tl->sel, &tl->top, tl->nr, list_h);
@@ -152,6 +158,34 @@ static void tk_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 	}
 }
 
+/* The next (dir 1) or previous (-1) task the search names, from the one selected (0: it too). */
+static void search_step(struct xp *x, struct tasks_list *tl, int dir)
+{
+	int matches = 0, at = 0;
+
+	if (!x->search.text[0]) {
+		xp_set_status(x, false, "no search: / asks for a task's name or pid");
+		return;
+	}
+	for (int i = 0; i < tl->nr; i++)
+		matches += xp_match_task(x, &x->search, tl->tasks[i]->pid, tl->tasks[i]->comm);
+	for (int k = dir ? 1 : 0; matches && k <= tl->nr; k++) {
+		int i = ((tl->sel + (dir < 0 ? -k : k)) % tl->nr + tl->nr) % tl->nr;
+
+		if (xp_match_task(x, &x->search, tl->tasks[i]->pid, tl->tasks[i]->comm)) {
+			tl->sel = i;
+			break;
+		}
+	}
+	if (!matches) {
+		xp_set_status(x, false, "no task matches '%s'", x->search.text);
+		return;
+	}
+	for (int i = 0; i <= tl->sel; i++)
+		at += xp_match_task(x, &x->search, tl->tasks[i]->pid, tl->tasks[i]->comm);
+	xp_set_status(x, false, "task %d of %d matching '%s' (n/N: next/previous)", at, matches, x->search.text);
+}
+
 static bool tk_key(struct xp *x, struct xp_panel *p, int ch)
 {
 	struct tasks_list *tl = p->priv;
@@ -169,14 +203,38 @@ static bool tk_key(struct xp *x, struct xp_panel *p, int ch)
 		tl->sort = (tl->sort + NR_TASK_SORTS - 1) % NR_TASK_SORTS;
 		tl->dirty = true;
 		return true;
+	case '/':
+		if (xp_ask_match(x, " search a task (name or pid): ", &x->search) > 0)
+			search_step(x, tl, 0);
+		return true;
+	case 'n':
+	case 'N':
+		search_step(x, tl, ch == 'n' ? 1 : -1);
+		return true;
+	case '\\': {
+		int ret = xp_ask_match(x, " show only tasks (name or pid; empty: all): ", &tl->filter);
+
+		if (ret >= 0)
+			tl->dirty = true;
+		return true;
+	}
 	case '\n':
 	case '\r':
 	case KEY_ENTER: {
-		uint64_t found;
-		int ret;
+		const struct sl_task *t = tl->nr ? tl->tasks[tl->sel] : NULL;
+		uint64_t found, wake_ts, run_ts;
+		char who[64], d[32];
+		int ret, cpu;
 
-		if (!tl->nr)
+		if (!t)
 			return true;
+		if (xp_worst_wakeup(x, t, &wake_ts, &run_ts, &cpu)) {
+			xp_timeline_span(x, wake_ts, run_ts, t->pid, cpu);
+			xp_set_status(x, false, "the worst wakeup of %s: woken at A, switched in on cpu %d at B, "
+				      "%s later", xp_task_name(x, t->pid, t->comm, who, sizeof(who)), cpu,
+				      xp_dur(d, sizeof(d), run_ts - wake_ts));
+			return true;
+		}
 		xp_busy(x, "for the task's first run");
 		ret = xp_find_switch_in(&x->src, &x->idx, tl->tasks[tl->sel]->pid,
 					x->first_ts ? x->first_ts - 1 : 0, true, &found);
@@ -185,8 +243,8 @@ static bool tk_key(struct xp *x, struct xp_panel *p, int ch)
 		if (ret < 0)
 			return true;
 		xp_timeline_goto(x, ret ? found : x->first_ts, tl->tasks[tl->sel]->pid, -1);
-		if (!ret)
-			xp_set_status(x, false, "pid %d is never switched in", tl->tasks[tl->sel]->pid);
+		xp_set_status(x, false, ret ? "pid %d has no wakeup latency: its first run" :
+			      "pid %d is never switched in", tl->tasks[tl->sel]->pid);
 		return true;
 	}
 	default:
@@ -197,7 +255,9 @@ static bool tk_key(struct xp *x, struct xp_panel *p, int ch)
 static const struct xp_key_help tk_keys[] = {
 	{ "Up/Down j/k", "select a task (PgUp/PgDn, Home/End)" },
 	{ "s / S", "sort by the next / previous column" },
-	{ "Enter", "the timeline at the task's first run, following it" },
+	{ "/", "search a task (name or pid); n / N next / previous" },
+	{ "\\", "show only the tasks named (name or pid)" },
+	{ "Enter", "the timeline at the task's worst wakeup (A/B)" },
 	{ NULL, NULL },
 };
 
@@ -207,6 +267,6 @@ const struct xp_panel_ops xp_tasks_ops = {
 	.destroy = tk_destroy,
 	.draw = tk_draw,
 	.key = tk_key,
-	.hints = "j/k select  s sort  Enter follow in the timeline  ?:help  q:quit",
+	.hints = "j/k select  s sort  / search  \\ filter  Enter its worst wakeup  ?:help  q:quit",
 	.keys = tk_keys,
 };

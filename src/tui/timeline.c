@@ -9,9 +9,11 @@
  * shown window is read from the trace (trace_window.c).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "tui.h"
 #include "util/util.h"
@@ -22,7 +24,7 @@
 
 enum markers_mode { MARKERS_AUTO = 0, MARKERS_OVER, MARKERS_ROWS, MARKERS_OFF, NR_MARKERS_MODES };
 static const char *const markers_names[] = {
-	"auto (own rows, or off when they do not fit; m: other ways)", "over the lanes", "own rows", "off",
+	"auto (own rows, or off when they do not fit)", "over the lanes", "own rows", "off",
 };
 
 struct timeline {
@@ -32,6 +34,13 @@ struct timeline {
 	int sel;			/* selected lane (CPU) */
 	int first;			/* first lane shown */
 	int32_t follow;			/* followed pid, -1 none */
+	int at_finding;			/* the finding n / N reached (index), -1 none */
+	uint64_t mark[2];		/* KernelShark's markers A and B */
+	bool has_mark[2];
+	int legend_page;		/* e pages through the legend */
+	bool searching;			/* n / N go to x->search's runs, not to findings */
+	struct xp_match_ctx filter;	/* backslash: only these tasks in the lanes and events */
+	uint32_t filter_gen;
 	enum markers_mode markers;
 	int cols;			/* of the last draw */
 	int lanes_h;			/* rows of lanes in the last draw */
@@ -47,6 +56,7 @@ static void tl_init(struct xp *x, struct xp_panel *p)
 	struct timeline *t = xcalloc(1, sizeof(*t));
 
 	t->follow = -1;
+	t->at_finding = -1;
 	p->priv = t;
 }
 
@@ -128,6 +138,22 @@ void xp_timeline_goto(struct xp *x, uint64_t ts, int32_t follow_pid, int cpu)
 	xp_show(x, XP_TIMELINE);
 }
 
+void xp_timeline_span(struct xp *x, uint64_t a, uint64_t b, int32_t follow_pid, int cpu)
+{
+	struct timeline *t = x->panels[XP_TIMELINE].priv;
+	uint64_t d = sl_dur(a, b);
+
+	xp_timeline_goto(x, b, follow_pid, cpu);
+	/* the time between, a quarter of the window before it and after */
+	t->span = d < UINT64_MAX / 2 ? 2 * d : UINT64_MAX;
+	t->start = a > d / 2 ? a - d / 2 : 0;
+	t->cursor = b;
+	t->mark[0] = a;
+	t->mark[1] = b;
+	t->has_mark[0] = t->has_mark[1] = true;
+	clamp_view(x, t);
+}
+
 static int cursor_col(const struct timeline *t)
 {
 	struct xp_window_req req = { .start = t->start, .span = t->span, .cols = t->cols };
@@ -154,6 +180,8 @@ static void update_window(struct xp *x, struct timeline *t)
 		.start = t->start, .span = t->span, .cols = t->cols, .nr_cpus = x->nr_cpus,
 		.highlight_pid = t->follow,
 		.center = t->events_h ? t->cursor : 0, .max_events = t->events_h,
+		.keep_task = t->filter.match.text[0] ? xp_match_keep : NULL,
+		.keep_data = t->filter.match.text[0] ? &t->filter : NULL, .keep_gen = t->filter_gen,
 	};
 
 	if (t->have_window && !memcmp(&req, &t->made, sizeof(req)))
@@ -201,15 +229,16 @@ static void tl_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 	struct timeline *t = p->priv;
 	struct xp_lanes lanes = { 0 };
 	char ts[32], rel[32], span[32], who[64], cell[256];
-	int y = r->y, bottom = r->y + r->h, fit, room;
+	int y = r->y, bottom = r->y + r->h, fit, room, legend_h;
+	bool shown[128] = { false };
 
 	if (!t->set)
 		set_default(x, t);
 	t->cols = MAX(10, r->w - LABEL_W);
 	lanes.nr_lanes = x->nr_cpus;
 	lanes.label_w = LABEL_W;
-	/* rows for the lanes: what is left after the info, axis, legend and cell lines */
-	room = MAX(1, bottom - y - 4);
+	/* rows for the lanes: what is left after the info, markers, axis, legend and cell lines */
+	room = MAX(1, bottom - y - 4 - (t->has_mark[0] || t->has_mark[1]));
 	lanes.marker_rows = t->markers == MARKERS_ROWS ||
 		(t->markers == MARKERS_AUTO && 2 * x->nr_cpus <= room / 2);
 	/* auto: markers over the letters would hide the tasks of a busy many-CPU trace */
@@ -217,13 +246,39 @@ static void tl_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 	t->lanes_h = MIN(room, xp_lanes_rows(&lanes, x->nr_cpus));
 	/* what the lanes leave goes to the events around the cursor */
 	t->events_h = room - t->lanes_h >= 6 ? room - t->lanes_h : 0;
+	/* the legend gets up to 3 rows from the events' (e pages through the rest) */
+	legend_h = t->events_h >= 12 ? 3 : t->events_h >= 8 ? 2 : 1;
+	t->events_h -= t->events_h ? legend_h - 1 : 0;
 	t->marker_rows = lanes.marker_rows;
 	update_window(x, t);
-	xp_putf(y++, r->x, r->w, A_NORMAL, " cursor %s (+%s)  window %s  follow %s  markers %s",
-		fmt_ts(ts, sizeof(ts), t->cursor), xp_dur(rel, sizeof(rel), sl_dur(x->first_ts, t->cursor)),
-		xp_dur(span, sizeof(span), t->span),
-		t->follow >= 0 ? xp_task_name(x, t->follow, 0, who, sizeof(who)) : "-",
-		markers_names[t->markers]);
+	{
+		char extra[160] = "";
+
+		if (t->filter.match.text[0])
+			snprintf(extra, sizeof(extra), "  only '%s'", t->filter.match.text);
+		if (t->searching)
+			snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), "  n/N: runs of '%s'",
+				 x->search.text);
+		xp_putf(y++, r->x, r->w, A_NORMAL, " cursor %s (+%s)  window %s  follow %s%s",
+			fmt_ts(ts, sizeof(ts), t->cursor),
+			xp_dur(rel, sizeof(rel), sl_dur(x->first_ts, t->cursor)),
+			xp_dur(span, sizeof(span), t->span),
+			t->follow >= 0 ? xp_task_name(x, t->follow, 0, who, sizeof(who)) : "-", extra);
+	}
+	if (t->has_mark[0] || t->has_mark[1]) {
+		char a[32] = "-", b[32] = "-", d[32] = "";
+
+		if (t->has_mark[0])
+			fmt_ts(a, sizeof(a), t->mark[0]);
+		if (t->has_mark[1])
+			fmt_ts(b, sizeof(b), t->mark[1]);
+		if (t->has_mark[0] && t->has_mark[1])
+			snprintf(d, sizeof(d), "%s%s", t->mark[1] < t->mark[0] ? "-" : "",
+				 xp_dur(rel, sizeof(rel), t->mark[1] < t->mark[0] ? t->mark[0] - t->mark[1] :
+					t->mark[1] - t->mark[0]));
+		xp_putf(y++, r->x, r->w, x->attrs[XP_A_HEAD], " A %s  B %s  B-A %s%s", a, b, d[0] ? d : "-",
+			d[0] ? "  (v: the events between)" : "");
+	}
 	if (!t->have_window) {
 		while (y < bottom)
 			xp_put(y++, r->x, r->w, A_NORMAL, "");
@@ -232,6 +287,9 @@ static void tl_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 	lanes.w = &t->w;
 	lanes.selected = t->sel;
 	lanes.cursor_col = cursor_col(t);
+	lanes.mark_a = t->has_mark[0] ? &t->mark[0] : NULL;
+	lanes.mark_b = t->has_mark[1] ? &t->mark[1] : NULL;
+	lanes.shown = shown;
 	fit = MAX(1, xp_lanes_fit(&lanes, t->lanes_h));
 	/* the selected lane stays in view */
 	if (t->sel < t->first)
@@ -244,7 +302,7 @@ static void tl_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 	xp_draw_lanes(x, &lanes, &(struct xp_rect){ y, r->x, t->lanes_h, r->w });
 	y += t->lanes_h;
 	xp_draw_axis(x, &lanes, y++, r, UINT64_MAX);
-	xp_draw_legend(x, &t->w, y++, r, 1);
+	y += xp_draw_legend(x, &lanes, &t->legend_page, y, r, legend_h);
 	xp_describe_cell(x, &t->w, t->sel, lanes.cursor_col, cell, sizeof(cell));
 	xp_putf(y++, r->x, r->w, x->attrs[XP_A_HEAD], " %s%s", cell,
 		x->nr_cpus > fit ? "   (j/k PgUp/PgDn: more CPUs)" : "");
@@ -255,20 +313,63 @@ static void tl_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 			xp_put(y++, r->x, r->w, A_NORMAL, "");
 }
 
-/* The list's findings by time: the next after ts (dir 1) or the last before it (-1). */
-static const struct sl_finding *finding_near(struct xp *x, uint64_t ts, int dir)
+/*
+ * The list's findings in time order (ties by their index): the next after
+ * the cursor (dir 1) or the last before it (-1), the finding the cursor is
+ * on (t->at_finding) counting as before or after it.  Its index, or -1.
+ */
+static ssize_t finding_near(const struct xp *x, const struct timeline *t, int dir)
 {
-	const struct sl_finding *best = NULL;
+	uint64_t ts = t->cursor;
+	bool on = t->at_finding >= 0 && (size_t)t->at_finding < x->nr_findings &&
+		  x->findings[t->at_finding].ts == ts;
+	ssize_t cur = on ? t->at_finding : dir > 0 ? SSIZE_MAX : -1, best = -1;
 
 	for (size_t i = 0; i < x->nr_findings; i++) {
 		const struct sl_finding *f = &x->findings[i];
+		const struct sl_finding *b = best >= 0 ? &x->findings[best] : NULL;
+		ssize_t si = (ssize_t)i;
 
-		if (dir > 0 && f->ts > ts && (!best || f->ts < best->ts))
-			best = f;
-		if (dir < 0 && f->ts < ts && (!best || f->ts > best->ts))
-			best = f;
+		if (dir > 0 && (f->ts > ts || (f->ts == ts && si > cur)) &&
+		    (!b || f->ts < b->ts || (f->ts == b->ts && si < best)))
+			best = si;
+		if (dir < 0 && (f->ts < ts || (f->ts == ts && si < cur)) &&
+		    (!b || f->ts > b->ts || (f->ts == b->ts && si > best)))
+			best = si;
 	}
 	return best;
+}
+
+/* Where finding i is in time order: 1 for the earliest. */
+static size_t time_rank(const struct xp *x, size_t i)
+{
+	size_t rank = 1;
+
+	for (size_t j = 0; j < x->nr_findings; j++)
+		if (x->findings[j].ts < x->findings[i].ts || (x->findings[j].ts == x->findings[i].ts && j < i))
+			rank++;
+	return rank;
+}
+
+/* n / N: to the next / previous finding, and say which it is. */
+static void step_finding(struct xp *x, struct timeline *t, int dir)
+{
+	ssize_t i = finding_near(x, t, dir);
+	const struct sl_finding *f;
+	char who[64], cost[32];
+
+	if (i < 0) {
+		xp_set_status(x, false, x->nr_findings ? "no %s finding: this is the %s of %zu" : "no findings",
+			      dir > 0 ? "later" : "earlier", dir > 0 ? "last" : "first", x->nr_findings);
+		return;
+	}
+	f = &x->findings[i];
+	center_on(x, t, f->ts);
+	t->at_finding = (int)i;
+	t->sel = f->cpu >= 0 && f->cpu < x->nr_cpus ? f->cpu : t->sel;
+	xp_set_status(x, false, "finding %zu of %zu by time (#%zd by cost): %s cpu %d %s %s; Enter opens it",
+		      time_rank(x, (size_t)i), x->nr_findings, i + 1, sl_kinds[f->kind].name, f->cpu,
+		      xp_task_name(x, f->pid, f->comm, who, sizeof(who)), xp_dur(cost, sizeof(cost), f->cost));
 }
 
 static void go_to_time(struct xp *x, struct timeline *t)
@@ -356,6 +457,84 @@ static void jump_switch_in(struct xp *x, struct timeline *t, bool forward)
 				t->sel = cpu;
 		}
 	}
+}
+
+static bool search_matches(const void *data, const struct sl_event *ev)
+{
+	const struct xp *x = data;
+
+	return xp_match_task(x, &x->search, ev->sw.next_pid, ev->sw.next_comm);
+}
+
+/* / then n / N: the next / previous run of a task the search names, from the cursor */
+static void step_search(struct xp *x, struct timeline *t, int dir)
+{
+	struct sl_event ev;
+	char who[64], at[32];
+	int ret;
+
+	xp_busy(x, dir > 0 ? "ahead for the next match" : "back for the previous match");
+	ret = xp_find_switch_in_match(&x->src, &x->idx, search_matches, x, t->cursor, dir > 0, &ev);
+	if (ret < 0) {
+		if (ret != -EINTR)
+			xp_set_status(x, true, "%s: %s", x->name, x->src.err.msg);
+		return;
+	}
+	if (!ret) {
+		xp_set_status(x, false, "no %s run of a task matching '%s'", dir > 0 ? "later" : "earlier",
+			      x->search.text);
+		return;
+	}
+	center_on(x, t, ev.ts);
+	if (ev.cpu >= 0 && ev.cpu < x->nr_cpus)
+		t->sel = ev.cpu;
+	xp_set_status(x, false, "'%s': %s runs on cpu %d from %s (n/N: next/previous; / and nothing: "
+		      "n/N go to findings)", x->search.text,
+		      xp_task_name(x, ev.sw.next_pid, ev.sw.next_comm, who, sizeof(who)), ev.cpu,
+		      fmt_ts(at, sizeof(at), ev.ts));
+}
+
+static void ask_search(struct xp *x, struct timeline *t)
+{
+	int ret = xp_ask_match(x, " search a task (name or pid; empty: n/N go to findings): ", &x->search);
+
+	if (ret < 0)
+		return;
+	t->searching = ret > 0;
+	if (t->searching)
+		step_search(x, t, 1);
+	else
+		xp_set_status(x, false, "no search: n / N go to the next / previous finding");
+}
+
+/* backslash: only the tasks named (a pid or a part of a name) in the lanes and the events */
+static void ask_filter(struct xp *x, struct timeline *t)
+{
+	int ret = xp_ask_match(x, " show only tasks (name or pid; empty: all): ", &t->filter.match);
+
+	if (ret < 0)
+		return;
+	t->filter.x = x;
+	t->filter_gen++;
+	xp_set_status(x, false, ret ? "only tasks matching '%s': the others are -" : "every task shown%s",
+		      ret ? t->filter.match.text : "");
+}
+
+/* a / b: marker A or B at the cursor, and the time between them */
+static void set_marker(struct xp *x, struct timeline *t, int which)
+{
+	char at[32], d[32];
+
+	t->mark[which] = t->cursor;
+	t->has_mark[which] = true;
+	if (t->has_mark[!which])
+		xp_set_status(x, false, "marker %c at %s: B-A %s%s (v: the events between)", 'A' + which,
+			      fmt_ts(at, sizeof(at), t->cursor), t->mark[1] < t->mark[0] ? "-" : "",
+			      xp_dur(d, sizeof(d), t->mark[1] < t->mark[0] ? t->mark[0] - t->mark[1] :
+				     t->mark[1] - t->mark[0]));
+	else
+		xp_set_status(x, false, "marker %c at %s (%c: the other one)", 'A' + which,
+			      fmt_ts(at, sizeof(at), t->cursor), 'b' - which);
 }
 
 static void zoom_out(struct xp *x, struct timeline *t)
@@ -453,17 +632,18 @@ static bool tl_key(struct xp *x, struct xp_panel *p, int ch)
 		center_on(x, t, x->last_ts);
 		break;
 	case 'n':
-	case 'N': {
-		const struct sl_finding *f = finding_near(x, t->cursor, ch == 'n' ? 1 : -1);
-
-		if (!f) {
-			xp_set_status(x, false, "no %s finding", ch == 'n' ? "later" : "earlier");
-			return true;
-		}
-		center_on(x, t, f->ts);
-		t->sel = f->cpu >= 0 && f->cpu < x->nr_cpus ? f->cpu : t->sel;
+	case 'N':
+		if (t->searching)
+			step_search(x, t, ch == 'n' ? 1 : -1);
+		else
+			step_finding(x, t, ch == 'n' ? 1 : -1);
 		break;
-	}
+	case '/':
+		ask_search(x, t);
+		break;
+	case '\\':
+		ask_filter(x, t);
+		return true;
 	case '\n':
 	case '\r':
 	case KEY_ENTER: {
@@ -492,6 +672,33 @@ static bool tl_key(struct xp *x, struct xp_panel *p, int ch)
 		break;
 	case 'm':
 		t->markers = (t->markers + 1) % NR_MARKERS_MODES;
+		xp_set_status(x, false, "lane markers: %s", markers_names[t->markers]);
+		return true;
+	case 'a':
+	case 'b':
+		set_marker(x, t, ch - 'a');
+		return true;
+	case 'A':
+	case 'B':
+		if (!t->has_mark[ch - 'A']) {
+			xp_set_status(x, false, "no marker %c: %c sets it at the cursor", ch, ch - 'A' + 'a');
+			return true;
+		}
+		center_on(x, t, t->mark[ch - 'A']);
+		break;
+	case 'x':
+		t->has_mark[0] = t->has_mark[1] = false;
+		xp_set_status(x, false, "markers A and B cleared");
+		return true;
+	case 'v':
+		if (!t->has_mark[0] || !t->has_mark[1]) {
+			xp_set_status(x, false, "the events between A and B: a and b set them at the cursor");
+			return true;
+		}
+		xp_events_open(x, t->mark[0], t->mark[1], t->follow);
+		return true;
+	case 'e':
+		t->legend_page++;
 		return true;
 	default:
 		return false;
@@ -527,12 +734,19 @@ static const struct xp_key_help tl_keys[] = {
 	{ "+ - (z Z)", "zoom in / out around the cursor" },
 	{ "c", "center the window on the cursor" },
 	{ "Home/End", "start / end of the trace" },
-	{ "n / N", "next / previous finding" },
+	{ "n / N", "next / previous finding (after /: match)" },
+	{ "/", "search a task (name or pid): n / N its runs" },
+	{ "\\", "show only the tasks named (name or pid)" },
 	{ "Enter", "open the finding at the cursor" },
 	{ "g", "go to a time (913.684978, or +1.5ms from the start)" },
-	{ "f", "follow a task (its runs highlighted, default: under the cursor)" },
+	{ "f", "follow a task (default: the one at the cursor)" },
 	{ "] / [", "next / previous switch-in of the followed task" },
-	{ "m", "markers: auto / over the lanes / on their own rows / off" },
+	{ "m", "lane markers: auto / over the lanes / own rows / off" },
+	{ "a / b", "set marker A / B at the cursor (B-A is shown)" },
+	{ "A / B", "the cursor to marker A / B" },
+	{ "v", "the events between markers A and B" },
+	{ "x", "clear the markers" },
+	{ "e", "the next page of the legend" },
 	{ NULL, NULL },
 };
 
@@ -543,6 +757,6 @@ const struct xp_panel_ops xp_timeline_ops = {
 	.draw = tl_draw,
 	.key = tl_key,
 	.check = tl_check,
-	.hints = "h/l cursor  j/k cpu  +/- zoom  n/N finding  g time  f follow  ]/[ runs  ?:help  q:quit",
+	.hints = "h/l cursor  +/- zoom  n/N finding  / search  a/b markers  g time  ?:help",
 	.keys = tl_keys,
 };

@@ -24,6 +24,8 @@ void xp_index_init(struct xp_index *idx)
 
 void xp_index_free(struct xp_index *idx)
 {
+	xp_waiters_free(&idx->waiting);
+	free(idx->wait_pool);
 	free(idx->lanes);
 	free(idx->cps);
 	free(idx->pool);
@@ -33,7 +35,8 @@ void xp_index_free(struct xp_index *idx)
 size_t xp_index_bytes(const struct xp_index *idx)
 {
 	return idx->lanes_alloc * sizeof(*idx->lanes) + idx->cps_alloc * sizeof(*idx->cps) +
-	       idx->pool_alloc * sizeof(*idx->pool);
+	       idx->pool_alloc * sizeof(*idx->pool) + idx->wait_alloc * sizeof(*idx->wait_pool) +
+	       idx->waiting.nr_slots * sizeof(*idx->waiting.slots);
 }
 
 static void grow_cpus(struct xp_index *idx, int cpu)
@@ -49,7 +52,7 @@ static void grow_cpus(struct xp_index *idx, int cpu)
 /* Keep every other checkpoint: the spacing doubles. */
 static void thin_checkpoints(struct xp_index *idx)
 {
-	size_t kept = 0, pool_len = 0;
+	size_t kept = 0, pool_len = 0, wait_len = 0;
 
 	for (size_t i = 0; i < idx->nr_cps; i += 2) {
 		struct xp_checkpoint cp = idx->cps[i];
@@ -58,10 +61,15 @@ static void thin_checkpoints(struct xp_index *idx)
 			(size_t)cp.nr_cpus * sizeof(*idx->pool));
 		cp.pool_off = pool_len;
 		pool_len += (size_t)cp.nr_cpus;
+		memmove(idx->wait_pool + wait_len, idx->wait_pool + cp.wait_off,
+			cp.nr_wait * sizeof(*idx->wait_pool));
+		cp.wait_off = wait_len;
+		wait_len += cp.nr_wait;
 		idx->cps[kept++] = cp;
 	}
 	idx->nr_cps = kept;
 	idx->pool_len = pool_len;
+	idx->wait_len = wait_len;
 	idx->spacing *= 2;
 }
 
@@ -80,6 +88,13 @@ static void add_checkpoint(struct xp_index *idx, uint64_t ts)
 	cp->nr_cpus = idx->nr_cpus;
 	memcpy(idx->pool + idx->pool_len, idx->lanes, (size_t)idx->nr_cpus * sizeof(*idx->lanes));
 	idx->pool_len += (size_t)idx->nr_cpus;
+	cp->wait_off = idx->wait_len;
+	cp->nr_wait = 0;
+	GROW(idx->wait_pool, idx->wait_alloc, idx->wait_len + MIN(idx->waiting.used, XP_CP_WAITERS));
+	for (uint32_t i = 0; i < idx->waiting.nr_slots && cp->nr_wait < XP_CP_WAITERS; i++)
+		if (idx->waiting.slots[i].pid)
+			idx->wait_pool[idx->wait_len + cp->nr_wait++] = idx->waiting.slots[i];
+	idx->wait_len += cp->nr_wait;
 	idx->since_cp = 0;
 }
 
@@ -154,7 +169,7 @@ void xp_index_add(void *data, const struct sl_event *ev)
 {
 	struct xp_index *idx = data;
 	struct xp_lane_change chg[2];
-	int cpu = ev->cpu;
+	int cpu = ev->cpu, n;
 
 	if (cpu < 0)
 		return;
@@ -172,7 +187,10 @@ void xp_index_add(void *data, const struct sl_event *ev)
 		add_checkpoint(idx, ev->ts);
 	if (!idx->events)
 		idx->first_ts = ev->ts;
-	xp_lanes_apply(idx->lanes, idx->nr_cpus, ev, chg);
+	n = xp_lanes_apply(idx->lanes, idx->nr_cpus, ev, chg);
+	for (int i = 0; i < n; i++)	/* a switch-in the trace did not show ends a wait too */
+		xp_waiters_end(&idx->waiting, chg[i].pid, chg[i].ts, NULL, NULL);
+	xp_waiters_apply(&idx->waiting, ev, NULL, NULL);
 	if (ev->ts > idx->last_ts)
 		idx->last_ts = ev->ts;
 	idx->events++;

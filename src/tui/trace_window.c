@@ -30,6 +30,8 @@ struct fold {
 	struct xp_lane *lanes;		/* per CPU: who runs it, from the checkpoint on */
 	uint64_t *since;		/* per CPU: when that run started */
 	struct raw_ring ring;
+	struct xp_comms comms;		/* each pid's comm at the event reached */
+	struct xp_waiters waiting;	/* who waits on which CPU, from the checkpoint on */
 };
 
 static uint32_t pid_hash(int32_t pid)
@@ -89,6 +91,16 @@ char xp_window_letter(const struct xp_window *w, int32_t pid)
 	return t && t->letter ? t->letter : '+';
 }
 
+/* A task's names in the window: its first and its last (an exec between them). */
+static void note_comm(struct xp_window_task *t, uint32_t comm)
+{
+	if (!comm)
+		return;
+	if (!t->first_comm)
+		t->first_comm = comm;
+	t->comm = comm;
+}
+
 /* The run of pid on cpu over [a, b) ended: spread it over the cells. */
 static void close_run(struct fold *f, int cpu, int32_t pid, uint64_t a, uint64_t b)
 {
@@ -99,8 +111,19 @@ static void close_run(struct fold *f, int cpu, int32_t pid, uint64_t a, uint64_t
 	b = MIN(b, f->end);
 	if (a >= b)
 		return;
-	if (pid > 0)
-		task_of(f->w, pid)->run_ns += b - a;
+	bool kept = true;
+	uint32_t comm = pid > 0 ? xp_comms_get(&f->comms, pid) : 0;
+
+	if (pid > 0) {
+		struct xp_window_task *t;
+
+		kept = !req->keep_task || req->keep_task(req->keep_data, pid, comm);
+		if (kept) {
+			t = task_of(f->w, pid);
+			t->run_ns += b - a;
+			note_comm(t, comm);
+		}
+	}
 	for (int col = xp_window_col(req, a); col < req->cols; col++) {
 		uint64_t c0 = xp_window_col_ts(req, col);
 		uint64_t c1 = col + 1 < req->cols ? xp_window_col_ts(req, col + 1) : f->end;
@@ -110,16 +133,55 @@ static void close_run(struct fold *f, int cpu, int32_t pid, uint64_t a, uint64_t
 		if (c0 >= b)
 			break;
 		piece = MIN(b, c1) - MAX(a, c0);
-		if (pid > 0) {
+		if (pid > 0 && !kept) {
+			cell->busy_ns += piece;
+			cell->other_ns += piece;
+		} else if (pid > 0) {
 			cell->busy_ns += piece;
 			if (piece > cell->best_ns) {
 				cell->best_ns = piece;
 				cell->best_pid = pid;
+				cell->best_comm = comm;
 			}
 		} else if (pid == 0) {
 			cell->idle_ns += piece;
 		} else {
 			cell->unknown_ns += piece;
+		}
+	}
+}
+
+/* A wait on a CPU's queue over [w->since, b) ended: spread it over the cells. */
+static void close_wait(void *data, const struct xp_waiter *w, uint64_t b)
+{
+	struct fold *f = data;
+	const struct xp_window_req *req = f->req;
+	struct xp_cell *lane;
+	uint64_t a = MAX(w->since, req->start);
+	uint32_t comm;
+
+	if (w->cpu < 0 || w->cpu >= req->nr_cpus)
+		return;
+	b = MIN(b, f->end);
+	if (a >= b)
+		return;
+	comm = xp_comms_get(&f->comms, w->pid);
+	if (req->keep_task && !req->keep_task(req->keep_data, w->pid, comm))
+		return;
+	/* a task that only waited in the window gets a letter too, after those that ran */
+	note_comm(task_of(f->w, w->pid), comm);
+	lane = f->w->cells + (size_t)w->cpu * (size_t)req->cols;
+	for (int col = xp_window_col(req, a); col < req->cols; col++) {
+		uint64_t c0 = xp_window_col_ts(req, col);
+		uint64_t c1 = col + 1 < req->cols ? xp_window_col_ts(req, col + 1) : f->end;
+		uint64_t piece;
+
+		if (c0 >= b)
+			break;
+		piece = MIN(b, c1) - MAX(a, c0);
+		if (piece > lane[col].wait_ns) {
+			lane[col].wait_ns = piece;
+			lane[col].wait_pid = w->pid;
 		}
 	}
 }
@@ -172,9 +234,80 @@ static void mark_event(struct fold *f, const struct sl_event *ev)
 	}
 }
 
-static void keep_raw(struct xp_raw_event *r, const struct sl_event *ev)
+static uint32_t comm_slot(const struct xp_comms *c, int32_t pid)
+{
+	uint32_t mask = c->nr_slots - 1, i;
+
+	for (i = pid_hash(pid) & mask; c->slots[i].comm && c->slots[i].pid != pid; i = (i + 1) & mask)
+		;
+	return i;
+}
+
+static void set_comm(struct xp_comms *c, int32_t pid, uint32_t comm)
+{
+	uint32_t i;
+
+	if (pid <= 0 || !comm)
+		return;
+	if ((c->used + 1) * 2 > c->nr_slots) {
+		struct xp_comms old = *c;
+
+		c->nr_slots = old.nr_slots ? old.nr_slots * 2 : 64;
+		c->slots = xcalloc(c->nr_slots, sizeof(*c->slots));
+		for (uint32_t j = 0; j < old.nr_slots; j++)
+			if (old.slots[j].comm)
+				c->slots[comm_slot(c, old.slots[j].pid)] = old.slots[j];
+		free(old.slots);
+	}
+	i = comm_slot(c, pid);
+	if (!c->slots[i].comm)
+		c->used++;
+	c->slots[i].pid = pid;
+	c->slots[i].comm = comm;
+}
+
+void xp_comms_note(struct xp_comms *c, const struct sl_event *ev)
+{
+	switch (ev->type) {
+	case SL_EV_SWITCH:
+		set_comm(c, ev->sw.prev_pid, ev->sw.prev_comm);
+		set_comm(c, ev->sw.next_pid, ev->sw.next_comm);
+		break;
+	case SL_EV_WAKING:
+	case SL_EV_WAKEUP:
+	case SL_EV_WAKEUP_NEW:
+		set_comm(c, ev->wake.pid, ev->wake.comm);
+		break;
+	case SL_EV_MIGRATE:
+		set_comm(c, ev->migrate.pid, ev->migrate.comm);
+		break;
+	case SL_EV_FORK:
+		set_comm(c, ev->fork.parent_pid, ev->fork.parent_comm);
+		set_comm(c, ev->fork.child_pid, ev->fork.child_comm);
+		break;
+	case SL_EV_EXIT:
+		set_comm(c, ev->exit.pid, ev->exit.comm);
+		break;
+	default:
+		break;
+	}
+}
+
+uint32_t xp_comms_get(const struct xp_comms *c, int32_t pid)
+{
+	return c->nr_slots && pid > 0 ? c->slots[comm_slot(c, pid)].comm : 0;
+}
+
+void xp_comms_free(struct xp_comms *c)
+{
+	free(c->slots);
+	memset(c, 0, sizeof(*c));
+}
+
+void xp_raw_keep(struct xp_raw_event *r, const struct sl_event *ev, uint32_t comm)
 {
 	r->ev = *ev;
+	r->comm = comm;
 	r->mask_nr_words = 0;
 	if (sl_event_has_ipi(ev)) {
 		/* the reader reuses the mask's words: keep a copy */
@@ -188,13 +321,49 @@ static void keep_raw(struct xp_raw_event *r, const struct sl_event *ev)
 	}
 }
 
+/* The filter keeps ev when it keeps a task ev is about. */
+static bool event_kept(const struct fold *f, const struct sl_event *ev)
+{
+	const struct xp_window_req *req = f->req;
+	int32_t pids[3] = { ev->pid, 0, 0 };
+
+	if (!req->keep_task)
+		return true;
+	switch (ev->type) {
+	case SL_EV_SWITCH:
+		pids[1] = ev->sw.prev_pid;
+		pids[2] = ev->sw.next_pid;
+		break;
+	case SL_EV_WAKING:
+	case SL_EV_WAKEUP:
+	case SL_EV_WAKEUP_NEW:
+		pids[1] = ev->wake.pid;
+		break;
+	case SL_EV_MIGRATE:
+		pids[1] = ev->migrate.pid;
+		break;
+	case SL_EV_FORK:
+		pids[1] = ev->fork.parent_pid;
+		pids[2] = ev->fork.child_pid;
+		break;
+	default:
+		break;
+	}
+	for (int i = 0; i < 3; i++)
+		if (pids[i] > 0 && req->keep_task(req->keep_data, pids[i], xp_comms_get(&f->comms, pids[i])))
+			return true;
+	return false;
+}
+
 static bool raw_wanted(const struct fold *f, const struct sl_event *ev)
 {
 	const uint64_t *cpus = f->req->event_cpus;
 
 	if (!f->req->max_events || ev->ts < f->req->start)
 		return false;
-	return !cpus || (ev->cpu >= 0 && (cpus[ev->cpu / 64] >> (ev->cpu % 64) & 1));
+	if (cpus && !(ev->cpu >= 0 && (cpus[ev->cpu / 64] >> (ev->cpu % 64) & 1)))
+		return false;
+	return event_kept(f, ev);
 }
 
 static void collect_raw(struct fold *f, const struct sl_event *ev)
@@ -204,13 +373,13 @@ static void collect_raw(struct fold *f, const struct sl_event *ev)
 	if (!raw_wanted(f, ev))
 		return;
 	if (ev->ts < f->req->center) {
-		keep_raw(&ring->buf[(ring->head + ring->nr) % ring->cap], ev);
+		xp_raw_keep(&ring->buf[(ring->head + ring->nr) % ring->cap], ev, xp_comms_get(&f->comms, ev->pid));
 		if (ring->nr < ring->cap)
 			ring->nr++;
 		else
 			ring->head = (ring->head + 1) % ring->cap;
 	} else if (ring->after < (size_t)f->req->max_events) {
-		keep_raw(&ring->buf[ring->cap + ring->after++], ev);
+		xp_raw_keep(&ring->buf[ring->cap + ring->after++], ev, xp_comms_get(&f->comms, ev->pid));
 	}
 }
 
@@ -270,6 +439,11 @@ static void fold_event(struct fold *f, const struct sl_event *ev)
 	int32_t old = ev->cpu >= 0 && ev->cpu < f->req->nr_cpus ? f->lanes[ev->cpu].curr : 0;
 	int n = xp_lanes_apply(f->lanes, f->req->nr_cpus, ev, chg);
 
+	xp_comms_note(&f->comms, ev);	/* a switch names prev as it was: its run closes with that name */
+	for (int i = 0; i < n; i++)
+		xp_waiters_end(&f->waiting, chg[i].pid, chg[i].ts, close_wait, f);
+	xp_waiters_apply(&f->waiting, ev, close_wait, f);
+
 	for (int i = 0; i < n; i++) {
 		int cpu = chg[i].cpu;
 
@@ -284,6 +458,8 @@ static void fold_event(struct fold *f, const struct sl_event *ev)
 
 static void fold_free(struct fold *f)
 {
+	xp_comms_free(&f->comms);
+	xp_waiters_free(&f->waiting);
 	free(f->lanes);
 	free(f->since);
 	free(f->ring.buf);
@@ -318,6 +494,9 @@ int xp_window_read(struct xp_window *w, const struct xp_window_req *req,
 		/* before the trace's first event: no data, drawn blank */
 		f.since[cpu] = MAX(req->start, idx->first_ts);
 	}
+	for (uint32_t i = 0; cp && i < cp->nr_wait; i++)
+		xp_waiters_start(&f.waiting, idx->wait_pool[cp->wait_off + i].pid,
+				 idx->wait_pool[cp->wait_off + i].cpu, idx->wait_pool[cp->wait_off + i].since);
 	if (req->max_events) {
 		f.ring.cap = (size_t)req->max_events;
 		f.ring.buf = xcalloc(2 * f.ring.cap, sizeof(*f.ring.buf));
@@ -332,6 +511,7 @@ int xp_window_read(struct xp_window *w, const struct xp_window_req *req,
 			/* past the window: only the raw list may want more */
 			if (!req->max_events || f.ring.after >= (size_t)req->max_events)
 				break;
+			xp_comms_note(&f.comms, &ev);
 			collect_raw(&f, &ev);
 			continue;
 		}
@@ -346,6 +526,7 @@ int xp_window_read(struct xp_window *w, const struct xp_window_req *req,
 	w->trace_end = ret == 0 ? MAX(idx->last_ts, src->last_ts) : f.end;
 	for (int cpu = 0; cpu < req->nr_cpus; cpu++)
 		close_run(&f, cpu, f.lanes[cpu].curr, f.since[cpu], MIN(f.end, w->trace_end));
+	xp_waiters_end_all(&f.waiting, MIN(f.end, w->trace_end), close_wait, &f);
 
 	if (req->max_events) {
 		w->events = xcalloc(f.ring.nr + f.ring.after + 1, sizeof(*w->events));
@@ -361,8 +542,26 @@ int xp_window_read(struct xp_window *w, const struct xp_window_req *req,
 	return 0;
 }
 
+/* A switch-in of a pid, for xp_find_switch_in() */
+static bool switch_in_of(const void *data, const struct sl_event *ev)
+{
+	return ev->sw.next_pid == *(const int32_t *)data;
+}
+
 int xp_find_switch_in(struct xp_source *src, const struct xp_index *idx, int32_t pid,
 		      uint64_t ts, bool forward, uint64_t *found)
+{
+	struct sl_event ev;
+	int ret = xp_find_switch_in_match(src, idx, switch_in_of, &pid, ts, forward, &ev);
+
+	if (ret > 0)
+		*found = ev.ts;
+	return ret;
+}
+
+int xp_find_switch_in_match(struct xp_source *src, const struct xp_index *idx,
+			    bool (*match)(const void *data, const struct sl_event *ev), const void *data,
+			    uint64_t ts, bool forward, struct sl_event *found)
 {
 	struct sl_event ev;
 	int ret;
@@ -372,8 +571,8 @@ int xp_find_switch_in(struct xp_source *src, const struct xp_index *idx, int32_t
 			return 0;
 		ret = xp_source_seek(src, ts + 1);
 		while (ret >= 0 && (ret = xp_source_next(src, &ev)) > 0)
-			if (ev.ts > ts && ev.type == SL_EV_SWITCH && ev.sw.next_pid == pid) {
-				*found = ev.ts;
+			if (ev.ts > ts && ev.type == SL_EV_SWITCH && match(data, &ev)) {
+				*found = ev;
 				return 1;
 			}
 		return ret;
@@ -386,8 +585,8 @@ int xp_find_switch_in(struct xp_source *src, const struct xp_index *idx, int32_t
 		while (ret >= 0 && (ret = xp_source_next(src, &ev)) > 0) {
 			if (ev.ts >= ts)
 				break;
-			if (ev.ts >= cp->ts && ev.type == SL_EV_SWITCH && ev.sw.next_pid == pid) {
-				*found = ev.ts;
+			if (ev.ts >= cp->ts && ev.type == SL_EV_SWITCH && match(data, &ev)) {
+				*found = ev;
 				hit = true;
 			}
 		}

@@ -63,11 +63,40 @@ struct xp_lane_change {
 int xp_lanes_apply(struct xp_lane *lanes, int nr, const struct sl_event *ev,
 		   struct xp_lane_change chg[2]);
 
+/* A task waiting on a CPU's runqueue (waiting.c): runnable, not running. */
+struct xp_waiter {
+	int32_t pid;			/* 0: an empty slot */
+	int32_t cpu;
+	uint64_t since;
+};
+
+/* The waiting tasks, by pid (open addressing). */
+struct xp_waiters {
+	struct xp_waiter *slots;
+	uint32_t nr_slots, used;
+};
+
+/* A wait ended at ts (w is still filled in). */
+typedef void (*xp_wait_end_fn)(void *data, const struct xp_waiter *w, uint64_t ts);
+/* Apply ev's effect on who waits where; end is told of each wait that ends. */
+void xp_waiters_apply(struct xp_waiters *ws, const struct sl_event *ev, xp_wait_end_fn end, void *data);
+void xp_waiters_start(struct xp_waiters *ws, int32_t pid, int32_t cpu, uint64_t since);
+void xp_waiters_end(struct xp_waiters *ws, int32_t pid, uint64_t ts, xp_wait_end_fn end, void *data);
+/* End every wait at ts, and free. */
+void xp_waiters_end_all(struct xp_waiters *ws, uint64_t ts, xp_wait_end_fn end, void *data);
+const struct xp_waiter *xp_waiter_of(const struct xp_waiters *ws, int32_t pid);
+void xp_waiters_free(struct xp_waiters *ws);
+
+/* Waiting tasks kept with a checkpoint at most (the others start waiting unseen). */
+#define XP_CP_WAITERS		1024
+
 struct xp_checkpoint {
 	uint64_t ts;			/* events before ts are applied, none at or after */
 	uint64_t event_nr;		/* events before it */
 	size_t pool_off;		/* its lanes: xp_index.pool[pool_off..] */
 	int nr_cpus;			/* CPUs known then (the others: unknown) */
+	size_t wait_off;		/* its waiting tasks: xp_index.wait_pool[wait_off..] */
+	uint32_t nr_wait;
 };
 
 struct xp_index {
@@ -84,6 +113,9 @@ struct xp_index {
 	uint64_t since_cp;		/* events since the last checkpoint */
 	struct xp_lane *pool;
 	size_t pool_len, pool_alloc;
+	struct xp_waiters waiting;	/* after the last event added */
+	struct xp_waiter *wait_pool;	/* the checkpoints' waiting tasks */
+	size_t wait_len, wait_alloc;
 };
 
 void xp_index_init(struct xp_index *idx);
@@ -135,15 +167,21 @@ enum {
 /* One column of one CPU's lane. */
 struct xp_cell {
 	uint64_t busy_ns, idle_ns, unknown_ns;	/* of the column's time */
-	uint64_t best_ns;		/* the longest single run of a task in it */
+	uint64_t other_ns;		/* of busy_ns: tasks the window's filter hides */
+	uint64_t wait_ns;		/* the longest single wait of a task on this CPU in it */
+	int32_t wait_pid;		/* that task (valid when wait_ns > 0) */
+	uint64_t best_ns;		/* the longest single run of a task in it (one the filter keeps) */
 	int32_t best_pid;		/* that task (valid when best_ns > 0) */
+	uint32_t best_comm;		/* its comm during that run; 0 not named (ask the model) */
 	uint16_t marks;			/* XP_MARK_* */
 };
 
 /* A task that ran in the window: the legend. */
 struct xp_window_task {
 	int32_t pid;
-	uint32_t comm;			/* interned; 0 = not seen in a switch (ask the model) */
+	uint32_t comm;			/* its name at its last run in the window; 0 = not named
+					 * there (ask the model) */
+	uint32_t first_comm;		/* at its first: differs when it exec'd in the window */
 	uint64_t run_ns;		/* time it ran in the window */
 	char letter;			/* what its runs are drawn with */
 };
@@ -153,7 +191,29 @@ struct xp_raw_event {
 	struct sl_event ev;
 	uint64_t mask_words[4];		/* the first 256 CPUs of an IPI mask */
 	uint32_t mask_nr_words;
+	uint32_t comm;			/* common_pid's comm at that moment; 0: not named since
+					 * the read began (ask the model) */
 };
+
+/* Keep a copy of ev in r, its comm (0: not known) with it. */
+void xp_raw_keep(struct xp_raw_event *r, const struct sl_event *ev, uint32_t comm);
+
+/*
+ * The comm of each pid at the moment reached, as the events of a read
+ * name it (a switch's prev_comm and next_comm, a wakeup's or migration's
+ * comm, a fork's): a task that exec'd shows the name it had then, as
+ * trace-cmd report prints those fields, not the last one.
+ */
+struct xp_comms {
+	struct xp_comm_slot {
+		int32_t pid;
+		uint32_t comm;
+	} *slots;			/* open addressing; comm 0 = empty */
+	uint32_t nr_slots, used;
+};
+void xp_comms_note(struct xp_comms *c, const struct sl_event *ev);
+uint32_t xp_comms_get(const struct xp_comms *c, int32_t pid);
+void xp_comms_free(struct xp_comms *c);
 
 struct xp_window_req {
 	uint64_t start, span;		/* the window [start, start + span) */
@@ -163,6 +223,10 @@ struct xp_window_req {
 	uint64_t center;		/* keep the raw events nearest to this time... */
 	int max_events;			/* ...at most this many on each side (0: none) */
 	const uint64_t *event_cpus;	/* raw events only of these CPUs (bitmap), NULL all */
+	/* a filter: only the tasks it keeps get letters and raw events; NULL keeps all */
+	bool (*keep_task)(const void *data, int32_t pid, uint32_t comm);
+	const void *keep_data;
+	uint32_t keep_gen;		/* changes when what keep_task keeps changes */
 };
 
 struct xp_window {
@@ -215,5 +279,9 @@ static inline int xp_window_col(const struct xp_window_req *req, uint64_t ts)
  */
 int xp_find_switch_in(struct xp_source *src, const struct xp_index *idx, int32_t pid,
 		      uint64_t ts, bool forward, uint64_t *found);
+/* The same for the switch-ins match() takes (a sched_switch; the comm of next_pid then); *ev the one found. */
+int xp_find_switch_in_match(struct xp_source *src, const struct xp_index *idx,
+			    bool (*match)(const void *data, const struct sl_event *ev), const void *data,
+			    uint64_t ts, bool forward, struct sl_event *found);
 
 #endif /* SCHEDLINT_TUI_TRACE_WINDOW_H */

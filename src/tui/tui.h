@@ -71,14 +71,16 @@ enum xp_panel_id {
 	XP_FINDINGS,
 	XP_TIMELINE,
 	XP_TASKS,
-	XP_DETAIL,			/* not a tab: opened from the findings */
+	XP_DETAIL,			/* not tabs: a finding, opened from the findings */
+	XP_EVENTS,			/* the events between the timeline's markers A and B */
+	XP_SAMPLES,			/* the samples of a latency histogram bucket */
 	XP_HELP,
 	XP_NR_PANELS,
 };
 #define XP_NR_TABS 4
 
 extern const struct xp_panel_ops xp_overview_ops, xp_findings_ops, xp_timeline_ops,
-	xp_tasks_ops, xp_detail_ops, xp_help_ops;
+	xp_tasks_ops, xp_detail_ops, xp_events_ops, xp_samples_ops, xp_help_ops;
 
 /* Text attributes, in colour or their monochrome fallback. */
 enum xp_attr {
@@ -96,10 +98,17 @@ enum xp_attr {
 	XP_A_HILITE,		/* the finding's or followed task */
 	XP_A_CURSOR,		/* the time cursor */
 	XP_A_BAR,		/* histogram and utilization bars */
+	XP_A_WAIT,		/* a task waiting on a CPU's queue, under its lane */
 	XP_A_TASK0,		/* XP_NR_TASK_COLORS colours for the tasks in the lanes */
 	XP_NR_ATTRS = XP_A_TASK0 + 6,
 };
 #define XP_NR_TASK_COLORS 6
+
+/* search.c: a task named by a pid or a part of its name (/ and \\) */
+struct xp_match {
+	char text[64];			/* as typed; "" matches every task */
+	int32_t pid;			/* the text was a pid; 0 otherwise */
+};
 
 struct xp {
 	/* what explore shows */
@@ -117,17 +126,43 @@ struct xp {
 	bool color, utf8;
 	attr_t attrs[XP_NR_ATTRS];
 	int panel;			/* enum xp_panel_id shown */
-	int help_back;			/* where Esc goes from the help */
-	int detail_back;		/* and from a finding's detail */
+	int back[XP_NR_PANELS];		/* where Esc goes from a panel that is not a tab */
 	struct xp_panel panels[XP_NR_PANELS];
 	char status[256];		/* a message in the footer until the next key */
 	bool status_error;
 	bool quit;
+	struct xp_match search;		/* what / looks for, in every view (n / N) */
 	volatile sig_atomic_t *stop;	/* the signal that ends explore, 0 none */
 	/* where keys come from: NULL = the terminal (getch()); ERR = none yet */
 	int (*read_key)(struct xp *x);
 	void *read_key_data;
 };
+
+/* samples.c: explore's own analyzer, and the rows of the latency histogram */
+#define XP_HIST_ROWS	60		/* 1, 2, 5, 10 ... ns: the 1-2-5 rows */
+/* Add explore's sample keeper to the analyzers cfg runs (before the analysis). */
+void xp_config(struct sl_config *cfg);
+uint64_t xp_hist_row_lo(int row);
+int xp_hist_row(uint64_t latency);
+/* A task's worst wakeup in the filters: false when it has none. */
+bool xp_worst_wakeup(const struct xp *x, const struct sl_task *t, uint64_t *wake_ts, uint64_t *run_ts,
+		     int *cpu);
+/* The list of a histogram row's samples. */
+void xp_samples_open(struct xp *x, int row);
+
+/* search.c: tasks named by a pid or a part of their name (/ and \\) */
+/* Set m from text: false when it is empty (m then matches every task). */
+bool xp_match_set(struct xp_match *m, const char *text);
+/* Does m name the task pid, whose comm then was comm (0: its last)? */
+bool xp_match_task(const struct xp *x, const struct xp_match *m, int32_t pid, uint32_t comm);
+/* A window's keep_task for a filter: data is a struct xp_match_ctx. */
+struct xp_match_ctx {
+	const struct xp *x;
+	struct xp_match match;
+};
+bool xp_match_keep(const void *data, int32_t pid, uint32_t comm);
+/* Ask for m in the footer: 1 set, 0 emptied (no match), -1 cancelled (m as it was). */
+int xp_ask_match(struct xp *x, const char *question, struct xp_match *m);
 
 /* ui.c */
 /*
@@ -159,11 +194,23 @@ void xp_busy(struct xp *x, const char *what);
 int xp_read_window(struct xp *x, struct xp_window *w, const struct xp_window_req *req);
 
 /* Panels' entry points for the others */
+void xp_help_open(struct xp *x);				/* from its top */
 void xp_detail_open(struct xp *x, size_t finding);		/* index in x->findings */
 /* The timeline at ts, following pid (-1 none), with cpu's lane selected (-1 as it is). */
 void xp_timeline_goto(struct xp *x, uint64_t ts, int32_t follow_pid, int cpu);
+/*
+ * The timeline over [a, b] (with some time around), markers A at a and B
+ * at b, the cursor at b, following pid (-1: as it is), cpu's lane selected.
+ */
+void xp_timeline_span(struct xp *x, uint64_t a, uint64_t b, int32_t follow_pid, int cpu);
+/* The events of [from, to] (the timeline's markers), highlight's in bold (-1 none). */
+void xp_events_open(struct xp *x, uint64_t from, uint64_t to, int32_t highlight);
 /* The finding after (dir 1) or before (-1) cur in the list's order; it becomes selected there. */
 size_t xp_findings_step(struct xp *x, size_t cur, int dir);
+/* The findings list, only kind's (-1 all). */
+void xp_findings_show_kind(struct xp *x, int kind);
+/* "3 of 57 in the list's order (by cost)": where finding is in the list as shown. */
+const char *xp_findings_position(struct xp *x, size_t finding, char *buf, size_t len);
 
 /* draw.c */
 void xp_init_attrs(struct xp *x);
@@ -197,6 +244,8 @@ struct xp_lanes {
 	bool markers;			/* markers at all */
 	int cursor_col;			/* a column drawn as the cursor, -1 none */
 	int label_w;			/* columns of the "cpu N" label */
+	const uint64_t *mark_a, *mark_b;	/* the timeline's markers A and B on the axis, NULL none */
+	bool *shown;			/* [128]: set for each glyph drawn (the legend explains them); NULL */
 };
 /* Rows the lanes need for nr lanes. */
 int xp_lanes_rows(const struct xp_lanes *l, int nr);
@@ -206,8 +255,12 @@ void xp_draw_lanes(struct xp *x, const struct xp_lanes *l, const struct xp_rect 
 /* The time axis under the lanes, with the cursor and the findings' marks. */
 void xp_draw_axis(struct xp *x, const struct xp_lanes *l, int y, const struct xp_rect *r,
 		  uint64_t mark_ts);
-/* The legend: letters of the tasks in the window and the marker glyphs. */
-int xp_draw_legend(struct xp *x, const struct xp_window *w, int y, const struct xp_rect *r,
+/*
+ * The legend: every glyph the lanes and the axis drew (l->shown), the
+ * tasks' letters first, in pages of max_rows rows (*page: which, wraps).
+ * Returns the rows used.
+ */
+int xp_draw_legend(struct xp *x, const struct xp_lanes *l, int *page, int y, const struct xp_rect *r,
 		   int max_rows);
 /* What the window shows at (cpu, col) in words. */
 void xp_describe_cell(const struct xp *x, const struct xp_window *w, int cpu, int col,

@@ -162,26 +162,23 @@ void xp_set_status(struct xp *x, bool error, const char *fmt, ...)
 
 void xp_show(struct xp *x, int panel)
 {
-	if (panel == XP_HELP && x->panel != XP_HELP)
-		x->help_back = x->panel;
-	if (panel == XP_DETAIL && x->panel != XP_DETAIL && x->panel != XP_HELP)
-		x->detail_back = x->panel;
+	/* a view that is not a tab goes back where it was opened from (the help: to any) */
+	if (panel >= XP_NR_TABS && panel != x->panel && (x->panel != XP_HELP || panel == XP_HELP))
+		x->back[panel] = x->panel;
 	x->panel = panel;
 }
 
-/* Esc: from the help or a finding, back to where it was opened */
+/* Esc: from the help, a finding or another view that is not a tab, back to where it was opened */
 static void go_back(struct xp *x)
 {
-	if (x->panel == XP_HELP)
-		x->panel = x->help_back;
-	else if (x->panel == XP_DETAIL)
-		x->panel = x->detail_back;
+	if (x->panel >= XP_NR_TABS)
+		x->panel = x->back[x->panel];
 }
 
 static void draw_tabs(struct xp *x)
 {
 	static const char *const keys = " ?:help q:quit ";
-	int col, cur = x->panel == XP_HELP ? x->help_back : x->panel;
+	int col, cur = x->panel == XP_HELP ? x->back[XP_HELP] : x->panel;
 	char title[128];
 
 	const char *base = strrchr(x->name, '/') ? strrchr(x->name, '/') + 1 : x->name;
@@ -192,14 +189,14 @@ static void draw_tabs(struct xp *x)
 	if (col > COLS / 4)
 		col = COLS / 4;
 	xp_put(0, 0, col, x->attrs[XP_A_TITLE], title);
-	for (int i = 0; i <= XP_DETAIL; i++) {
+	for (int i = 0; i <= XP_NR_TABS; i++) {
 		char label[48];
 		int n;
 
-		if (i == XP_DETAIL && cur != XP_DETAIL)
+		if (i == XP_NR_TABS && cur < XP_NR_TABS)
 			break;
-		if (i == XP_DETAIL)
-			snprintf(label, sizeof(label), " Finding ");
+		if (i == XP_NR_TABS)
+			snprintf(label, sizeof(label), " %s ", x->panels[cur].ops->name);
 		else if (i == XP_FINDINGS)
 			snprintf(label, sizeof(label), " %d %s %zu ", i + 1, x->panels[i].ops->name,
 				 x->nr_findings);
@@ -208,7 +205,7 @@ static void draw_tabs(struct xp *x)
 		n = (int)strlen(label);
 		if (col + n >= COLS)
 			break;
-		xp_put(0, col, n, i == cur ? x->attrs[XP_A_TAB] : x->attrs[XP_A_TITLE], label);
+		xp_put(0, col, n, i == cur || i == XP_NR_TABS ? x->attrs[XP_A_TAB] : x->attrs[XP_A_TITLE], label);
 		col += n;
 	}
 	if (col + (int)strlen(keys) < COLS)
@@ -330,7 +327,7 @@ static void global_key(struct xp *x, int ch)
 		if (x->panel == XP_HELP)
 			go_back(x);
 		else
-			xp_show(x, XP_HELP);
+			xp_help_open(x);
 		break;
 	case '1':
 	case '2':
@@ -362,7 +359,8 @@ static void global_key(struct xp *x, int ch)
 static const struct xp_panel_ops *const panel_ops[XP_NR_PANELS] = {
 	[XP_OVERVIEW] = &xp_overview_ops, [XP_FINDINGS] = &xp_findings_ops,
 	[XP_TIMELINE] = &xp_timeline_ops, [XP_TASKS] = &xp_tasks_ops,
-	[XP_DETAIL] = &xp_detail_ops, [XP_HELP] = &xp_help_ops,
+	[XP_DETAIL] = &xp_detail_ops, [XP_EVENTS] = &xp_events_ops, [XP_SAMPLES] = &xp_samples_ops,
+	[XP_HELP] = &xp_help_ops,
 };
 
 void xp_init(struct xp *x, struct sl_analysis *an)

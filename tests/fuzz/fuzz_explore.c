@@ -219,6 +219,7 @@ static struct trace_case *trace_case(int i)
 		free(text);
 	}
 	sl_config_init(&tc->cfg);
+	xp_config(&tc->cfg);
 	xp_index_init(&tc->x.idx);
 	if (sl_analysis_run(tc->path, &tc->cfg, xp_index_add, &tc->x.idx, &an, &err) < 0)
 		fuzz_fail("trace '%s': %s", tc->name, err.msg);
@@ -312,7 +313,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	x = &tc->x;
 	/* a session from its start: what the screen shows, not what it shows it from */
 	x->panel = XP_OVERVIEW;
-	x->help_back = x->detail_back = XP_OVERVIEW;
+	memset(x->back, 0, sizeof(x->back));
 	x->status[0] = '\0';
 	x->quit = false;
 	x->stop = &no_signal;
