@@ -162,6 +162,8 @@ void xp_set_status(struct xp *x, bool error, const char *fmt, ...)
 
 void xp_show(struct xp *x, int panel)
 {
+	if (panel < 0 || panel >= XP_NR_PANELS)
+		return;
 	/* a view that is not a tab goes back where it was opened from (the help: to any) */
 	if (panel >= XP_NR_TABS && panel != x->panel && (x->panel != XP_HELP || panel == XP_HELP))
 		x->back[panel] = x->panel;
