@@ -37,7 +37,7 @@ start() {
 		set-option -t x remain-on-exit on
 	pane=$(tmx list-panes -t x -F '#{pane_pid}')
 	PID="" i=0
-	while [ -z "$PID" ] && [ "$i" -lt 100 ] && [ ! -s "$TMP/status" ]; do
+	while [ -z "$PID" ] && [ "$i" -lt $((300 * SLOW)) ] && [ ! -s "$TMP/status" ]; do
 		PID=$(pgrep -P "$pane" | head -n 1)
 		sleep 0.1
 		i=$((i + 1))
@@ -68,6 +68,52 @@ wait_all() {
 			grep -qE -- "$re" "$TMP/screen" || { ok=0; break; }
 		done
 		[ "$ok" = 1 ] && return 0
+		sleep 0.2
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# wait_gone TEXT: until the screen no longer shows TEXT (60 s)
+wait_gone() {
+	i=0
+	while [ "$i" -lt $((300 * SLOW)) ]; do
+		screen > "$TMP/screen"
+		grep -qF -- "$1" "$TMP/screen" || return 0
+		sleep 0.2
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# settle: until two captures in a row are the same screen (explore has
+# drawn all it had to draw); leaves it in $TMP/screen
+settle() {
+	i=0
+	screen > "$TMP/screen"
+	while [ "$i" -lt $((300 * SLOW)) ]; do
+		sleep 0.2
+		screen > "$TMP/screen.next"
+		if cmp -s "$TMP/screen" "$TMP/screen.next"; then
+			return 0
+		fi
+		mv "$TMP/screen.next" "$TMP/screen"
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# axis: the time axis's line on the screen (the one with its scale, N/col)
+axis() { screen | grep -m 1 -- '/col'; }
+
+# moves KEY: press KEY and wait until the time axis has changed (a move or
+# a zoom done, not merely sent); fails after 60 s
+moves() {
+	before=$(axis)
+	tmx send-keys -t x "$1"
+	i=0
+	while [ "$i" -lt $((300 * SLOW)) ]; do
+		[ "$(axis)" != "$before" ] && return 0
 		sleep 0.2
 		i=$((i + 1))
 	done

@@ -166,15 +166,14 @@ tmx send-keys -t x 2 Enter n
 see "a finding's n: where the next one is in the list" "next finding: 2 of $nr in the list's order (by cost)"
 tmx send-keys -t x p p
 see "p at the first: said so" "no previous finding: this one is 1 of $nr"
-# zoom keeps the finding (| on the axis) in view, even moved off the middle
-tmx send-keys -t x l + + + + +
-i=0
-while [ $i -lt $((100 * SLOW)) ]; do
-	screen > "$TMP/screen"
-	grep -E "^ {8}.*\|" "$TMP/screen" | grep -vq "cpu" && break
-	sleep 0.2
-	i=$((i + 1))
+# zoom keeps the finding (| on the axis) in view, even moved off the middle:
+# each key waits for the axis to change (the move or zoom done, not only sent)
+moved=0
+for key in l + + + + +; do
+	moves "$key" && moved=$((moved + 1))
 done
+expect_eq "l and + five times: each one moved or zoomed the window" "$moved" 6
+settle
 if grep -E "^ {8}[-─0-9. |F^a-z/]*\|" "$TMP/screen" >/dev/null; then
 	pass "moved right and zoomed in 5 times: the finding is still on the axis"
 else
@@ -186,10 +185,12 @@ ended "hogs: q" 0
 # the legend explains every letter in the lanes, paged with e at 80x24
 start 80 24 "" "$trace"
 see "80x24: opens" "Wakeup latency"
-tmx send-keys -t x 3 -
+tmx send-keys -t x 3
 see "80x24: the timeline" "cursor "
-sleep 1
-screen > "$TMP/screen"
+# zoomed out once (more tasks, more letters): wait for the axis to change,
+# then for explore to have drawn the whole screen
+if moves -; then pass "80x24: - zooms out"; else fail "80x24: - zooms out" "$(cat "$TMP/screen")"; fi
+settle
 # every letter drawn from the first lane to the axis (lanes, and tasks waiting under them)
 letters() {
 	awk '/^[ *]cpu +[0-9]+ / && !/^ cpu [0-9]+ at [0-9.]+ \(/ {on=1} /\/col/ {on=0} on' "$TMP/screen" |
@@ -210,6 +211,7 @@ while [ "$p" -lt "$pages" ]; do
 	p=$((p + 1))
 	tmx send-keys -t x e
 	wait_for "e: more $p/$pages" 10
+	settle
 	legend="$legend$(legend_glyphs)"
 done
 missing=""
@@ -226,19 +228,22 @@ tmx send-keys -t x q
 ended "80x24: q" 0
 
 # --- the help fits 80 columns, every line of it ---
-start 200 60 "" "$T"
+# a terminal tall enough for the whole help: no paging, its last line on
+# the screen says it is all there
+start 200 250 "" "$T"
 see "help: opens" "Wakeup latency"
 wide=""
 for v in 1 2 3 4; do
 	tmx send-keys -t x "$v" '?'
-	see "help from view $v" "Keys everywhere"
-	screen > "$TMP/help"
-	tmx send-keys -t x PageDown
-	sleep 0.5
-	screen >> "$TMP/help"
-	tmx send-keys -t x Escape
-	over=$(sed 's/ *$//' "$TMP/help" | awk 'length($0) > 80' | grep -v "^ explore " | head -3)
+	if wait_all "Keys everywhere" "Arrows and vi keys"; then
+		pass "help from view $v: all of it on the screen"
+	else
+		fail "help from view $v: all of it on the screen" "$(cat "$TMP/screen")"
+	fi
+	over=$(sed 's/ *$//' "$TMP/screen" | awk 'length($0) > 80' | grep -v "^ explore " | head -3)
 	[ -n "$over" ] && wide="$wide$over;"
+	tmx send-keys -t x Escape
+	wait_gone "Keys everywhere" || fail "help from view $v: Esc closes it" "$(cat "$TMP/screen")"
 done
 expect_eq "every help line fits 80 columns" "$wide" ""
 tmx send-keys -t x q
