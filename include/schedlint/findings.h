@@ -4,9 +4,10 @@
  *
  * Analyzers add findings here; the filters (--cpus/--pid/--comm/--from/
  * --to) are applied once, in sl_finding_add().  Every finding that passes
- * is counted in its kind's summary; the lists keep only the
- * --max-findings most costly (a min-heap evicts the cheapest), so memory
- * does not grow with the trace.
+ * is counted in its kind's summary; each kind's list keeps only its
+ * --max-findings most costly (a min-heap per kind evicts the cheapest), so
+ * memory does not grow with the trace and thousands of one kind never
+ * crowd another kind out of the lists.
  *
  * Kind-specific fields live in the analyzer's detail struct, printed by
  * its struct sl_finding_ops.
@@ -39,9 +40,19 @@ struct sl_kind_info {
 extern const struct sl_kind_info sl_kinds[SL_KIND__COUNT];
 int sl_kind_by_name(const char *name);
 
+/* The moment a finding is seen in the trace: the events from .. to on these CPUs. */
+#define SL_MOMENT_CPUS 4
+struct sl_moment {
+	uint64_t from, to;		/* times of events the trace has (from its waking, ...) */
+	int32_t cpus[SL_MOMENT_CPUS];
+	int nr_cpus;
+};
+
 struct sl_finding_ops {
 	/* the one-line message a kernel developer understands */
 	void (*message)(const struct sl_finding *f, const struct sl_model *m, char *buf, size_t len);
+	/* its moment (optional; else ts .. ts + cost on cpu) */
+	void (*moment)(const struct sl_finding *f, const struct sl_model *m, struct sl_moment *out);
 	/* the kind's own fields */
 	void (*json)(const struct sl_finding *f, const struct sl_model *m, struct cJSON *obj);
 	void (*free_detail)(void *detail);
@@ -64,12 +75,21 @@ struct sl_kind_summary {
 	uint64_t max_cost;
 };
 
+/* One kind's kept findings: a min-heap on cost, at most max entries. */
+struct sl_finding_list {
+	struct sl_finding *heap;
+	size_t nr;
+	uint64_t dropped;		/* evicted by the cap (or counted unlisted) */
+	bool sorted;			/* heap[] is sorted for a report, not a heap */
+};
+
 struct sl_findings {
 	struct sl_kind_summary summary[SL_KIND__COUNT];
-	struct sl_finding *heap;	/* min-heap on cost, at most max entries */
-	size_t nr, max;
-	uint64_t dropped;		/* evicted by the cap */
-	bool sorted;			/* heap[] is sorted for a report, not a heap */
+	struct sl_finding_list lists[SL_KIND__COUNT];
+	size_t max;			/* per kind (--max-findings) */
+	size_t nr;			/* kept, all kinds */
+	uint64_t dropped;		/* evicted by the caps, all kinds */
+	struct sl_finding *sorted;	/* every kept finding by cost (shallow copies), or NULL */
 };
 
 struct sl_findings *sl_findings_new(size_t max);
@@ -92,8 +112,17 @@ void sl_findings_add_unlisted(struct sl_model *m, enum sl_kind kind, uint64_t co
 /* Count a measurement (sync-wake-local) with the same filters. */
 bool sl_measure_add(struct sl_model *m, enum sl_kind kind, uint64_t ts, int cpu,
 		    int32_t pid, uint32_t comm, uint64_t cost);
-/* The kept findings sorted by cost, most costly first (valid until the next add). */
+/*
+ * The kept findings of every kind sorted by cost, most costly first
+ * (valid until the next add).
+ */
 const struct sl_finding *sl_findings_sorted(struct sl_findings *fs, size_t *nr);
+/* The kept findings of one kind, most costly first (valid until the next add). */
+const struct sl_finding *sl_findings_of_kind(struct sl_findings *fs, enum sl_kind kind, size_t *nr);
 void sl_finding_message(const struct sl_finding *f, const struct sl_model *m, char *buf, size_t len);
+/* The finding's moment, its CPUs ascending and each once. */
+void sl_finding_moment(const struct sl_finding *f, const struct sl_model *m, struct sl_moment *out);
+/* Add cpu to the moment's CPUs (ignored: negative, already there, no room). */
+void sl_moment_add_cpu(struct sl_moment *mo, int32_t cpu);
 
 #endif /* SCHEDLINT_FINDINGS_H */

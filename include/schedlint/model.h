@@ -51,6 +51,21 @@ enum sl_affinity {
 	SL_AFFINITY_MIGRATABLE,		/* seen running on two or more CPUs */
 };
 
+/*
+ * The moment of one wakeup-latency sample: the worst of a task, or of the
+ * whole trace (the first of equal ones).  Valid when the histogram it goes
+ * with has samples.  perf sched latency's "max start" / "max end".
+ */
+struct sl_wakeup_moment {
+	uint64_t latency;		/* run_ts - wake_ts */
+	uint64_t wake_ts;		/* its waking (sched_waking, else sched_wakeup) */
+	uint64_t run_ts;		/* its switch-in */
+	int32_t cpu;			/* where it ran */
+	int32_t waker_cpu;		/* the CPU that logged the waking */
+	int32_t pid;
+	uint32_t comm;			/* the task's comm at the switch-in */
+};
+
 struct sl_task {
 	int32_t pid;
 	uint32_t comm;			/* interned; the latest name seen */
@@ -105,6 +120,7 @@ struct sl_task {
 	/* last: touched once per sample, after the fields every event uses */
 	struct sl_hist latency;		/* wakeup latency samples that pass the filters
 					 * (sl_hist_add_held: its buckets are cold) */
+	struct sl_wakeup_moment worst;	/* the worst of them (valid when latency.count) */
 };
 
 struct sl_cpu {
@@ -214,6 +230,7 @@ struct sl_model {
 	size_t tasks_alloc;
 
 	uint64_t first_ts, last_ts;	/* of all events */
+	bool stopped_at_to;		/* reading ended at an event past --to: the trace goes on */
 	uint64_t now;			/* the latest event time (monotonic) */
 	uint64_t nr_events;		/* events fed (excluding lost markers) */
 	uint64_t *event_counts;		/* by interned event name, in filter */
@@ -233,6 +250,7 @@ struct sl_model {
 					 * the analyzer that infers it, in its finish) */
 
 	struct sl_hist latency;		/* every sample in the filter */
+	struct sl_wakeup_moment latency_worst;	/* the worst of them (valid when latency.count) */
 	struct sl_hist latency_local, latency_remote;
 	struct sl_hist latency_ipi, latency_noipi;	/* remote only */
 	/*

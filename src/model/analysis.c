@@ -94,8 +94,10 @@ static int run_single(struct sl_analysis *an, struct sl_reader *reader,
 	int ret;
 
 	while ((ret = sl_reader_next(reader, &ev)) > 0) {
-		if (past_to(an->model, &ev))
+		if (past_to(an->model, &ev)) {
+			an->model->stopped_at_to = true;
 			break;
+		}
 		if (cb)
 			cb(cb_data, &ev);
 		sl_model_feed(an->model, &ev);
@@ -299,6 +301,7 @@ static int run_pipelined(struct sl_analysis *an, struct sl_reader *reader,
 			for (; s < b->nr_snaps && b->snap[s].idx == i; s++)
 				memcpy(rinfo, &b->snap[s].info, sizeof(*rinfo));
 			if (past_to(an->model, ev)) {
+				an->model->stopped_at_to = true;
 				done = stopped = true;
 				break;
 			}

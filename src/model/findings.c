@@ -36,7 +36,8 @@ struct sl_findings *sl_findings_new(size_t max)
 	struct sl_findings *fs = xcalloc(1, sizeof(*fs));
 
 	fs->max = max;
-	fs->heap = xcalloc(max ? max : 1, sizeof(*fs->heap));
+	for (int k = 0; k < SL_KIND__COUNT; k++)
+		fs->lists[k].heap = xcalloc(max ? max : 1, sizeof(*fs->lists[k].heap));
 	return fs;
 }
 
@@ -53,9 +54,12 @@ void sl_findings_free(struct sl_findings *fs)
 {
 	if (!fs)
 		return;
-	for (size_t i = 0; i < fs->nr; i++)
-		free_detail(&fs->heap[i]);
-	free(fs->heap);
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
+		for (size_t i = 0; i < fs->lists[k].nr; i++)
+			free_detail(&fs->lists[k].heap[i]);
+		free(fs->lists[k].heap);
+	}
+	free(fs->sorted);
 	free(fs);
 }
 
@@ -65,36 +69,36 @@ static bool heap_less(const struct sl_finding *a, const struct sl_finding *b)
 	return a->cost < b->cost || (a->cost == b->cost && a->ts > b->ts);
 }
 
-static void sift_down(struct sl_findings *fs, size_t i)
+static void sift_down(struct sl_finding_list *l, size_t i)
 {
 	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
+		size_t left = 2 * i + 1, right = left + 1, m = i;
 
-		if (l < fs->nr && heap_less(&fs->heap[l], &fs->heap[m]))
-			m = l;
-		if (r < fs->nr && heap_less(&fs->heap[r], &fs->heap[m]))
-			m = r;
+		if (left < l->nr && heap_less(&l->heap[left], &l->heap[m]))
+			m = left;
+		if (right < l->nr && heap_less(&l->heap[right], &l->heap[m]))
+			m = right;
 		if (m == i)
 			return;
-		struct sl_finding tmp = fs->heap[i];
+		struct sl_finding tmp = l->heap[i];
 
-		fs->heap[i] = fs->heap[m];
-		fs->heap[m] = tmp;
+		l->heap[i] = l->heap[m];
+		l->heap[m] = tmp;
 		i = m;
 	}
 }
 
-static void sift_up(struct sl_findings *fs, size_t i)
+static void sift_up(struct sl_finding_list *l, size_t i)
 {
 	while (i > 0) {
 		size_t parent = (i - 1) / 2;
 
-		if (!heap_less(&fs->heap[i], &fs->heap[parent]))
+		if (!heap_less(&l->heap[i], &l->heap[parent]))
 			return;
-		struct sl_finding tmp = fs->heap[i];
+		struct sl_finding tmp = l->heap[i];
 
-		fs->heap[i] = fs->heap[parent];
-		fs->heap[parent] = tmp;
+		l->heap[i] = l->heap[parent];
+		l->heap[parent] = tmp;
 		i = parent;
 	}
 }
@@ -139,40 +143,47 @@ void sl_findings_add_unlisted(struct sl_model *m, enum sl_kind kind, uint64_t co
 	s->cost = sat_add(s->cost, cost);
 	if (max_cost > s->max_cost)
 		s->max_cost = max_cost;
+	m->findings->lists[kind].dropped += count;
 	m->findings->dropped += count;
+}
+
+/* A list sorted for a report is a heap again before the next add. */
+static void unsort(struct sl_findings *fs, struct sl_finding_list *l)
+{
+	free(fs->sorted);
+	fs->sorted = NULL;
+	if (!l->sorted)
+		return;
+	for (size_t i = l->nr / 2; i-- > 0;)
+		sift_down(l, i);
+	l->sorted = false;
 }
 
 bool sl_finding_add(struct sl_model *m, const struct sl_finding *f)
 {
 	struct sl_findings *fs = m->findings;
 	struct sl_finding copy = *f;
+	struct sl_finding_list *l;
 
 	if (f->kind >= SL_KIND__COUNT || !passes(m, f->ts, f->cpu, f->pid, f->comm)) {
 		free_detail(&copy);
 		return false;
 	}
 	summarize(fs, f->kind, f->cost);
-	if (fs->sorted) {
-		/* sl_findings_sorted() left it sorted by cost, most costly first */
-		for (size_t i = fs->nr / 2; i-- > 0;)
-			sift_down(fs, i);
-		fs->sorted = false;
-	}
-	if (!fs->max) {
-		free_detail(&copy);
-		fs->dropped++;
+	l = &fs->lists[f->kind];
+	unsort(fs, l);
+	if (l->nr < fs->max) {
+		l->heap[l->nr++] = copy;
+		fs->nr++;
+		sift_up(l, l->nr - 1);
 		return true;
 	}
-	if (fs->nr < fs->max) {
-		fs->heap[fs->nr++] = copy;
-		sift_up(fs, fs->nr - 1);
-		return true;
-	}
+	l->dropped++;
 	fs->dropped++;
-	if (heap_less(&fs->heap[0], &copy)) {
-		free_detail(&fs->heap[0]);
-		fs->heap[0] = copy;
-		sift_down(fs, 0);
+	if (fs->max && heap_less(&l->heap[0], &copy)) {
+		free_detail(&l->heap[0]);
+		l->heap[0] = copy;
+		sift_down(l, 0);
 	} else {
 		free_detail(&copy);
 	}
@@ -196,16 +207,38 @@ static int by_cost_desc(const void *a, const void *b)
 		return x->cost < y->cost ? 1 : -1;
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
-	return x->cpu - y->cpu;
+	if (x->cpu != y->cpu)
+		return x->cpu - y->cpu;
+	return (int)x->kind - (int)y->kind;
+}
+
+const struct sl_finding *sl_findings_of_kind(struct sl_findings *fs, enum sl_kind kind, size_t *nr)
+{
+	struct sl_finding_list *l = &fs->lists[kind];
+
+	/* sorting breaks the heap order; unsort() restores it before an add */
+	if (!l->sorted)
+		qsort(l->heap, l->nr, sizeof(*l->heap), by_cost_desc);
+	l->sorted = true;
+	*nr = l->nr;
+	return l->heap;
 }
 
 const struct sl_finding *sl_findings_sorted(struct sl_findings *fs, size_t *nr)
 {
-	/* sorting breaks the heap order; nothing is added after the report starts */
-	qsort(fs->heap, fs->nr, sizeof(*fs->heap), by_cost_desc);
-	fs->sorted = true;
+	size_t n = 0;
+
+	if (!fs->sorted) {
+		/* shallow copies: the lists own the details */
+		fs->sorted = xcalloc(fs->nr ? fs->nr : 1, sizeof(*fs->sorted));
+		for (int k = 0; k < SL_KIND__COUNT; k++) {
+			memcpy(fs->sorted + n, fs->lists[k].heap, fs->lists[k].nr * sizeof(*fs->sorted));
+			n += fs->lists[k].nr;
+		}
+		qsort(fs->sorted, n, sizeof(*fs->sorted), by_cost_desc);
+	}
 	*nr = fs->nr;
-	return fs->heap;
+	return fs->sorted;
 }
 
 void sl_finding_message(const struct sl_finding *f, const struct sl_model *m, char *buf, size_t len)
@@ -214,4 +247,37 @@ void sl_finding_message(const struct sl_finding *f, const struct sl_model *m, ch
 		f->ops->message(f, m, buf, len);
 	else
 		snprintf(buf, len, "%s", sl_kinds[f->kind].what);
+}
+
+void sl_moment_add_cpu(struct sl_moment *mo, int32_t cpu)
+{
+	int i;
+
+	if (cpu < 0 || mo->nr_cpus >= SL_MOMENT_CPUS)
+		return;
+	for (i = 0; i < mo->nr_cpus; i++)
+		if (mo->cpus[i] == cpu)
+			return;
+	/* ascending, as a CPU list reads */
+	for (i = mo->nr_cpus; i > 0 && mo->cpus[i - 1] > cpu; i--)
+		mo->cpus[i] = mo->cpus[i - 1];
+	mo->cpus[i] = cpu;
+	mo->nr_cpus++;
+}
+
+void sl_finding_moment(const struct sl_finding *f, const struct sl_model *m, struct sl_moment *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->from = f->ts;
+	out->to = f->ts + f->cost < f->ts ? UINT64_MAX : f->ts + f->cost;
+	if (f->ops && f->ops->moment) {
+		struct sl_moment mo = { 0 };
+
+		f->ops->moment(f, m, &mo);
+		out->from = mo.from;
+		out->to = mo.to;
+		for (int i = 0; i < mo.nr_cpus; i++)
+			sl_moment_add_cpu(out, mo.cpus[i]);
+	}
+	sl_moment_add_cpu(out, f->cpu);
 }

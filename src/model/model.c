@@ -897,6 +897,16 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 	}
 	if (have_sample) {
 		if (sample.in_filter) {
+			struct sl_wakeup_moment at = {
+				.latency = sample.latency, .wake_ts = sample.wake_ts,
+				.run_ts = sample.run_ts, .cpu = sample.cpu,
+				.waker_cpu = sample.waker_cpu, .pid = next->pid, .comm = next->comm,
+			};
+
+			if (!m->latency.count || at.latency > m->latency_worst.latency)
+				m->latency_worst = at;
+			if (!next->latency.count || at.latency > next->worst.latency)
+				next->worst = at;
 			sl_hist_add(&m->latency, sample.latency);
 			sl_hist_add_held(&next->latency, sample.latency);
 			sl_hist_add(&c->latency, sample.latency);

@@ -138,7 +138,7 @@ static void findings_lines(struct xp *x, struct overview *ov)
 			l->kind = k;
 	}
 	if (fs->dropped)
-		add_line(ov, x->attrs[XP_A_DIM], " the list keeps the %zu most costly findings;"
+		add_line(ov, x->attrs[XP_A_DIM], " the lists keep the %zu most costly of each kind;"
 			 " these counts are of all", fs->max);
 }
 

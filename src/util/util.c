@@ -146,8 +146,11 @@ const char *fmt_duration(char *buf, size_t len, uint64_t ns)
 
 const char *fmt_ts(char *buf, size_t len, uint64_t ns)
 {
-	snprintf(buf, len, "%llu.%06llu", (unsigned long long)(ns / 1000000000),
-		 (unsigned long long)(ns % 1000000000 / 1000));
+	/* rounded to the microsecond, as trace-cmd report prints it (libtraceevent) */
+	uint64_t us = ns / 1000 + (ns % 1000 >= 500);
+
+	snprintf(buf, len, "%llu.%06llu", (unsigned long long)(us / 1000000),
+		 (unsigned long long)(us % 1000000));
 	return buf;
 }
 

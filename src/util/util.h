@@ -55,7 +55,10 @@ int parse_duration(const char *s, uint64_t *ns);
 int parse_timestamp(const char *s, uint64_t *ns);
 /* Format ns as a short human duration ("1.50 ms", "27 us", "3.2 s"). */
 const char *fmt_duration(char *buf, size_t len, uint64_t ns);
-/* Format a trace timestamp ns as seconds with 6 decimals ("913.684978"). */
+/*
+ * Format a trace timestamp ns as seconds with 6 decimals ("913.684978"),
+ * rounded to the microsecond as trace-cmd report prints it.
+ */
 const char *fmt_ts(char *buf, size_t len, uint64_t ns);
 
 /* A CPU list "0-3,8,10-11" into a bitmap of nr_words 64-bit words; -EINVAL on error. */
