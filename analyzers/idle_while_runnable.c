@@ -140,8 +140,19 @@ static void iwr_json(const struct sl_finding *f, const struct sl_model *m, cJSON
 	sl_json_add_u64(obj, "wait_ns", sl_dur(d->start, d->end));
 }
 
+/* the wait, on the CPU it waited on and the idle one */
+static void iwr_moment(const struct sl_finding *f, const struct sl_model *m, struct sl_moment *out)
+{
+	const struct iwr_detail *d = f->detail;
+
+	out->from = d->start;
+	out->to = d->end;
+	sl_moment_add_cpu(out, d->busy_cpu);
+}
+
 static const struct sl_finding_ops iwr_finding_ops = {
 	.message = iwr_message,
+	.moment = iwr_moment,
 	.json = iwr_json,
 };
 
@@ -514,11 +525,10 @@ static void iwr_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl
 			sl_color(r, SL_C_BOLD), shown, fmt_ts(b1, sizeof(b1), f->ts), sl_color(r, SL_C_RESET),
 			f->cpu, sl_color(r, SL_C_YELLOW), fmt_duration(b2, sizeof(b2), f->cost),
 			sl_color(r, SL_C_RESET), sl_str(m->strtab, f->comm), f->pid, msg);
-		fprintf(r->out, "     look at: queued %s, cpu%d idle %s .. %s, wait over %s "
-			"(trace-cmd report --cpu %d,%d)\n",
+		fprintf(r->out, "     queued %s, cpu%d idle %s .. %s, wait over %s\n",
 			fmt_ts(b1, sizeof(b1), d->start), f->cpu, fmt_ts(b2, sizeof(b2), f->ts),
-			fmt_ts(b3, sizeof(b3), f->ts + f->cost), fmt_ts(msg, sizeof(msg), d->end),
-			MIN(f->cpu, d->busy_cpu), MAX(f->cpu, d->busy_cpu));
+			fmt_ts(b3, sizeof(b3), f->ts + f->cost), fmt_ts(msg, sizeof(msg), d->end));
+		sl_report_look_at(r, m, 5, f, true);
 		pic = shown <= SHOWN_PICTURES ? sl_picture_find(&p->pictures, f->pid, f->ts, f->cpu) : NULL;
 		if (pic) {
 			struct sl_picture_mark marks[2] = {

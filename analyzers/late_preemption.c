@@ -698,8 +698,18 @@ static void lp_json(const struct sl_finding *f, const struct sl_model *m, cJSON 
 	sl_json_add_i64(o, "max_wait_pid", d->max_wait_pid);
 }
 
+/* the run, from its switch-in to its switch-out */
+static void lp_moment(const struct sl_finding *f, const struct sl_model *m, struct sl_moment *out)
+{
+	const struct lp_detail *d = f->detail;
+
+	out->from = d->start;
+	out->to = f->ts;
+}
+
 static const struct sl_finding_ops lp_finding_ops = {
 	.message = lp_message,
+	.moment = lp_moment,
 	.json = lp_json,
 	.free_detail = lp_detail_free,
 };
@@ -1195,7 +1205,7 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	list = task_list(m, a, true, &n);
 	if (n) {
 		fprintf(r->out, "\n  %s%-24s %7s %10s   %s%s\n", sl_color(r, SL_C_DIM), "waited behind them",
-			"times", "delayed", "(its wait after the expected switch)", sl_color(r, SL_C_RESET));
+			"times", "delayed", "(after the expected switch)", sl_color(r, SL_C_RESET));
 		for (size_t i = 0; i < n && i < (size_t)r->top; i++) {
 			const struct lp_task *lt = sl_task_priv(m, a, list[i]);
 			char name[40];

@@ -171,8 +171,19 @@ static void sync_json_fields(const struct sl_finding *f, const struct sl_model *
 	cJSON_AddStringToObject(obj, "waker_comm", sl_str(m->strtab, d->waker_comm));
 }
 
+/* from the waking (on the waker's CPU) to the switch-in on the destination */
+static void sync_moment(const struct sl_finding *f, const struct sl_model *m, struct sl_moment *out)
+{
+	const struct sync_detail *d = f->detail;
+
+	out->from = f->ts;
+	out->to = f->ts + f->cost;
+	sl_moment_add_cpu(out, d->waker_cpu);
+}
+
 static const struct sl_finding_ops sync_finding_ops = {
 	.message = sync_message,
+	.moment = sync_moment,
 	.json = sync_json_fields,
 };
 
@@ -605,17 +616,27 @@ static void sync_report_text(struct sl_analyzer *a, struct sl_model *m, struct s
 	n = sorted_pairs(p, pairs);
 	if (!n)
 		return;
-	fprintf(r->out, "  %sping-pong across CPUs%s\n", sl_color(r, SL_C_DIM), sl_color(r, SL_C_RESET));
+	static const struct sl_col cols[] = {
+		{ "ping-pong across CPUs", 41, 0, true }, { "remote", 7, 0, false },
+		{ "local", 6, 0, false }, { "waited", 10, 0, false },
+	};
+	uint64_t shown = sl_cols_fit(r, 2, cols, ARRAY_SIZE(cols));
+
+	sl_cols_row(r, 2, cols, ARRAY_SIZE(cols), shown, NULL);
 	for (int i = 0; i < n && i < SYNC_PAIRS_TEXT; i++) {
 		const struct pair *e = &pairs[i];
 		bool swap = e->b->pid < e->a->pid;
 		const struct sl_task *x1 = swap ? e->b : e->a, *x2 = swap ? e->a : e->b;
-		char ta[48], tb[48];
+		char ta[48], tb[48], cell[4][112];
+		const char *cells[4] = { cell[0], cell[1], cell[2], cell[3] };
 
-		snprintf(ta, sizeof(ta), "%s:%d", sl_task_comm(m, x1), x1->pid);
-		snprintf(tb, sizeof(tb), "%s:%d", sl_task_comm(m, x2), x2->pid);
-		fprintf(r->out, "  %24s <-> %-24s %7" PRIu64 " remote %6" PRIu64 " local   waited %s\n",
-			ta, tb, e->remote, e->local, fmt_duration(x, sizeof(x), e->cost));
+		snprintf(cell[0], sizeof(cell[0]), "%s <-> %s",
+			 sl_task_label(ta, sizeof(ta), sl_task_comm(m, x1), x1->pid, 18),
+			 sl_task_label(tb, sizeof(tb), sl_task_comm(m, x2), x2->pid, 18));
+		snprintf(cell[1], sizeof(cell[1]), "%" PRIu64, e->remote);
+		snprintf(cell[2], sizeof(cell[2]), "%" PRIu64, e->local);
+		fmt_duration(cell[3], sizeof(cell[3]), e->cost);
+		sl_cols_row(r, 2, cols, ARRAY_SIZE(cols), shown, cells);
 	}
 }
 

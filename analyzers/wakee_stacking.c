@@ -166,8 +166,19 @@ static void stack_json(const struct sl_finding *f, const struct sl_model *m, cJS
 	sl_json_add_u64(obj, "pending", d->nr_pending);
 }
 
+/* from the waking (on the waker's CPU) to the switch-in on the destination */
+static void stack_moment(const struct sl_finding *f, const struct sl_model *m, struct sl_moment *out)
+{
+	const struct stack_detail *d = f->detail;
+
+	out->from = f->ts;
+	out->to = f->ts + f->cost;
+	sl_moment_add_cpu(out, d->waker_cpu);
+}
+
 static const struct sl_finding_ops stack_finding_ops = {
 	.message = stack_message,
+	.moment = stack_moment,
 	.json = stack_json,
 };
 
@@ -382,7 +393,7 @@ static void stack_report_text(struct sl_analyzer *a, struct sl_model *m, struct 
 	struct sl_tally_row *cpus, *tasks;
 	size_t nr_all, nr_cpus = 0, nr_tasks = 0, listed = 0, shown = 0;
 	size_t by_reason[REASON__NR] = { 0 };
-	char b1[32], b2[32], b3[32], b4[32], cpulist[128], msg[512];
+	char b1[32], b2[32], b3[32], b4[32], msg[512];
 
 	if (!s->count)
 		return;
@@ -442,12 +453,10 @@ static void stack_report_text(struct sl_analyzer *a, struct sl_model *m, struct 
 			f->cpu, sl_str(m->strtab, f->comm), f->pid, sl_color(r, SL_C_YELLOW),
 			fmt_duration(b2, sizeof(b2), f->cost), sl_color(r, SL_C_RESET),
 			reason_names[d->reason], msg);
-		snprintf(cpulist, sizeof(cpulist), d->waker_cpu >= 0 && d->waker_cpu != f->cpu ?
-			 "%d,%d" : "%d", MIN(f->cpu, d->waker_cpu >= 0 ? d->waker_cpu : f->cpu),
-			 MAX(f->cpu, d->waker_cpu));
-		fprintf(r->out, "     look at: waking %s, placed %s, ran %s (trace-cmd report --cpu %s)\n",
+		fprintf(r->out, "     waking %s, placed %s, ran %s\n",
 			fmt_ts(b1, sizeof(b1), f->ts), fmt_ts(b3, sizeof(b3), d->placed_ts),
-			fmt_ts(b4, sizeof(b4), f->ts + f->cost), cpulist);
+			fmt_ts(b4, sizeof(b4), f->ts + f->cost));
+		sl_report_look_at(r, m, 5, f, true);
 		pic = shown <= SHOWN_PICTURES ? sl_picture_find(&p->pictures, f->pid, f->ts, f->cpu) : NULL;
 		if (pic) {
 			struct sl_picture_mark marks[2] = {

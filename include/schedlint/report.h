@@ -19,19 +19,80 @@
 
 struct cJSON;
 
+/* How much of the terminal report: its first screen, or that and the detail sections. */
+enum sl_report_detail {
+	SL_DETAIL_DEFAULT,		/* the summary, then the detail sections */
+	SL_DETAIL_BRIEF,		/* the summary only (--brief) */
+	SL_DETAIL_FULL,			/* every listed task and kept finding (--full) */
+};
+
 struct sl_report {
 	FILE *out;
 	bool color;
 	const char *path;		/* the trace as the user named it */
 	int top;			/* how many findings/tasks to list (default 10) */
+	int width;			/* columns every line fits in (0: 80) */
+	enum sl_report_detail detail;
 };
+
+/*
+ * The terminal width a report is written for.  Every line of the report
+ * fits it: tables drop their least needed columns (sl_cols_fit) and prose
+ * wraps (sl_report_wrap); report_text.c wraps whatever line is still too
+ * long, so a section may print long prose with plain fprintf.
+ */
+#define SL_REPORT_MIN_WIDTH 40
+int sl_report_width(const struct sl_report *r);
+/* Display columns of s: UTF-8 sequences count one, escape sequences none. */
+int sl_display_width(const char *s);
+/*
+ * Print the formatted text wrapped at word boundaries to the report's
+ * width: the first line after indent spaces, the next ones after hang.
+ */
+void sl_report_wrap(struct sl_report *r, int indent, int hang, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Write line (no newline in it) to out, wrapped to width, continuation lines after hang spaces. */
+void sl_fit_line(FILE *out, const char *line, int width, int hang);
+
+/*
+ * A table that fits the width: each column has a priority, and the
+ * columns with the highest drop values go first until the rest fit.
+ * Cells are separated by one space; a cell wider than its column
+ * overflows it.
+ */
+struct sl_col {
+	const char *head;
+	int width;			/* display columns of the cells */
+	int drop;			/* 0: always shown; the highest is dropped first */
+	bool left;			/* left-aligned (names) */
+};
+/* A bit per shown column (at most 64 columns) for tables indented by indent. */
+uint64_t sl_cols_fit(const struct sl_report *r, int indent, const struct sl_col *cols, int nr);
+/* One row (cells = NULL: the heading, dimmed) of the shown columns. */
+void sl_cols_row(struct sl_report *r, int indent, const struct sl_col *cols, int nr,
+		 uint64_t shown, const char *const *cells);
+/*
+ * "look at: schedlint dump --from A --to B --cpus L TRACE": the command
+ * that prints the finding's moment, and for a trace.dat the trace-cmd
+ * report pipeline that shows the same events (when tracecmd).  Lines a
+ * shell takes back: a long command goes on with a backslash.
+ */
+struct sl_finding;
+void sl_report_look_at(struct sl_report *r, const struct sl_model *m, int indent,
+		       const struct sl_finding *f, bool tracecmd);
+/* "comm:pid" in at most width columns: the comm is cut, never the pid. */
+const char *sl_task_label(char *buf, size_t len, const char *comm, int32_t pid, int width);
 
 enum sl_color { SL_C_RESET, SL_C_BOLD, SL_C_DIM, SL_C_RED, SL_C_YELLOW, SL_C_GREEN, SL_C_CYAN };
 const char *sl_color(const struct sl_report *r, enum sl_color c);
 
 /* "== Title ==" section heading (src/model/section_text.c) */
 void sl_report_section(struct sl_report *r, const char *title);
-/* A schbench-style row: label, count, min, p50..p99.9, max, mean */
+/*
+ * A schbench-style row: label, count, min, p50..p99.9, max, mean; on a
+ * narrow terminal the rarely read columns go first (p99.5, p75, p95,
+ * mean, min, p90), count, p50, p99 and max stay.
+ */
 void sl_report_latency_header(struct sl_report *r, int label_width);
 void sl_report_latency_row(struct sl_report *r, int label_width, const char *label,
 			   const struct sl_hist *h);

@@ -183,6 +183,27 @@ static void config_json(struct sl_model *m, cJSON *root)
 	filters_json(cfg, c);
 }
 
+/* The moment of a worst wakeup (perf sched latency's max start/end), null without samples. */
+static cJSON *moment_json(struct sl_model *m, const struct sl_hist *h, const struct sl_wakeup_moment *w,
+			  bool with_task)
+{
+	cJSON *o;
+
+	if (!h->count)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	sl_json_add_u64(o, "latency_ns", w->latency);
+	sl_json_add_u64(o, "waking_ns", w->wake_ts);
+	sl_json_add_u64(o, "run_ns", w->run_ts);
+	sl_json_add_i64(o, "cpu", w->cpu);
+	sl_json_add_i64(o, "waker_cpu", w->waker_cpu);
+	if (with_task) {
+		sl_json_add_i64(o, "pid", w->pid);
+		cJSON_AddStringToObject(o, "comm", sl_str(m->strtab, w->comm));
+	}
+	return o;
+}
+
 static bool task_active(const struct sl_task *t)
 {
 	return t->switches || t->wakeups || t->run_ns || t->wait_ns || t->preemptions ||
@@ -207,6 +228,7 @@ static void tasks_json(struct sl_model *m, cJSON *root)
 
 		sl_json_add_u64(lat, "inferred", t->latency_inferred);
 		cJSON_AddItemToObject(o, "wakeup_latency", lat);
+		cJSON_AddItemToObject(o, "worst_wakeup", moment_json(m, &t->latency, &t->worst, false));
 		sl_json_add_u64(o, "run_ns", t->run_ns);
 		sl_json_add_u64(o, "wait_ns", t->wait_ns);
 		sl_json_add_u64(o, "switches", t->switches);
@@ -338,6 +360,7 @@ cJSON *sl_report_json(struct sl_model *m, const char *path)
 	cJSON_AddItemToObject(lat, "remote", sl_hist_json(&m->latency_remote));
 	cJSON_AddItemToObject(lat, "remote_ipi", sl_hist_json(&m->latency_ipi));
 	cJSON_AddItemToObject(lat, "remote_no_ipi", sl_hist_json(&m->latency_noipi));
+	cJSON_AddItemToObject(lat, "worst", moment_json(m, &m->latency, &m->latency_worst, true));
 	cJSON_AddItemToObject(root, "wakeup_latency", lat);
 
 	tasks_json(m, root);

@@ -2,10 +2,16 @@
 /*
  * report_text.c - the terminal report
  *
- * Dense and in the order a scheduler developer reads: what the trace is,
- * what the wakeup latency was (schbench's table), where time went per CPU,
- * which tasks suffered, then each finding kind with the exact timestamps
- * to open in trace-cmd report or KernelShark.
+ * One screen first, answering "is anything wrong, how much, where": the
+ * findings of each kind (count, cost, the worst and when), the wakeup
+ * latency and its worst moment, the trace facts and notes.  Then the
+ * detail sections, in the order a scheduler developer reads: the latency
+ * table (schbench's), where time went per CPU, which tasks suffered, each
+ * analyzer's section, and each kind's most costly findings with the
+ * timestamps to open in trace-cmd report or KernelShark.
+ *
+ * Every line fits the report's width: tables drop the columns least read,
+ * and what a section still prints too long is wrapped here, at the end.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -47,7 +53,7 @@ static void llc_line(struct sl_report *r, const struct sl_model *m)
 
 	fputs("  llc      ", r->out);
 	if (!m->nr_llc_cpus) {
-		fputs("one domain of all CPUs (the default: the trace does not say; see --llc)\n",
+		fputs("one domain of all CPUs (the trace does not say; see --llc)\n",
 		      r->out);
 		return;
 	}
@@ -75,15 +81,15 @@ static void llc_line(struct sl_report *r, const struct sl_model *m)
 	fprintf(r->out, " (from %s)\n", m->llc_source);
 }
 
+static void filter_lines(struct sl_report *r, struct sl_model *m);
+
 static void trace_facts(struct sl_report *r, struct sl_model *m)
 {
 	const struct sl_trace_info *info = m->info;
 	char a[32], b[32], d[32];
 	int ncpus = info->ncpus > m->nr_cpus ? info->ncpus : m->nr_cpus;
 
-	fprintf(r->out, "%sschedlint %s%s — %s\n", sl_color(r, SL_C_BOLD), SCHEDLINT_VERSION,
-		sl_color(r, SL_C_RESET), r->path);
-	fprintf(r->out, "  trace    %s", sl_format_name(info->format));
+	fprintf(r->out, "\n  trace    %s", sl_format_name(info->format));
 	if (info->compression[0] && strcmp(info->compression, "none"))
 		fprintf(r->out, " (%s)", info->compression);
 	fprintf(r->out, ", %d CPUs", ncpus);
@@ -92,10 +98,11 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 	if (info->clock[0])
 		fprintf(r->out, ", clock %s", info->clock);
 	fputc('\n', r->out);
-	llc_line(r, m);
 	fprintf(r->out, "  span     %s .. %s (%s), %" PRIu64 " events\n",
 		fmt_ts(a, sizeof(a), m->first_ts), fmt_ts(b, sizeof(b), m->last_ts),
 		fmt_duration(d, sizeof(d), sl_dur(m->first_ts, m->last_ts)), m->nr_events);
+	filter_lines(r, m);
+	llc_line(r, m);
 
 	fputs("  events  ", r->out);
 	for (int t = 1; t < SL_EV__COUNT; t++)
@@ -204,6 +211,18 @@ static void inferred_rows(struct sl_report *r, struct sl_model *m)
 		m->latency.count);
 }
 
+/* "worst    1.33 ms: tail:8336 woken 913.967145, ran 913.968480 on cpu1" */
+static void worst_line(struct sl_report *r, struct sl_model *m, const char *label,
+		       const struct sl_wakeup_moment *w)
+{
+	char d[32], a[32], b[32], task[64];
+
+	snprintf(task, sizeof(task), "%s:%d", sl_str(m->strtab, w->comm), w->pid);
+	sl_report_wrap(r, 2, 11, "%-8s %s: %s woken %s, ran %s on cpu%d", label,
+		       fmt_duration(d, sizeof(d), w->latency), task, fmt_ts(a, sizeof(a), w->wake_ts),
+		       fmt_ts(b, sizeof(b), w->run_ts), w->cpu);
+}
+
 static void latency_section(struct sl_report *r, struct sl_model *m)
 {
 	sl_report_section(r, "Wakeup latency (waking -> running)");
@@ -221,6 +240,7 @@ static void latency_section(struct sl_report *r, struct sl_model *m)
 	if (m->latency_noipi.count && m->latency_ipi.count)
 		sl_report_latency_row(r, 14, " remote no IPI", &m->latency_noipi);
 	inferred_rows(r, m);
+	worst_line(r, m, "worst", &m->latency_worst);
 }
 
 /* "1us", "20ms": a 1-2-5 boundary as a short label */
@@ -297,14 +317,51 @@ static bool mostly_inferred(const struct sl_model *m, const struct sl_cpu *c)
 	return c->implied_switches > c->switches || c->latency_inferred * 2 > samples;
 }
 
+/* A bar of width cells into buf (eighth blocks), for a table cell. */
+static const char *bar_cell(char *buf, size_t len, const struct sl_report *r, double frac,
+			    int width, enum sl_color color)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	struct sl_report sub = *r;
+
+	if (!f) {
+		snprintf(buf, len, "%*s", width, "");
+		return buf;
+	}
+	sub.out = f;
+	fputs(sl_color(r, color), f);
+	bar(&sub, frac, width);
+	fputs(sl_color(r, SL_C_RESET), f);
+	fclose(f);
+	snprintf(buf, len, "%s", text);
+	free(text);
+	return buf;
+}
+
 static void cpus_section(struct sl_report *r, struct sl_model *m)
 {
-	char a[32];
+	enum { C_CPU, C_BAR, C_BUSY, C_SWITCHES, C_WAKEUPS, C_MAXQ, C_MEANQ, C_P99, C__NR };
+	static const struct sl_col cols[C__NR] = {
+		[C_CPU] = { "cpu", 5, 0, false },
+		[C_BAR] = { "utilization", 24, 3, true },
+		[C_BUSY] = { "busy", 6, 0, false },
+		[C_SWITCHES] = { "switches ", 9, 0, false },
+		[C_WAKEUPS] = { "wakeups", 8, 0, false },
+		[C_MAXQ] = { "maxq", 5, 1, false },
+		[C_MEANQ] = { "meanq", 6, 2, false },
+		[C_P99] = { "p99 lat", 8, 0, false },
+	};
+	uint64_t shown = sl_cols_fit(r, 0, cols, C__NR);
+	char b[C__NR][256];
+	const char *cells[C__NR];
 	bool marked = false;
 
+	for (int i = 0; i < C__NR; i++)
+		cells[i] = b[i];
 	sl_report_section(r, "CPUs");
-	fprintf(r->out, "  %scpu  utilization                  busy  switches  wakeups  maxq  meanq      p99 lat%s\n",
-		sl_color(r, SL_C_DIM), sl_color(r, SL_C_RESET));
+	sl_cols_row(r, 0, cols, C__NR, shown, NULL);
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		const struct sl_cpu *c = &m->cpus[cpu];
 		uint64_t known = c->busy_ns + c->idle_ns;
@@ -312,14 +369,21 @@ static void cpus_section(struct sl_report *r, struct sl_model *m)
 
 		if (!sl_filter_cpu(m->cfg, cpu))
 			continue;
-		fprintf(r->out, "  %3d  ", cpu);
-		fputs(sl_color(r, util > 0.9 ? SL_C_RED : SL_C_GREEN), r->out);
-		bar(r, util, 24);
-		fputs(sl_color(r, SL_C_RESET), r->out);
-		fprintf(r->out, " %5.1f%% %8" PRIu64 "%c %8" PRIu64 " %5u %6.2f %8s\n", util * 100,
-			c->switches, mostly_inferred(m, c) ? '*' : ' ', c->wakeups, c->max_queue,
-			known ? (double)c->queue_area / (double)known : 0.0,
-			c->latency.count ? fmt_duration(a, sizeof(a), sl_hist_percentile(&c->latency, 99)) : "-");
+		snprintf(b[C_CPU], sizeof(b[0]), "%d", cpu);
+		bar_cell(b[C_BAR], sizeof(b[0]), r, util, 24, util > 0.9 ? SL_C_RED : SL_C_GREEN);
+		snprintf(b[C_BUSY], sizeof(b[0]), "%.1f%%", util * 100);
+		/* '*': mostly inferred (the note below the table); the digits stay aligned */
+		snprintf(b[C_SWITCHES], sizeof(b[0]), "%" PRIu64 "%c", c->switches,
+			 mostly_inferred(m, c) ? '*' : ' ');
+		snprintf(b[C_WAKEUPS], sizeof(b[0]), "%" PRIu64, c->wakeups);
+		snprintf(b[C_MAXQ], sizeof(b[0]), "%u", c->max_queue);
+		snprintf(b[C_MEANQ], sizeof(b[0]), "%.2f",
+			 known ? (double)c->queue_area / (double)known : 0.0);
+		if (c->latency.count)
+			fmt_duration(b[C_P99], sizeof(b[0]), sl_hist_percentile(&c->latency, 99));
+		else
+			snprintf(b[C_P99], sizeof(b[0]), "-");
+		sl_cols_row(r, 0, cols, C__NR, shown, cells);
 		marked |= mostly_inferred(m, c);
 	}
 	if (marked)
@@ -373,11 +437,44 @@ static void inferred_tasks(struct sl_report *r, struct sl_model *m,
 		fputc('\n', r->out);
 }
 
+/* How many entries of a list the report shows: --top, or all with --full. */
+static size_t listed(const struct sl_report *r, size_t n)
+{
+	if (r->detail == SL_DETAIL_FULL)
+		return n;
+	return n < (size_t)r->top ? n : (size_t)r->top;
+}
+
+/* The display width of the trace's timestamps ("913.968510": 10). */
+static int ts_width(const struct sl_model *m)
+{
+	char a[32];
+
+	return (int)strlen(fmt_ts(a, sizeof(a), m->last_ts));
+}
+
 static void tasks_section(struct sl_report *r, struct sl_model *m)
 {
+	enum { T_TASK, T_WAKEUPS, T_P50, T_P99, T_MAX, T_WOKEN, T_RAN, T_RUN, T_WAIT,
+	       T_PREEM, T_MIGR, T__NR };
+	struct sl_col cols[T__NR] = {
+		[T_TASK] = { "task", 20, 0, true },
+		[T_WAKEUPS] = { "wakeups", 7, 0, false },
+		[T_P50] = { "p50", 8, 4, false },
+		[T_P99] = { "p99", 8, 0, false },
+		[T_MAX] = { "max", 8, 0, false },
+		[T_WOKEN] = { "max woken", ts_width(m), 0, false },
+		[T_RAN] = { "max ran", ts_width(m), 3, false },
+		[T_RUN] = { "run", 9, 6, false },
+		[T_WAIT] = { "wait", 9, 5, false },
+		[T_PREEM] = { "preem", 6, 8, false },
+		[T_MIGR] = { "migr", 6, 7, false },
+	};
 	struct task_p99 *list = xcalloc(m->nr_tasks + 1, sizeof(*list));
-	size_t n = 0;
-	char b[6][32];
+	size_t n = 0, shown;
+	uint64_t mask;
+	char b[T__NR][64];
+	const char *cells[T__NR];
 
 	for (uint32_t i = 0; i < m->nr_tasks; i++)
 		if (m->tasks[i]->latency.count && sl_filter_task(m->cfg, m->strtab, m->tasks[i]))
@@ -387,73 +484,264 @@ static void tasks_section(struct sl_report *r, struct sl_model *m)
 		return;
 	}
 	qsort(list, n, sizeof(*list), by_p99_desc);
-	sl_report_section(r, "Tasks by wakeup-latency p99");
-	fprintf(r->out, "  %s%-24s %7s %8s %8s %8s %9s %9s %6s %6s%s\n", sl_color(r, SL_C_DIM),
-		"task", "wakeups", "p50", "p99", "max", "run", "wait", "preem", "migr",
-		sl_color(r, SL_C_RESET));
-	for (size_t i = 0; i < n && i < (size_t)r->top; i++) {
+	for (int i = 0; i < T__NR; i++)
+		cells[i] = b[i];
+	/* the header must fit a column: a wider timestamp widens it */
+	for (int i = T_WOKEN; i <= T_RAN; i++)
+		if (cols[i].width < (int)strlen(cols[i].head))
+			cols[i].width = (int)strlen(cols[i].head);
+	mask = sl_cols_fit(r, 2, cols, T__NR);
+	sl_report_section(r, "Tasks by wakeup-latency p99 (max: the worst wakeup, woken .. ran)");
+	sl_cols_row(r, 2, cols, T__NR, mask, NULL);
+	shown = listed(r, n);
+	for (size_t i = 0; i < shown; i++) {
 		const struct sl_task *t = list[i].t;
-		char name[40];
 
-		snprintf(name, sizeof(name), "%s:%d", sl_task_comm(m, t), t->pid);
-		fprintf(r->out, "  %-24s %7" PRIu64 " %8s %8s %8s %9s %9s %6" PRIu64 " %6" PRIu64 "\n",
-			name, t->latency.count,
-			sl_report_cell(b[0], 32, sl_hist_percentile(&t->latency, 50)),
-			sl_report_cell(b[1], 32, list[i].p99),
-			sl_report_cell(b[2], 32, t->latency.max), fmt_duration(b[3], 32, t->run_ns),
-			fmt_duration(b[4], 32, t->wait_ns), t->preemptions, t->migrations);
+		sl_task_label(b[T_TASK], sizeof(b[0]), sl_task_comm(m, t), t->pid, cols[T_TASK].width);
+		snprintf(b[T_WAKEUPS], sizeof(b[0]), "%" PRIu64, t->latency.count);
+		sl_report_cell(b[T_P50], sizeof(b[0]), sl_hist_percentile(&t->latency, 50));
+		sl_report_cell(b[T_P99], sizeof(b[0]), list[i].p99);
+		sl_report_cell(b[T_MAX], sizeof(b[0]), t->latency.max);
+		fmt_ts(b[T_WOKEN], sizeof(b[0]), t->worst.wake_ts);
+		fmt_ts(b[T_RAN], sizeof(b[0]), t->worst.run_ts);
+		fmt_duration(b[T_RUN], sizeof(b[0]), t->run_ns);
+		fmt_duration(b[T_WAIT], sizeof(b[0]), t->wait_ns);
+		snprintf(b[T_PREEM], sizeof(b[0]), "%" PRIu64, t->preemptions);
+		snprintf(b[T_MIGR], sizeof(b[0]), "%" PRIu64, t->migrations);
+		sl_cols_row(r, 2, cols, T__NR, mask, cells);
 	}
-	if (n > (size_t)r->top)
-		fprintf(r->out, "  ... %zu more tasks with wakeups (--json lists all)\n", n - (size_t)r->top);
-	inferred_tasks(r, m, list, MIN(n, (size_t)r->top));
+	if (n > shown)
+		fprintf(r->out, "  ... %zu more tasks with wakeups (--full or --json lists all)\n",
+			n - shown);
+	inferred_tasks(r, m, list, shown);
 	free(list);
 }
 
+/* The detail list: each listed kind's most costly findings. */
 static void findings_section(struct sl_report *r, struct sl_model *m)
 {
-	const struct sl_findings *fs = m->findings;
-	char a[32], b[32], ts[32], msg[512];
-	size_t nr, shown = 0;
-	const struct sl_finding *f;
+	char a[32], ts[32], msg[512], task[64];
+	bool any = false;
 
-	sl_report_section(r, "Findings");
 	for (int k = 0; k < SL_KIND__COUNT; k++) {
-		const struct sl_kind_summary *s = &fs->summary[k];
-		bool bad = s->count && sl_kinds[k].listed;
+		const struct sl_kind_summary *s = &m->findings->summary[k];
+		const struct sl_finding *f;
+		size_t nr, shown;
 
-		fprintf(r->out, "  %s%-20s %7" PRIu64 "%s", sl_color(r, bad ? SL_C_RED : SL_C_RESET),
-			sl_kinds[k].name, s->count, sl_color(r, SL_C_RESET));
-		if (s->count)
-			fprintf(r->out, "   total %9s   worst %9s", fmt_duration(a, sizeof(a), s->cost),
-				fmt_duration(b, sizeof(b), s->max_cost));
-		if (!s->count)
-			fprintf(r->out, "%*s", 43, "");
-		fprintf(r->out, "   %s%s%s\n", sl_color(r, SL_C_DIM), sl_kinds[k].what,
-			sl_color(r, SL_C_RESET));
+		if (!sl_kinds[k].listed || !s->count)
+			continue;
+		if (!any)
+			sl_report_section(r, "Findings, each kind's most costly "
+					  "(times as trace-cmd report prints them)");
+		any = true;
+		f = sl_findings_of_kind(m->findings, k, &nr);
+		shown = listed(r, nr);
+		fprintf(r->out, "  %s%s%s  %" PRIu64 " found", sl_color(r, SL_C_BOLD), sl_kinds[k].name,
+			sl_color(r, SL_C_RESET), s->count);
+		if (nr < s->count)
+			fprintf(r->out, ", %zu kept", nr);
+		if (shown < nr)
+			fprintf(r->out, ", %zu shown", shown);
+		if (nr < s->count || shown < nr)
+			fprintf(r->out, " (%s%s%s)", nr < s->count ? "--max-findings" : "",
+				nr < s->count && shown < nr ? ", " : "", shown < nr ? "--top" : "");
+		fputc('\n', r->out);
+		for (size_t i = 0; i < shown; i++, f++) {
+			sl_finding_message(f, m, msg, sizeof(msg));
+			snprintf(task, sizeof(task), "%s:%d", sl_str(m->strtab, f->comm), f->pid);
+			/* one line, wrapped under its timestamp's end */
+			sl_report_wrap(r, 4, 8, "%s%s%s cpu%-3d %s%9s%s  %s  %s", sl_color(r, SL_C_BOLD),
+				       fmt_ts(ts, sizeof(ts), f->ts), sl_color(r, SL_C_RESET), f->cpu,
+				       sl_color(r, SL_C_YELLOW), fmt_duration(a, sizeof(a), f->cost),
+				       sl_color(r, SL_C_RESET), task, msg);
+			sl_report_look_at(r, m, 8, f, false);
+		}
 	}
-
-	f = sl_findings_sorted(m->findings, &nr);
-	if (!nr)
-		return;
-	fprintf(r->out, "\n  most costly (timestamps as trace-cmd report prints them):\n");
-	for (size_t i = 0; i < nr && shown < (size_t)r->top; i++, f++, shown++) {
-		sl_finding_message(f, m, msg, sizeof(msg));
-		fprintf(r->out, "  %s%s%s cpu%-3d %-18s %s%9s%s  %s:%d  %s\n", sl_color(r, SL_C_BOLD),
-			fmt_ts(ts, sizeof(ts), f->ts), sl_color(r, SL_C_RESET), f->cpu,
-			sl_kinds[f->kind].name, sl_color(r, SL_C_YELLOW),
-			fmt_duration(a, sizeof(a), f->cost), sl_color(r, SL_C_RESET),
-			sl_str(m->strtab, f->comm), f->pid, msg);
-	}
-	if (fs->dropped)
-		fprintf(r->out, "  (lists keep the %zu most costly findings; summaries count all)\n",
-			fs->max);
 }
 
-void sl_report_text(struct sl_report *r, struct sl_model *m)
+/* The kept finding of kind whose cost is the kind's worst, or NULL (not kept). */
+static const struct sl_finding *worst_kept(struct sl_model *m, int kind)
 {
-	if (r->top <= 0)
-		r->top = 10;
+	size_t nr;
+	const struct sl_finding *f = sl_findings_of_kind(m->findings, kind, &nr);
+
+	if (!nr || f->cost != m->findings->summary[kind].max_cost)
+		return NULL;
+	return f;
+}
+
+/*
+ * The first screen's findings table: each kind's count, total cost and
+ * worst, and where the worst was.  A column the what-if estimates can
+ * join goes between "worst" and "worst at" (summary_cols below).
+ */
+static void summary_findings(struct sl_report *r, struct sl_model *m)
+{
+	enum { S_KIND, S_COUNT, S_COST, S_WORST, S_AT, S__NR };
+	struct sl_col cols[S__NR] = {
+		[S_KIND] = { "", 19, 0, true },
+		[S_COUNT] = { "count", 7, 0, false },
+		[S_COST] = { "cost", 10, 0, false },
+		[S_WORST] = { "worst", 10, 0, false },
+		[S_AT] = { " worst at", 9, 0, true },
+	};
+	uint64_t shown;
+	int width = sl_report_width(r), used;
+	char b[S__NR][256];
+	const char *cells[S__NR];
+
+	for (int i = 0; i < S__NR; i++)
+		cells[i] = b[i];
+	shown = sl_cols_fit(r, 2, cols, S__NR);
+	used = 2;
+	for (int i = 0; i < S_AT; i++)
+		if (shown >> i & 1)
+			used += cols[i].width + 1;
+	fprintf(r->out, "\n%s%-*s%s", sl_color(r, SL_C_BOLD), 2 + cols[S_KIND].width,
+		"Findings", sl_color(r, SL_C_RESET));
+	cols[S_KIND].head = "";
+	sl_cols_row(r, 0, cols + 1, S__NR - 1, shown >> 1, NULL);
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
+		const struct sl_kind_summary *s = &m->findings->summary[k];
+		const struct sl_finding *f = NULL;
+		bool bad = s->count && sl_kinds[k].listed;
+
+		snprintf(b[S_KIND], sizeof(b[0]), "%s%s%s", sl_color(r, bad ? SL_C_RED : SL_C_RESET),
+			 sl_kinds[k].name, sl_color(r, SL_C_RESET));
+		snprintf(b[S_COUNT], sizeof(b[0]), "%" PRIu64, s->count);
+		b[S_COST][0] = b[S_WORST][0] = b[S_AT][0] = '\0';
+		if (s->count) {
+			fmt_duration(b[S_COST], sizeof(b[0]), s->cost);
+			fmt_duration(b[S_WORST], sizeof(b[0]), s->max_cost);
+		}
+		if (!sl_kinds[k].listed && s->count)
+			snprintf(b[S_AT], sizeof(b[0]), " %s(a measurement)%s", sl_color(r, SL_C_DIM),
+				 sl_color(r, SL_C_RESET));
+		else if (s->count)
+			f = worst_kept(m, k);
+		if (f) {
+			char ts[32], task[64];
+			int room;
+
+			snprintf(b[S_AT], sizeof(b[0]), " %s cpu%d", fmt_ts(ts, sizeof(ts), f->ts), f->cpu);
+			room = width - used - (int)strlen(b[S_AT]) - 1;
+			/* the task when it fits whole: the latency line and the detail name it too */
+			snprintf(task, sizeof(task), "%s:%d", sl_str(m->strtab, f->comm), f->pid);
+			if (sl_display_width(task) <= room)
+				snprintf(b[S_AT] + strlen(b[S_AT]), sizeof(b[0]) - strlen(b[S_AT]), " %s",
+					 task);
+		}
+		sl_cols_row(r, 2, cols, S__NR, shown, cells);
+	}
+}
+
+/* The first screen's latency lines: the percentiles read most, and the worst moment. */
+static void summary_latency(struct sl_report *r, struct sl_model *m)
+{
+	char a[32], b[32], c[32];
+
+	fprintf(r->out, "\n%sWakeup latency%s", sl_color(r, SL_C_BOLD), sl_color(r, SL_C_RESET));
+	if (!m->latency.count) {
+		fputs("  no samples\n", r->out);
+		return;
+	}
+	fprintf(r->out, "  %" PRIu64 " wakeups: p50 %s, p99 %s, max %s\n", m->latency.count,
+		fmt_duration(a, sizeof(a), sl_hist_percentile(&m->latency, 50)),
+		fmt_duration(b, sizeof(b), sl_hist_percentile(&m->latency, 99)),
+		fmt_duration(c, sizeof(c), m->latency.max));
+	worst_line(r, m, "worst", &m->latency_worst);
+}
+
+/* "0-3,8" */
+static void cpulist(FILE *out, const struct sl_cpuset *set)
+{
+	const char *sep = "";
+	int nr = (int)set->nr_words * 64;
+
+	for (int cpu = 0; cpu < nr; cpu++) {
+		int last = cpu;
+
+		if (!sl_cpuset_test(set, cpu))
+			continue;
+		while (last + 1 < nr && sl_cpuset_test(set, last + 1))
+			last++;
+		if (last > cpu)
+			fprintf(out, "%s%d-%d", sep, cpu, last);
+		else
+			fprintf(out, "%s%d", sep, cpu);
+		sep = ",";
+		cpu = last;
+	}
+}
+
+/* The window analyzed (--from/--to, within what was read) and the other filters. */
+static void filter_lines(struct sl_report *r, struct sl_model *m)
+{
+	const struct sl_config *cfg = m->cfg;
+	char a[32], b[32], d[32];
+
+	if (cfg->from_set || cfg->to_set) {
+		uint64_t from = cfg->from_set && cfg->from_ns > m->first_ts ? cfg->from_ns : m->first_ts;
+		/* reading stops past --to: then the window ends at --to, not at the last event read */
+		uint64_t to = cfg->to_set && (cfg->to_ns < m->last_ts || m->stopped_at_to) ?
+			      cfg->to_ns : m->last_ts;
+
+		if (to < from)
+			to = from;
+		fprintf(r->out, "  window   %s .. %s (%s) analyzed (--from/--to)\n",
+			fmt_ts(a, sizeof(a), from), fmt_ts(b, sizeof(b), to),
+			fmt_duration(d, sizeof(d), to - from));
+	}
+	if (!cfg->cpus.nr_words && !cfg->nr_pids && !cfg->nr_comms)
+		return;
+	fputs("  filters ", r->out);
+	if (cfg->cpus.nr_words) {
+		fputs(" --cpus ", r->out);
+		cpulist(r->out, &cfg->cpus);
+	}
+	if (cfg->nr_pids) {
+		fputs(" --pid ", r->out);
+		for (size_t i = 0; i < cfg->nr_pids; i++)
+			fprintf(r->out, "%s%d", i ? "," : "", cfg->pids[i]);
+	}
+	for (size_t i = 0; i < cfg->nr_comms; i++)
+		fprintf(r->out, " --comm %s", cfg->comms[i]);
+	fputc('\n', r->out);
+}
+
+/*
+ * The hanging indent of a line too long for the report: under the value
+ * of a "  label    value" line, else two columns in from the line's own.
+ */
+static int hang_of(const char *line)
+{
+	int lead = 0, i;
+
+	while (line[lead] == ' ')
+		lead++;
+	for (i = lead; line[i] && line[i] != ' ' && i < lead + 14; i++)
+		;
+	if (line[i] == ' ' && line[i + 1] == ' ') {
+		while (line[i] == ' ')
+			i++;
+		if (i <= lead + 16 && line[i])
+			return i;
+	}
+	/* a paragraph's own continuation lines (deeply indented) keep their indentation */
+	return lead >= 4 ? lead : lead + 2;
+}
+
+static void summary(struct sl_report *r, struct sl_model *m)
+{
+	fprintf(r->out, "%sschedlint %s%s — %s\n", sl_color(r, SL_C_BOLD), SCHEDLINT_VERSION,
+		sl_color(r, SL_C_RESET), r->path);
+	summary_findings(r, m);
+	summary_latency(r, m);
 	trace_facts(r, m);
+}
+
+static void details(struct sl_report *r, struct sl_model *m)
+{
 	latency_section(r, m);
 	histogram_section(r, m);
 	cpus_section(r, m);
@@ -465,4 +753,36 @@ void sl_report_text(struct sl_report *r, struct sl_model *m)
 			a->ops->report_text(a, m, r);
 	}
 	findings_section(r, m);
+}
+
+void sl_report_text(struct sl_report *r, struct sl_model *m)
+{
+	FILE *out = r->out, *mem;
+	char *text = NULL;
+	size_t size = 0;
+
+	if (r->top <= 0)
+		r->top = 10;
+	/* written whole, then every line fitted to the width */
+	mem = open_memstream(&text, &size);
+	if (!mem) {
+		fputs("schedlint: out of memory\n", stderr);
+		abort();
+	}
+	r->out = mem;
+	summary(r, m);
+	if (r->detail == SL_DETAIL_BRIEF)
+		fprintf(r->out, "\n%s(the summary only: without --brief the detail sections follow)%s\n",
+			sl_color(r, SL_C_DIM), sl_color(r, SL_C_RESET));
+	else
+		details(r, m);
+	fclose(mem);
+	r->out = out;
+	for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		sl_fit_line(out, line, sl_report_width(r), hang_of(line));
+	}
+	free(text);
 }
