@@ -12,6 +12,7 @@
 #include "cmds.h"
 #include "options.h"
 #include "output.h"
+#include "pager.h"
 #include "report/metrics.h"
 #include "report/report.h"
 #include "report/rules.h"
@@ -20,7 +21,7 @@
 #include "util/util.h"
 
 static const char analyze_usage[] =
-	"usage: schedlint analyze [options] [TRACE]\n"
+	"usage: schedlint analyze [options] [TRACE | -i TRACE]\n"
 	"\n"
 	"Reconstruct what every CPU and task did in TRACE (default trace.dat: a\n"
 	"trace.dat v6/v7, a perf.data, a tracefs trace file, trace-cmd report or\n"
@@ -28,10 +29,15 @@ static const char analyze_usage[] =
 	"report wakeup latency, per-CPU and per-task time, IPIs and the bad\n"
 	"scheduler decisions found.\n"
 	"\n"
-	"Output:\n"
+	"Output (a summary screen, then the detail sections; on a terminal\n"
+	"through $SCHEDLINT_PAGER, $PAGER or less -FRX, as wide as the terminal):\n"
+	"  --brief               the summary screen only\n"
+	"  --full                list every task and kept finding, not the --top\n"
+	"  --top=N               findings of each kind and tasks listed (10)\n"
+	"  --no-pager            never page\n"
 	"  --json                the report as JSON (schema schedlint.report/1)\n"
-	"  --color=WHEN          auto (default: on a terminal, unless NO_COLOR), always, never\n"
-	"  --top=N               findings and tasks listed in the terminal report (10)\n"
+	"  --color[=WHEN]        auto (default: on a terminal, unless NO_COLOR or\n"
+	"                        TERM=dumb), always (a bare --color), never\n"
 	"\n"
 	"CI gate (repeatable; exit 1 when one fails):\n"
 	"  --fail-on=RULE        an absolute limit on a metric, e.g. 'wakeup.p99>500us',\n"
@@ -41,7 +47,8 @@ static const char analyze_usage[] =
 	"                        'skip' (default: it fails: it cannot be evaluated)\n"
 	"\n";
 
-enum { OPT_JSON = 1, OPT_COLOR, OPT_TOP, OPT_FAIL_ON, OPT_ALLOW_UNMEASURED };
+enum { OPT_JSON = 1, OPT_COLOR, OPT_TOP, OPT_FAIL_ON, OPT_ALLOW_UNMEASURED, OPT_BRIEF, OPT_FULL,
+       OPT_NO_PAGER };
 
 /*
  * Evaluate the absolute rules on the report object; the results go in
@@ -111,8 +118,11 @@ int cmd_analyze(int argc, char **argv)
 {
 	static const struct option long_opts[] = {
 		{ "json",  no_argument,       NULL, OPT_JSON },
-		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "color", optional_argument, NULL, OPT_COLOR },
 		{ "top",   required_argument, NULL, OPT_TOP },
+		{ "brief", no_argument,       NULL, OPT_BRIEF },
+		{ "full",  no_argument,       NULL, OPT_FULL },
+		{ "no-pager", no_argument,    NULL, OPT_NO_PAGER },
 		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 		{ "allow-unmeasured", no_argument, NULL, OPT_ALLOW_UNMEASURED },
 		{ "help",  no_argument,       NULL, 'h' },
@@ -122,7 +132,8 @@ int cmd_analyze(int argc, char **argv)
 	struct sl_config cfg;
 	struct sl_analysis *an = NULL;
 	struct sl_error err = { "" };
-	const char *path = "trace.dat", *color = "auto";
+	const char *path = NULL, *color = "auto";
+	enum sl_report_detail detail = SL_DETAIL_DEFAULT;
 	bool json = false;
 	int c, top = 10, status = 0;
 	struct sl_rule *rules = NULL;
@@ -131,20 +142,38 @@ int cmd_analyze(int argc, char **argv)
 	bool allow_unmeasured = false;
 	cJSON *root = NULL;
 	char err_rule[512];
+	struct sl_report report = { 0 };
 
 	sl_config_init(&cfg);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
+	while ((c = sl_getopt(argc, argv, "hi:", long_opts)) != -1) {
 		switch (c) {
 		case OPT_JSON:
 			json = true;
 			break;
 		case OPT_COLOR:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
-				error_msg("analyze: --color must be auto, always or never");
+			if (sl_parse_color("analyze", optarg, &color))
+				goto usage;
+			break;
+		case OPT_BRIEF:
+		case OPT_FULL:
+			if (detail != SL_DETAIL_DEFAULT &&
+			    detail != (c == OPT_BRIEF ? SL_DETAIL_BRIEF : SL_DETAIL_FULL)) {
+				error_msg("analyze: --brief and --full exclude each other");
 				goto usage;
 			}
-			color = optarg;
+			detail = c == OPT_BRIEF ? SL_DETAIL_BRIEF : SL_DETAIL_FULL;
+			break;
+		case OPT_NO_PAGER:
+			sl_no_pager = true;
+			break;
+		case 'i':
+			/* as trace-cmd report -i and perf report -i take it */
+			if (path) {
+				error_msg("analyze: one trace at a time (got '%s' and '%s')", path, optarg);
+				goto usage;
+			}
+			path = optarg;
 			break;
 		case OPT_TOP:
 			top = atoi(optarg);
@@ -184,12 +213,18 @@ int cmd_analyze(int argc, char **argv)
 			goto usage;
 		}
 	}
+	if (optind < argc && path) {
+		error_msg("analyze: one trace at a time (got '%s' and '%s')", path, argv[optind]);
+		goto usage;
+	}
 	if (optind < argc)
 		path = argv[optind++];
 	if (optind < argc) {
 		error_msg("analyze: one trace at a time (got '%s' too); see schedlint diff", argv[optind]);
 		goto usage;
 	}
+	if (!path)
+		path = "trace.dat";
 
 	if (sl_analysis_run(path, &cfg, NULL, NULL, &an, &err) < 0) {
 		error_msg("%s: %s", path, err.msg);
@@ -208,6 +243,12 @@ int cmd_analyze(int argc, char **argv)
 		}
 	}
 
+	if (!json) {
+		/* both decided on the terminal itself, before a pager takes stdout */
+		report.width = sl_term_width();
+		report.color = sl_want_color(color);
+		sl_pager_start();
+	}
 	sl_output_begin(stdout);
 	if (json) {
 		char *text;
@@ -228,12 +269,13 @@ int cmd_analyze(int argc, char **argv)
 				error_msg("%s: --fail-on '%s' failed: %s", path, rules[i].text,
 					  results[i].why);
 	} else {
-		struct sl_report r = {
-			.out = stdout, .color = sl_want_color(color), .path = path, .top = top,
-		};
-		sl_report_text(&r, an->model);
+		report.out = stdout;
+		report.path = path;
+		report.top = top;
+		report.detail = detail;
+		sl_report_text(&report, an->model);
 		if (nr_rules)
-			rules_text(&r, rules, nr_rules, results, failed);
+			rules_text(&report, rules, nr_rules, results, failed);
 	}
 	if (sl_output_end(stdout) < 0)
 		status = 2;

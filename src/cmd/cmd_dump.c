@@ -10,23 +10,35 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmds.h"
 #include "options.h"
 #include "output.h"
+#include "pager.h"
 #include "read/dat_layout.h"
+#include "schedlint/model.h"
 #include "schedlint/reader.h"
 #include "util/util.h"
 
 static const char dump_usage[] =
-	"usage: schedlint dump [--reader=flyrecord|libtracecmd] [--buffer=NAME] [TRACE]\n"
+	"usage: schedlint dump [options] [TRACE | -i TRACE]\n"
 	"       schedlint dump --layout [--buffer=NAME] [TRACE.dat]\n"
 	"\n"
 	"Print the normalized events schedlint reads from TRACE (default trace.dat),\n"
-	"one per line: ts_ns cpu pid ctx name type fields.\n"
-	"--layout prints where a trace.dat keeps its CPU data instead.\n"
-	"--buffer reads a trace.dat's instance buffer (trace-cmd -B NAME).\n";
+	"one per line: time cpu pid ctx name type fields; the time in seconds as\n"
+	"trace-cmd report prints it (rounded to the microsecond).\n"
+	"\n"
+	"  --ns                  the time in nanoseconds, exact\n"
+	"  --from=T, --to=T      only this window: trace seconds (913.5) or\n"
+	"                        +DURATION from the first event (+100ms)\n"
+	"  --cpus=LIST           only the events these CPUs logged, e.g. 0-3,8\n"
+	"  --pid=PID[,PID...]    only events of or about these tasks\n"
+	"  --comm=COMM           only events of or about tasks named COMM (repeatable)\n"
+	"  --reader=R            trace.dat reader: flyrecord (default) or libtracecmd\n"
+	"  --buffer=NAME         trace.dat: this instance buffer (trace-cmd -B NAME)\n"
+	"  --layout              where a trace.dat keeps its CPU data, not the events\n";
 
 static void print_ctx(FILE *f, uint8_t ctx)
 {
@@ -50,11 +62,16 @@ static void print_mask(FILE *f, const struct sl_cpumask_ref *m)
 			}
 }
 
-void sl_dump_event(FILE *f, const struct sl_strtab *st, const struct sl_event *ev)
+/* One event; its time in ns (ns) or in trace-cmd's seconds. */
+static void dump_event(FILE *f, const struct sl_strtab *st, const struct sl_event *ev, bool ns)
 {
 	static const char *const classes[] = { "R", "R+", "B", "X" };
+	char ts[32];
 
-	fprintf(f, "%" PRIu64 " %d %d ", ev->ts, ev->cpu, ev->pid);
+	if (ns)
+		fprintf(f, "%" PRIu64 " %d %d ", ev->ts, ev->cpu, ev->pid);
+	else
+		fprintf(f, "%s %d %d ", fmt_ts(ts, sizeof(ts), ev->ts), ev->cpu, ev->pid);
 	print_ctx(f, ev->ctx);
 	fprintf(f, " %s %s", sl_str(st, ev->name), sl_event_type_name(ev->type));
 	switch (ev->type) {
@@ -117,6 +134,127 @@ void sl_dump_event(FILE *f, const struct sl_strtab *st, const struct sl_event *e
 	fputc('\n', f);
 }
 
+/* The tests' and fuzzers' form: the time in ns. */
+void sl_dump_event(FILE *f, const struct sl_strtab *st, const struct sl_event *ev)
+{
+	dump_event(f, st, ev, true);
+}
+
+/* The tasks an event is of (its common pid) or about (woken, switched, ...): up to 3. */
+static int event_tasks(const struct sl_event *ev, int32_t pid[3], uint32_t comm[3])
+{
+	int n = 0;
+
+	switch (ev->type) {
+	case SL_EV_SWITCH:
+		pid[n] = ev->sw.prev_pid, comm[n++] = ev->sw.prev_comm;
+		pid[n] = ev->sw.next_pid, comm[n++] = ev->sw.next_comm;
+		break;
+	case SL_EV_WAKING:
+	case SL_EV_WAKEUP:
+	case SL_EV_WAKEUP_NEW:
+		pid[n] = ev->wake.pid, comm[n++] = ev->wake.comm;
+		break;
+	case SL_EV_MIGRATE:
+		pid[n] = ev->migrate.pid, comm[n++] = ev->migrate.comm;
+		break;
+	case SL_EV_FORK:
+		pid[n] = ev->fork.parent_pid, comm[n++] = ev->fork.parent_comm;
+		pid[n] = ev->fork.child_pid, comm[n++] = ev->fork.child_comm;
+		break;
+	case SL_EV_EXIT:
+		pid[n] = ev->exit.pid, comm[n++] = ev->exit.comm;
+		break;
+	default:
+		break;
+	}
+	return n;
+}
+
+/*
+ * dump's filters.  A task's comm is known from the events that name it;
+ * the task an event is logged by (common_pid) is matched by the comm it
+ * had when last named (comm_of[pid]).
+ */
+struct dump_filter {
+	const struct sl_config *cfg;
+	const struct sl_strtab *st;
+	uint64_t from, to;		/* inclusive, in ns, after the first event */
+	bool resolved;			/* +DURATION made absolute */
+	uint32_t *comm_of;		/* by pid, when --comm is given */
+	size_t nr_comm_of;
+};
+
+static bool comm_wanted(const struct dump_filter *df, uint32_t comm)
+{
+	const char *name = sl_str(df->st, comm);
+
+	for (size_t i = 0; i < df->cfg->nr_comms; i++)
+		if (!strcmp(df->cfg->comms[i], name))
+			return true;
+	return false;
+}
+
+static bool pid_wanted(const struct dump_filter *df, int32_t pid)
+{
+	for (size_t i = 0; i < df->cfg->nr_pids; i++)
+		if (df->cfg->pids[i] == pid)
+			return true;
+	return false;
+}
+
+/* Times given to the microsecond match the events trace-cmd prints with that time. */
+static uint64_t window_edge(uint64_t ns, bool from)
+{
+	if (ns % 1000)
+		return ns;
+	if (from)
+		return ns >= 500 ? ns - 500 : 0;
+	return ns > UINT64_MAX - 499 ? UINT64_MAX : ns + 499;
+}
+
+/* -1: past --to (nothing later passes), 0: filtered out, 1: print it */
+static int dump_filter(struct dump_filter *df, const struct sl_event *ev)
+{
+	const struct sl_config *cfg = df->cfg;
+	int32_t pid[3];
+	uint32_t comm[3];
+	int n = event_tasks(ev, pid, comm);
+	bool task_ok;
+
+	if (!df->resolved) {
+		df->from = cfg->from_set ? cfg->from_ns + (cfg->from_rel ? ev->ts : 0) : 0;
+		df->to = cfg->to_set ? cfg->to_ns + (cfg->to_rel ? ev->ts : 0) : UINT64_MAX;
+		df->from = window_edge(df->from, true);
+		if (cfg->to_set)
+			df->to = window_edge(df->to, false);
+		df->resolved = true;
+	}
+	if (cfg->nr_comms) {
+		for (int i = 0; i < n; i++)
+			if (pid[i] > 0 && (size_t)pid[i] < (1u << 22)) {
+				GROW(df->comm_of, df->nr_comm_of, (size_t)pid[i] + 1);
+				df->comm_of[pid[i]] = comm[i];
+			}
+	}
+	if (ev->ts > df->to)
+		return -1;
+	if (ev->ts < df->from || !sl_filter_cpu(cfg, ev->cpu))
+		return 0;
+	if (!cfg->nr_pids && !cfg->nr_comms)
+		return 1;
+	task_ok = pid_wanted(df, ev->pid);
+	for (int i = 0; i < n && !task_ok; i++)
+		task_ok = pid_wanted(df, pid[i]);
+	if (cfg->nr_comms) {
+		if (ev->pid > 0 && (size_t)ev->pid < df->nr_comm_of && df->comm_of[ev->pid])
+			task_ok = task_ok || comm_wanted(df, df->comm_of[ev->pid]);
+		for (int i = 0; i < n && !task_ok; i++)
+			task_ok = comm_wanted(df, comm[i]);
+	}
+	return task_ok;
+}
+
 /* dump --layout: what the layout walk found, one fact per line. */
 static int dump_layout(const char *path, const char *buffer)
 {
@@ -149,64 +287,109 @@ static int dump_layout(const char *path, const char *buffer)
 
 int cmd_dump(int argc, char **argv)
 {
+	enum { OPT_NS = 1, OPT_NO_PAGER };
 	static const struct option long_opts[] = {
 		{ "layout", no_argument,       NULL, 'l' },
 		{ "reader", required_argument, NULL, 'r' },
 		{ "buffer", required_argument, NULL, 'b' },
+		{ "ns",     no_argument,       NULL, OPT_NS },
+		{ "no-pager", no_argument,     NULL, OPT_NO_PAGER },
+		{ "cpus",   required_argument, NULL, SL_OPT_CPUS },
+		{ "pid",    required_argument, NULL, SL_OPT_PID },
+		{ "comm",   required_argument, NULL, SL_OPT_COMM },
+		{ "from",   required_argument, NULL, SL_OPT_FROM },
+		{ "to",     required_argument, NULL, SL_OPT_TO },
 		{ "help",   no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct sl_read_opts ropts = { 0 };
+	struct sl_config cfg;
+	struct dump_filter df = { .cfg = &cfg };
 	struct sl_reader *reader;
 	struct sl_strtab *st;
 	struct sl_error err = { "" };
 	struct sl_event ev;
-	const char *path = "trace.dat";
-	bool layout = false;
+	const char *path = NULL;
+	bool layout = false, ns = false;
 	int c, ret, status = 0;
 
+	sl_config_init(&cfg);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
+	while ((c = sl_getopt(argc, argv, "hi:", long_opts)) != -1) {
 		switch (c) {
 		case 'r':
-			if (sl_parse_reader_opt(optarg, &ropts.dat_reader)) {
+			if (sl_parse_reader_opt(optarg, &cfg.read.dat_reader)) {
 				error_msg("dump: --reader must be libtracecmd or flyrecord");
-				return 2;
+				goto usage;
 			}
 			break;
 		case 'b':
-			ropts.dat_buffer = optarg;
+			cfg.read.dat_buffer = optarg;
 			break;
 		case 'l':
 			layout = true;
 			break;
+		case OPT_NS:
+			ns = true;
+			break;
+		case OPT_NO_PAGER:
+			sl_no_pager = true;
+			break;
+		case 'i':
+			if (path) {
+				error_msg("dump: more than one trace given");
+				goto usage;
+			}
+			path = optarg;
+			break;
 		case 'h':
 			fputs(dump_usage, stdout);
+			sl_config_free(&cfg);
 			return 0;
 		default:
-			fputs(dump_usage, stderr);
-			return 2;
+			if (c >= SL_OPT_BASE && c < SL_OPT__END) {
+				if (sl_config_option(&cfg, c, optarg, "dump"))
+					goto usage;
+				break;
+			}
+			goto usage;
 		}
+	}
+	if (optind < argc && path) {
+		error_msg("dump: more than one trace given");
+		goto usage;
 	}
 	if (optind < argc)
 		path = argv[optind++];
 	if (optind < argc) {
 		error_msg("dump: more than one trace given");
-		return 2;
+		goto usage;
 	}
-	if (layout)
-		return dump_layout(path, ropts.dat_buffer);
+	if (!path)
+		path = "trace.dat";
+	if (layout) {
+		status = dump_layout(path, cfg.read.dat_buffer);
+		sl_config_free(&cfg);
+		return status;
+	}
 
 	st = sl_strtab_new();
-	ret = sl_reader_open(path, &ropts, st, &reader, &err);
+	df.st = st;
+	ret = sl_reader_open(path, &cfg.read, st, &reader, &err);
 	if (ret < 0) {
 		error_msg("%s: %s", path, err.msg);
 		sl_strtab_free(st);
+		sl_config_free(&cfg);
 		return 2;
 	}
+	sl_pager_start();
 	sl_output_begin(stdout);
 	while ((ret = sl_reader_next(reader, &ev)) > 0) {
-		sl_dump_event(stdout, st, &ev);
+		int pass = dump_filter(&df, &ev);
+
+		if (pass < 0)
+			break;		/* past --to */
+		if (pass)
+			dump_event(stdout, st, &ev, ns);
 		if (ferror(stdout))
 			break;		/* reported below; no use reading the rest */
 	}
@@ -218,5 +401,12 @@ int cmd_dump(int argc, char **argv)
 		status = 2;
 	sl_reader_close(reader);
 	sl_strtab_free(st);
+	free(df.comm_of);
+	sl_config_free(&cfg);
 	return status;
+
+usage:
+	fputs("usage: schedlint dump [options] [TRACE]   (--help for the options)\n", stderr);
+	sl_config_free(&cfg);
+	return 2;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cmds.h - one entry point per subcommand: cmd_NAME(argc, argv), argv[0] = NAME
+ * cmds.h - one entry point per subcommand: cmd_NAME(argc, argv), argv[0] = "schedlint NAME"
  *
  * Each returns the exit status: 0 success, 1 a --fail-on rule failed,
  * 2 usage or input error.

@@ -2,11 +2,18 @@
 /*
  * main.c - schedlint: the subcommand table
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmds.h"
+#include "options.h"
 #include "output.h"
+#include "pager.h"
+#include "util/util.h"
 
 struct cmd {
 	const char *name;
@@ -23,37 +30,139 @@ static const struct cmd commands[] = {
 	{ "explore", cmd_explore, "browse the analysis of a trace in the terminal" },
 };
 
+/* Other spellings people type */
+static const struct { const char *alias, *name; } aliases[] = {
+	{ "analyse", "analyze" },
+};
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: schedlint <command> [options] [TRACE]\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	fprintf(f, "usage: schedlint [--no-pager] <command> [options] [TRACE]\n\ncommands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "  %-9s %s\n", "help", "open a command's manual page: schedlint help analyze");
+	fprintf(f, "  %-9s %s\n", "version", "print schedlint's version");
 	fprintf(f, "\nTRACE is a trace.dat (v6/v7), a perf.data, a tracefs trace file, trace-cmd\n"
 		   "report or perf script output; '-' reads text (or perf record -o -) from\n"
-		   "stdin.  'schedlint <command> --help' describes each command; see also\n"
+		   "stdin.  'schedlint <command> --help' lists each command's options; see also\n"
 		   "schedlint(1).\n");
+}
+
+static const struct cmd *find_command(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(aliases); i++)
+		if (!strcmp(name, aliases[i].alias))
+			name = aliases[i].name;
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+/* "schedlint: unknown command 'analze'; did you mean 'analyze'?" */
+static void unknown_command(const char *who, const char *name)
+{
+	const char *names[ARRAY_SIZE(commands) + 2];
+	const char *best;
+	size_t nr = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		names[nr++] = commands[i].name;
+	names[nr++] = "help";
+	names[nr++] = "version";
+	best = sl_closest(name, names, nr);
+	if (best)
+		fprintf(stderr, "%s: unknown command '%s'; did you mean '%s'?\n", who, name, best);
+	else
+		fprintf(stderr, "%s: unknown command '%s'\n", who, name);
+}
+
+/*
+ * The manual page of a command: the one beside the binary when it runs
+ * from the source tree (man/), else the installed one.
+ */
+static int help_command(const char *name)
+{
+	const struct cmd *c = name ? find_command(name) : NULL;
+	char page[64], exe[PATH_MAX], local[PATH_MAX + 80];
+	ssize_t n;
+
+	if (!name) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(name, "schedlint"))
+		snprintf(page, sizeof(page), "schedlint");
+	else if (c)
+		snprintf(page, sizeof(page), "schedlint-%s", c->name);
+	else {
+		unknown_command("schedlint help", name);
+		return 2;
+	}
+	fflush(stdout);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(local, sizeof(local), "%s/man/%s.1", exe, page);
+			if (!access(local, R_OK))
+				execlp("man", "man", "-l", local, (char *)NULL);
+		}
+	}
+	execlp("man", "man", page, (char *)NULL);
+	/* no man: the command's own summary will do */
+	fprintf(stderr, "schedlint help: cannot run man (%s); here is 'schedlint %s --help'\n",
+		strerror(errno), c ? c->name : "--help");
+	if (!c) {
+		usage(stdout);
+		return 0;
+	}
+	char *argv[] = { (char *)c->name, (char *)"--help", NULL };
+
+	return c->fn(2, argv);
 }
 
 static int run(int argc, char **argv)
 {
+	static char who[64];
+	const struct cmd *c;
+
+	/* global options before the command, as git takes them */
+	while (argc > 1 && !strcmp(argv[1], "--no-pager")) {
+		sl_no_pager = true;
+		argc--;
+		argv++;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return 0;
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+	if (!strcmp(argv[1], "help"))
+		return help_command(argc > 2 ? argv[2] : NULL);
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "-v") ||
+	    !strcmp(argv[1], "version")) {
 		printf("schedlint %s\n", SCHEDLINT_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "schedlint: unknown command '%s'\n\n", argv[1]);
-	usage(stderr);
-	return 2;
+	c = find_command(argv[1]);
+	if (!c) {
+		unknown_command("schedlint", argv[1]);
+		fputc('\n', stderr);
+		usage(stderr);
+		return 2;
+	}
+	/* getopt's messages start with argv[0]: "schedlint analyze: unrecognized option" */
+	snprintf(who, sizeof(who), "schedlint %s", c->name);
+	argv[1] = who;
+	return c->fn(argc - 1, argv + 1);
 }
 
 int main(int argc, char **argv)
@@ -63,5 +172,6 @@ int main(int argc, char **argv)
 	/* whatever a command printed (help, a version) reached its reader */
 	if (sl_output_end(stdout) < 0)
 		status = 2;
+	sl_pager_finish();
 	return status;
 }

@@ -3,6 +3,7 @@
  * options.c - parse the analysis options and hold their defaults
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,7 @@ const char sl_analysis_options_help[] =
 	"  --assume-migratable   treat tasks seen on one CPU only as migratable\n"
 	"  --exclude-inferred    leave out the wakeups whose switch-in the trace does not\n"
 	"                        show (their latency is a lower bound)\n"
-	"  --max-findings=N      keep the N most costly findings in the lists (1000)\n"
+	"  --max-findings=N      keep each kind's N most costly findings in its list (1000)\n"
 	"Filters (the model still reads every event):\n"
 	"  --cpus=LIST           only these CPUs, e.g. 0-3,8\n"
 	"  --pid=PID[,PID...]    only these tasks\n"
@@ -211,4 +212,99 @@ int sl_config_option(struct sl_config *cfg, int id, const char *arg, const char 
 	default:
 		return -1;
 	}
+}
+
+int sl_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	int *prev2, *prev, *cur, d;
+
+	if (la > 64 || lb > 64)
+		return 64;
+	prev2 = xcalloc(lb + 1, sizeof(int));
+	prev = xcalloc(lb + 1, sizeof(int));
+	cur = xcalloc(lb + 1, sizeof(int));
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = (int)j;
+	for (size_t i = 1; i <= la; i++) {
+		int *t;
+
+		cur[0] = (int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			int cost = a[i - 1] != b[j - 1];
+
+			cur[j] = MIN(MIN(prev[j] + 1, cur[j - 1] + 1), prev[j - 1] + cost);
+			/* two letters swapped count one */
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+				cur[j] = MIN(cur[j], prev2[j - 2] + 1);
+		}
+		t = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = t;
+	}
+	d = prev[lb];
+	free(prev2);
+	free(prev);
+	free(cur);
+	return d;
+}
+
+const char *sl_closest(const char *word, const char *const *names, size_t nr)
+{
+	const char *best = NULL;
+	int best_d = 0;
+	size_t len = strlen(word);
+	/* a typo, not another word: at most 2 edits, 1 for short words */
+	int max_d = len <= 3 ? 1 : 2;
+
+	for (size_t i = 0; i < nr; i++) {
+		int d = sl_edit_distance(word, names[i]);
+
+		/* a prefix of a name ("--ful") is as good as one edit */
+		if (len >= 3 && !strncmp(names[i], word, len))
+			d = MIN(d, 1);
+		if (d <= max_d && (!best || d < best_d)) {
+			best = names[i];
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+/* After getopt rejected argv[optind - 1]: name the option it was probably meant to be. */
+static void suggest_option(char **argv, const struct option *long_opts)
+{
+	const char *arg = argv[optind - 1], *eq;
+	const char *names[128];
+	char word[128];
+	size_t nr = 0, len;
+
+	if (!arg || strncmp(arg, "--", 2) || !arg[2])
+		return;
+	eq = strchr(arg, '=');
+	len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+	if (len >= sizeof(word))
+		return;
+	memcpy(word, arg + 2, len);
+	word[len] = '\0';
+	for (const struct option *o = long_opts; o->name && nr < ARRAY_SIZE(names); o++) {
+		/* a known option (a missing argument) or an ambiguous prefix: getopt said it all */
+		if (!strncmp(o->name, word, len))
+			return;
+		names[nr++] = o->name;
+	}
+	const char *best = sl_closest(word, names, nr);
+
+	if (best)
+		fprintf(stderr, "%s: did you mean '--%s'?\n", argv[0], best);
+}
+
+int sl_getopt(int argc, char **argv, const char *optstring, const struct option *long_opts)
+{
+	int c = getopt_long(argc, argv, optstring, long_opts, NULL);
+
+	if (c == '?' && optind > 0 && optind <= argc)
+		suggest_option(argv, long_opts);
+	return c;
 }

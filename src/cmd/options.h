@@ -63,4 +63,15 @@ extern const char sl_analysis_options_help[];
 int sl_config_option(struct sl_config *cfg, int id, const char *arg, const char *cmd);
 int sl_parse_reader_opt(const char *arg, enum sl_dat_reader *reader);
 
+/*
+ * getopt_long() that, on an unknown long option, also prints
+ * "schedlint CMD: did you mean '--json'?" (argv[0] is "schedlint CMD",
+ * so getopt's own messages name the command too).
+ */
+int sl_getopt(int argc, char **argv, const char *optstring, const struct option *long_opts);
+/* Damerau-Levenshtein distance (adjacent swaps count one), capped at 64. */
+int sl_edit_distance(const char *a, const char *b);
+/* The name nearest word (a typo or a prefix of it), or NULL. */
+const char *sl_closest(const char *word, const char *const *names, size_t nr);
+
 #endif /* SCHEDLINT_OPTIONS_H */

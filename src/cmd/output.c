@@ -45,11 +45,31 @@ int sl_output_end(FILE *f)
 	return -1;
 }
 
+bool sl_color_env_allows(void)
+{
+	const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	/* no-color.org: set and not empty */
+	if (no_color && *no_color)
+		return false;
+	return !term || strcmp(term, "dumb");
+}
+
 bool sl_want_color(const char *when)
 {
-	if (!strcmp(when, "always"))
+	if (!when || !strcmp(when, "always"))
 		return true;
 	if (!strcmp(when, "never"))
 		return false;
-	return isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	return isatty(STDOUT_FILENO) && sl_color_env_allows();
+}
+
+int sl_parse_color(const char *cmd, const char *arg, const char **when)
+{
+	if (arg && strcmp(arg, "auto") && strcmp(arg, "always") && strcmp(arg, "never")) {
+		error_msg("%s: --color must be auto, always or never", cmd);
+		return -1;
+	}
+	*when = arg ? arg : "always";
+	return 0;
 }

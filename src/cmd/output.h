@@ -21,7 +21,14 @@ void sl_output_begin(FILE *f);
  * return -1.  A closed pipe ends the process by SIGPIPE, without a message.
  */
 int sl_output_end(FILE *f);
-/* --color=WHEN: "always", "never", or "auto" (stdout is a terminal and NO_COLOR unset). */
+/*
+ * --color[=WHEN]: "always" (also a bare --color, when NULL), "never", or
+ * "auto": stdout is a terminal and the environment allows colors.
+ */
 bool sl_want_color(const char *when);
+/* The environment allows colors: NO_COLOR unset or empty, TERM not "dumb". */
+bool sl_color_env_allows(void);
+/* Check --color's argument (NULL: a bare --color, "always"); -1 with a message. */
+int sl_parse_color(const char *cmd, const char *arg, const char **when);
 
 #endif /* SCHEDLINT_OUTPUT_H */

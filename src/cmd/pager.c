@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pager.c - page the report on a terminal (see pager.h)
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pager.h"
+#include "util/util.h"
+
+bool sl_no_pager;
+static pid_t pager_pid = -1;
+
+int sl_term_width(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+
+	if (env && *env) {
+		char *end;
+		long v = strtol(env, &end, 10);
+
+		if (!*end && v > 0 && v < 100000)
+			return (int)v;
+	}
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col;
+	return 80;
+}
+
+/* The pager command, or NULL for none. */
+static const char *pager_command(void)
+{
+	const char *term = getenv("TERM");
+	const char *cmd = getenv("SCHEDLINT_PAGER");
+
+	if (!cmd)
+		cmd = getenv("PAGER");
+	if (!cmd) {
+		/* a dumb terminal cannot run less; a pager named for it can run */
+		if (term && !strcmp(term, "dumb"))
+			return NULL;
+		cmd = "less -FRX";
+	}
+	if (!*cmd || !strcmp(cmd, "cat"))
+		return NULL;
+	return cmd;
+}
+
+void sl_pager_start(void)
+{
+	const char *cmd;
+	int fds[2];
+	pid_t pid;
+
+	if (sl_no_pager || pager_pid >= 0 || !isatty(STDOUT_FILENO))
+		return;
+	cmd = pager_command();
+	if (!cmd || pipe(fds))
+		return;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return;
+	}
+	if (!pid) {
+		dup2(fds[0], STDIN_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		/* lv, like git: keep the colors */
+		setenv("LV", "-c", 0);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		fprintf(stderr, "schedlint: cannot run the pager '%s': %s\n", cmd, strerror(errno));
+		_exit(127);
+	}
+	dup2(fds[1], STDOUT_FILENO);
+	close(fds[0]);
+	close(fds[1]);
+	pager_pid = pid;
+	/*
+	 * ^C is for the pager (less keeps running on it): were we to die on
+	 * it, the shell would take the terminal back under the pager's feet.
+	 * Quitting the pager closes the pipe, which ends us.
+	 */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+}
+
+void sl_pager_finish(void)
+{
+	int status;
+
+	if (pager_pid < 0)
+		return;
+	fflush(stdout);
+	close(STDOUT_FILENO);
+	while (waitpid(pager_pid, &status, 0) < 0 && errno == EINTR)
+		;
+	pager_pid = -1;
+}
