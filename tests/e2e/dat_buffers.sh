@@ -34,8 +34,8 @@ for f in "$dat" "$TMP/instances.v6.dat"; do
 			fail "$v ($reader): --buffer=nope names the buffers there are" \
 				"rc=$rc $(cat "$TMP/err")"
 		fi
-		"$SCHEDLINT" dump --reader=$reader --buffer=sl_sched "$f" > "$TMP/$v.$reader.sched" 2> "$TMP/err"
-		"$SCHEDLINT" dump --reader=$reader --buffer=sl_irq "$f" > "$TMP/$v.$reader.irq" 2>> "$TMP/err"
+		"$SCHEDLINT" dump --ns --reader=$reader --buffer=sl_sched "$f" > "$TMP/$v.$reader.sched" 2> "$TMP/err"
+		"$SCHEDLINT" dump --ns --reader=$reader --buffer=sl_irq "$f" > "$TMP/$v.$reader.irq" 2>> "$TMP/err"
 		check "$v ($reader): --buffer reads without a word on stderr" test ! -s "$TMP/err"
 	done
 	for b in sched irq; do
@@ -81,7 +81,7 @@ d[top + 10:top + 10 + 2 * 16] = d[inst + 10:inst + 10 + 2 * 16]
 open(sys.argv[2], "wb").write(d)
 PY
 for reader in flyrecord libtracecmd; do
-	"$SCHEDLINT" dump --reader=$reader "$TMP/both.dat" > "$TMP/both.txt" 2> "$TMP/err"
+	"$SCHEDLINT" dump --ns --reader=$reader "$TMP/both.dat" > "$TMP/both.txt" 2> "$TMP/err"
 	rc=$?
 	if [ "$rc" = 0 ] && [ "$(wc -l < "$TMP/err")" = 1 ] &&
 	   grep -q "warning: .*both.dat: read the top-level buffer only.*\"sl_irq\" and \"sl_sched\".*--buffer=NAME" "$TMP/err"; then

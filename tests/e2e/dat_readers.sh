@@ -23,11 +23,11 @@ same_stream() {
 	analyze=0
 	[ "$1" = --analyze ] && { analyze=1; shift; }
 	name=$1 file=$2 ref=${3:-$2}
-	if ! "$SCHEDLINT" dump --reader=flyrecord "$file" > "$TMP/fly.txt" 2> "$TMP/fly.err"; then
+	if ! "$SCHEDLINT" dump --ns --reader=flyrecord "$file" > "$TMP/fly.txt" 2> "$TMP/fly.err"; then
 		fail "$name: flyrecord reads it" "$(cat "$TMP/fly.err")"
 		return
 	fi
-	if ! "$SCHEDLINT" dump --reader=libtracecmd "$ref" > "$TMP/ltc.txt" 2> "$TMP/ltc.err"; then
+	if ! "$SCHEDLINT" dump --ns --reader=libtracecmd "$ref" > "$TMP/ltc.txt" 2> "$TMP/ltc.err"; then
 		fail "$name: libtracecmd reads it" "$(cat "$TMP/ltc.err")"
 		return
 	fi
@@ -84,7 +84,7 @@ for kind in extends timestamps; do
 	python3 tests/dat_edit.py edit "$v6" "$TMP/$kind.dat" $kind
 	has "$kind" "$TMP/$kind.dat" $kind
 	same_stream "$kind" "$TMP/$kind.dat"
-	"$SCHEDLINT" dump "$v6" > "$TMP/orig.txt"
+	"$SCHEDLINT" dump --ns "$v6" > "$TMP/orig.txt"
 	check "$kind: the same events as before the edit" cmp -s "$TMP/fly.txt" "$TMP/orig.txt"
 	python3 tests/dat_v7.py "$TMP/$kind.dat" "$TMP/$kind.zlib.dat" --compression zlib
 	same_stream "$kind (v7 zlib)" "$TMP/$kind.zlib.dat" "$TMP/$kind.dat"
@@ -94,8 +94,8 @@ done
 # libtracecmd) reports a loss only when the first entry is an event.  Our
 # reader reports it; otherwise the streams are the same.
 python3 tests/dat_edit.py edit "$v6" "$TMP/extend-lost.dat" extend-lost
-"$SCHEDLINT" dump "$TMP/extend-lost.dat" > "$TMP/fly.txt"
-"$SCHEDLINT" dump --reader=libtracecmd "$TMP/extend-lost.dat" > "$TMP/ltc.txt"
+"$SCHEDLINT" dump --ns "$TMP/extend-lost.dat" > "$TMP/fly.txt"
+"$SCHEDLINT" dump --ns --reader=libtracecmd "$TMP/extend-lost.dat" > "$TMP/ltc.txt"
 check "lost events behind a time extend: flyrecord reports them" \
 	grep -q "lost_events lost count=77$" "$TMP/fly.txt"
 grep -v "lost_events lost count=77$" "$TMP/fly.txt" > "$TMP/fly-nolost.txt"

@@ -43,7 +43,7 @@ same() {
 }
 
 # first_ns TRACE: its first timestamp, in ns
-first_ns() { SCHEDLINT_THREADS=1 "$SCHEDLINT" dump "$1" 2>/dev/null | awk 'NR == 1 { print $1; exit }'; }
+first_ns() { SCHEDLINT_THREADS=1 "$SCHEDLINT" dump --ns "$1" 2>/dev/null | awk 'NR == 1 { print $1; exit }'; }
 
 # good TRACE: a trace that reads: several reports, whole and cut by --from/--to
 good() {

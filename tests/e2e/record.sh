@@ -169,7 +169,8 @@ if hide_sysfs "cache" "$TMP/nocache.dat"; then
 	*"text=$want") pass "no cache sysfs: the marker gives the packages and says so" ;;
 	*) fail "no cache sysfs: the marker gives the packages and says so" "want $want: $marker" ;;
 	esac
-	"$SCHEDLINT" analyze "$TMP/nocache.dat" > "$TMP/nocache.txt" 2>&1
+	# one line however long: the report fits COLUMNS
+	COLUMNS=400 "$SCHEDLINT" analyze "$TMP/nocache.dat" > "$TMP/nocache.txt" 2>&1
 	check "no cache sysfs: analyze names the source" \
 		grep -q '(from trace marker (schedlint record: .*no cache information in sysfs))' \
 		"$TMP/nocache.txt"

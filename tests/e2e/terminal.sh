@@ -1,0 +1,273 @@
+#!/bin/sh
+# terminal.sh - the terminal report as a kernel developer meets it: one
+# screen first (at 80x24 under tmux, through the default pager), no line
+# wider than the terminal, the pager and colors on a terminal (a pty) and
+# off, git-style help, did-you-mean, -i, and the worst wakeups' moments
+# checked by hand against trace-cmd report.
+. tests/lib.sh
+
+for tool in tmux script less man; do
+	if ! command -v $tool >/dev/null 2>&1; then
+		fail "$tool is installed (scripts/install-deps.sh installs it)"
+		exit 0
+	fi
+done
+# the environment of whoever runs the tests must not change the report
+unset COLUMNS PAGER SCHEDLINT_PAGER NO_COLOR MANPAGER
+export LANG=C.UTF-8
+
+SLOW=1
+[ "$SANITIZE" = 1 ] && SLOW=4
+
+# widest FILE: the widest line in display columns (escape codes count none)
+widest() {
+	python3 - "$1" <<'PY'
+import re, sys
+w = 0
+for line in open(sys.argv[1], encoding='utf-8'):
+    w = max(w, len(re.sub(r'\x1b\[[0-9;]*m', '', line.rstrip('\n'))))
+print(w)
+PY
+}
+
+# --- every line fits 80 and 120 columns, in every section ---
+for f in "$TESTDATA"/real/*.dat "$TESTDATA"/real/*.txt; do
+	name=$(basename "$f")
+	for cols in 80 120; do
+		COLUMNS=$cols "$SCHEDLINT" analyze --full --color=always "$f" > "$TMP/r" 2> "$TMP/err"
+		w=$(widest "$TMP/r")
+		if [ "$w" -le "$cols" ] && [ "$(wc -l < "$TMP/r")" -gt 40 ]; then
+			pass "$name at $cols columns: every line fits (widest $w)"
+		else
+			fail "$name at $cols columns: every line fits" "widest $w, $(wc -l < "$TMP/r") lines"
+		fi
+	done
+done
+# not a terminal, no COLUMNS: 80
+"$SCHEDLINT" analyze "$TESTDATA/real/hackbench.dat" > "$TMP/r"
+check "not a terminal: 80 columns" test "$(widest "$TMP/r")" -le 80
+# at 120 the latency table has all its columns, at 80 count/p50/p99/max stay
+COLUMNS=120 "$SCHEDLINT" analyze "$TESTDATA/real/pipe.dat" > "$TMP/r120"
+check "120 columns: the latency table has p75, p95, p99.5 and mean" \
+	grep -q '^  *count  *min  *p50  *p75  *p90  *p95  *p99  *p99.5  *p99.9  *max  *mean$' "$TMP/r120"
+check "80 columns: the latency table keeps count, p50, p99, max" \
+	grep -q '^  *count  *min  *p50  *p90  *p99  *p99.9  *max$' "$TMP/r"
+# a narrow terminal still gets every line within its width
+COLUMNS=60 "$SCHEDLINT" analyze "$TESTDATA/real/hogs.dat" > "$TMP/r60"
+check "60 columns: every line fits" test "$(widest "$TMP/r60")" -le 60
+
+# --- the summary screen ---
+"$SCHEDLINT" analyze --brief "$TESTDATA/real/pipe.dat" > "$TMP/brief"
+"$SCHEDLINT" analyze "$TESTDATA/real/pipe.dat" > "$TMP/full"
+check "--brief: the summary only (no detail section)" \
+	sh -c "! grep -q '^Latency histogram' '$TMP/brief' && ! grep -q '^CPUs' '$TMP/brief'"
+expect_eq "--brief: the start of the default report" \
+	"$(head -n "$(($(wc -l < "$TMP/brief") - 2))" "$TMP/brief")" \
+	"$(head -n "$(($(wc -l < "$TMP/brief") - 2))" "$TMP/full")"
+# the summary's numbers, from the definitions (pipe.dat: JSON summary and
+# trace-cmd report: 4 stackings costing 1.51 ms, worst 1.33 ms at
+# 913.967146 on cpu0; 3952 sync-wake-remote; 1 idle-while-runnable)
+check "summary: wakee-stacking count, cost, worst and where" \
+	grep -q '^  wakee-stacking  *4  *1\.51 ms  *1\.33 ms  *913\.967146 cpu0' "$TMP/brief"
+check "summary: sync-wake-remote" grep -q '^  sync-wake-remote  *3952  *160\.60 ms' "$TMP/brief"
+check "summary: late-preemption 0" grep -q '^  late-preemption  *0$' "$TMP/brief"
+check "summary: idle-while-runnable" grep -q '^  idle-while-runnable  *1  *1\.29 ms  *1\.29 ms  *913\.967153 cpu1' "$TMP/brief"
+check "summary: the latency line" \
+	grep -q '^Wakeup latency  4075 wakeups: p50 37.0 us, p99 94.5 us, max 1.33 ms$' "$TMP/brief"
+check "summary: the trace facts" grep -q '^  span     913.684978 .. 913.968510 (283.53 ms), 21903 events$' "$TMP/brief"
+check "--full lists every task (13 with wakeups)" \
+	test "$("$SCHEDLINT" analyze --full "$TESTDATA/real/pipe.dat" | sed -n '/^Tasks by/,/^$/p' | grep -c ':[0-9]')" = 13
+check "--brief and --full exclude each other" \
+	sh -c "! '$SCHEDLINT' analyze --brief --full '$TESTDATA/real/pipe.dat' 2>/dev/null"
+
+# --- the worst wakeups' moments, checked by hand against trace-cmd report ---
+# pipe.dat: tail-8336's only delayed wakeup, the trace's worst:
+#   sched-pipe-8337 [000] 913.967146: sched_waking: comm=tail pid=8336
+#   sched-pipe-8337 [000] 913.968480: sched_switch: sched-pipe:8337 X ==> tail:8336
+# sched-pipe-8337's worst:
+#   sched-pipe-8338 [001] 913.869680: sched_waking: comm=sched-pipe pid=8337
+#   kdamond.0-77    [000] 913.870619: sched_switch: kdamond.0:77 W ==> sched-pipe:8337
+# hackbench.dat, the trace's worst (66.72 ms):
+#   hackbench-8409 [001] 915.804794: sched_waking: comm=hackbench pid=8430
+#   hackbench-8407 [001] 915.871515: sched_switch: hackbench:8407 S ==> hackbench:8430
+check "pipe: the worst wakeup in the summary" \
+	grep -q '^  worst    1.33 ms: tail:8336 woken 913.967146, ran 913.968480 on cpu0$' "$TMP/brief"
+check "pipe: the worst wakeup under the latency table" \
+	sh -c "sed -n '/^Wakeup latency (/,/^\$/p' '$TMP/full' | grep -q 'worst    1.33 ms: tail:8336 woken 913.967146, ran 913.968480 on cpu0'"
+check "pipe: sched-pipe:8337's worst in the tasks table" \
+	grep -q '^  sched-pipe:8337  *2031  .* 938us 913\.869680 913\.870619' "$TMP/full"
+"$SCHEDLINT" analyze "$TESTDATA/real/hackbench.dat" > "$TMP/hb"
+check "hackbench: the worst wakeup" \
+	grep -q '^  worst    66.72 ms: hackbench:8430 woken 915.804794, ran 915.871515 on cpu1$' "$TMP/hb"
+"$SCHEDLINT" analyze --json "$TESTDATA/real/pipe.dat" > "$TMP/pipe.json"
+"$SCHEDLINT" analyze --json "$TESTDATA/real/hackbench.dat" > "$TMP/hb.json"
+expect_eq "pipe JSON: wakeup_latency.worst" \
+	"$(json "$TMP/pipe.json" "sorted(d['wakeup_latency']['worst'].items())")" \
+	"[('comm', 'tail'), ('cpu', 0), ('latency_ns', 1334794), ('pid', 8336), ('run_ns', 913968480469), ('waker_cpu', 0), ('waking_ns', 913967145675)]"
+expect_eq "pipe JSON: sched-pipe:8337's worst_wakeup (913.869680 -> 913.870619)" \
+	"$(json "$TMP/pipe.json" "[(t['worst_wakeup']['waking_ns'], t['worst_wakeup']['run_ns'], t['worst_wakeup']['cpu']) for t in d['tasks'] if t['pid'] == 8337]")" \
+	"[(913869680444, 913870618707, 0)]"
+expect_eq "hackbench JSON: wakeup_latency.worst (915.804794 -> 915.871515)" \
+	"$(json "$TMP/hb.json" "[d['wakeup_latency']['worst'][k] for k in ('pid', 'waking_ns', 'run_ns', 'cpu', 'latency_ns')]")" \
+	"[8430, 915804794374, 915871515381, 1, 66721007]"
+expect_eq "every task's worst wakeup is its max, inside the trace" \
+	"$(json "$TMP/hb.json" "all(t['worst_wakeup']['latency_ns'] == t['wakeup_latency']['max_ns'] and t['worst_wakeup']['run_ns'] - t['worst_wakeup']['waking_ns'] == t['worst_wakeup']['latency_ns'] and d['trace']['first_ns'] <= t['worst_wakeup']['waking_ns'] for t in d['tasks'] if t['wakeup_latency']['count'])")" True
+expect_eq "a task without samples: worst_wakeup null" \
+	"$(json "$TMP/hb.json" "all(t['worst_wakeup'] is None for t in d['tasks'] if not t['wakeup_latency']['count'])")" True
+
+# --- the findings lists are capped per kind ---
+"$SCHEDLINT" analyze --json --max-findings=3 "$TESTDATA/real/pipe.dat" > "$TMP/cap.json"
+expect_eq "--max-findings=3: each kind keeps its own 3 (3952 sync-wake-remote crowd no one out)" \
+	"$(json "$TMP/cap.json" "sorted((k, sum(1 for f in d['findings'] if f['kind'] == k)) for k in set(f['kind'] for f in d['findings']))")" \
+	"[('idle-while-runnable', 1), ('sync-wake-remote', 3), ('wakee-stacking', 3)]"
+expect_eq "--max-findings=3: the summaries still count all" \
+	"$(json "$TMP/cap.json" "[d['summary'][k]['count'] for k in ('wakee-stacking', 'sync-wake-remote')]")" "[4, 3952]"
+sed -n "/^Findings, each kind's most costly/,\$p" "$TMP/full" > "$TMP/lists"
+check "the text lists each kind's most costly: wakee-stacking" grep -q '^  wakee-stacking  4 found$' "$TMP/lists"
+check "the text lists each kind's most costly: idle-while-runnable" grep -q '^  idle-while-runnable  1 found$' "$TMP/lists"
+check "the text lists each kind's most costly: sync-wake-remote, capped" \
+	grep -q '^  sync-wake-remote  3952 found, 1000 kept, 10 shown (--max-findings, --top)$' "$TMP/lists"
+expect_eq "each listed finding with its look-at command (4 + 10 + 1)" \
+	"$(grep -c '^        look at: schedlint dump --from ' "$TMP/lists")" 15
+
+# --- the header: the window analyzed and the filters ---
+"$SCHEDLINT" analyze --brief --from 913.75 --to +200ms --cpus 0 --comm sched-pipe --pid 8337,8338 \
+	"$TESTDATA/real/pipe.dat" > "$TMP/win"
+check "--from/--to: the window analyzed (--to +200ms from the first event, 913.684978)" \
+	grep -q '^  window   913.750000 .. 913.884978 (134.98 ms) analyzed (--from/--to)$' "$TMP/win"
+check "the filters" grep -q '^  filters  --cpus 0 --pid 8337,8338 --comm sched-pipe$' "$TMP/win"
+"$SCHEDLINT" analyze --brief --from 913.9 "$TESTDATA/real/pipe.dat" > "$TMP/win"
+check "--from alone: to the last event" grep -q '^  window   913.900000 .. 913.968510 (68.51 ms)' "$TMP/win"
+"$SCHEDLINT" analyze --brief --to 920 "$TESTDATA/real/pipe.dat" > "$TMP/win"
+check "--to past the end: to the last event" grep -q '^  window   913.684978 .. 913.968510 (283.53 ms)' "$TMP/win"
+check "no filter: no window or filters line" sh -c "! grep -q '^  window\|^  filters' '$TMP/brief'"
+
+# --- 80x24 under tmux, the default pager: the first screen is the summary ---
+# each run its own tmux server: a new one never meets a dying one
+runs=0
+SOCK="$TMP/tmux.0"
+trap 'tmux -S "$SOCK" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+for f in "$TESTDATA"/real/*.dat "$TESTDATA"/real/*.txt; do
+	name=$(basename "$f")
+	tmux -S "$SOCK" kill-server 2>/dev/null
+	runs=$((runs + 1))
+	SOCK="$TMP/tmux.$runs"
+	tmux -S "$SOCK" new-session -d -s t -x 80 -y 24 \
+		"env -u COLUMNS -u PAGER -u SCHEDLINT_PAGER LANG=C.UTF-8 $SCHEDLINT analyze $f; sleep 600"
+	# until less shows its prompt (the report is longer than a screen)
+	i=0
+	while [ "$i" -lt $((300 * SLOW)) ]; do
+		tmux -S "$SOCK" capture-pane -p -t t > "$TMP/screen" 2>/dev/null
+		[ "$(sed -n 24p "$TMP/screen")" = : ] && break
+		sleep 0.2
+		i=$((i + 1))
+	done
+	"$SCHEDLINT" analyze --color=never "$f" | head -n 23 | sed 's/ *$//' > "$TMP/want"
+	head -n 23 "$TMP/screen" | sed 's/ *$//' > "$TMP/got"
+	if cmp -s "$TMP/want" "$TMP/got" && grep -q '^Findings ' "$TMP/got" &&
+	   grep -q '^  idle-while-runnable ' "$TMP/got" && grep -q '^Wakeup latency ' "$TMP/got" &&
+	   grep -q '^  trace ' "$TMP/got"; then
+		pass "$name at 80x24 through less: the first screen holds the whole summary, unwrapped"
+	else
+		fail "$name at 80x24 through less: the first screen holds the whole summary, unwrapped" \
+			"$(diff "$TMP/want" "$TMP/got" | head -10)"
+	fi
+	tmux -S "$SOCK" send-keys -t t q
+done
+tmux -S "$SOCK" kill-server 2>/dev/null
+
+# --- a pty: the pager, colors ---
+# inpty ENV... -- ARGS: schedlint ARGS on a terminal (script), its output with \r removed
+inpty() {
+	envs=""
+	while [ "$1" != -- ]; do envs="$envs $1"; shift; done
+	shift
+	script -qec "env -u PAGER -u SCHEDLINT_PAGER -u NO_COLOR $envs $SCHEDLINT $*" /dev/null < /dev/null | tr -d '\r'
+}
+P="$TESTDATA/real/pipe.dat"
+inpty "PAGER='sed s/^/PAGED:/'" -- analyze --brief "$P" > "$TMP/o"
+check "a terminal: through \$PAGER" grep -q '^PAGED:.*schedlint 0.1.0' "$TMP/o"
+inpty "PAGER='sed s/^/PAGED:/'" "SCHEDLINT_PAGER='sed s/^/MINE:/'" -- analyze --brief "$P" > "$TMP/o"
+check "SCHEDLINT_PAGER before PAGER" grep -q '^MINE:.*schedlint 0.1.0' "$TMP/o"
+inpty "PAGER='sed s/^/PAGED:/'" -- analyze --no-pager --brief "$P" > "$TMP/o"
+check "--no-pager" sh -c "grep -q 'schedlint 0.1.0' '$TMP/o' && ! grep -q PAGED '$TMP/o'"
+inpty "PAGER='sed s/^/PAGED:/'" -- --no-pager analyze --brief "$P" > "$TMP/o"
+check "schedlint --no-pager analyze" sh -c "grep -q 'schedlint 0.1.0' '$TMP/o' && ! grep -q PAGED '$TMP/o'"
+inpty "PAGER='sed s/^/PAGED:/'" "SCHEDLINT_PAGER=" -- analyze --brief "$P" > "$TMP/o"
+check "SCHEDLINT_PAGER empty: no pager" sh -c "grep -q 'schedlint 0.1.0' '$TMP/o' && ! grep -q PAGED '$TMP/o'"
+inpty "PAGER=cat" -- analyze --brief "$P" > "$TMP/o"
+check "PAGER=cat: no pager" grep -q '^.*schedlint 0.1.0' "$TMP/o"
+PAGER='sed s/^/PAGED:/' "$SCHEDLINT" analyze --brief "$P" > "$TMP/o"
+check "not a terminal: no pager" sh -c "! grep -q PAGED '$TMP/o'"
+inpty "PAGER='sed s/^/PAGED:/'" -- analyze --json "$P" > "$TMP/o"
+check "--json is never paged" sh -c "! grep -q PAGED '$TMP/o' && grep -q schedlint.report/1 '$TMP/o'"
+# the default pager is less -FRX: a summary shorter than the screen is printed and less quits
+inpty "LINES=100" -- analyze --brief "$P" > "$TMP/o"
+check "default pager (less -FRX) ends by itself on a short report" grep -q 'schedlint 0.1.0' "$TMP/o"
+
+ESC=$(printf '\033')
+has_esc() { grep -q "$ESC\[" "$1"; }
+inpty "TERM=xterm" -- analyze --no-pager --brief "$P" > "$TMP/o"
+check "a terminal: colors" has_esc "$TMP/o"
+inpty "TERM=xterm" "NO_COLOR=" -- analyze --no-pager --brief "$P" > "$TMP/o"
+check "NO_COLOR empty: colors still (no-color.org)" has_esc "$TMP/o"
+inpty "TERM=xterm" "NO_COLOR=1" -- analyze --no-pager --brief "$P" > "$TMP/o"
+check "NO_COLOR=1: no escape codes" sh -c "! grep -q '$ESC' '$TMP/o' && grep -q 'schedlint 0.1.0' '$TMP/o'"
+inpty "TERM=dumb" -- analyze --brief "$P" > "$TMP/o"
+check "TERM=dumb: no escape codes, no pager" sh -c "! grep -q '$ESC' '$TMP/o' && grep -q 'schedlint 0.1.0' '$TMP/o'"
+"$SCHEDLINT" analyze --color --brief "$P" > "$TMP/o"
+check "a bare --color means always" has_esc "$TMP/o"
+"$SCHEDLINT" analyze --brief --color "$P" > "$TMP/o" 2>&1
+check "--color before the trace is not its argument" has_esc "$TMP/o"
+NO_COLOR=1 "$SCHEDLINT" analyze --color=always --brief "$P" > "$TMP/o"
+check "--color=always beats NO_COLOR" has_esc "$TMP/o"
+"$SCHEDLINT" analyze --color=sometimes "$P" > "$TMP/o" 2> "$TMP/err"
+expect_eq "--color=sometimes: exit 2" "$?" 2
+
+# --- help and conventions ---
+MANPAGER=cat MANWIDTH=80 "$SCHEDLINT" help analyze > "$TMP/o" 2>&1
+check "schedlint help analyze opens the man page" grep -q '^SCHEDLINT-ANALYZE(1)' "$TMP/o"
+MANPAGER=cat MANWIDTH=80 "$SCHEDLINT" help diff > "$TMP/o" 2>&1
+check "schedlint help diff opens its man page" grep -q '^SCHEDLINT-DIFF(1)' "$TMP/o"
+"$SCHEDLINT" help > "$TMP/o"
+check "schedlint help alone: the commands" grep -q '^  analyze ' "$TMP/o"
+"$SCHEDLINT" help anlyze > "$TMP/o" 2> "$TMP/err"
+expect_eq "help of an unknown command: exit 2" "$?" 2
+check "help of a misspelt command: did you mean" grep -q "did you mean 'analyze'" "$TMP/err"
+PATH=/nonexistent "$SCHEDLINT" help analyze > "$TMP/o" 2> "$TMP/err"
+check "no man on the machine: the command's --help instead" \
+	sh -c "grep -q 'cannot run man' '$TMP/err' && grep -q '^usage: schedlint analyze' '$TMP/o'"
+
+"$SCHEDLINT" analze "$P" > "$TMP/o" 2> "$TMP/err"
+expect_eq "a misspelt command: exit 2" "$?" 2
+check "a misspelt command: did you mean 'analyze'" \
+	grep -q "^schedlint: unknown command 'analze'; did you mean 'analyze'?" "$TMP/err"
+"$SCHEDLINT" dif a b > "$TMP/o" 2> "$TMP/err"
+check "a short one: did you mean 'diff'" grep -q "did you mean 'diff'" "$TMP/err"
+"$SCHEDLINT" frobnicate > "$TMP/o" 2> "$TMP/err"
+check "nothing like a command: no suggestion" sh -c "! grep -q 'did you mean' '$TMP/err'"
+"$SCHEDLINT" analyze --jsn "$P" > "$TMP/o" 2> "$TMP/err"
+expect_eq "a misspelt option: exit 2, nothing on stdout" "$?:$(wc -c < "$TMP/o")" "2:0"
+check "getopt's error names the command" grep -q "^schedlint analyze: unrecognized option '--jsn'" "$TMP/err"
+check "a misspelt option: did you mean '--json'" grep -q "^schedlint analyze: did you mean '--json'?" "$TMP/err"
+"$SCHEDLINT" analyze --form=913.8 "$P" > "$TMP/o" 2> "$TMP/err"
+check "--form: did you mean '--from'" grep -q "did you mean '--from'" "$TMP/err"
+"$SCHEDLINT" dump --cpsu=0 "$P" > "$TMP/o" 2> "$TMP/err"
+check "dump --cpsu: did you mean '--cpus'" grep -q "^schedlint dump: did you mean '--cpus'" "$TMP/err"
+"$SCHEDLINT" analyze --top "$P" > "$TMP/o" 2> "$TMP/err"
+"$SCHEDLINT" analyze --top > "$TMP/o" 2> "$TMP/err"
+check "a missing argument: getopt's message with the command" \
+	grep -q "^schedlint analyze: option '--top' requires an argument" "$TMP/err"
+check "a missing argument: no suggestion" sh -c "! grep -q 'did you mean' '$TMP/err'"
+
+"$SCHEDLINT" analyse --json "$P" > "$TMP/o1"
+"$SCHEDLINT" analyze --json -i "$P" > "$TMP/o2"
+check "schedlint analyse and analyze -i FILE give the report of FILE" \
+	sh -c "cmp -s '$TMP/o1' '$TMP/o2' && cmp -s '$TMP/o1' '$TMP/pipe.json'"
+"$SCHEDLINT" analyze -i "$P" "$P" > "$TMP/o" 2> "$TMP/err"
+expect_eq "-i and a trace too: exit 2" "$?" 2
+for v in -v -V --version version; do
+	expect_eq "schedlint $v" "$("$SCHEDLINT" $v)" "schedlint 0.1.0"
+done
+
+echo "1..$_n"
