@@ -8,11 +8,15 @@
 #   make bench      benchmarks against trace-cmd and libtracecmd (bench/run; minutes)
 #   make fuzz [FUZZ_SECONDS=60]   build the fuzz harnesses (clang, libFuzzer) and
 #                   run each for that long; fails on any crash, leak or report
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local [DESTDIR=...]   schedlint, its man pages, bash completion
+#   make uninstall  (the same variables) remove them
 
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# schedgen makes the tests' traces: built here, not installed
+MANPAGES := $(filter-out man/schedgen.1,$(wildcard man/*.1))
 CC       ?= gcc
 PKG_CONFIG ?= pkg-config
 VERSION  := 0.1.0
@@ -65,7 +69,7 @@ FUZZ_SRC      = tests/fuzz/$(if $(FUZZ_READER_$*),fuzz_dat,fuzz_$*).c
 FUZZ_DEFS     = $(if $(FUZZ_READER_$*),-DFUZZ_DAT_READER=$(FUZZ_READER_$*))
 REPLAY_BINS  := $(FUZZ_NAMES:%=$(BUILD)/tests/replay_%)
 
-.PHONY: all deps run check test install clean fuzz fuzz-build bench bench-progs
+.PHONY: all deps run check test install uninstall clean fuzz fuzz-build bench bench-progs
 all: schedlint $(if $(GEN_SRCS),schedgen)
 
 $(BUILD)/%.o: %.c
@@ -156,9 +160,16 @@ check: deps
 test: check
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
-	install -m 755 schedlint schedgen $(DESTDIR)$(BINDIR)
-	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	install -m 755 schedlint $(DESTDIR)$(BINDIR)
+	install -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1
+	install -m 644 scripts/schedlint.bash $(DESTDIR)$(BASHCOMPDIR)/schedlint
+
+# also the schedgen an older make install put in bin/
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/schedlint $(DESTDIR)$(BINDIR)/schedgen
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES))) $(DESTDIR)$(MANDIR)/man1/schedgen.1
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/schedlint
 
 clean:
 	rm -rf build schedlint schedgen

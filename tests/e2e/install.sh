@@ -1,0 +1,61 @@
+#!/bin/sh
+# install.sh - make install / make uninstall into a DESTDIR, and the bash
+# completion they install: what a package would hold, and nothing left
+# behind.
+. tests/lib.sh
+
+ROOT="$TMP/root"
+# -o all: the binaries make check built are the ones to install, no rebuild
+if make -s --no-print-directory -o all install DESTDIR="$ROOT" PREFIX=/usr > "$TMP/out" 2>&1; then
+	pass "make install DESTDIR=... PREFIX=/usr"
+else
+	fail "make install DESTDIR=... PREFIX=/usr" "$(head -5 "$TMP/out")"
+fi
+(cd "$ROOT" && find . -type f | sort) > "$TMP/files"
+expect_eq "installed: schedlint, six man pages, the bash completion" "$(cat "$TMP/files")" \
+"./usr/bin/schedlint
+./usr/share/bash-completion/completions/schedlint
+./usr/share/man/man1/schedlint-analyze.1
+./usr/share/man/man1/schedlint-diff.1
+./usr/share/man/man1/schedlint-dump.1
+./usr/share/man/man1/schedlint-explore.1
+./usr/share/man/man1/schedlint-record.1
+./usr/share/man/man1/schedlint.1"
+check "the test generator is not in bin/" test ! -e "$ROOT/usr/bin/schedgen"
+check "the installed binary runs" sh -c "'$ROOT/usr/bin/schedlint' --version | grep -q '^schedlint 0.1.0$'"
+check "man finds the installed pages" sh -c "MANPATH='$ROOT/usr/share/man' man -w schedlint-analyze | grep -q '$ROOT/usr/share/man/man1/schedlint-analyze.1'"
+
+# the completion, as bash loads it
+COMP="$ROOT/usr/share/bash-completion/completions/schedlint"
+# comp WORDS...: what completing the last word offers, sorted, on one line
+comp() {
+	bash -c '. "$1"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		_schedlint; printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' \
+		comp "$COMP" "$@" 2>/dev/null
+}
+expect_eq "complete -p schedlint" \
+	"$(bash -c ". '$COMP'; complete -p schedlint")" "complete -F _schedlint schedlint"
+export PATH="$(cd "$(dirname "$SCHEDLINT")" && pwd):$PATH"
+expect_eq "the commands" "$(comp schedlint '')" \
+	"--help --no-pager --version analyze diff dump explore help record version "
+expect_eq "a command's prefix" "$(comp schedlint ex)" "explore "
+expect_eq "analyze's options, from its --help" "$(comp schedlint analyze --b)" "--base-slice= --brief --buffer= "
+expect_eq "dump's filters" "$(comp schedlint dump --c)" "--comm= --cpus= "
+expect_eq "metric names after --fail-on" "$(comp schedlint diff --fail-on wakee-stacking.)" \
+	"wakee-stacking.cost wakee-stacking.count wakee-stacking.max_cost "
+expect_eq "metric names after --fail-on=" "$(comp schedlint analyze --fail-on = wakeup.p9)" \
+	"wakeup.p90 wakeup.p95 wakeup.p99 wakeup.p99_5 wakeup.p99_9 "
+expect_eq "--color's values" "$(comp schedlint analyze --color = a)" "always auto "
+expect_eq "traces: the .dat files" "$(cd "$TESTDATA/real" && comp schedlint analyze pipe)" \
+	"pipe-pinned.dat pipe.dat "
+expect_eq "help: the commands" "$(comp schedlint help d)" "diff dump "
+
+if make -s --no-print-directory uninstall DESTDIR="$ROOT" PREFIX=/usr > "$TMP/out" 2>&1; then
+	pass "make uninstall"
+else
+	fail "make uninstall" "$(head -5 "$TMP/out")"
+fi
+expect_eq "make uninstall leaves no file behind" "$(find "$ROOT" -type f | wc -l)" 0
+
+echo "1..$_n"
