@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "pager.h"
 #include "util/util.h"
 
 void sl_output_begin(FILE *f)
@@ -30,6 +31,11 @@ int sl_output_end(FILE *f)
 	if (fflush(f) == 0 && !ferror(f))
 		return 0;
 	e = errno ? errno : EIO;
+	if (f == stdout && sl_pager_active()) {
+		/* the user quit the pager (EPIPE): what is left unread is not lost */
+		clearerr(f);
+		return 0;
+	}
 	if (e == EPIPE) {
 		/*
 		 * The reader went away (`| head`) while SIGPIPE was ignored

@@ -88,10 +88,18 @@ void sl_pager_start(void)
 	/*
 	 * ^C is for the pager (less keeps running on it): were we to die on
 	 * it, the shell would take the terminal back under the pager's feet.
-	 * Quitting the pager closes the pipe, which ends us.
+	 * Quitting the pager closes the pipe: the writes fail, and the
+	 * command ends.
 	 */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
+	/* quitting the pager early is reading less, not an error: EPIPE, not death */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+bool sl_pager_active(void)
+{
+	return pager_pid >= 0;
 }
 
 void sl_pager_finish(void)

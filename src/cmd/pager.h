@@ -27,6 +27,11 @@ int sl_term_width(void);
  * stdout to it.  Once started, sl_pager_finish() waits for it.
  */
 void sl_pager_start(void);
+/*
+ * stdout goes to a pager: a write to it failing with EPIPE means the user
+ * quit reading, not an error (the exit status stays the command's).
+ */
+bool sl_pager_active(void);
 /* Flush stdout to the pager, close it and wait until the pager quits. */
 void sl_pager_finish(void);
 

@@ -199,6 +199,10 @@ inpty "PAGER=cat" -- analyze --brief "$P" > "$TMP/o"
 check "PAGER=cat: no pager" grep -q '^.*schedlint 0.1.0' "$TMP/o"
 PAGER='sed s/^/PAGED:/' "$SCHEDLINT" analyze --brief "$P" > "$TMP/o"
 check "not a terminal: no pager" sh -c "! grep -q PAGED '$TMP/o'"
+# quitting the pager before the end (a pager that reads nothing): no error, status 0
+script -qec "env SCHEDLINT_PAGER=true $SCHEDLINT analyze --full $TESTDATA/real/hackbench.dat; echo status=\$?" \
+	/dev/null < /dev/null | tr -d '\r' > "$TMP/o"
+expect_eq "the pager quit early: status 0, no message" "$(cat "$TMP/o")" "status=0"
 inpty "PAGER='sed s/^/PAGED:/'" -- analyze --json "$P" > "$TMP/o"
 check "--json is never paged" sh -c "! grep -q PAGED '$TMP/o' && grep -q schedlint.report/1 '$TMP/o'"
 # the default pager is less -FRX: a summary shorter than the screen is printed and less quits
