@@ -57,7 +57,8 @@ static const char diff_usage[] =
 	"  --json                the diff as JSON (schema schedlint.diff/1)\n"
 	"  --markdown            a Markdown table, for a pull-request comment\n"
 	"  --junit=FILE          also write JUnit XML, one test case per rule\n"
-	"  --color=WHEN          auto (default: on a terminal, unless NO_COLOR), always, never\n"
+	"  --color[=WHEN]        auto (default: on a terminal, unless NO_COLOR or\n"
+	"                        TERM=dumb), always (a bare --color), never\n"
 	"  --top=N               per-comm rows shown, busiest first (10)\n"
 	"  --metric=NAME         only these rows (repeatable; wildcards: 'wakeup.p9*');\n"
 	"                        rows a rule names are always shown\n"
@@ -262,7 +263,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 		{ "json",         no_argument,       NULL, OPT_JSON },
 		{ "markdown",     no_argument,       NULL, OPT_MARKDOWN },
 		{ "junit",        required_argument, NULL, OPT_JUNIT },
-		{ "color",        required_argument, NULL, OPT_COLOR },
+		{ "color",        optional_argument, NULL, OPT_COLOR },
 		{ "top",          required_argument, NULL, OPT_TOP },
 		{ "fail-on",      required_argument, NULL, OPT_FAIL_ON },
 		{ "base",         no_argument,       NULL, OPT_BASE },
@@ -284,7 +285,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 
 	optind = 0;
 	/* '-' first: plain arguments come back in order, so --base A B --new C D works */
-	while ((c = getopt_long(argc, argv, "-h", long_opts, NULL)) != -1) {
+	while ((c = sl_getopt(argc, argv, "-h", long_opts)) != -1) {
 		if (c != 1 && c != OPT_BASE && c != OPT_NEW && c != OPT_VARIANT)
 			to = NULL;	/* any other option ends a run list */
 		switch (c) {
@@ -349,11 +350,8 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 			a->junit = optarg;
 			break;
 		case OPT_COLOR:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
-				error_msg("diff: --color must be auto, always or never");
+			if (sl_parse_color("diff", optarg, &a->color))
 				return -1;
-			}
-			a->color = optarg;
 			break;
 		case OPT_TOP: {
 			char *end;

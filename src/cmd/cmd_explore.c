@@ -23,6 +23,7 @@
 
 #include "cmds.h"
 #include "options.h"
+#include "output.h"
 #include "tui/tui.h"
 #include "util/util.h"
 
@@ -38,8 +39,8 @@ static const char explore_usage[] =
 	"to fit in memory.\n"
 	"\n"
 	"Display:\n"
-	"  --color=WHEN          auto (default: colours unless NO_COLOR is set),\n"
-	"                        always, never\n"
+	"  --color[=WHEN]        auto (default: colours unless NO_COLOR is set and\n"
+	"                        not empty), always (a bare --color), never\n"
 	"\n";
 
 enum { OPT_COLOR = 1 };
@@ -244,7 +245,7 @@ static int spool_start(struct spool *sp, pthread_t *thread, int *analysis_fd)
 int cmd_explore(int argc, char **argv)
 {
 	static const struct option long_opts[] = {
-		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "color", optional_argument, NULL, OPT_COLOR },
 		{ "help",  no_argument,       NULL, 'h' },
 		SL_ANALYSIS_OPTIONS,
 		{ NULL, 0, NULL, 0 }
@@ -263,14 +264,11 @@ int cmd_explore(int argc, char **argv)
 	memset(&x, 0, sizeof(x));
 	sl_config_init(&cfg);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
+	while ((c = sl_getopt(argc, argv, "h", long_opts)) != -1) {
 		switch (c) {
 		case OPT_COLOR:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
-				error_msg("explore: --color must be auto, always or never");
+			if (sl_parse_color("explore", optarg, &color))
 				goto usage;
-			}
-			color = optarg;
 			break;
 		case 'h':
 			fputs(explore_usage, stdout);
@@ -345,7 +343,7 @@ int cmd_explore(int argc, char **argv)
 		goto fail;
 	}
 	xp_init(&x, an);
-	x.color = !strcmp(color, "always") || (!strcmp(color, "auto") && !getenv("NO_COLOR"));
+	x.color = !strcmp(color, "always") || (!strcmp(color, "auto") && sl_color_env_allows());
 
 	status = xp_run(&x);
 

@@ -57,6 +57,7 @@
 #include "live_top.h"
 #include "model/topology.h"
 #include "options.h"
+#include "output.h"
 #include "read/dat_write.h"
 #include "read/read_live.h"
 #include "read/trace_live.h"
@@ -865,7 +866,7 @@ static int record_run(struct record *rec)
 
 	if (rec->live) {
 		struct sl_report r = {
-			.out = stdout, .color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR"),
+			.out = stdout, .color = isatty(STDOUT_FILENO) && sl_color_env_allows(),
 			.path = rec->output, .top = 10,
 		};
 
@@ -943,7 +944,7 @@ int cmd_record(int argc, char **argv)
 	sl_config_init(&rec.cfg);
 	optind = 1;
 	/* '+': the first non-option is CMD; its own options are not ours */
-	while ((c = getopt_long(argc, argv, "+o:e:h", long_opts, NULL)) != -1) {
+	while ((c = sl_getopt(argc, argv, "+o:e:h", long_opts)) != -1) {
 		switch (c) {
 		case 'o':
 			rec.output = optarg;
