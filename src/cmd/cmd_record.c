@@ -58,6 +58,7 @@
 #include "model/topology.h"
 #include "options.h"
 #include "output.h"
+#include "pager.h"
 #include "read/dat_write.h"
 #include "read/read_live.h"
 #include "read/trace_live.h"
@@ -867,7 +868,7 @@ static int record_run(struct record *rec)
 	if (rec->live) {
 		struct sl_report r = {
 			.out = stdout, .color = isatty(STDOUT_FILENO) && sl_color_env_allows(),
-			.path = rec->output, .top = 10,
+			.path = rec->output, .top = 10, .width = sl_term_width(),
 		};
 
 		sl_model_finish(rec->model);
