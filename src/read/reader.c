@@ -69,6 +69,35 @@ static int read_dat_open(const char *path, const struct sl_read_opts *opts,
 	}
 }
 
+/*
+ * A whole file compressed (trace.txt.gz, trace.dat.zst): its kind and the
+ * tools that undo it, or NULL.  (A trace.dat v7 compresses inside, behind
+ * its own magic.)
+ */
+static const struct compressed {
+	const char *name, *cat, *unpack;
+	unsigned char magic[6];
+	size_t len;
+} *compressed_kind(const char *head, size_t n)
+{
+	static const struct compressed kinds[] = {
+		{ "gzip", "zcat", "gunzip -k", { 0x1f, 0x8b, 0x08 }, 3 },
+		{ "zstd", "zstdcat", "unzstd", { 0x28, 0xb5, 0x2f, 0xfd }, 4 },
+		{ "xz", "xzcat", "unxz -k", { 0xfd, '7', 'z', 'X', 'Z', 0 }, 6 },
+		{ "bzip2", "bzcat", "bunzip2 -k", { 'B', 'Z', 'h' }, 3 },
+	};
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (n < kinds[i].len || memcmp(head, kinds[i].magic, kinds[i].len))
+			continue;
+		/* "BZh" and a block size 1-9: not a line of text that starts so */
+		if (kinds[i].magic[0] == 'B' && (n < 4 || head[3] < '1' || head[3] > '9'))
+			continue;
+		return &kinds[i];
+	}
+	return NULL;
+}
+
 int sl_reader_open(const char *path, const struct sl_read_opts *opts,
 		   struct sl_strtab *strtab, struct sl_reader **out,
 		   struct sl_error *err)
@@ -106,6 +135,19 @@ int sl_reader_open(const char *path, const struct sl_read_opts *opts,
 		sl_error_set(err, "empty file, not a trace");
 		close(fd);
 		return -ENODATA;
+	}
+	if (compressed_kind(head, (size_t)n)) {
+		const struct compressed *c = compressed_kind(head, (size_t)n);
+
+		if (is_stdin)
+			sl_error_set(err, "%s-compressed input: decompress it on the way (%s FILE | "
+				     "schedlint analyze -)", c->name, c->cat);
+		else
+			sl_error_set(err, "%s-compressed: decompress it first (%s %s; a text "
+				     "trace can also be piped: %s %s | schedlint analyze -)",
+				     c->name, c->unpack, path, c->cat, path);
+		close(fd);
+		return -EINVAL;
 	}
 	if ((size_t)n >= 3 && !memcmp(head, dat_magic, 3)) {
 		if ((size_t)n < sizeof(dat_magic) || memcmp(head, dat_magic, sizeof(dat_magic))) {

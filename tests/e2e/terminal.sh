@@ -228,6 +228,29 @@ check "--color=always beats NO_COLOR" has_esc "$TMP/o"
 "$SCHEDLINT" analyze --color=sometimes "$P" > "$TMP/o" 2> "$TMP/err"
 expect_eq "--color=sometimes: exit 2" "$?" 2
 
+# --- a compressed text says so ---
+gzip -c "$TESTDATA/real/pipe.txt" > "$TMP/pipe.txt.gz"
+"$SCHEDLINT" analyze "$TMP/pipe.txt.gz" > "$TMP/o" 2> "$TMP/err"
+expect_eq "gzip'd text: exit 2, nothing on stdout" "$?:$(wc -c < "$TMP/o")" "2:0"
+check "gzip'd text: says so and how to read it" \
+	grep -q "^schedlint: $TMP/pipe.txt.gz: gzip-compressed: decompress it first (gunzip -k $TMP/pipe.txt.gz; a text trace can also be piped: zcat $TMP/pipe.txt.gz | schedlint analyze -)$" "$TMP/err"
+"$SCHEDLINT" analyze - < "$TMP/pipe.txt.gz" > "$TMP/o" 2> "$TMP/err"
+check "gzip'd text on stdin: says so" grep -q "^schedlint: -: gzip-compressed input: decompress it on the way (zcat FILE | schedlint analyze -)$" "$TMP/err"
+zcat "$TMP/pipe.txt.gz" | "$SCHEDLINT" analyze --json - > "$TMP/o"
+check "the hint works: zcat | analyze -" grep -q '"schema":."schedlint.report/1"' "$TMP/o"
+printf '\050\265\057\375\044\000\001\000' > "$TMP/t.zst"
+"$SCHEDLINT" dump "$TMP/t.zst" > "$TMP/o" 2> "$TMP/err"
+check "zstd: says so (dump too)" grep -q "t.zst: zstd-compressed: decompress it first (unzstd " "$TMP/err"
+printf '\375\067\172\130\132\000\000' > "$TMP/t.xz"
+"$SCHEDLINT" analyze "$TMP/t.xz" > "$TMP/o" 2> "$TMP/err"
+check "xz: says so" grep -q "t.xz: xz-compressed" "$TMP/err"
+printf 'BZh91AY&SY' > "$TMP/t.bz2"
+"$SCHEDLINT" analyze "$TMP/t.bz2" > "$TMP/o" 2> "$TMP/err"
+check "bzip2: says so" grep -q "t.bz2: bzip2-compressed" "$TMP/err"
+printf 'BZhello world\n' > "$TMP/t.txt"
+"$SCHEDLINT" analyze "$TMP/t.txt" > "$TMP/o" 2> "$TMP/err"
+check "text that starts with BZh is not bzip2" sh -c "! grep -q compressed '$TMP/err'"
+
 # --- help and conventions ---
 MANPAGER=cat MANWIDTH=80 "$SCHEDLINT" help analyze > "$TMP/o" 2>&1
 check "schedlint help analyze opens the man page" grep -q '^SCHEDLINT-ANALYZE(1)' "$TMP/o"
