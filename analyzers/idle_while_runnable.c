@@ -541,6 +541,7 @@ static void iwr_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl
 	}
 	if (listed > shown)
 		fprintf(r->out, "\n  (%zu more listed below and in --json)\n", listed - shown);
+	sl_report_next_steps(r, m, SL_KIND_IDLE_WHILE_RUNNABLE);
 out:
 	free(busy);
 	free(idle);

@@ -1167,8 +1167,10 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 			}
 		fputc('\n', r->out);
 	}
-	if (!p->runs)
+	if (!p->runs) {
+		sl_report_next_steps(r, m, SL_KIND_LATE_PREEMPTION);
 		return;
+	}
 
 	fprintf(r->out, "\n  %scpu    runs    late   late%%      total       mean      worst  at tick%s\n",
 		sl_color(r, SL_C_DIM), sl_color(r, SL_C_RESET));
@@ -1218,6 +1220,7 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 			fprintf(r->out, "  ... %zu more (--json lists all)\n", n - (size_t)r->top);
 	}
 	free(list);
+	sl_report_next_steps(r, m, SL_KIND_LATE_PREEMPTION);
 }
 
 static void lp_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *root)

@@ -614,8 +614,10 @@ static void sync_report_text(struct sl_analyzer *a, struct sl_model *m, struct s
 		fputc('\n', r->out);
 	}
 	n = sorted_pairs(p, pairs);
-	if (!n)
+	if (!n) {
+		sl_report_next_steps(r, m, SL_KIND_SYNC_WAKE_REMOTE);
 		return;
+	}
 	static const struct sl_col cols[] = {
 		{ "ping-pong across CPUs", 41, 0, true }, { "remote", 7, 0, false },
 		{ "local", 6, 0, false }, { "waited", 10, 0, false },
@@ -638,6 +640,7 @@ static void sync_report_text(struct sl_analyzer *a, struct sl_model *m, struct s
 		fmt_duration(cell[3], sizeof(cell[3]), e->cost);
 		sl_cols_row(r, 2, cols, ARRAY_SIZE(cols), shown, cells);
 	}
+	sl_report_next_steps(r, m, SL_KIND_SYNC_WAKE_REMOTE);
 }
 
 static cJSON *side_json(const struct sl_hist *h, uint64_t all)

@@ -469,6 +469,7 @@ static void stack_report_text(struct sl_analyzer *a, struct sl_model *m, struct 
 	}
 	if (listed > shown)
 		fprintf(r->out, "\n  (%zu more listed below and in --json)\n", listed - shown);
+	sl_report_next_steps(r, m, SL_KIND_WAKEE_STACKING);
 out:
 	free(cpus);
 	free(tasks);

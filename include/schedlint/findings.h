@@ -36,6 +36,14 @@ struct sl_kind_info {
 	const char *name;		/* "wakee-stacking", as in JSON and --fail-on */
 	bool listed;			/* a finding (true) or a measurement (false) */
 	const char *what;		/* one line for the report */
+	/*
+	 * What to do next, for the kind's report section (NULL: nothing to
+	 * say): the kernel path that made the decision, the knobs that change
+	 * it and how to read them on the running kernel (one per line), the
+	 * upstream patch that fixed the mechanism (the one the man page cites)
+	 * and its address.
+	 */
+	const char *kernel, *knobs, *patch, *patch_url;
 };
 extern const struct sl_kind_info sl_kinds[SL_KIND__COUNT];
 int sl_kind_by_name(const char *name);

@@ -80,6 +80,12 @@ void sl_cols_row(struct sl_report *r, int indent, const struct sl_col *cols, int
 struct sl_finding;
 void sl_report_look_at(struct sl_report *r, const struct sl_model *m, int indent,
 		       const struct sl_finding *f, bool tracecmd);
+/*
+ * "what to do next" for a finding kind, at the end of its section: the
+ * kernel path, the knobs and how to read them, the patch (sl_kinds[]);
+ * nothing when the trace has none of that kind.
+ */
+void sl_report_next_steps(struct sl_report *r, const struct sl_model *m, int kind);
 /* "comm:pid" in at most width columns: the comm is cut, never the pid. */
 const char *sl_task_label(char *buf, size_t len, const char *comm, int32_t pid, int width);
 

@@ -469,3 +469,30 @@ void sl_report_look_at(struct sl_report *r, const struct sl_model *m, int indent
 	words[nr++] = filter;
 	print_command(r, indent, "         ", words, nr);
 }
+
+void sl_report_next_steps(struct sl_report *r, const struct sl_model *m, int kind)
+{
+	const struct sl_kind_info *k;
+	const char *label = "knobs";
+
+	if (kind < 0 || kind >= SL_KIND__COUNT || !m->findings->summary[kind].count)
+		return;
+	k = &sl_kinds[kind];
+	if (!k->kernel && !k->knobs && !k->patch)
+		return;
+	fprintf(r->out, "\n  %swhat to do next%s\n", sl_color(r, SL_C_DIM), sl_color(r, SL_C_RESET));
+	if (k->kernel)
+		sl_report_wrap(r, 2, 11, "kernel   %s", k->kernel);
+	/* one knob a line: a command is never cut */
+	for (const char *p = k->knobs; p && *p; label = "") {
+		const char *nl = strchr(p, '\n');
+		int len = nl ? (int)(nl - p) : (int)strlen(p);
+
+		sl_report_wrap(r, 2, 11, "%-8s %.*s", label, len, p);
+		p = nl ? nl + 1 : NULL;
+	}
+	if (k->patch)
+		sl_report_wrap(r, 2, 11, "patch    %s", k->patch);
+	if (k->patch_url)
+		fprintf(r->out, "    %s\n", k->patch_url);
+}

@@ -115,6 +115,30 @@ expect_eq "every task's worst wakeup is its max, inside the trace" \
 expect_eq "a task without samples: worst_wakeup null" \
 	"$(json "$TMP/hb.json" "all(t['worst_wakeup'] is None for t in d['tasks'] if not t['wakeup_latency']['count'])")" True
 
+# --- what to do next, in each kind's section when the trace has that kind ---
+"$SCHEDLINT" analyze "$TESTDATA/real/hogs.dat" > "$TMP/hogs"
+sed -n '/^Late preemption/,/^Idle while runnable\|^Findings, /p' "$TMP/hogs" > "$TMP/lp"
+check "late-preemption: the kernel path" grep -q '^  kernel   only the tick preempted it: sched_tick() -> task_tick_fair() ->$' "$TMP/lp"
+check "late-preemption: the knobs and how to read them" \
+	sh -c "grep -q '^  knobs    HRTICK: grep HRTICK /sys/kernel/debug/sched/features$' '$TMP/lp' &&
+	       grep -q '^           CONFIG_HZ: grep CONFIG_HZ= /boot/config-\$(uname -r)$' '$TMP/lp' &&
+	       grep -q '^           base slice: cat /sys/kernel/debug/sched/base_slice_ns$' '$TMP/lp'"
+check "late-preemption: the patch the man page cites, and where" \
+	sh -c "grep -q '^  patch    \"sched: Fix SCHED_HRTICK bug leading to late preemption of tasks\"$' '$TMP/lp' &&
+	       grep -q '^    https://lore.kernel.org/r/20160919181747.l2sy56teyiqnmgmt@codeaurora.org$' '$TMP/lp'"
+check "the patches are the man page's" \
+	sh -c "grep -q 'sched: Fix SCHED_HRTICK bug leading to late preemption of tasks' man/schedlint-analyze.1 &&
+	       grep -q 'sched: consider WF_SYNC to find idle siblings' man/schedlint-analyze.1 &&
+	       grep -q 'sched: Clear ttwu_pending after' man/schedlint-analyze.1"
+sed -n '/^Wakee stacking/,/^Synchronous/p' "$TMP/full" > "$TMP/ws"
+check "wakee-stacking: what to do next" \
+	sh -c "grep -q '^  kernel   select_task_rq_fair() chose the CPU: wake_affine(), then$' '$TMP/ws' &&
+	       grep -q '^  knobs    WA_IDLE, WA_WEIGHT, SIS_UTIL: cat /sys/kernel/debug/sched/features$' '$TMP/ws'"
+expect_eq "pipe: what to do next for its three kinds with findings" "$(grep -c '^  what to do next' "$TMP/full")" 3
+"$SCHEDLINT" analyze "$TESTDATA/real/pipe-pinned.dat" > "$TMP/pinned"
+expect_eq "pipe-pinned (no wakee-stacking, no late-preemption): only its two kinds' next steps" \
+	"$(grep -c 'what to do next' "$TMP/pinned"):$(grep -c '^  kernel   only the tick\|^  kernel   select_task_rq_fair() chose' "$TMP/pinned")" "2:0"
+
 # --- the findings lists are capped per kind ---
 "$SCHEDLINT" analyze --json --max-findings=3 "$TESTDATA/real/pipe.dat" > "$TMP/cap.json"
 expect_eq "--max-findings=3: each kind keeps its own 3 (3952 sync-wake-remote crowd no one out)" \
