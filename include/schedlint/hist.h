@@ -63,6 +63,17 @@ struct sl_hist_iter {
 int sl_hist_next(const struct sl_hist *h, struct sl_hist_iter *it,
 		 uint64_t *lo, uint64_t *hi, uint64_t *count);
 
+/*
+ * The rows people read a latency histogram in: one per 1-2-5 step (1 ns,
+ * 2 ns, 5 ns, 10 ns, ... up to 1e19 ns).  A bucket, and every sample in
+ * it, goes to the row its low end falls in, so a row's count and the
+ * samples kept for it (model.h: latency_rows) agree.
+ */
+#define SL_HIST_ROWS 58
+uint64_t sl_hist_row_lo(int row);		/* 1, 2, 5, 10, 20, ... */
+int sl_hist_row_of(uint64_t v);		/* the row of the bucket holding v */
+int sl_hist_row_of_bucket(uint64_t lo);	/* the row of a bucket starting at lo */
+
 /* The percentiles every report shows, in this order. */
 #define SL_NR_PCTS 7
 extern const double sl_pcts[SL_NR_PCTS];	/* 50 75 90 95 99 99.5 99.9 */

@@ -66,6 +66,18 @@ struct sl_wakeup_moment {
 	uint32_t comm;			/* the task's comm at the switch-in */
 };
 
+/*
+ * The worst wakeups of one row of the latency histogram (hist.h:
+ * SL_HIST_ROWS, the 1-2-5 rows), so a view can list a row's samples: up
+ * to SL_ROW_SAMPLES of them, the longest, the first of equal ones kept.
+ * sl_latency_row_samples() gives them longest first.
+ */
+#define SL_ROW_SAMPLES 32
+struct sl_latency_row {
+	uint32_t nr;
+	struct sl_wakeup_moment worst[SL_ROW_SAMPLES];	/* a min-heap on latency */
+};
+
 struct sl_task {
 	int32_t pid;
 	uint32_t comm;			/* interned; the latest name seen */
@@ -251,6 +263,7 @@ struct sl_model {
 
 	struct sl_hist latency;		/* every sample in the filter */
 	struct sl_wakeup_moment latency_worst;	/* the worst of them (valid when latency.count) */
+	struct sl_latency_row *latency_rows;	/* SL_HIST_ROWS of them, NULL before a sample */
 	struct sl_hist latency_local, latency_remote;
 	struct sl_hist latency_ipi, latency_noipi;	/* remote only */
 	/*
@@ -338,6 +351,12 @@ const char *sl_llc_from_text(const char *from);
 bool sl_same_llc(const struct sl_model *m, int a, int b);
 enum sl_affinity sl_task_affinity(const struct sl_model *m, const struct sl_task *t);
 const char *sl_task_comm(const struct sl_model *m, const struct sl_task *t);
+/*
+ * The kept samples of latency-histogram row (the worst SL_ROW_SAMPLES at
+ * most; the row's count is the histogram's), longest first, into out
+ * (room for SL_ROW_SAMPLES); returns how many.
+ */
+uint32_t sl_latency_row_samples(const struct sl_model *m, int row, struct sl_wakeup_moment *out);
 
 /*
  * Filters (SPEC: --cpus, --pid, --comm, --from/--to).  Inline: the model

@@ -306,3 +306,52 @@ int sl_hist_next(const struct sl_hist *h, struct sl_hist_iter *it,
 	}
 	return 1;
 }
+
+/* 1, 2, 5 times each power of ten that fits 64 bits */
+static const uint64_t row_lo[SL_HIST_ROWS] = {
+	1ULL, 2ULL, 5ULL, 10ULL, 20ULL, 50ULL, 100ULL, 200ULL, 500ULL, 1000ULL, 2000ULL,
+	5000ULL, 10000ULL, 20000ULL, 50000ULL, 100000ULL, 200000ULL, 500000ULL, 1000000ULL,
+	2000000ULL, 5000000ULL, 10000000ULL, 20000000ULL, 50000000ULL, 100000000ULL,
+	200000000ULL, 500000000ULL, 1000000000ULL, 2000000000ULL, 5000000000ULL,
+	10000000000ULL, 20000000000ULL, 50000000000ULL, 100000000000ULL, 200000000000ULL,
+	500000000000ULL, 1000000000000ULL, 2000000000000ULL, 5000000000000ULL,
+	10000000000000ULL, 20000000000000ULL, 50000000000000ULL, 100000000000000ULL,
+	200000000000000ULL, 500000000000000ULL, 1000000000000000ULL, 2000000000000000ULL,
+	5000000000000000ULL, 10000000000000000ULL, 20000000000000000ULL, 50000000000000000ULL,
+	100000000000000000ULL, 200000000000000000ULL, 500000000000000000ULL,
+	1000000000000000000ULL, 2000000000000000000ULL, 5000000000000000000ULL,
+	10000000000000000000ULL,
+};
+
+uint64_t sl_hist_row_lo(int row)
+{
+	if (row < 0)
+		return 0;
+	return row_lo[row < SL_HIST_ROWS ? row : SL_HIST_ROWS - 1];
+}
+
+int sl_hist_row_of_bucket(uint64_t lo)
+{
+	int a = 0, b = SL_HIST_ROWS - 1;
+
+	/* the last row whose low end is <= lo (row 0 takes 0 too) */
+	while (a < b) {
+		int mid = (a + b + 1) / 2;
+
+		if (row_lo[mid] <= lo)
+			a = mid;
+		else
+			b = mid - 1;
+	}
+	return a;
+}
+
+int sl_hist_row_of(uint64_t v)
+{
+	uint64_t lo, hi;
+	int g, i;
+
+	bucket_of(v, &g, &i);
+	bucket_range(g, i, &lo, &hi);
+	return sl_hist_row_of_bucket(lo);
+}

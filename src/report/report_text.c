@@ -259,34 +259,22 @@ static const char *short_ns(char *buf, size_t len, uint64_t ns)
 }
 
 /*
- * Histogram: one row per 1-2-5 step (1us, 2us, 5us, 10us, ...), the way
- * people read latencies, with bars scaled to the fullest row.
+ * Histogram: one row per 1-2-5 step (1us, 2us, 5us, 10us, ...; hist.h),
+ * the way people read latencies, with bars scaled to the fullest row.
  */
 static void histogram_section(struct sl_report *r, struct sl_model *m)
 {
-	uint64_t bounds[64], rows[64] = { 0 }, maxc = 0;
+	uint64_t rows[SL_HIST_ROWS] = { 0 }, maxc = 0;
 	struct sl_hist_iter it = { 0 };
-	uint64_t lo, hi, c, b = 1;
-	int nr = 0, first = -1, last = -1;
+	uint64_t lo, hi, c;
+	int first = -1, last = -1;
 	char a[32];
 
 	if (!m->latency.count)
 		return;
-	for (int i = 0; nr < 60 && b < UINT64_MAX / 10; i++) {
-		static const int steps[] = { 1, 2, 5 };
-
-		bounds[nr++] = b * (uint64_t)steps[i % 3];
-		if (i % 3 == 2)
-			b *= 10;
-	}
-	while (sl_hist_next(&m->latency, &it, &lo, &hi, &c)) {
-		int row = 0;
-
-		while (row + 1 < nr && bounds[row + 1] <= lo)
-			row++;
-		rows[row] += c;
-	}
-	for (int i = 0; i < nr; i++) {
+	while (sl_hist_next(&m->latency, &it, &lo, &hi, &c))
+		rows[sl_hist_row_of_bucket(lo)] += c;
+	for (int i = 0; i < SL_HIST_ROWS; i++) {
 		if (!rows[i])
 			continue;
 		if (first < 0)
@@ -297,7 +285,7 @@ static void histogram_section(struct sl_report *r, struct sl_model *m)
 	}
 	sl_report_section(r, "Latency histogram");
 	for (int i = first; i <= last; i++) {
-		fprintf(r->out, "  %6s .. |", short_ns(a, sizeof(a), bounds[i]));
+		fprintf(r->out, "  %6s .. |", short_ns(a, sizeof(a), sl_hist_row_lo(i)));
 		fputs(sl_color(r, SL_C_CYAN), r->out);
 		bar(r, (double)rows[i] / (double)maxc, 40);
 		fputs(sl_color(r, SL_C_RESET), r->out);

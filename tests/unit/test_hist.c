@@ -238,6 +238,28 @@ static void test_held(void **state)
 	}
 }
 
+/* The 1-2-5 rows: where a value and a bucket go. */
+static void test_rows(void **state)
+{
+	assert_int_equal(sl_hist_row_lo(0), 1);
+	assert_int_equal(sl_hist_row_lo(9), 1000);
+	assert_int_equal(sl_hist_row_lo(10), 2000);
+	assert_int_equal(sl_hist_row_lo(11), 5000);
+	assert_true(sl_hist_row_lo(SL_HIST_ROWS - 1) == 10000000000000000000ULL);
+	assert_int_equal(sl_hist_row_of(0), 0);
+	assert_int_equal(sl_hist_row_of(1), 0);
+	assert_int_equal(sl_hist_row_of(2), 1);
+	assert_int_equal(sl_hist_row_of(4), 1);
+	assert_int_equal(sl_hist_row_of(5), 2);
+	assert_int_equal(sl_hist_row_of(1999), 9);
+	assert_int_equal(sl_hist_row_of(2000), 10);
+	/* 5010 is in the bucket [4992, 5024): the "2us" row, with its bucket */
+	assert_int_equal(sl_hist_row_of(5010), 10);
+	assert_int_equal(sl_hist_row_of_bucket(4992), 10);
+	assert_int_equal(sl_hist_row_of(5024), 11);
+	assert_int_equal(sl_hist_row_of(UINT64_MAX), SL_HIST_ROWS - 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_compact),
 		cmocka_unit_test(test_held),
+		cmocka_unit_test(test_rows),
 	};
 	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);
 }
