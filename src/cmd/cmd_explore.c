@@ -28,7 +28,7 @@
 #include "util/util.h"
 
 static const char explore_usage[] =
-	"usage: schedlint explore [options] [TRACE]\n"
+	"usage: schedlint explore [options] [TRACE | -i TRACE]\n"
 	"\n"
 	"Analyze TRACE (default trace.dat: a trace.dat v6/v7, a tracefs trace file,\n"
 	"trace-cmd report or perf script output; '-' reads it from stdin) and browse\n"
@@ -257,15 +257,18 @@ int cmd_explore(int argc, char **argv)
 	struct progress pr = { 0 };
 	struct spool *sp = NULL;
 	pthread_t spool_tid;
-	const char *path = "trace.dat", *color = "auto";
+	const char *path = NULL, *i_path = NULL, *color = "auto";
 	char spooled[64], analyzed[64];
 	int c, ret, analysis_fd = -1, status;
 
 	memset(&x, 0, sizeof(x));
 	sl_config_init(&cfg);
 	optind = 1;
-	while ((c = sl_getopt(argc, argv, "h", long_opts)) != -1) {
+	while ((c = sl_getopt(argc, argv, "hi:", long_opts)) != -1) {
 		switch (c) {
+		case 'i':
+			i_path = optarg;
+			break;
 		case OPT_COLOR:
 			if (sl_parse_color("explore", optarg, &color))
 				goto usage;
@@ -284,12 +287,8 @@ int cmd_explore(int argc, char **argv)
 			goto usage;
 		}
 	}
-	if (optind < argc)
-		path = argv[optind++];
-	if (optind < argc) {
-		error_msg("explore: one trace at a time (got '%s' too)", argv[optind]);
+	if (sl_trace_operand("explore", argc, argv, i_path, &path))
 		goto usage;
-	}
 	x.name = path;
 	if (!strcmp(path, "-")) {
 		/* look before copying: a terminal to show it on, then what comes on stdin */

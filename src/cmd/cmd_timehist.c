@@ -31,7 +31,7 @@
 #include "util/util.h"
 
 static const char timehist_usage[] =
-	"usage: schedlint timehist [options] [TRACE]\n"
+	"usage: schedlint timehist [options] [TRACE | -i TRACE]\n"
 	"\n"
 	"One line per switch-in of a woken task in TRACE (default trace.dat; any\n"
 	"input analyze reads): when it ran, on which CPU, the task, when it was\n"
@@ -152,13 +152,16 @@ int cmd_timehist(int argc, char **argv)
 	struct sl_config cfg;
 	struct sl_analysis *an = NULL;
 	struct sl_error err = { "" };
-	const char *path = "trace.dat";
+	const char *path = NULL, *i_path = NULL;
 	int c, status = 0;
 
 	sl_config_init(&cfg);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
+	while ((c = sl_getopt(argc, argv, "hi:", long_opts)) != -1) {
 		switch (c) {
+		case 'i':
+			i_path = optarg;
+			break;
 		case 'h':
 			fputs(timehist_usage, stdout);
 			fputs(sl_analysis_options_help, stdout);
@@ -173,12 +176,8 @@ int cmd_timehist(int argc, char **argv)
 			goto usage;
 		}
 	}
-	if (optind < argc)
-		path = argv[optind++];
-	if (optind < argc) {
-		error_msg("timehist: one trace at a time (got '%s' too)", argv[optind]);
+	if (sl_trace_operand("timehist", argc, argv, i_path, &path))
 		goto usage;
-	}
 
 	timehist_state.out = tmpfile();
 	if (!timehist_state.out) {

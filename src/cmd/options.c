@@ -308,3 +308,17 @@ int sl_getopt(int argc, char **argv, const char *optstring, const struct option 
 		suggest_option(argv, long_opts);
 	return c;
 }
+
+int sl_trace_operand(const char *cmd, int argc, char **argv, const char *i_path, const char **path)
+{
+	if (optind < argc && i_path) {
+		error_msg("%s: one trace at a time (got '%s' and '%s')", cmd, i_path, argv[optind]);
+		return -1;
+	}
+	*path = optind < argc ? argv[optind++] : i_path ? i_path : "trace.dat";
+	if (optind < argc) {
+		error_msg("%s: one trace at a time (got '%s' too)", cmd, argv[optind]);
+		return -1;
+	}
+	return 0;
+}

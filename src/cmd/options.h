@@ -69,6 +69,12 @@ int sl_parse_reader_opt(const char *arg, enum sl_dat_reader *reader);
  * so getopt's own messages name the command too).
  */
 int sl_getopt(int argc, char **argv, const char *optstring, const struct option *long_opts);
+/*
+ * The trace a command reads: its one operand, or -i TRACE (i_path, as
+ * trace-cmd and perf take it), else trace.dat.  -1 with a message when
+ * there are two.
+ */
+int sl_trace_operand(const char *cmd, int argc, char **argv, const char *i_path, const char **path);
 /* Damerau-Levenshtein distance (adjacent swaps count one), capped at 64. */
 int sl_edit_distance(const char *a, const char *b);
 /* The name nearest word (a typo or a prefix of it), or NULL. */

@@ -317,6 +317,13 @@ check "schedlint analyse and analyze -i FILE give the report of FILE" \
 	sh -c "cmp -s '$TMP/o1' '$TMP/o2' && cmp -s '$TMP/o1' '$TMP/pipe.json'"
 "$SCHEDLINT" analyze -i "$P" "$P" > "$TMP/o" 2> "$TMP/err"
 expect_eq "-i and a trace too: exit 2" "$?" 2
+"$SCHEDLINT" timehist -i "$P" > "$TMP/o1" 2>&1
+"$SCHEDLINT" timehist "$P" > "$TMP/o2" 2>&1
+check "timehist -i FILE" sh -c "cmp -s '$TMP/o1' '$TMP/o2' && [ \$(wc -l < '$TMP/o1') -gt 100 ]"
+"$SCHEDLINT" dump -i "$P" --cpus 0 --from 913.967146 --to 913.967153 > "$TMP/o1"
+expect_eq "dump -i FILE" "$(wc -l < "$TMP/o1")" 3
+"$SCHEDLINT" explore -i "$TMP/no-such.dat" > "$TMP/o" 2> "$TMP/err"
+check "explore -i FILE reads FILE" grep -q "no-such.dat: cannot open" "$TMP/err"
 for v in -v -V --version version; do
 	expect_eq "schedlint $v" "$("$SCHEDLINT" $v)" "schedlint 0.1.0"
 done
