@@ -11,24 +11,24 @@
 #include "util/util.h"
 
 const struct sl_kind_info sl_kinds[SL_KIND__COUNT] = {
-	[SL_KIND_WAKEE_STACKING] = { "wakee-stacking", true,
-		"wakeup placed on a busy CPU while another CPU of its LLC was idle",
+	[SL_KIND_WAKEE_STACKING] = { .name = "wakee-stacking", .listed = true,
+		.what = "wakeup placed on a busy CPU while another CPU of its LLC was idle",
 		.kernel = "select_task_rq_fair() chose the CPU: wake_affine(), then "
 			  "select_idle_sibling() (kernel/sched/fair.c)",
 		.knobs = "WA_IDLE, WA_WEIGHT, SIS_UTIL: cat /sys/kernel/debug/sched/features",
 		.patch = "\"sched: Clear ttwu_pending after enqueue_task\" (the pending case)",
 		.patch_url = "https://lore.kernel.org/r/20221104023601.12844-1-dtcccc@linux.alibaba.com" },
-	[SL_KIND_SYNC_WAKE_REMOTE] = { "sync-wake-remote", true,
-		"synchronous wakeup placed on a remote CPU while the waker's CPU went idle",
+	[SL_KIND_SYNC_WAKE_REMOTE] = { .name = "sync-wake-remote", .listed = true,
+		.what = "synchronous wakeup placed on a remote CPU while the waker's CPU went idle",
 		.kernel = "select_task_rq_fair() did not keep the WF_SYNC wakee: wake_affine(), "
 			  "select_idle_sibling(); ttwu_queue_wakelist() sent the IPI",
 		.knobs = "WA_IDLE, WA_WEIGHT, TTWU_QUEUE: cat /sys/kernel/debug/sched/features",
 		.patch = "\"sched: consider WF_SYNC to find idle siblings\"",
 		.patch_url = "https://lore.kernel.org/r/20221027202603.670616-1-avagin@google.com" },
-	[SL_KIND_SYNC_WAKE_LOCAL] = { "sync-wake-local", false,
-		"synchronous wakeup kept on the waker's CPU (measurement)" },
-	[SL_KIND_LATE_PREEMPTION] = { "late-preemption", true,
-		"task ran far past its slice while others waited on its CPU",
+	[SL_KIND_SYNC_WAKE_LOCAL] = { .name = "sync-wake-local", .listed = false,
+		.what = "synchronous wakeup kept on the waker's CPU (measurement)" },
+	[SL_KIND_LATE_PREEMPTION] = { .name = "late-preemption", .listed = true,
+		.what = "task ran far past its slice while others waited on its CPU",
 		.kernel = "only the tick preempted it: sched_tick() -> task_tick_fair() -> "
 			  "update_curr() -> resched_curr(); no hrtick at the slice's end",
 		.knobs = "HRTICK: grep HRTICK /sys/kernel/debug/sched/features\n"
@@ -36,8 +36,8 @@ const struct sl_kind_info sl_kinds[SL_KIND__COUNT] = {
 			 "base slice: cat /sys/kernel/debug/sched/base_slice_ns",
 		.patch = "\"sched: Fix SCHED_HRTICK bug leading to late preemption of tasks\"",
 		.patch_url = "https://lore.kernel.org/r/20160919181747.l2sy56teyiqnmgmt@codeaurora.org" },
-	[SL_KIND_IDLE_WHILE_RUNNABLE] = { "idle-while-runnable", true,
-		"CPU idle while a migratable task waited on another CPU of its LLC",
+	[SL_KIND_IDLE_WHILE_RUNNABLE] = { .name = "idle-while-runnable", .listed = true,
+		.what = "CPU idle while a migratable task waited on another CPU of its LLC",
 		.kernel = "no balance pulled it: sched_balance_newidle() (newidle_balance() "
 			  "before 6.10) as the CPU went idle, nor the periodic balance",
 		.knobs = "migration_cost_ns: cat /sys/kernel/debug/sched/migration_cost_ns\n"
