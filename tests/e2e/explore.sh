@@ -211,8 +211,9 @@ ended "SIGINT (Ctrl-C)" 130
 # first event to just after its last, the span in fmt_duration's words
 first_ns=$(json "$json_file" "d['trace']['first_ns']")
 last_ns=$(json "$json_file" "d['trace']['last_ns']")
-first_s=$(python3 -c "n=$first_ns; print('%d.%06d' % (n // 10**9, n % 10**9 // 1000))")
-last_s=$(python3 -c "n=$last_ns; print('%d.%06d' % (n // 10**9, n % 10**9 // 1000))")
+# (times rounded to the microsecond, as trace-cmd report prints them)
+first_s=$(python3 -c "u=($first_ns + 500) // 1000; print('%d.%06d' % (u // 10**6, u % 10**6))")
+last_s=$(python3 -c "u=($last_ns + 500) // 1000; print('%d.%06d' % (u // 10**6, u % 10**6))")
 whole=$(python3 -c "n=$last_ns-$first_ns+1; print('%.2f s' % (n/1e9) if n >= 10**9 else '%.2f ms' % (n/1e6))")
 # send_n N KEY: KEY N times, as a held key repeats it
 send_n() {
