@@ -64,6 +64,7 @@ struct sl_wakeup_moment {
 	int32_t waker_cpu;		/* the CPU that logged the waking */
 	int32_t pid;
 	uint32_t comm;			/* the task's comm at the switch-in */
+	bool inferred;			/* the switch-in is inferred: the latency is a lower bound */
 };
 
 /*

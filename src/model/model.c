@@ -902,6 +902,7 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 				.latency = sample.latency, .wake_ts = sample.wake_ts,
 				.run_ts = sample.run_ts, .cpu = sample.cpu,
 				.waker_cpu = sample.waker_cpu, .pid = next->pid, .comm = next->comm,
+				.inferred = sample.implied_switch,
 			};
 
 			if (!m->latency.count || at.latency > m->latency_worst.latency)

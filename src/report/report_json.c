@@ -197,6 +197,7 @@ static cJSON *moment_json(struct sl_model *m, const struct sl_hist *h, const str
 	sl_json_add_u64(o, "run_ns", w->run_ts);
 	sl_json_add_i64(o, "cpu", w->cpu);
 	sl_json_add_i64(o, "waker_cpu", w->waker_cpu);
+	cJSON_AddBoolToObject(o, "inferred", w->inferred);
 	if (with_task) {
 		sl_json_add_i64(o, "pid", w->pid);
 		cJSON_AddStringToObject(o, "comm", sl_str(m->strtab, w->comm));

@@ -218,9 +218,10 @@ static void worst_line(struct sl_report *r, struct sl_model *m, const char *labe
 	char d[32], a[32], b[32], task[64];
 
 	snprintf(task, sizeof(task), "%s:%d", sl_str(m->strtab, w->comm), w->pid);
-	sl_report_wrap(r, 2, 11, "%-8s %s: %s woken %s, ran %s on cpu%d", label,
+	sl_report_wrap(r, 2, 11, "%-8s %s: %s woken %s, ran %s on cpu%d%s", label,
 		       fmt_duration(d, sizeof(d), w->latency), task, fmt_ts(a, sizeof(a), w->wake_ts),
-		       fmt_ts(b, sizeof(b), w->run_ts), w->cpu);
+		       fmt_ts(b, sizeof(b), w->run_ts), w->cpu,
+		       w->inferred ? " (an inferred switch-in: at least this long)" : "");
 }
 
 static void latency_section(struct sl_report *r, struct sl_model *m)
