@@ -31,7 +31,8 @@ expect_eq "undecoded odd format: counted as ignored" \
 	"$(json "$TMP/out.json" 'd["trace"]["formats_ignored"]')" 1
 expect_eq "undecoded odd format: the rest analyzed" \
 	"$(json "$TMP/out.json" 'd["wakeup_latency"]["count"]')" 10
-"$SCHEDLINT" analyze --reader=flyrecord "$TMP/odd.dat" > "$TMP/out.txt" 2>&1
+# one line however long: the report fits COLUMNS
+COLUMNS=400 "$SCHEDLINT" analyze --reader=flyrecord "$TMP/odd.dat" > "$TMP/out.txt" 2>&1
 check "undecoded odd format: the report notes it" \
 	grep -q "^  note     1 event format of events not decoded looks malformed (oddsys:odd_event)" \
 	"$TMP/out.txt"
