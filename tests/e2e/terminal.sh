@@ -114,6 +114,38 @@ expect_eq "every task's worst wakeup is its max, inside the trace" \
 	"$(json "$TMP/hb.json" "all(t['worst_wakeup']['latency_ns'] == t['wakeup_latency']['max_ns'] and t['worst_wakeup']['run_ns'] - t['worst_wakeup']['waking_ns'] == t['worst_wakeup']['latency_ns'] and d['trace']['first_ns'] <= t['worst_wakeup']['waking_ns'] for t in d['tasks'] if t['wakeup_latency']['count'])")" True
 expect_eq "a task without samples: worst_wakeup null" \
 	"$(json "$TMP/hb.json" "all(t['worst_wakeup'] is None for t in d['tasks'] if not t['wakeup_latency']['count'])")" True
+# two of them against trace-cmd report -t (nanoseconds) itself: the waking
+# line at waking_ns, the switch to the task at run_ns on cpu, none between
+# tc_worst DAT JSON: the JSON's overall worst, checked in trace-cmd's listing
+tc_worst() {
+	trace-cmd report -t "$1" 2>/dev/null > "$TMP/tc" || { echo "trace-cmd report failed"; return; }
+	python3 - "$TMP/tc" "$2" <<'PY'
+import json, re, sys
+w = json.load(open(sys.argv[2]))['wakeup_latency']['worst']
+pid, comm = w['pid'], w['comm']
+line = re.compile(r'^\s*.*?-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\w+):\s+(.*)$')
+waking, switch, between = [], [], []
+for l in open(sys.argv[1], errors='replace'):
+    m = line.match(l)
+    if not m:
+        continue
+    t = int(m.group(3)) * 10**9 + int(m.group(4))
+    ev, rest = m.group(5), m.group(6)
+    if ev == 'sched_waking' and re.search(r'\bpid=%d\b' % pid, rest):
+        waking.append(t)
+    if ev == 'sched_switch' and rest.rstrip().split('==> ')[-1].startswith('%s:%d ' % (comm, pid)):
+        if t == w['run_ns']:
+            switch.append(int(m.group(2)))
+        elif w['waking_ns'] < t < w['run_ns']:
+            between.append(t)
+print(w['waking_ns'] in waking, switch == [w['cpu']], between == [],
+      w['run_ns'] - w['waking_ns'] == w['latency_ns'])
+PY
+}
+expect_eq "pipe: the worst wakeup is in trace-cmd report -t (913.967145675 -> 913.968480469)" \
+	"$(tc_worst "$TESTDATA/real/pipe.dat" "$TMP/pipe.json")" "True True True True"
+expect_eq "hackbench: the worst wakeup is in trace-cmd report -t (915.804794374 -> 915.871515381)" \
+	"$(tc_worst "$TESTDATA/real/hackbench.dat" "$TMP/hb.json")" "True True True True"
 
 # --- what to do next, in each kind's section when the trace has that kind ---
 "$SCHEDLINT" analyze "$TESTDATA/real/hogs.dat" > "$TMP/hogs"
