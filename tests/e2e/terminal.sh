@@ -354,6 +354,33 @@ expect_eq "-i and a trace too: exit 2" "$?" 2
 check "timehist -i FILE" sh -c "cmp -s '$TMP/o1' '$TMP/o2' && [ \$(wc -l < '$TMP/o1') -gt 100 ]"
 "$SCHEDLINT" dump -i "$P" --cpus 0 --from 913.967146 --to 913.967153 > "$TMP/o1"
 expect_eq "dump -i FILE" "$(wc -l < "$TMP/o1")" 3
+# dump: trace-cmd report's seconds, the window, the CPUs, the tasks.  On
+# cpu0 from tail:8336's waking to its switch-in, trace-cmd report lists 9
+# of the events dump reads, all logged by sched-pipe:8337: tail's waking,
+# migrate, wakeup, 8337's exit, an IPI, record.sh:8335's waking and
+# migrate, an IPI, the switch 8337 ==> 8336
+W="--cpus 0 --from 913.967146 --to 913.968480"
+"$SCHEDLINT" dump $W "$P" > "$TMP/o"
+expect_eq "dump: the window on cpu0, 9 events" "$(wc -l < "$TMP/o")" 9
+expect_eq "dump: trace-cmd's seconds, rounded to the microsecond" \
+	"$(awk '{ print $1 }' "$TMP/o" | tr '\n' ' ')" \
+	"913.967146 913.967147 913.967153 913.967448 913.968086 913.968437 913.968440 913.968441 913.968480 "
+expect_eq "dump --ns: the exact times (first, last)" \
+	"$("$SCHEDLINT" dump --ns $W "$P" | awk 'NR == 1 || NR == 9 { print $1 }' | tr '\n' ' ')" \
+	"913967145675 913968480469 "
+expect_eq "dump --pid=8336: its waking, migrate, wakeup and the switch to it" \
+	"$("$SCHEDLINT" dump --pid=8336 $W "$P" | awk '{ print $6 }' | tr '\n' ' ')" \
+	"waking migrate wakeup switch "
+expect_eq "dump --comm=tail: the same" \
+	"$("$SCHEDLINT" dump --comm=tail $W "$P" | awk '{ print $6 }' | tr '\n' ' ')" \
+	"waking migrate wakeup switch "
+expect_eq "dump --comm=record.sh: its waking and migrate" \
+	"$("$SCHEDLINT" dump --comm=record.sh $W "$P" | awk '{ print $2, $6 }' | tr '\n' ' ')" \
+	"0 waking 0 migrate "
+expect_eq "dump --pid=8335,8336: both" "$("$SCHEDLINT" dump --pid=8335,8336 $W "$P" | wc -l)" 6
+expect_eq "dump --pid=8337: every event it logged" "$("$SCHEDLINT" dump --pid=8337 $W "$P" | wc -l)" 9
+expect_eq "dump --cpus 1 in the window: cpu1's events only" \
+	"$("$SCHEDLINT" dump --cpus 1 --from 913.967146 --to 913.968480 "$P" | awk '{ print $2 }' | sort -u)" 1
 "$SCHEDLINT" explore -i "$TMP/no-such.dat" > "$TMP/o" 2> "$TMP/err"
 check "explore -i FILE reads FILE" grep -q "no-such.dat: cannot open" "$TMP/err"
 for v in -v -V --version version; do
