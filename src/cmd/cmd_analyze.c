@@ -41,8 +41,9 @@ static const char analyze_usage[] =
 	"\n"
 	"CI gate (repeatable; exit 1 when one fails):\n"
 	"  --fail-on=RULE        an absolute limit on a metric, e.g. 'wakeup.p99>500us',\n"
-	"                        'late-preemption.count>0'; schedlint diff --list-metrics\n"
-	"                        lists the metrics (rules on a change need schedlint diff)\n"
+	"                        'late-preemption.count>0'; schedlint diff\n"
+	"                        --list-metrics lists the metrics (rules on a change\n"
+	"                        need schedlint diff)\n"
 	"  --allow-unmeasured    a rule on a metric the trace did not measure passes as\n"
 	"                        'skip' (default: it fails: it cannot be evaluated)\n"
 	"\n";

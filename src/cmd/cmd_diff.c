@@ -42,7 +42,7 @@ static const char diff_usage[] =
 	"\n"
 	"Rules (repeatable):\n"
 	"  --fail-on=RULE        METRIC>+N%   the relative change is above N%\n"
-	"                        METRIC>+N    the change is above N (in the metric's unit)\n"
+	"                        METRIC>+N    the change is above N (the metric's unit)\n"
 	"                        METRIC>N     the new value is above N\n"
 	"                        and '<' for metrics where lower is worse:\n"
 	"                          'switches.per_s<-10%'\n"

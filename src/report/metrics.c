@@ -621,6 +621,28 @@ char *sl_metric_canonical(const char *name, enum sl_metric_unit *unit, char *err
 	return NULL;
 }
 
+/* One metric of the list, its description wrapped to fit 80 columns (the
+ * continuation lines start with spaces only, so `awk '/^  [a-z]/'` still
+ * finds one name per metric). */
+static void list_metric(FILE *f, const char *name, const char *unit, const char *what)
+{
+	enum { INDENT = 40, WIDTH = 80 };
+	int col = fprintf(f, "  %-32s %-4s", name, unit);
+	const char *p = what;
+
+	while (*p) {
+		size_t word = strcspn(p, " ");
+
+		if (col > INDENT && col + 1 + (int)word > WIDTH)
+			col = fprintf(f, "\n%*s", INDENT - 1, "") - 1;
+		col += fprintf(f, " %.*s", (int)word, p);
+		p += word;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
 void sl_metrics_list(FILE *f)
 {
 	static const char *const unit_names[] = {
@@ -632,9 +654,9 @@ void sl_metrics_list(FILE *f)
 	fprintf(f, "Metrics (time metrics are ns and also take the JSON field's _ns suffix,\n"
 		   "e.g. wakeup.p99_ns; p99.9 may be written p99_9):\n");
 	for (size_t i = 0; i < nr_defs; i++)
-		fprintf(f, "  %-32s %-4s %s\n", defs[i].name, unit_names[defs[i].unit], defs[i].what);
-	fprintf(f, "  %-32s %-4s %s\n", "comm.COMM.p99", "ns",
-		"wakeup latency p99 of the tasks named COMM (comms with samples on both sides)");
+		list_metric(f, defs[i].name, unit_names[defs[i].unit], defs[i].what);
+	list_metric(f, "comm.COMM.p99", "ns",
+		    "wakeup latency p99 of the tasks named COMM (comms with samples on both sides)");
 }
 
 /* --- formatting --- */

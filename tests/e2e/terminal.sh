@@ -383,6 +383,22 @@ expect_eq "dump --cpus 1 in the window: cpu1's events only" \
 	"$("$SCHEDLINT" dump --cpus 1 --from 913.967146 --to 913.968480 "$P" | awk '{ print $2 }' | sort -u)" 1
 "$SCHEDLINT" explore -i "$TMP/no-such.dat" > "$TMP/o" 2> "$TMP/err"
 check "explore -i FILE reads FILE" grep -q "no-such.dat: cannot open" "$TMP/err"
+# every command's --help, and the metric list, fit 80 columns
+for c in analyze diff dump explore record timehist; do
+	"$SCHEDLINT" $c --help > "$TMP/h" 2>&1
+	w=$(widest "$TMP/h")
+	if [ "$w" -le 80 ] && [ "$(wc -l < "$TMP/h")" -gt 10 ]; then
+		pass "$c --help fits 80 columns (widest $w)"
+	else
+		fail "$c --help fits 80 columns" "widest $w"
+	fi
+done
+"$SCHEDLINT" --help > "$TMP/h" 2>&1
+check "schedlint --help fits 80 columns" test "$(widest "$TMP/h")" -le 80
+"$SCHEDLINT" diff --list-metrics > "$TMP/h"
+check "diff --list-metrics fits 80 columns" test "$(widest "$TMP/h")" -le 80
+expect_eq "diff --list-metrics: one name per metric line, the wrapped text indented" \
+	"$(awk '/^  [a-z]/ { n++ } /^   / { c++ } END { print (n >= 30), (c > 0) }' "$TMP/h")" "1 1"
 for v in -v -V --version version; do
 	expect_eq "schedlint $v" "$("$SCHEDLINT" $v)" "schedlint 0.1.0"
 done
