@@ -1,6 +1,6 @@
 #!/bin/sh
 # hardening.sh - the readers and the model against inputs built to hurt
-# (issue 25's reproductions 05, 07, 10, 11, 21, 22, 25, B28): bounded
+# (issue 25's reproductions 05, 07, 08, 10, 11, 21, 22, 25, B28): bounded
 # memory, bounded work, a clean exit 2 where it used to hang, abort or
 # die of a signal.  The limits asserted are resources (RSS, CPU seconds
 # under ulimit -t), far from what a fixed schedlint needs and far below
@@ -80,7 +80,8 @@ expect_eq "80,000 '#P:65536' header lines: within 5 s of CPU (137/152: killed)" 
 timeout 60 "$SCHEDLINT" analyze /dev/zero > "$TMP/out" 2> "$TMP/err"
 expect_eq "analyze /dev/zero: exit 2 (124: still reading)" "$?" 2
 check "analyze /dev/zero: says why" grep -q "more than [0-9]* bytes without a newline" "$TMP/err"
-timeout 60 sh -c 'head -c 100000000 /dev/zero | "$1" analyze - > /dev/null 2>&1' sh "$SCHEDLINT"
+# (all of it: the old reader got through 100 MB of zeros in a second)
+timeout 60 sh -c 'cat /dev/zero | "$1" analyze - > /dev/null 2>&1' sh "$SCHEDLINT"
 expect_eq "/dev/zero on stdin: exit 2 (124: still reading)" "$?" 2
 timeout 60 "$SCHEDLINT" diff "$TESTDATA/real/pipe.dat" /dev/zero > /dev/null 2>&1
 expect_eq "diff TRACE /dev/zero: exit 2 (124: still reading)" "$?" 2
@@ -138,6 +139,37 @@ EOF
 expect_eq "cpu1: max queue 3, mean queue 2.0 over its known time" \
 	"$(json "$TMP/out" '[(c["max_queue"], float(c["mean_queue"])) for c in d["cpus"] if c["cpu"] == 1]')" \
 	"[(3, 2.0)]"
+
+# --- a text's CPUs beyond the 8192 the model has (08) ---
+# The header says 16384 CPUs, the text reader takes CPU numbers up to
+# 65535; cpu 9000's four events are dropped with a note that says why
+# (it blamed the header: "the trace does not have (beyond its 16384)").
+python3 - "$TMP/cpu9000.txt" <<'PY'
+import sys
+sw = ("{c:>16}-{p:<7} [{cpu:03d}] d..2. {t:>12}: sched_switch: prev_comm={c} prev_pid={p} "
+      "prev_prio=120 prev_state={st} ==> next_comm={n} next_pid={np} next_prio=120\n")
+wk = ("{c:>16}-{p:<7} [{cpu:03d}] d..2. {t:>12}: {ev}: comm={n} pid={np} prio=120 "
+      "target_cpu={cpu:03d}\n")
+with open(sys.argv[1], "w") as f:
+    f.write("# tracer: nop\n#\n# entries-in-buffer/entries-written: 8/8   #P:16384\n#\n")
+    for cpu, a, b, t in ((0, 100, 5000, 1.0), (9000, 9100, 14000, 1.000004)):
+        f.write(sw.format(c="<idle>", p=0, cpu=cpu, t=f"{t:.6f}", st="R", n=f"A{cpu}", np=a))
+        for i, ev in ((1, "sched_waking"), (2, "sched_wakeup")):
+            f.write(wk.format(c=f"A{cpu}", p=a, cpu=cpu, t=f"{t + i * 1e-6:.6f}", ev=ev,
+                              n=f"B{cpu}", np=b))
+        f.write(sw.format(c=f"A{cpu}", p=a, cpu=cpu, t=f"{t + 3e-6:.6f}", st="S", n=f"B{cpu}",
+                          np=b))
+PY
+"$SCHEDLINT" analyze --json "$TMP/cpu9000.txt" > "$TMP/out" 2> "$TMP/err"
+rc=$?
+expect_eq "cpu 9000 of 16384: exit 0, cpu 0's 4 events read, cpu 9000's 4 ignored" \
+	"$rc, $(json "$TMP/out" 'd["trace"]["events"], d["trace"]["bad_cpu_refs"], d["wakeup_latency"]["count"]')" \
+	"0, (4, 4, 1)"
+"$SCHEDLINT" analyze "$TMP/cpu9000.txt" > "$TMP/out" 2> "$TMP/err"
+check "cpu 9000 of 16384: the note names schedlint's limit, not the header's" \
+	grep -q "4 events name CPUs beyond the 8192 schedlint handles (Linux's most): ignored" "$TMP/out"
+check "cpu 9000 of 16384: no note blaming the header" \
+	sh -c "! grep -q 'the trace does not have' '$TMP/out'"
 
 # --- an allocation that fails: one line, exit 2, no core (B28) ---
 # --max-findings 10000000 asks for 560 MB at once: refused by a 200 MB
