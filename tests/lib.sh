@@ -27,3 +27,22 @@ expect_eq() {
 
 # jq-free JSON access: python3 is on every Debian machine we target
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+# Tests that record on this machine's tracefs run one at a time, across
+# test runs (other worktrees, a CI job beside another): every record
+# removes the instances left behind by records that no longer run, so
+# another run's record could take the instance a test leaves on purpose
+# (a SIGKILLed record's) before the test looks at it, and its note would
+# land in another test's error output.  The lock is held by flock itself
+# (-o), not by what the test leaves running.
+RECORD_LOCK=/tmp/schedlint-record-tests.lock
+# record_locked CMD...: run CMD holding the lock (waiting up to an hour)
+record_locked() { flock -o -w 3600 -E 75 "$RECORD_LOCK" "$@"; }
+# recording_test_alone: run this whole test script again, holding the lock
+recording_test_alone() {
+	[ -n "$SL_RECORD_LOCK_HELD" ] && return 0
+	SL_RECORD_LOCK_HELD=1 flock -o -w 3600 -E 75 "$RECORD_LOCK" sh "$0"
+	_rc=$?
+	[ $_rc = 75 ] && echo "not ok 1 - waited an hour for $RECORD_LOCK (another test run records)"
+	exit $_rc
+}

@@ -45,7 +45,9 @@ EOF
 if [ "$(id -u)" = 0 ] && "$SCHEDLINT" record --help >/dev/null 2>&1; then
 	mkdir -p "$TMP/tiny"
 	if mount -t tmpfs -o size=16k tmpfs "$TMP/tiny"; then
-		"$SCHEDLINT" record -o "$TMP/tiny/t.dat" --duration 200ms -- true > /dev/null 2> "$TMP/err.all"
+		# (one recording test at a time on this machine: tests/lib.sh)
+		record_locked "$SCHEDLINT" record -o "$TMP/tiny/t.dat" --duration 200ms -- true \
+			> /dev/null 2> "$TMP/err.all"
 		rc=$?
 		# A record killed earlier on this machine (a cancelled job, another
 		# test run) leaves its instance behind; this record removes it and

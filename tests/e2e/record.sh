@@ -9,6 +9,7 @@ if [ "$(id -u)" != 0 ]; then
 	echo "ok 1 - schedlint record # SKIP not root: recording needs a tracefs instance"
 	exit 0
 fi
+recording_test_alone	# (tests/lib.sh)
 INSTANCES=/sys/kernel/tracing/instances
 
 skip() { _n=$((_n + 1)); echo "ok $_n - $1 # SKIP $2"; }

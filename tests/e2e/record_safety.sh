@@ -14,7 +14,11 @@ if [ "$(id -u)" != 0 ]; then
 	echo "ok 1 - schedlint record safety # SKIP not root: recording needs a tracefs instance"
 	exit 0
 fi
+recording_test_alone	# (tests/lib.sh)
 INSTANCES=/sys/kernel/tracing/instances
+# Instances left behind before this run (a cancelled run's SIGKILLed
+# record) are not this run's to count: removed first
+"$SCHEDLINT" record --reset > /dev/null 2>&1
 
 # A CMD that keeps a CPU busy, and one that waits until $TMP/go exists
 # (so that recording ends when the test says, CMD exiting with status 0).
