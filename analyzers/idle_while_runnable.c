@@ -314,7 +314,8 @@ static void wait_ended(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 	memcpy(d->idle, p->scratch, nr_idle * sizeof(d->idle[0]));
 	f = (struct sl_finding){
 		.kind = SL_KIND_IDLE_WHILE_RUNNABLE, .ts = it->best_start, .cpu = it->best_cpu,
-		.pid = t->pid, .comm = t->comm, .cost = it->best, .ops = &iwr_finding_ops, .detail = d,
+		.pid = t->pid, .comm = t->comm, .cost = it->best, .victim_in_workload = t->in_workload,
+		.ops = &iwr_finding_ops, .detail = d,
 	};
 	if (!sl_held_add(m, &p->held[sl_held_known_migratable(m, t)], t, &f) || !sl_picture_wanted(&p->pictures, f.cost))
 		goto none;

@@ -112,6 +112,7 @@ struct lp_cpu {
 	uint64_t sum_weight;		/* of W */
 	uint64_t max_wait;		/* longest wait of a waiter that already left */
 	struct sl_task *max_wait_task;
+	bool workload_waiter;		/* one of W is the workload's (its victims count) */
 	/*
 	 * The first waiters of W, and since when and until when they waited
 	 * (0: still there).  Most are the queue's oldest at t0, copied from
@@ -143,6 +144,7 @@ struct lp_cpu {
 	struct sl_task *old[LP_LISTED + 1];
 	uint32_t nr_old;
 	uint64_t fq_sum;			/* of their weights */
+	uint32_t fq_workload;			/* how many are the workload's */
 	uint32_t fq_at_prio[40];		/* how many at each fair prio (100..139) */
 	uint64_t fq_prios;			/* bit i: fq_at_prio[i] != 0 */
 
@@ -169,6 +171,7 @@ struct lp_task {
 	struct sl_task *fq_prev, *fq_next;	/* in its CPU's fq list (in_fq) */
 	int fq_prio;			/* its prio when it entered the fq list */
 	bool in_fq;
+	bool fq_workload;		/* the workload's, counted in fq_workload */
 	bool in_old;			/* in its CPU's old[] */
 	/* as the late runner */
 	uint64_t late, cost, max_cost;
@@ -226,6 +229,18 @@ static bool in_filter(const struct sl_model *m, int cpu, uint64_t ts, const stru
 {
 	return sl_filter_cpu(m->cfg, cpu) && sl_filter_time(m->cfg, ts) &&
 	       sl_filter_task(m->cfg, m->strtab, t);
+}
+
+/*
+ * A run is R's for --pid/--comm, and the workload's when one of its
+ * waiters is (they are its victims), as its finding would be.
+ */
+static bool run_in_filter(const struct sl_model *m, const struct lp_cpu *c, int cpu, uint64_t ts,
+			  const struct sl_task *r)
+{
+	struct sl_task as = { .pid = r->pid, .comm = r->comm, .in_workload = c->workload_waiter };
+
+	return in_filter(m, cpu, ts, &as);
 }
 
 /* --- the slice models --- */
@@ -519,6 +534,8 @@ static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu 
 		return;
 	}
 	lt->run_id = c->run_id;
+	if (t->in_workload)
+		c->workload_waiter = true;
 	if (!c->contended) {
 		c->contended = true;
 		c->tc = ts;
@@ -557,6 +574,7 @@ static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 		prios &= ~(1ULL << (lt->fq_prio - 100));	/* t alone at its prio */
 	c->start_enq = p->next_enq;
 	c->nr_waiters = c->fq_nr - lt->in_fq;
+	c->workload_waiter = c->fq_workload > (uint32_t)(lt->in_fq && lt->fq_workload);
 	c->sum_weight = c->fq_sum - (lt->in_fq ? sl_prio_weight(lt->fq_prio) : 0);
 	c->max_weight = prios ? sl_prio_weight(100 + __builtin_ctzll(prios)) : 0;
 	if (c->nr_waiters) {
@@ -601,6 +619,8 @@ static void fq_add(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
 	}
 	c->fq_nr++;
 	c->fq_sum += sl_prio_weight(t->prio);
+	lt->fq_workload = t->in_workload;
+	c->fq_workload += t->in_workload;
 	c->fq_at_prio[t->prio - 100]++;
 	c->fq_prios |= 1ULL << (t->prio - 100);
 }
@@ -638,6 +658,7 @@ static void fq_del(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
 		}
 	}
 	c->fq_sum -= sl_prio_weight(lt->fq_prio);
+	c->fq_workload -= lt->fq_workload;
 	if (!--c->fq_at_prio[lt->fq_prio - 100])
 		c->fq_prios &= ~(1ULL << (lt->fq_prio - 100));
 }
@@ -727,6 +748,7 @@ struct lp_late {
 	int cpu;
 	uint8_t prev_class;		/* how R left at t1 */
 	bool at_timer;			/* t1 within the window after a local_timer_entry */
+	bool workload_waiter;		/* one of its waiters is the workload's */
 	uint64_t t0, tc, t1;
 	uint32_t nr_waiters, max_weight;
 	uint64_t sum_weight;
@@ -768,7 +790,8 @@ static void add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 
 	struct sl_finding f = {
 		.kind = SL_KIND_LATE_PREEMPTION, .ts = l->t1, .cpu = l->cpu, .pid = l->pid,
-		.comm = l->comm, .cost = cost, .ops = &lp_finding_ops, .detail = d,
+		.comm = l->comm, .cost = cost, .victim_in_workload = l->workload_waiter,
+		.ops = &lp_finding_ops, .detail = d,
 	};
 
 	if (!sl_finding_add(m, &f))
@@ -814,7 +837,7 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	struct sl_task *r = c->run_task;
 	uint64_t t1 = sw->ts, expected, slice, cost;
 	const struct sl_cpu *mc = sl_model_cpu(m, cpu);
-	bool counted = in_filter(m, cpu, t1, r);
+	bool counted = run_in_filter(m, c, cpu, t1, r);
 	struct lp_late l;
 
 	if (!c->contended || c->tc >= t1)
@@ -826,6 +849,7 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 		.t1 = t1, .nr_waiters = c->nr_waiters, .max_weight = c->max_weight,
 		.sum_weight = c->sum_weight,
 		.at_timer = c->have_tick && sl_dur(c->last_tick, t1) <= LP_TICK_WINDOW_NS,
+		.workload_waiter = c->workload_waiter,
 	};
 	cost = late_cost(p, m, &l, &slice, &expected);
 	if (counted) {

@@ -305,7 +305,7 @@ static void count_sync(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 		struct sl_finding f = {
 			.kind = SL_KIND_SYNC_WAKE_REMOTE, .ts = st->wake_ts, .cpu = st->dest_cpu,
 			.pid = t->pid, .comm = t->comm, .cost = st->latency,
-			.ops = &sync_finding_ops, .detail = d,
+			.victim_in_workload = t->in_workload, .ops = &sync_finding_ops, .detail = d,
 		};
 
 		*d = (struct sync_detail){
@@ -315,7 +315,7 @@ static void count_sync(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 		counted = sl_finding_add(m, &f);
 	} else {
 		counted = sl_measure_add(m, SL_KIND_SYNC_WAKE_LOCAL, st->wake_ts, st->waker_cpu,
-					 t->pid, t->comm, st->latency);
+					 t, st->latency);
 	}
 	if (!counted)
 		return;

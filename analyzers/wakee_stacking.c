@@ -335,7 +335,8 @@ static void stack_on_latency(struct sl_analyzer *a, struct sl_model *m, const st
 	d->nr_pending = st->nr_pending;
 	f = (struct sl_finding){
 		.kind = SL_KIND_WAKEE_STACKING, .ts = s->wake_ts, .cpu = st->cpu, .pid = t->pid,
-		.comm = t->comm, .cost = s->latency, .ops = &stack_finding_ops, .detail = d,
+		.comm = t->comm, .cost = s->latency, .victim_in_workload = t->in_workload,
+		.ops = &stack_finding_ops, .detail = d,
 	};
 	if (sl_held_add(m, &p->held[sl_held_known_migratable(m, t)], t, &f) && sl_picture_wanted(&p->pictures, f.cost))
 		sl_picture_keep(&p->pictures, st->pic, f.cost, f.pid, f.ts, f.cpu);

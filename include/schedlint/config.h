@@ -21,6 +21,13 @@ enum sl_slice_model {
 	SL_SLICE_CFS,
 };
 
+/* Which tasks the report covers when the trace names a workload (SL_MARKER_WORKLOAD). */
+enum sl_scope {
+	SL_SCOPE_AUTO = 0,	/* the workload when the trace names one, else every task */
+	SL_SCOPE_WORKLOAD,	/* --workload: the workload; a trace without one is an error */
+	SL_SCOPE_SYSTEM,	/* --system: every task */
+};
+
 struct sl_cpuset {
 	uint64_t *words;
 	uint32_t nr_words;
@@ -57,6 +64,9 @@ struct sl_config {
 	bool from_set, to_set;
 	bool from_rel, to_rel;		/* "+100ms": relative to the first event, until
 					 * the model resolves them at that event */
+	enum sl_scope scope;
+	bool workload_active;		/* only the workload's tasks: set by the model when
+					 * it meets the trace's workload marker (not --system) */
 
 	struct sl_read_opts read;
 

@@ -22,6 +22,7 @@
 struct cJSON;
 struct sl_model;
 struct sl_finding;
+struct sl_task;
 
 enum sl_kind {
 	SL_KIND_WAKEE_STACKING = 0,
@@ -73,6 +74,9 @@ struct sl_finding {
 	int32_t pid;
 	uint32_t comm;
 	uint64_t cost;			/* ns */
+	bool victim_in_workload;	/* the task that waited (late-preemption: one of
+					 * the waiters) is the workload's: the workload
+					 * filter keeps the finding */
 	const struct sl_finding_ops *ops;
 	void *detail;			/* owned by the finding once added */
 };
@@ -104,7 +108,8 @@ struct sl_findings *sl_findings_new(size_t max);
 void sl_findings_free(struct sl_findings *fs);
 /*
  * Add a finding (copied; its detail is owned from now on) if it passes the
- * filters; returns true when it was counted.  task_pid/comm decide --pid/--comm.
+ * filters; returns true when it was counted.  pid/comm decide --pid/--comm,
+ * victim_in_workload the workload filter.
  */
 bool sl_finding_add(struct sl_model *m, const struct sl_finding *f);
 /* Would f pass the filters (--cpus/--pid/--comm/--from/--to)? */
@@ -117,9 +122,9 @@ bool sl_finding_passes(const struct sl_model *m, const struct sl_finding *f);
  */
 void sl_findings_add_unlisted(struct sl_model *m, enum sl_kind kind, uint64_t count,
 			      uint64_t cost, uint64_t max_cost);
-/* Count a measurement (sync-wake-local) with the same filters. */
+/* Count a measurement (sync-wake-local) of task t with the same filters. */
 bool sl_measure_add(struct sl_model *m, enum sl_kind kind, uint64_t ts, int cpu,
-		    int32_t pid, uint32_t comm, uint64_t cost);
+		    const struct sl_task *t, uint64_t cost);
 /*
  * The kept findings of every kind sorted by cost, most costly first
  * (valid until the next add).

@@ -126,6 +126,7 @@ struct sl_task {
 	struct sl_task *q_prev, *q_next;
 	uint32_t index;			/* position in sl_model.tasks: stable for the run */
 	bool exec_seen;			/* comm changed while alive (exec) */
+	bool in_workload;		/* the workload's root task or forked by one of its tasks */
 	bool state_lost;		/* UNKNOWN because its CPU lost events */
 	uint32_t latency_inferred;	/* samples (in the filters) that end at an
 					 * inferred switch: lower bounds */
@@ -226,6 +227,16 @@ struct sl_switch_info {
 #define SL_MARKER_LLC_FROM	"from="
 #define SL_LLC_FROM_TRACE	"trace marker (schedlint record)"
 
+/*
+ * The command schedlint record ran, written right before it starts it:
+ * SL_MARKER_WORKLOAD, its pid, then SL_MARKER_WORKLOAD_CMD and its
+ * command line, maybe cut short ("schedlint: workload pid=4242
+ * cmd=perf bench sched pipe").  Its tasks are that pid and every task
+ * forked (processes and threads) by one of them after the marker.
+ */
+#define SL_MARKER_WORKLOAD	"schedlint: workload pid="
+#define SL_MARKER_WORKLOAD_CMD	" cmd="
+
 struct sl_analyzer;
 struct sl_findings;
 
@@ -261,6 +272,11 @@ struct sl_model {
 					 * trace.dat's CPU count): ignored */
 	int hz_inferred;		/* the tick rate the trace shows, 0 unknown (set by
 					 * the analyzer that infers it, in its finish) */
+
+	/* the workload the trace names (SL_MARKER_WORKLOAD), pid 0 = none */
+	int32_t workload_pid;
+	char workload_cmd[256];		/* its command line as the marker gives it */
+	uint32_t nr_workload_tasks;	/* tasks that are its (the root and its forks) */
 
 	struct sl_hist latency;		/* every sample in the filter */
 	struct sl_wakeup_moment latency_worst;	/* the worst of them (valid when latency.count) */
@@ -360,7 +376,8 @@ const char *sl_task_comm(const struct sl_model *m, const struct sl_task *t);
 uint32_t sl_latency_row_samples(const struct sl_model *m, int row, struct sl_wakeup_moment *out);
 
 /*
- * Filters (SPEC: --cpus, --pid, --comm, --from/--to).  Inline: the model
+ * Filters (SPEC: --cpus, --pid, --comm, --from/--to; the workload, unless
+ * --system, when the trace names one).  Inline: the model
  * and the analyzers ask several times per event, nearly always with no
  * filter given.
  */
@@ -384,7 +401,8 @@ static inline bool sl_filter_cpu(const struct sl_config *cfg, int cpu)
 static inline bool sl_filter_task(const struct sl_config *cfg, const struct sl_strtab *st,
 				  const struct sl_task *t)
 {
-	return (!cfg->nr_pids && !cfg->nr_comms) || sl_filter_task_list(cfg, st, t);
+	return (!cfg->nr_pids && !cfg->nr_comms && !cfg->workload_active) ||
+	       sl_filter_task_list(cfg, st, t);
 }
 
 static inline bool sl_filter_time(const struct sl_config *cfg, uint64_t ts)

@@ -182,6 +182,10 @@ static int load_report(const char *path, const char *buf, size_t len, struct sl_
 	return 0;
 }
 
+/* A trace whose workload filtered its report (the diff says so with the table). */
+static const char *workload_trace;
+static char workload_what[300];
+
 static int load_trace(const char *path, const struct sl_config *cfg, struct sl_diff_run *run)
 {
 	struct sl_analysis *an;
@@ -193,6 +197,11 @@ static int load_trace(const char *path, const struct sl_config *cfg, struct sl_d
 	if (sl_analysis_run(path, cfg, NULL, NULL, &an, &err) < 0) {
 		error_msg("%s: %s", path, err.msg);
 		return -1;
+	}
+	if (an->model->cfg->workload_active && !workload_trace) {
+		workload_trace = run->path;
+		snprintf(workload_what, sizeof(workload_what), "pid %d (%.60s)",
+			 an->model->workload_pid, an->model->workload_cmd);
 	}
 	/* the very object analyze --json prints: a saved report gives the same metrics */
 	root = sl_report_json(an->model, path);
@@ -517,6 +526,10 @@ int cmd_diff(int argc, char **argv)
 		error_msg("diff: %s", err);
 		goto out;
 	}
+	if (workload_trace)
+		sl_diff_note(&d, "workload: the traces' metrics are of the command schedlint "
+			     "record ran (%s: %s) and its tasks; --system for every task",
+			     workload_trace, workload_what);
 	for (size_t i = 0; i < a.nr_rules; i++) {
 		if (sl_diff_add_rule(&d, &a.rules[i], err, sizeof(err))) {
 			error_msg("diff: %s", err);

@@ -646,6 +646,28 @@ static int setup(struct record *rec, struct sl_error *err)
 }
 
 /*
+ * The workload marker (SL_MARKER_WORKLOAD): CMD's pid and command line,
+ * written once tracing runs and before CMD may exec, so that every fork
+ * of its tasks comes after it.  analyze then reports CMD's tasks only.
+ */
+static void write_workload_marker(struct record *rec)
+{
+	char text[512];
+	int n = snprintf(text, sizeof(text), SL_MARKER_WORKLOAD "%d" SL_MARKER_WORKLOAD_CMD,
+			 (int)rec->child);
+
+	for (char **arg = rec->cmd; *arg && n > 0 && (size_t)n < sizeof(text) - 1; arg++)
+		n += snprintf(text + n, sizeof(text) - (size_t)n, "%s%s",
+			      arg == rec->cmd ? "" : " ", *arg);
+	for (char *c = text; *c; c++)
+		if ((unsigned char)*c < ' ')
+			*c = ' ';	/* one line in the trace's text */
+	if (sl_tracefs_marker(&rec->tfs, text))
+		warn_msg("record: cannot write the workload to trace_marker; "
+			 "analyze will report every task");
+}
+
+/*
  * The topology marker first (tracing on with no event enabled), then the
  * events with tracing off - enabling a tracepoint patches kernel text and
  * IPIs every CPU, which is not the workload's - then tracing on, then CMD.
@@ -673,8 +695,10 @@ static int start(struct record *rec, struct sl_error *err)
 		return ret;
 	}
 	rec->start_ns = mono_ns();
-	if (rec->cmd && !stop_signal)
+	if (rec->cmd && !stop_signal) {
+		write_workload_marker(rec);
 		return start_child(rec, err);
+	}
 	return 0;
 }
 

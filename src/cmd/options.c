@@ -32,6 +32,9 @@ const char sl_analysis_options_help[] =
 	"  --max-findings=N      keep each kind's N most costly findings in its list\n"
 	"                        (1000)\n"
 	"Filters (the model still reads every event):\n"
+	"  --workload            only the tasks of the command schedlint record ran (the\n"
+	"                        default when the trace names one; an error when not)\n"
+	"  --system              every task, even when the trace names a workload\n"
 	"  --cpus=LIST           only these CPUs, e.g. 0-3,8\n"
 	"  --pid=PID[,PID...]    only these tasks\n"
 	"  --comm=COMM           only tasks with this name (repeatable)\n"
@@ -210,6 +213,14 @@ int sl_config_option(struct sl_config *cfg, int id, const char *arg, const char 
 		return 0;
 	case SL_OPT_BUFFER:
 		cfg->read.dat_buffer = arg;
+		return 0;
+	case SL_OPT_WORKLOAD:
+	case SL_OPT_SYSTEM:
+		if (cfg->scope && cfg->scope != (id == SL_OPT_WORKLOAD ? SL_SCOPE_WORKLOAD : SL_SCOPE_SYSTEM)) {
+			error_msg("%s: --workload and --system exclude each other", cmd);
+			return -1;
+		}
+		cfg->scope = id == SL_OPT_WORKLOAD ? SL_SCOPE_WORKLOAD : SL_SCOPE_SYSTEM;
 		return 0;
 	default:
 		return -1;

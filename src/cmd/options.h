@@ -33,6 +33,8 @@ enum {
 	SL_OPT_TO,
 	SL_OPT_READER,
 	SL_OPT_BUFFER,
+	SL_OPT_WORKLOAD,
+	SL_OPT_SYSTEM,
 	SL_OPT__END,
 };
 
@@ -54,7 +56,9 @@ enum {
 	{ "from",              required_argument, NULL, SL_OPT_FROM }, \
 	{ "to",                required_argument, NULL, SL_OPT_TO }, \
 	{ "reader",            required_argument, NULL, SL_OPT_READER }, \
-	{ "buffer",            required_argument, NULL, SL_OPT_BUFFER }
+	{ "buffer",            required_argument, NULL, SL_OPT_BUFFER }, \
+	{ "workload",          no_argument,       NULL, SL_OPT_WORKLOAD }, \
+	{ "system",            no_argument,       NULL, SL_OPT_SYSTEM }
 
 /* The help text of those options, for each command's --help. */
 extern const char sl_analysis_options_help[];

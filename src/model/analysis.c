@@ -33,6 +33,7 @@
  * the reader thread alone between pthread_create() and pthread_join().
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -390,6 +391,12 @@ int sl_analysis_run(const char *path, const struct sl_config *cfg,
 		return ret;
 	}
 	sl_model_finish(an->model);
+	if (cfg->scope == SL_SCOPE_WORKLOAD && !an->model->workload_pid) {
+		sl_error_set(err, "--workload: the trace names no workload "
+			     "(schedlint record -- CMD names one)");
+		sl_analysis_free(an);
+		return -EINVAL;
+	}
 	ret = sl_filter_check(an->model, err);
 	if (ret < 0) {
 		sl_analysis_free(an);

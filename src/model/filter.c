@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * filter.c - the task filters (--pid, --comm) the reports apply
+ * filter.c - the task filters (the workload, --pid, --comm) the reports apply
  *
  * Apart from model.c because findings.c asks it too: model.c creates the
  * findings lists, so findings.c calling into model.c made a circle.
@@ -9,10 +9,12 @@
 
 #include "schedlint/model.h"
 
-/* --pid and --comm, when one is given (sl_filter_task()) */
+/* the workload, --pid and --comm, when one applies (sl_filter_task()) */
 bool sl_filter_task_list(const struct sl_config *cfg, const struct sl_strtab *st,
 			 const struct sl_task *t)
 {
+	if (cfg->workload_active && !(t && t->in_workload))
+		return false;
 	if (cfg->nr_pids) {
 		bool found = false;
 

@@ -126,9 +126,10 @@ static void sift_up(struct sl_finding_list *l, size_t i)
 	}
 }
 
-static bool passes(const struct sl_model *m, uint64_t ts, int cpu, int32_t pid, uint32_t comm)
+static bool passes(const struct sl_model *m, uint64_t ts, int cpu, int32_t pid, uint32_t comm,
+		   bool in_workload)
 {
-	struct sl_task t = { .pid = pid, .comm = comm };
+	struct sl_task t = { .pid = pid, .comm = comm, .in_workload = in_workload };
 
 	return sl_filter_time(m->cfg, ts) && sl_filter_cpu(m->cfg, cpu) &&
 	       sl_filter_task(m->cfg, m->strtab, &t);
@@ -136,7 +137,7 @@ static bool passes(const struct sl_model *m, uint64_t ts, int cpu, int32_t pid, 
 
 bool sl_finding_passes(const struct sl_model *m, const struct sl_finding *f)
 {
-	return passes(m, f->ts, f->cpu, f->pid, f->comm);
+	return passes(m, f->ts, f->cpu, f->pid, f->comm, f->victim_in_workload);
 }
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
@@ -188,7 +189,7 @@ bool sl_finding_add(struct sl_model *m, const struct sl_finding *f)
 	struct sl_finding copy = *f;
 	struct sl_finding_list *l;
 
-	if (f->kind >= SL_KIND__COUNT || !passes(m, f->ts, f->cpu, f->pid, f->comm)) {
+	if (f->kind >= SL_KIND__COUNT || !passes(m, f->ts, f->cpu, f->pid, f->comm, f->victim_in_workload)) {
 		free_detail(&copy);
 		return false;
 	}
@@ -214,9 +215,9 @@ bool sl_finding_add(struct sl_model *m, const struct sl_finding *f)
 }
 
 bool sl_measure_add(struct sl_model *m, enum sl_kind kind, uint64_t ts, int cpu,
-		    int32_t pid, uint32_t comm, uint64_t cost)
+		    const struct sl_task *t, uint64_t cost)
 {
-	if (kind >= SL_KIND__COUNT || !passes(m, ts, cpu, pid, comm))
+	if (kind >= SL_KIND__COUNT || !passes(m, ts, cpu, t->pid, t->comm, t->in_workload))
 		return false;
 	summarize(m->findings, kind, cost);
 	return true;

@@ -14,6 +14,9 @@
  * Every transition uses max(event time, latest time seen), which keeps
  * every interval non-negative; the inversions are counted for the report.
  */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -980,7 +983,7 @@ static void implied_switch(struct sl_model *m, struct sl_cpu *c, int32_t pid, ui
 
 static void handle_fork(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
 {
-	struct sl_task *t;
+	struct sl_task *t, *parent;
 
 	get_task(m, ev->fork.parent_pid, ev->fork.parent_comm, -1);
 	if (ev->fork.child_pid <= 0)
@@ -1008,6 +1011,11 @@ static void handle_fork(struct sl_model *m, const struct sl_event *ev, uint64_t 
 		t = new_task(m, ev->fork.child_pid);
 	if (ev->fork.child_comm)
 		t->comm = ev->fork.child_comm;
+	parent = sl_model_task(m, ev->fork.parent_pid);
+	if (parent && parent->in_workload && !t->in_workload) {
+		t->in_workload = true;	/* a process or a thread the workload started */
+		m->nr_workload_tasks++;
+	}
 	t->state = SL_TASK_NEW;
 	t->since = ts;
 	t->cpu = ev->cpu;
@@ -1089,13 +1097,46 @@ const char *sl_llc_from_text(const char *from)
 }
 
 /*
+ * The workload marker (SL_MARKER_WORKLOAD): the command record ran.  Its
+ * task and every task forked from one of its tasks from now on are the
+ * workload's, and the report covers only them unless --system.  The first
+ * such marker counts.
+ */
+static void workload_marker(struct sl_model *m, const char *text)
+{
+	const char *cmd;
+	char *end;
+	long pid;
+	struct sl_task *t;
+
+	if (m->workload_pid)
+		return;
+	errno = 0;
+	pid = strtol(text, &end, 10);
+	if (errno || end == text || pid <= 0 || pid > INT32_MAX ||
+	    (*end && strncmp(end, SL_MARKER_WORKLOAD_CMD, strlen(SL_MARKER_WORKLOAD_CMD))))
+		return;		/* not ours after all */
+	cmd = *end ? end + strlen(SL_MARKER_WORKLOAD_CMD) : "";
+	m->workload_pid = (int32_t)pid;
+	snprintf(m->workload_cmd, sizeof(m->workload_cmd), "%s", cmd);
+	t = get_task(m, m->workload_pid, 0, -1);
+	if (!t->in_workload) {
+		t->in_workload = true;
+		m->nr_workload_tasks++;
+	}
+	if (m->cfg_store.scope != SL_SCOPE_SYSTEM)
+		m->cfg_store.workload_active = true;
+}
+
+/*
  * handle_marker - facts the recorder wrote into the trace itself
  *
  * schedlint record writes the machine's LLC groups to its instance's
  * trace_marker before it enables any event, so this marker comes before
  * the events of its CPU (another CPU's first event may still sort before
  * it), and every later LLC question (sl_same_llc) is answered from it.
- * --llc wins over it; the first such marker counts.
+ * --llc wins over it; the first such marker counts.  The workload marker
+ * comes after the events are enabled, right before CMD starts.
  */
 static void handle_marker(struct sl_model *m, const struct sl_event *ev)
 {
@@ -1105,6 +1146,10 @@ static void handle_marker(struct sl_model *m, const struct sl_event *ev)
 	char spec[4096];
 	int *dom, nr_cpus, nr_domains;
 
+	if (!strncmp(text, SL_MARKER_WORKLOAD, strlen(SL_MARKER_WORKLOAD))) {
+		workload_marker(m, text + strlen(SL_MARKER_WORKLOAD));
+		return;
+	}
 	if (strncmp(text, SL_MARKER_LLC, prefix) || m->cfg->llc_spec || m->nr_llc_cpus)
 		return;
 	text += prefix;

@@ -126,6 +126,26 @@ static void filters_json(const struct sl_config *cfg, cJSON *c)
 	} else {
 		cJSON_AddNullToObject(f, "comms");
 	}
+	if (cfg->workload_active)	/* the workload the trace names, not --system */
+		cJSON_AddTrueToObject(f, "workload");
+	else
+		cJSON_AddNullToObject(f, "workload");
+}
+
+/* The workload the trace names (schedlint record -- CMD), null when none. */
+static void workload_json(const struct sl_model *m, cJSON *root)
+{
+	cJSON *w;
+
+	if (!m->workload_pid) {
+		cJSON_AddNullToObject(root, "workload");
+		return;
+	}
+	w = cJSON_AddObjectToObject(root, "workload");
+	sl_json_add_i64(w, "pid", m->workload_pid);
+	cJSON_AddStringToObject(w, "command", m->workload_cmd);
+	sl_json_add_u64(w, "tasks", m->nr_workload_tasks);
+	cJSON_AddBoolToObject(w, "filtered", m->cfg->workload_active);
 }
 
 static void config_json(struct sl_model *m, cJSON *root)
@@ -181,6 +201,7 @@ static void config_json(struct sl_model *m, cJSON *root)
 	else
 		cJSON_AddNullToObject(c, "to_ns");
 	filters_json(cfg, c);
+	workload_json(m, root);
 }
 
 /* The moment of a worst wakeup (perf sched latency's max start/end), null without samples. */

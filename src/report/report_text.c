@@ -83,6 +83,24 @@ static void llc_line(struct sl_report *r, const struct sl_model *m)
 
 static void filter_lines(struct sl_report *r, struct sl_model *m);
 
+/* The workload the trace names, and whether the report covers only it. */
+static void workload_line(struct sl_report *r, const struct sl_model *m)
+{
+	uint32_t others = m->nr_workload_tasks ? m->nr_workload_tasks - 1 : 0;
+
+	if (!m->workload_pid)
+		return;
+	fprintf(r->out, "  workload pid %d", m->workload_pid);
+	if (m->workload_cmd[0])
+		fprintf(r->out, " (%.40s%s)", m->workload_cmd,
+			strlen(m->workload_cmd) > 40 ? "..." : "");
+	fprintf(r->out, " and the %" PRIu32 " task%s it started\n", others, others == 1 ? "" : "s");
+	if (m->cfg->workload_active)
+		fputs("           the report covers them only (--system: every task)\n", r->out);
+	else
+		fputs("           --system: the report covers every task\n", r->out);
+}
+
 static void trace_facts(struct sl_report *r, struct sl_model *m)
 {
 	const struct sl_trace_info *info = m->info;
@@ -724,6 +742,7 @@ static void summary(struct sl_report *r, struct sl_model *m)
 {
 	fprintf(r->out, "%sschedlint %s%s — %s\n", sl_color(r, SL_C_BOLD), SCHEDLINT_VERSION,
 		sl_color(r, SL_C_RESET), r->path);
+	workload_line(r, m);
 	summary_findings(r, m);
 	summary_latency(r, m);
 	trace_facts(r, m);

@@ -186,7 +186,11 @@ static void draw_tabs(struct xp *x)
 	const char *base = strrchr(x->name, '/') ? strrchr(x->name, '/') + 1 : x->name;
 
 	xp_put(0, 0, COLS, x->attrs[XP_A_TITLE], "");
-	snprintf(title, sizeof(title), " explore %s ", base);
+	if (x->m->cfg->workload_active)	/* the findings and tasks are the workload's */
+		snprintf(title, sizeof(title), " explore %s (workload pid %d) ", base,
+			 x->m->workload_pid);
+	else
+		snprintf(title, sizeof(title), " explore %s ", base);
 	col = (int)strlen(title);
 	if (col > COLS / 4)
 		col = COLS / 4;

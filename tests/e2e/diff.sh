@@ -159,7 +159,7 @@ check "and that the settings differ (tolerance_ns)" \
 "$SCHEDLINT" analyze --json --cpus=1 --comm=sched-pipe "$PINNED" > "$TMP/pinned-filtered.json"
 expect_eq "analyze --json records --cpus/--pid/--comm in config.filters (null when not given)" \
 	"$(json "$TMP/pinned-filtered.json" "d['config']['filters']"), $(json "$TMP/pinned.json" "d['config']['filters']")" \
-	"{'cpus': [1], 'pids': None, 'comms': ['sched-pipe']}, {'cpus': None, 'pids': None, 'comms': None}"
+	"{'cpus': [1], 'pids': None, 'comms': ['sched-pipe'], 'workload': None}, {'cpus': None, 'pids': None, 'comms': None, 'workload': None}"
 # a comm with a space (no trace here has one: the saved report is edited)
 python3 -c "
 import json, sys

@@ -1,0 +1,124 @@
+#!/bin/sh
+# workload.sh - the report covers the workload the trace names (issue 20
+# part 2): schedlint record writes "schedlint: workload pid=PID cmd=...",
+# the workload is that task and every task forked from one of its tasks,
+# and analyze, diff and explore report it only unless --system.
+#
+# 1. workload-noise.scn (expectations in testdata/scenarios, written first):
+#    --system, --pid on top, the option errors, diff's note.
+# 2. A real recording (root only): perf bench sched pipe under record while
+#    two shell loops run beside it; the workload is checked against the
+#    fork events trace-cmd report prints, on a loaded or an idle machine.
+. tests/lib.sh
+
+SCN=$TESTDATA/scenarios/workload-noise
+if ! "$SCHEDGEN" scenario "$SCN.scn" -o "$TMP/wl.dat" --text "$TMP/wl.txt" 2> "$TMP/err"; then
+	fail "schedgen workload-noise.scn" "$(cat "$TMP/err")"
+	echo "1..$_n"
+	exit 0
+fi
+
+for fmt in dat txt; do
+	"$SCHEDLINT" analyze --json --system "$TMP/wl.$fmt" > "$TMP/sys.json" 2> "$TMP/err"
+	if out=$(python3 tests/check_expect.py "$SCN.system.expect.json" "$TMP/sys.json" --format $fmt 2>&1)
+	then pass "workload-noise.$fmt --system: every task's findings"
+	else fail "workload-noise.$fmt --system: every task's findings" "$(echo "$out" | head -5)"; fi
+done
+
+# --pid on top: the workload's late-preemption is noise1's (pid 600) run;
+# noise2's (601) had no workload task waiting: nothing by default.
+count() {
+	"$SCHEDLINT" analyze --json "$@" > "$TMP/c.json" 2> "$TMP/err" &&
+		json "$TMP/c.json" 'd["summary"]["late-preemption"]["count"]'
+}
+expect_eq "--pid 600: the workload's finding" "$(count --pid 600 "$TMP/wl.dat")" 1
+expect_eq "--pid 601: none of the workload's" "$(count --pid 601 "$TMP/wl.dat")" 0
+expect_eq "--system --pid 601: noise2's own" "$(count --system --pid 601 "$TMP/wl.dat")" 1
+expect_eq "--workload: as the default" "$(count --workload "$TMP/wl.dat")" 1
+
+"$SCHEDLINT" analyze --workload --system "$TMP/wl.dat" > /dev/null 2> "$TMP/err"
+rc=$?
+if [ $rc = 2 ] && grep -q 'exclude each other' "$TMP/err"; then pass "--workload --system: a usage error"
+else fail "--workload --system: a usage error" "exit $rc: $(cat "$TMP/err")"; fi
+
+"$SCHEDLINT" analyze --workload "$TESTDATA/real/pipe.dat" > "$TMP/out" 2> "$TMP/err"
+rc=$?
+if [ $rc = 2 ] && [ ! -s "$TMP/out" ] && grep -q 'pipe.dat: --workload: the trace names no workload' "$TMP/err"
+then pass "--workload on a trace without one: exit 2, one line naming the file"
+else fail "--workload on a trace without one: exit 2, one line naming the file" "exit $rc: $(cat "$TMP/err")"; fi
+
+"$SCHEDLINT" analyze "$TMP/wl.dat" > "$TMP/text" 2>&1
+if grep -q '^  workload pid 500 (bench --run) and the 1 task it started$' "$TMP/text" &&
+	grep -q 'the report covers them only (--system: every task)' "$TMP/text"
+then pass "the header says the report is the workload's"
+else fail "the header says the report is the workload's" "$(head -8 "$TMP/text")"; fi
+"$SCHEDLINT" analyze --system "$TMP/wl.dat" > "$TMP/text" 2>&1
+if grep -q -- '--system: the report covers every task' "$TMP/text"; then pass "--system: the header says so"
+else fail "--system: the header says so" "$(head -8 "$TMP/text")"; fi
+
+"$SCHEDLINT" diff "$TMP/wl.dat" "$TMP/wl.txt" > "$TMP/diff" 2>&1
+if grep -q 'note: workload: .*pid 500 (bench --run).*--system for every task' "$TMP/diff"
+then pass "diff: says its metrics are the workload's"
+else fail "diff: says its metrics are the workload's" "$(tail -5 "$TMP/diff")"; fi
+
+# --- 2. a real recording ---
+if [ "$(id -u)" != 0 ]; then
+	echo "ok $((_n + 1)) - record -- perf bench sched pipe among noise # SKIP not root"
+	echo "1..$((_n + 1))"
+	exit 0
+fi
+# noise: two shell loops that have nothing to do with the workload
+sh -c 'while :; do :; done' & noise1=$!
+sh -c 'while :; do :; done' & noise2=$!
+"$SCHEDLINT" record -o "$TMP/pipe.dat" -- perf bench sched pipe -l 5000 > /dev/null 2> "$TMP/err"
+rc=$?
+kill $noise1 $noise2 2> /dev/null
+wait $noise1 $noise2 2> /dev/null
+expect_eq "record among noise: exit status" "$rc" 0
+"$SCHEDLINT" analyze --json "$TMP/pipe.dat" > "$TMP/wl.json" 2> "$TMP/err" ||
+	fail "analyze the recording" "$(cat "$TMP/err")"
+"$SCHEDLINT" analyze --json --system "$TMP/pipe.dat" > "$TMP/all.json" 2> "$TMP/err" ||
+	fail "analyze --system the recording" "$(cat "$TMP/err")"
+trace-cmd report "$TMP/pipe.dat" 2>/dev/null > "$TMP/report"
+if out=$(python3 - "$TMP/wl.json" "$TMP/all.json" "$TMP/report" "$noise1" "$noise2" 2>&1 <<'PY'
+import json, re, sys
+wl, al = (json.load(open(p)) for p in sys.argv[1:3])
+noise = {int(p) for p in sys.argv[4:6]}
+# the workload from the trace itself: the marker's pid and the fork events after it
+root, members = None, set()
+for line in open(sys.argv[3]):
+    m = re.search(r'schedlint: workload pid=(\d+) cmd=(.*)$', line)
+    if m and root is None:
+        root = int(m.group(1))
+        members.add(root)
+        assert m.group(2).startswith('perf bench sched pipe'), line
+        continue
+    m = re.search(r'sched_process_fork: .*pid=(\d+) child_comm=.* child_pid=(\d+)', line)
+    if m and root is not None and int(m.group(1)) in members:
+        members.add(int(m.group(2)))
+assert root is not None, 'no workload marker in the trace'
+assert len(members) >= 2, members          # perf and the benchmark's task(s)
+w = wl['workload']
+assert w and w['pid'] == root and w['filtered'] is True, w
+assert w['tasks'] == len(members), (w, len(members))
+assert al['workload']['filtered'] is False, al['workload']
+# default: only workload tasks, and every finding's victim is one of them
+assert {t['pid'] for t in wl['tasks']} <= members, {t['pid'] for t in wl['tasks']} - members
+for f in wl['findings']:
+    if f['kind'] == 'late-preemption':
+        assert set(f['waiting']) & members or f['nr_waiting'] > len(f['waiting']), f
+    else:
+        assert f['pid'] in members, f
+# --system: the noise is there too, and the workload's findings are among all
+assert noise <= {t['pid'] for t in al['tasks']}, 'the shell loops are not in --system'
+key = lambda f: (f['kind'], f['ts_ns'], f['cpu'], f['pid'])
+assert {key(f) for f in wl['findings']} <= {key(f) for f in al['findings']}
+for k, s in wl['summary'].items():
+    assert s['count'] <= al['summary'][k]['count'], k
+print('%d workload tasks, %d findings by default, %d with --system' %
+      (len(members), len(wl['findings']), len(al['findings'])))
+PY
+); then pass "record among noise: default = the benchmark's tasks only, --system all ($out)"
+else fail "record among noise: default = the benchmark's tasks only, --system all" "$out"; fi
+
+echo "1..$_n"
