@@ -20,15 +20,18 @@
  * the shared wakequeue / shared runqueue series (seeds/004) set out to
  * close, and which their hackbench, tbench and schbench tables measure.
  *
- * How: each CPU's idle period is known by its start; when one ends, the
- * waiters that overlapped it by at least the threshold (a list in order of
- * wait start, walked from the oldest only that far) note it, and when a
- * wait ends the CPUs still idle are compared.  Short waits cost O(1),
- * and so do long ones that cannot make a finding: only a wait that
- * overlapped an idle period by the threshold -- one noted, or maybe one
- * still going (a floor under the idle CPUs' start times, exact after
- * each such pass, says) -- looks at every CPU of the LLC (a finding
- * lists those idle during the wait).
+ * How, in time linear in the events (issue 25, reproduction 04: a walk of
+ * the waiters at each idle period's end was waiters x idle periods): each
+ * CPU keeps the idle periods of at least the threshold that a wait still
+ * going may overlap, oldest first, each one longer than every later one
+ * (a later one at least as long overlaps any such wait by as much).  When
+ * a wait ends it looks them up: the first one ending after the wait began
+ * may straddle its start, the next is the longest of the rest -- a binary
+ * search per CPU of its LLC, and the CPUs idle now.  Short waits cost
+ * O(1), and so do long ones that cannot make a finding (no long idle
+ * period ended since they began, and a floor under the idle CPUs' start
+ * times, exact after each pass, says none idle now reaches).  The picture
+ * of a finding is taken at the end of the event that ended its wait.
  * Lost events end the waits of their CPU and the idle period of their
  * CPU at the gap's start; because a gap is only learned at the CPU's
  * next event, the findings are held (held.h) and checked against every
@@ -41,8 +44,10 @@
  * dd hogs of testdata/real/hogs.dat, whose waits on CPU 0 are findings);
  * the idle CPU may have been kept idle on purpose (nohz idle balancing
  * not yet due, power policy, isolated CPUs); a wait cut by a gap found
- * only at the end keeps its idle CPU even if another was longer idle; a
- * waiting task the model lost track of (lost events) has no wait.
+ * only at the end keeps its idle CPU even if another was longer idle, and
+ * one cut at a gap's start learnt later may miss an earlier idle period
+ * that a later, longer one (clipped by the cut) had replaced; a waiting
+ * task the model lost track of (lost events) has no wait.
  */
 #include <cJSON.h>
 #include <inttypes.h>
@@ -68,10 +73,23 @@ struct iwr_detail {
 	int32_t idle[];			/* CPUs of the LLC idle at some point of the wait */
 };
 
+/* An idle period of --idle-threshold or more that is over. */
+struct idle_period {
+	uint64_t start, end;
+};
+
 struct iwr_cpu {
 	bool idle;			/* idle (SPEC definition) since idle_since */
 	uint64_t idle_since;
 	uint64_t last_idle_end;		/* its last idle period ended then; 0 never */
+	/*
+	 * Its long idle periods that a wait still going may overlap, oldest
+	 * first, each longer than every later one (a later period at least
+	 * as long overlaps any wait the earlier one does by at least as
+	 * much): long[head .. head + nr).
+	 */
+	struct idle_period *longp;
+	uint32_t head, nr, alloc;
 };
 
 struct iwr_task {
@@ -80,13 +98,8 @@ struct iwr_task {
 	int32_t cpu;
 	uint64_t since;
 	struct sl_task *prev, *next;	/* the waiters list, oldest wait first */
-	/* the longest overlap found so far in this wait */
-	uint64_t best, best_start;
-	int32_t best_cpu;
-	/* the picture of the moment: due at the end of the current event */
-	struct sl_picture *pic;
+	/* its finding's picture: due at the end of the event that ended the wait */
 	bool pic_due;
-	bool keyed;			/* its finding exists: keep the picture under this key */
 	uint64_t key_ts, key_cost;
 	int32_t key_cpu;
 };
@@ -107,6 +120,7 @@ struct iwr_priv {
 	 */
 	uint32_t nr_idle;
 	uint64_t idle_floor;
+	uint64_t last_long_end;		/* the latest end of a long idle period, 0 none */
 };
 
 static struct iwr_task *slot(struct sl_model *m, struct sl_analyzer *a, const struct sl_task *t)
@@ -174,60 +188,101 @@ static void take_due_pictures(struct sl_analyzer *a, struct sl_model *m)
 	for (size_t i = 0; i < p->nr_due; i++) {
 		struct sl_task *t = p->due[i];
 		struct iwr_task *it = slot(m, a, t);
-		int must[2] = { it->keyed ? it->key_cpu : it->best_cpu, it->cpu };
+		int must[2] = { it->key_cpu, it->cpu };
+		struct sl_picture *pic;
 
 		it->pic_due = false;
-		if (!it->keyed && !it->waiting)
-			continue;	/* its wait ended without a finding */
-		if (!it->pic)
-			it->pic = sl_picture_get(&p->pictures);
-		sl_picture_take(it->pic, m, it->cpu, t, must, 2);
-		if (it->keyed) {
-			sl_picture_keep(&p->pictures, it->pic, it->key_cost, t->pid, it->key_ts, it->key_cpu);
-			it->pic = NULL;
-			it->keyed = false;
-		}
+		if (!sl_picture_wanted(&p->pictures, it->key_cost))
+			continue;	/* costlier findings came since */
+		pic = sl_picture_get(&p->pictures);
+		sl_picture_take(pic, m, it->cpu, t, must, 2);
+		sl_picture_keep(&p->pictures, pic, it->key_cost, t->pid, it->key_ts, it->key_cpu);
 	}
 	p->nr_due = 0;
 }
 
-/* --- waits and idle periods --- */
+/* --- idle periods --- */
 
-static void consider(struct iwr_priv *p, struct sl_task *t, struct iwr_task *it, uint64_t overlap,
-		     uint64_t start, int cpu, bool picture)
-{
-	if (overlap < it->best || (overlap == it->best && it->best && cpu > it->best_cpu))
-		return;
-	it->best = overlap;
-	it->best_start = start;
-	it->best_cpu = cpu;
-	if (picture && sl_picture_wanted(&p->pictures, overlap))
-		picture_due(p, t, it);
-}
-
-/* cpu's idle period [idle_since, end] is over: the waiters it overlapped enough note it */
+/*
+ * cpu's idle period [idle_since, end] is over: keep it when it is long
+ * enough to make a finding, dropping the earlier ones it outlasts and
+ * those no wait still going can reach.
+ */
 static void idle_ended(struct sl_analyzer *a, struct sl_model *m, int cpu, uint64_t end)
 {
 	struct iwr_priv *p = a->priv;
 	struct iwr_cpu *ic = sl_cpu_priv(m, a, cpu);
-	uint64_t start = ic->idle_since, thr = m->cfg->idle_threshold_ns;
+	uint64_t start = ic->idle_since, thr = m->cfg->idle_threshold_ns, len = sl_dur(start, end);
+	uint64_t oldest = p->head ? slot(m, a, p->head)->since : UINT64_MAX;
 
 	ic->idle = false;
 	ic->last_idle_end = end;
 	if (!--p->nr_idle)
 		p->idle_floor = UINT64_MAX;
-	if (sl_dur(start, end) < thr || !thr)
+	if (len < thr || !thr)
 		return;
-	/* only waits that began thr before the end can overlap it by thr */
-	for (struct sl_task *t = p->head; t; t = slot(m, a, t)->next) {
-		struct iwr_task *it = slot(m, a, t);
-
-		if (it->since > end - thr)
-			break;
-		if (it->cpu == cpu || !sl_same_llc(m, it->cpu, cpu))
-			continue;
-		consider(p, t, it, end - MAX(it->since, start), MAX(it->since, start), cpu, true);
+	while (ic->nr && ic->longp[ic->head].end <= oldest) {
+		ic->head++;
+		ic->nr--;
 	}
+	while (ic->nr && sl_dur(ic->longp[ic->head + ic->nr - 1].start,
+				ic->longp[ic->head + ic->nr - 1].end) <= len)
+		ic->nr--;
+	if (!ic->nr)
+		ic->head = 0;
+	if (ic->head + ic->nr == ic->alloc) {
+		if (ic->head) {
+			memmove(ic->longp, ic->longp + ic->head, ic->nr * sizeof(*ic->longp));
+			ic->head = 0;
+		} else {
+			ic->alloc = ic->alloc ? 2 * ic->alloc : 4;
+			ic->longp = xrealloc(ic->longp, ic->alloc * sizeof(*ic->longp));
+		}
+	}
+	ic->longp[ic->head + ic->nr++] = (struct idle_period){ .start = start, .end = end };
+	p->last_long_end = MAX(p->last_long_end, end);
+}
+
+/* The best overlap found so far for one wait: longest, then lowest CPU, then latest. */
+struct overlap {
+	uint64_t len, start;
+	int32_t cpu;
+};
+
+static void consider(struct overlap *best, uint64_t a, uint64_t b, int cpu)
+{
+	uint64_t len = sl_dur(a, b);
+
+	if (b <= a || len < best->len || (len == best->len && best->len && cpu > best->cpu))
+		return;
+	best->len = len;
+	best->start = a;
+	best->cpu = cpu;
+}
+
+/*
+ * The longest overlap of the wait [since, end] with the long idle periods
+ * of ic that are over.  The first one ending after since may straddle it;
+ * every later one lies inside the wait and is shorter than the one before,
+ * so the next is the longest of them.  A wait cut short by lost events
+ * (end before now) is clipped period by period.
+ */
+static void past_overlap(struct overlap *best, const struct iwr_cpu *ic, int cpu, uint64_t since,
+			 uint64_t end, bool clipped)
+{
+	const struct idle_period *q = ic->longp + ic->head;
+	uint32_t lo = 0, hi = ic->nr;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (q[mid].end > since)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	for (uint32_t i = lo; i < ic->nr && (clipped || i < lo + 2); i++)
+		consider(best, MAX(q[i].start, since), MIN(q[i].end, end), cpu);
 }
 
 static void unlink_waiter(struct iwr_priv *p, struct sl_model *m, struct sl_analyzer *a,
@@ -247,43 +302,33 @@ static void unlink_waiter(struct iwr_priv *p, struct sl_model *m, struct sl_anal
 
 /**
  * wait_ended - t stopped waiting on its CPU at end: is it a finding?
+ *
+ * The overlaps are looked up here, once per wait long enough to make a
+ * finding, in each CPU's long idle periods: O(CPUs of the LLC x log) for
+ * such a wait, O(1) for the others -- never a walk of the waiters.
  */
 static void wait_ended(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, uint64_t end)
 {
 	struct iwr_priv *p = a->priv;
 	struct iwr_task *it = slot(m, a, t);
-	uint64_t thr = m->cfg->idle_threshold_ns;
+	uint64_t thr = m->cfg->idle_threshold_ns, since = it->since, floor = UINT64_MAX;
+	bool clipped = end < m->now;
+	struct overlap best = { 0 };
 	struct iwr_detail *d;
 	struct sl_finding f;
 	size_t nr_idle = 0;
-	uint64_t walk_best, walk_start, bound, floor;
-	int32_t walk_cpu;
-	bool from_now;
 
 	unlink_waiter(p, m, a, it);
-	if (sl_dur(it->since, end) < thr)
-		goto none;
-	/* an overlap noted before may reach past a wait cut short by lost events */
-	if (it->best && it->best_start + it->best > end)
-		it->best = sl_dur(it->best_start, end);
+	if (sl_dur(since, end) < thr || !thr)
+		return;
 	/*
-	 * No CPU idle now overlaps the wait by more than end - idle_floor:
-	 * when that and the overlaps noted before are all short, there is no
-	 * finding, and no pass over the CPUs (every wait on a busy machine).
+	 * A long period that overlaps the wait by thr ends thr after its
+	 * start or later, and a CPU idle now does so by at most end -
+	 * idle_floor: on a busy machine no wait gets past this.
 	 */
-	bound = it->best;
-	if (p->nr_idle) {
-		uint64_t start = MAX(it->since, p->idle_floor);
-
-		if (start < end)
-			bound = MAX(bound, end - start);
-	}
-	if (bound < thr || !thr)
-		goto none;
-	floor = UINT64_MAX;
-	walk_best = it->best;
-	walk_start = it->best_start;
-	walk_cpu = it->best_cpu;
+	if (p->last_long_end < since + thr &&
+	    (!p->nr_idle || end < thr || MAX(since, p->idle_floor) > end - thr))
+		return;
 	GROW(p->scratch, p->alloc_scratch, (size_t)m->nr_cpus);
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct iwr_cpu *ic = sl_cpu_priv(m, a, cpu);
@@ -292,52 +337,34 @@ static void wait_ended(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 			floor = MIN(floor, ic->idle_since);
 		if (cpu == it->cpu || !sl_same_llc(m, it->cpu, cpu))
 			continue;
-		if (ic->idle && MAX(it->since, ic->idle_since) < end) {
-			uint64_t start = MAX(it->since, ic->idle_since);
-
-			consider(p, t, it, end - start, start, cpu, false);
-		}
-		if ((ic->idle && ic->idle_since < end) || ic->last_idle_end > it->since)
+		past_overlap(&best, ic, cpu, since, end, clipped);
+		if (ic->idle)
+			consider(&best, MAX(since, ic->idle_since), end, cpu);
+		if ((ic->idle && ic->idle_since < end) || ic->last_idle_end > since)
 			p->scratch[nr_idle++] = cpu;
 	}
 	p->idle_floor = floor;
-	/* the best overlap is with a CPU idle now, or with one that idled before */
-	from_now = it->best != walk_best || it->best_start != walk_start || it->best_cpu != walk_cpu;
-	if (it->best < thr || !thr)
-		goto none;
+	if (best.len < thr)
+		return;
 
 	d = xcalloc(1, sizeof(*d) + nr_idle * sizeof(d->idle[0]));
 	d->busy_cpu = it->cpu;
-	d->start = it->since;
+	d->start = since;
 	d->end = end;
 	d->nr_idle = (uint32_t)nr_idle;
 	memcpy(d->idle, p->scratch, nr_idle * sizeof(d->idle[0]));
 	f = (struct sl_finding){
-		.kind = SL_KIND_IDLE_WHILE_RUNNABLE, .ts = it->best_start, .cpu = it->best_cpu,
-		.pid = t->pid, .comm = t->comm, .cost = it->best, .victim_in_workload = t->in_workload,
+		.kind = SL_KIND_IDLE_WHILE_RUNNABLE, .ts = best.start, .cpu = best.cpu,
+		.pid = t->pid, .comm = t->comm, .cost = best.len, .victim_in_workload = t->in_workload,
 		.ops = &iwr_finding_ops, .detail = d,
 	};
-	if (!sl_held_add(m, &p->held[sl_held_known_migratable(m, t)], t, &f) || !sl_picture_wanted(&p->pictures, f.cost))
-		goto none;
-	if (it->pic && !it->pic_due && !from_now) {
-		/* taken when the idle period that gave the overlap ended */
-		sl_picture_keep(&p->pictures, it->pic, f.cost, f.pid, f.ts, f.cpu);
-		it->pic = NULL;
-	} else {
-		it->keyed = true;
-		it->key_ts = f.ts;
-		it->key_cpu = f.cpu;
-		it->key_cost = f.cost;
-		picture_due(p, t, it);
-	}
-	it->best = 0;
-	return;
-none:
-	it->best = 0;
-	if (!it->pic_due) {
-		sl_picture_put(&p->pictures, it->pic);
-		it->pic = NULL;
-	}
+	if (!sl_held_add(m, &p->held[sl_held_known_migratable(m, t)], t, &f) ||
+	    !sl_picture_wanted(&p->pictures, f.cost))
+		return;
+	it->key_ts = f.ts;
+	it->key_cpu = f.cpu;
+	it->key_cost = f.cost;
+	picture_due(p, t, it);
 }
 
 /* --- following the model --- */
@@ -372,7 +399,6 @@ static void iwr_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl
 	it->waiting = true;
 	it->cpu = cpu;
 	it->since = ts;
-	it->best = 0;
 	it->prev = p->tail;
 	it->next = NULL;
 	if (p->tail)
@@ -399,22 +425,22 @@ static void iwr_on_cpu_idle(struct sl_analyzer *a, struct sl_model *m, int cpu, 
 
 /**
  * iwr_on_cpu_unknown - cpu lost events: its idle period and its waits end at the gap
+ *
+ * Its waits are its runqueue (the model loses those tasks right after).
  */
 static void iwr_on_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cpu,
 			       uint64_t gap_start, uint64_t ts)
 {
 	struct iwr_priv *p = a->priv;
 	struct iwr_cpu *ic = sl_cpu_priv(m, a, cpu);
-	struct sl_task *t, *next;
 
 	sl_gaps_add(&p->gaps, cpu, gap_start, ts);
 	if (ic->idle)
 		idle_ended(a, m, cpu, MAX(gap_start, ic->idle_since));
-	for (t = p->head; t; t = next) {
+	for (struct sl_task *t = m->cpus[cpu].queued; t; t = t->q_next) {
 		struct iwr_task *it = slot(m, a, t);
 
-		next = it->next;
-		if (it->cpu == cpu)
+		if (it->waiting && it->cpu == cpu)
 			wait_ended(a, m, t, MAX(gap_start, it->since));
 	}
 	take_due_pictures(a, m);	/* the state before the loss is applied */
@@ -553,11 +579,11 @@ static void iwr_destroy(struct sl_analyzer *a, struct sl_model *m)
 {
 	struct iwr_priv *p = a->priv;
 
-	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		struct iwr_task *it = slot(m, a, m->tasks[i]);
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct iwr_cpu *ic = sl_cpu_priv(m, a, cpu);
 
-		sl_picture_put(&p->pictures, it->pic);
-		it->pic = NULL;
+		free(ic->longp);
+		ic->longp = NULL;
 	}
 	sl_held_free(&p->held[0]);
 	sl_held_free(&p->held[1]);

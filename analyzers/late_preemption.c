@@ -836,7 +836,6 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 {
 	struct sl_task *r = c->run_task;
 	uint64_t t1 = sw->ts, expected, slice, cost;
-	const struct sl_cpu *mc = sl_model_cpu(m, cpu);
 	bool counted = run_in_filter(m, c, cpu, t1, r);
 	struct lp_late l;
 
@@ -859,10 +858,19 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	if (cost <= m->cfg->tolerance_ns)
 		return;
 
-	/* the waiters still queued at t1 waited until then */
-	for (struct sl_task *q = mc->queued; q; q = q->q_next) {
+	/*
+	 * The waiters still queued at t1 waited until then.  They are the fq
+	 * list (every fair task queued here is one of W), in the order they
+	 * were enqueued: the longest wait is the oldest's, fq_tail, found
+	 * without a walk of the runqueue (hundreds of tasks on hackbench, and
+	 * a walk per late run was quadratic).
+	 */
+	if (c->fq_tail) {
+		struct sl_task *q = c->fq_tail;
 		struct lp_task *lq = sl_task_priv(m, a, q);
 
+		if (q == r && lq->fq_prev)
+			lq = sl_task_priv(m, a, q = lq->fq_prev);
 		if (q != r && in_run(c, lq))
 			note_wait(c, q, sl_dur(lq->queued_since, t1));
 	}
