@@ -35,14 +35,17 @@
  * Lost events end the waits of their CPU and the idle period of their
  * CPU at the gap's start; because a gap is only learned at the CPU's
  * next event, the findings are held (held.h) and checked against every
- * gap at the end, together with affinity (seen running on two CPUs
- * anywhere in the trace, decided at the end; --assume-migratable takes
- * all but per-CPU kernel threads).
+ * gap at the end, together with affinity.
  *
- * Blind spots: no affinity masks in the trace (see wakee_stacking.c: a
- * task pinned after it ran on another CPU counts as migratable, like the
- * dd hogs of testdata/real/hogs.dat, whose waits on CPU 0 are findings);
- * the idle CPU may have been kept idle on purpose (nohz idle balancing
+ * Affinity as for wakee-stacking (held.h): with recorded masks, the
+ * longest overlap with an idle CPU the task was allowed on then (every
+ * CPU's longest overlap is kept with the candidate for that); without,
+ * migratable when seen on two CPUs since the last stopper move (the dd
+ * hogs of testdata/real/hogs.dat, pinned by taskset after they started on
+ * CPU 1, are judged from after their move: pinned).
+ *
+ * Blind spots: without recorded masks, a task allowed on a few CPUs looks
+ * migratable to all once seen on two; the idle CPU may have been kept idle on purpose (nohz idle balancing
  * not yet due, power policy, isolated CPUs); a wait cut by a gap found
  * only at the end keeps its idle CPU even if another was longer idle, and
  * one cut at a gap's start learnt later may miss an earlier idle period
@@ -65,10 +68,19 @@
 #define SHOWN		5
 #define SHOWN_PICTURES	3
 
+/* T's longest overlap with one idle CPU's idle periods. */
+struct iwr_overlap {
+	uint64_t len, start;
+	int32_t cpu;
+};
+
 struct iwr_detail {
 	int32_t busy_cpu;		/* where T waited */
 	uint64_t start;			/* the wait began */
 	uint64_t end;			/* the wait ended */
+	uint8_t affinity;		/* enum sl_aff_source, set at the end */
+	uint32_t nr_over;		/* T's affinity is recorded: every CPU's longest */
+	struct iwr_overlap *over;	/* overlap of the threshold or more, by CPU */
 	uint32_t nr_idle;
 	int32_t idle[];			/* CPUs of the LLC idle at some point of the wait */
 };
@@ -110,6 +122,8 @@ struct iwr_priv {
 	size_t nr_due, alloc_due;
 	int32_t *scratch;		/* idle CPUs of one wait */
 	size_t alloc_scratch;
+	struct iwr_overlap *over;	/* the CPUs' longest overlaps with one wait */
+	size_t alloc_over;
 	struct sl_held held[2];		/* candidates of tasks migratable already / not yet */
 	struct sl_gaps gaps;
 	struct sl_picture_keeper pictures;
@@ -152,6 +166,16 @@ static void iwr_json(const struct sl_finding *f, const struct sl_model *m, cJSON
 		cJSON_AddItemToArray(idle, cJSON_CreateNumber(d->idle[i]));
 	/* additions */
 	sl_json_add_u64(obj, "wait_ns", sl_dur(d->start, d->end));
+	cJSON_AddStringToObject(obj, "affinity", sl_aff_source_names[d->affinity]);
+}
+
+static void iwr_detail_free(void *detail)
+{
+	struct iwr_detail *d = detail;
+
+	if (d)
+		free(d->over);
+	free(d);
 }
 
 /* the wait, on the CPU it waited on and the idle one */
@@ -168,6 +192,7 @@ static const struct sl_finding_ops iwr_finding_ops = {
 	.message = iwr_message,
 	.moment = iwr_moment,
 	.json = iwr_json,
+	.free_detail = iwr_detail_free,
 };
 
 /* --- pictures, taken once the event that made them due is applied --- */
@@ -243,11 +268,8 @@ static void idle_ended(struct sl_analyzer *a, struct sl_model *m, int cpu, uint6
 	p->last_long_end = MAX(p->last_long_end, end);
 }
 
-/* The best overlap found so far for one wait: longest, then lowest CPU, then latest. */
-struct overlap {
-	uint64_t len, start;
-	int32_t cpu;
-};
+/* The best overlap found so far: longest, then lowest CPU, then latest. */
+#define overlap iwr_overlap
 
 static void consider(struct overlap *best, uint64_t a, uint64_t b, int cpu)
 {
@@ -316,7 +338,7 @@ static void wait_ended(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 	struct overlap best = { 0 };
 	struct iwr_detail *d;
 	struct sl_finding f;
-	size_t nr_idle = 0;
+	size_t nr_idle = 0, nr_over = 0;
 
 	unlink_waiter(p, m, a, it);
 	if (sl_dur(since, end) < thr || !thr)
@@ -330,16 +352,26 @@ static void wait_ended(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 	    (!p->nr_idle || end < thr || MAX(since, p->idle_floor) > end - thr))
 		return;
 	GROW(p->scratch, p->alloc_scratch, (size_t)m->nr_cpus);
+	GROW(p->over, p->alloc_over, (size_t)m->nr_cpus);
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct iwr_cpu *ic = sl_cpu_priv(m, a, cpu);
 
 		if (ic->idle)
 			floor = MIN(floor, ic->idle_since);
+		struct overlap here = { 0 };
+
 		if (cpu == it->cpu || !sl_same_llc(m, it->cpu, cpu))
 			continue;
-		past_overlap(&best, ic, cpu, since, end, clipped);
+		past_overlap(&here, ic, cpu, since, end, clipped);
 		if (ic->idle)
-			consider(&best, MAX(since, ic->idle_since), end, cpu);
+			consider(&here, MAX(since, ic->idle_since), end, cpu);
+		if (here.len >= thr) {
+			if (here.len > best.len)
+				best = here;
+			/* with recorded affinity, the end picks among the CPUs allowed */
+			if (t->nr_aff)
+				p->over[nr_over++] = here;
+		}
 		if ((ic->idle && ic->idle_since < end) || ic->last_idle_end > since)
 			p->scratch[nr_idle++] = cpu;
 	}
@@ -353,6 +385,11 @@ static void wait_ended(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 	d->end = end;
 	d->nr_idle = (uint32_t)nr_idle;
 	memcpy(d->idle, p->scratch, nr_idle * sizeof(d->idle[0]));
+	if (nr_over) {
+		d->over = xmalloc(nr_over * sizeof(*d->over));
+		memcpy(d->over, p->over, nr_over * sizeof(*d->over));
+		d->nr_over = (uint32_t)nr_over;
+	}
 	f = (struct sl_finding){
 		.kind = SL_KIND_IDLE_WHILE_RUNNABLE, .ts = best.start, .cpu = best.cpu,
 		.pid = t->pid, .comm = t->comm, .cost = best.len, .victim_in_workload = t->in_workload,
@@ -369,13 +406,16 @@ static void wait_ended(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 
 /* --- following the model --- */
 
+static enum sl_stand stands(void *ctx, const struct sl_model *m, struct sl_finding *f,
+			    const struct sl_task *t);
+
 static int iwr_init(struct sl_analyzer *a, struct sl_model *m)
 {
 	struct iwr_priv *p = a->priv;
 
 	for (int i = 0; i < 2; i++)
 		sl_held_init(&p->held[i], a, offsetof(struct iwr_task, tally),
-			     m->cfg->max_findings * 4 + HELD_SLACK);
+			     m->cfg->max_findings * 4 + HELD_SLACK, stands, p);
 	sl_picture_keeper_init(&p->pictures, PICTURES_KEPT);
 	p->idle_floor = UINT64_MAX;
 	return 0;
@@ -457,26 +497,50 @@ static void iwr_on_event(struct sl_analyzer *a, struct sl_model *m, const struct
 /* --- the verdict at the end --- */
 
 /*
- * sl_held_decide(): cut the overlap at the first gap found later on either
- * CPU; false when too little is left.
+ * sl_held_decide(): with recorded affinity, the longest overlap with a CPU
+ * T was allowed on then; cut the overlap at the first gap found later on
+ * either CPU; false when too little is left.
  */
-static bool stands(void *ctx, const struct sl_model *m, struct sl_finding *f)
+static enum sl_stand stands(void *ctx, const struct sl_model *m, struct sl_finding *f,
+			    const struct sl_task *t)
 {
 	const struct iwr_priv *p = ctx;
-	const struct iwr_detail *d = f->detail;
-	uint64_t end = f->ts + f->cost;
+	struct iwr_detail *d = f->detail;
+	uint64_t end, thr = m->cfg->idle_threshold_ns;
 	const struct sl_gap *g;
 
+	if (t->nr_aff) {
+		struct iwr_overlap best = { 0 };
+		uint32_t kept = 0;
+
+		for (uint32_t i = 0; i < d->nr_over; i++)
+			if (sl_held_allowed(m, t, d->over[i].cpu, d->over[i].start) &&
+			    d->over[i].len > best.len)
+				best = d->over[i];
+		if (!d->nr_over && sl_held_allowed(m, t, f->cpu, f->ts))
+			best = (struct iwr_overlap){ .len = f->cost, .start = f->ts, .cpu = f->cpu };
+		if (best.len < thr || !best.len)
+			return SL_FALLS_AFFINITY;
+		f->cpu = best.cpu;
+		f->ts = best.start;
+		f->cost = best.len;
+		for (uint32_t i = 0; i < d->nr_idle; i++)
+			if (sl_held_allowed(m, t, d->idle[i], d->start))
+				d->idle[kept++] = d->idle[i];
+		d->nr_idle = kept;
+	}
+	end = f->ts + f->cost;
 	g = sl_gaps_find(&p->gaps, d->busy_cpu, f->ts, end);
 	if (g)
 		end = MIN(end, g->start);
 	g = sl_gaps_find(&p->gaps, f->cpu, f->ts, end);
 	if (g)
 		end = MIN(end, g->start);
-	if (end <= f->ts || end - f->ts < m->cfg->idle_threshold_ns)
-		return false;
+	if (end <= f->ts || end - f->ts < thr)
+		return SL_FALLS;
 	f->cost = end - f->ts;
-	return true;
+	d->affinity = (uint8_t)sl_held_source(m, t);
+	return SL_STANDS;
 }
 
 static void iwr_finish(struct sl_analyzer *a, struct sl_model *m)
@@ -487,7 +551,7 @@ static void iwr_finish(struct sl_analyzer *a, struct sl_model *m)
 	while (p->head)
 		wait_ended(a, m, p->head, m->last_ts);
 	take_due_pictures(a, m);
-	sl_held_decide(m, p->held, SL_KIND_IDLE_WHILE_RUNNABLE, stands, p);
+	sl_held_decide(m, p->held, SL_KIND_IDLE_WHILE_RUNNABLE);
 }
 
 /* --- the terminal report --- */
@@ -501,7 +565,7 @@ static void iwr_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl
 	size_t nr_all, nr_busy = 0, nr_idle = 0, nr_tasks = 0, listed = 0, shown = 0;
 	char b1[32], b2[32], b3[32], msg[512];
 
-	if (!s->count)
+	if (!s->count && !sl_held_affinity_any(&p->held[0].aff))
 		return;
 	all = sl_findings_sorted(m->findings, &nr_all);
 	busy = xcalloc(nr_all + 1, sizeof(*busy));
@@ -523,12 +587,19 @@ static void iwr_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl
 
 	sl_report_section(r, "Idle while runnable (a CPU idled while a task waited in its LLC)");
 	/* several waiters next to one idle period each count it: the sum is no idle time */
-	fprintf(r->out, "  %" PRIu64 " wait%s of migratable tasks overlapped an idle CPU of the same LLC "
+	if (!s->count)
+		fprintf(r->out, "  No wait of a migratable task overlapped an idle CPU of its LLC for "
+			"%s.\n", fmt_duration(b1, sizeof(b1), m->cfg->idle_threshold_ns));
+	else
+		fprintf(r->out, "  %" PRIu64 " wait%s of migratable tasks overlapped an idle CPU of the same LLC "
 		"for %s or more; their longest overlaps add up to %s (an idle period next to "
 		"several waiters counts for each), worst %s.\n",
 		s->count, s->count == 1 ? "" : "s",
 		fmt_duration(b1, sizeof(b1), m->cfg->idle_threshold_ns),
 		fmt_duration(b2, sizeof(b2), s->cost), fmt_duration(b3, sizeof(b3), s->max_cost));
+	sl_held_affinity_text(r, &p->held[0].aff, "waits");
+	if (!s->count)
+		goto out;
 	if (!listed) {
 		fputs("  None made the capped list of findings (--max-findings).\n", r->out);
 		goto out;
@@ -575,6 +646,14 @@ out:
 	free(tasks);
 }
 
+static void iwr_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *root)
+{
+	struct iwr_priv *p = a->priv;
+	cJSON *o = cJSON_AddObjectToObject(root, "idle_while_runnable");
+
+	sl_held_affinity_json(o, &p->held[0].aff);
+}
+
 static void iwr_destroy(struct sl_analyzer *a, struct sl_model *m)
 {
 	struct iwr_priv *p = a->priv;
@@ -591,6 +670,7 @@ static void iwr_destroy(struct sl_analyzer *a, struct sl_model *m)
 	sl_picture_keeper_free(&p->pictures);
 	free(p->due);
 	free(p->scratch);
+	free(p->over);
 }
 
 const struct sl_analyzer_ops sl_idle_while_runnable_analyzer = {
@@ -605,5 +685,6 @@ const struct sl_analyzer_ops sl_idle_while_runnable_analyzer = {
 	.on_cpu_unknown = iwr_on_cpu_unknown,
 	.finish = iwr_finish,
 	.report_text = iwr_report_text,
+	.report_json = iwr_report_json,
 	.destroy = iwr_destroy,
 };

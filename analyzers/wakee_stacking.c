@@ -28,18 +28,20 @@
  * (wake_affine pulling toward a busy waker, a search cut short by
  * SIS_UTIL, a stale idle view).
  *
- * Affinity (SPEC): only migratable wakees count -- seen running on two
- * CPUs anywhere in the trace, or, with --assume-migratable, any task but a
- * per-CPU kernel thread.  That is known at the end only, and so is an
- * idle CPU's gap in a ring buffer (learned at its next event), so the
- * candidates are held until finish (held.h): there, a placement made on a
- * CPU whose state turned out lost, or whose idle CPUs all did, is dropped.
+ * Affinity (held.h): with the masks schedlint record writes into the
+ * trace, only the idle CPUs the wakee was allowed on at the placement
+ * count; without them, only migratable wakees count -- seen running on
+ * two CPUs since their last move by a migration/N stopper, or, with
+ * --assume-migratable, any task but a per-CPU kernel thread.  That is
+ * known at the end only (a re-read is written after the change it
+ * reports), and so is an idle CPU's gap in a ring buffer (learned at its
+ * next event), so the candidates are held until finish: there, a
+ * placement made on a CPU whose state turned out lost, or whose idle
+ * CPUs all did or were not allowed, is dropped.
  *
- * Blind spots: the trace carries no affinity masks, so a task allowed on
- * a few CPUs looks migratable once seen on two -- and so does a task
- * pinned after it ran elsewhere (taskset bound after its start: the dd
- * hogs of testdata/real/hogs.dat) -- and idle CPUs it could not use
- * (isolated, another cpuset) count as idle.  A switch the trace does
+ * Blind spots: without recorded masks, a task allowed on a few CPUs looks
+ * migratable once seen on two, and idle CPUs it could not use (isolated,
+ * another cpuset) count as idle.  A switch the trace does
  * not show leaves a CPU looking idle until its next event (the model
  * infers it then).  SMT siblings are not told from cores, and the kernel
  * may have had reasons (wake_affine, cache hotness) this does not weigh:
@@ -72,6 +74,7 @@ struct stack_detail {
 	int32_t prev_cpu;		/* where the wakee ran last, -1 unknown */
 	uint8_t reason;			/* enum stack_reason */
 	uint64_t placed_ts;		/* the destination was decided */
+	uint8_t affinity;		/* enum sl_aff_source, set at the end */
 	int32_t busy_pid;		/* what the destination ran then, 0 the idle task */
 	uint32_t busy_comm;
 	uint32_t nr_queued, nr_pending;	/* its waiting tasks then, the wakee not counted */
@@ -164,6 +167,7 @@ static void stack_json(const struct sl_finding *f, const struct sl_model *m, cJS
 	sl_json_add_i64(obj, "busy_pid", d->busy_pid);
 	sl_json_add_u64(obj, "queued", d->nr_queued);
 	sl_json_add_u64(obj, "pending", d->nr_pending);
+	cJSON_AddStringToObject(obj, "affinity", sl_aff_source_names[d->affinity]);
 }
 
 /* from the waking (on the waker's CPU) to the switch-in on the destination */
@@ -184,13 +188,16 @@ static const struct sl_finding_ops stack_finding_ops = {
 
 /* --- following the model --- */
 
+static enum sl_stand stands(void *ctx, const struct sl_model *m, struct sl_finding *f,
+			    const struct sl_task *t);
+
 static int stack_init(struct sl_analyzer *a, struct sl_model *m)
 {
 	struct stack_priv *p = a->priv;
 
 	for (int i = 0; i < 2; i++)
 		sl_held_init(&p->held[i], a, offsetof(struct stack_task, tally),
-			     m->cfg->max_findings * 4 + HELD_SLACK);
+			     m->cfg->max_findings * 4 + HELD_SLACK, stands, p);
 	sl_picture_keeper_init(&p->pictures, PICTURES_KEPT);
 	return 0;
 }
@@ -352,22 +359,34 @@ static bool lost_at(const struct stack_priv *p, int cpu, uint64_t ts)
 	return sl_gaps_find(&p->gaps, cpu, ts ? ts - 1 : 0, ts) != NULL;
 }
 
-/* A CPU whose ring buffer turned out to have lost events then was not known idle. */
-/* sl_held_decide(): the wakee's CPU and an idle one lost no events around the placement */
-static bool stands(void *ctx, const struct sl_model *m, struct sl_finding *f)
+/*
+ * sl_held_decide(): the idle CPUs the wakee was allowed on (recorded
+ * affinity), and of those the ones that lost no events around the
+ * placement (a CPU whose ring buffer lost events then was not known
+ * idle); the wakee's CPU lost none either.
+ */
+static enum sl_stand stands(void *ctx, const struct sl_model *m, struct sl_finding *f,
+			    const struct sl_task *t)
 {
 	const struct stack_priv *p = ctx;
 	struct stack_detail *d = f->detail;
 	uint32_t kept = 0;
 
-	(void)m;
+	for (uint32_t i = 0; i < d->nr_idle; i++)
+		if (sl_held_allowed(m, t, d->idle[i], d->placed_ts))
+			d->idle[kept++] = d->idle[i];
+	d->nr_idle = kept;
+	if (!kept)
+		return SL_FALLS_AFFINITY;
 	if (lost_at(p, f->cpu, d->placed_ts))
-		return false;
+		return SL_FALLS;
+	kept = 0;
 	for (uint32_t i = 0; i < d->nr_idle; i++)
 		if (!lost_at(p, d->idle[i], d->placed_ts))
 			d->idle[kept++] = d->idle[i];
 	d->nr_idle = kept;
-	return kept > 0;
+	d->affinity = (uint8_t)sl_held_source(m, t);
+	return kept ? SL_STANDS : SL_FALLS;
 }
 
 static void stack_finish(struct sl_analyzer *a, struct sl_model *m)
@@ -381,7 +400,7 @@ static void stack_finish(struct sl_analyzer *a, struct sl_model *m)
 		sl_picture_put(&p->pictures, st->pic);
 		st->pic = NULL;
 	}
-	sl_held_decide(m, p->held, SL_KIND_WAKEE_STACKING, stands, p);
+	sl_held_decide(m, p->held, SL_KIND_WAKEE_STACKING);
 }
 
 /* --- the terminal report --- */
@@ -396,7 +415,7 @@ static void stack_report_text(struct sl_analyzer *a, struct sl_model *m, struct 
 	size_t by_reason[REASON__NR] = { 0 };
 	char b1[32], b2[32], b3[32], b4[32], msg[512];
 
-	if (!s->count)
+	if (!s->count && !sl_held_affinity_any(&p->held[0].aff))
 		return;
 	all = sl_findings_sorted(m->findings, &nr_all);
 	cpus = xcalloc(nr_all + 1, sizeof(*cpus));
@@ -415,9 +434,16 @@ static void stack_report_text(struct sl_analyzer *a, struct sl_model *m, struct 
 	sl_tally_sort(tasks, nr_tasks);
 
 	sl_report_section(r, "Wakee stacking (wakeups placed on a busy CPU next to an idle one)");
-	fprintf(r->out, "  %" PRIu64 " wakeup%s placed on a busy CPU while another CPU of the LLC "
+	if (!s->count)
+		fputs("  No wakeup of a migratable task was placed on a busy CPU next to an idle\n"
+		      "  one of its LLC.\n", r->out);
+	else
+		fprintf(r->out, "  %" PRIu64 " wakeup%s placed on a busy CPU while another CPU of the LLC "
 		"was idle; the wakees waited %s in all, worst %s.\n", s->count, s->count == 1 ? " was" : "s were",
 		fmt_duration(b1, sizeof(b1), s->cost), fmt_duration(b2, sizeof(b2), s->max_cost));
+	sl_held_affinity_text(r, &p->held[0].aff, "wakeups");
+	if (!s->count)
+		goto out;
 	if (!listed) {
 		fputs("  None made the capped list of findings (--max-findings).\n", r->out);
 		goto out;
@@ -478,9 +504,11 @@ out:
 
 static void stack_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *root)
 {
+	struct stack_priv *p = a->priv;
 	cJSON *o = cJSON_AddObjectToObject(root, "wakee_stacking");
 
 	cJSON_AddBoolToObject(o, "race_window_visible", m->seen_wakelist_entry);
+	sl_held_affinity_json(o, &p->held[0].aff);
 }
 
 static void stack_destroy(struct sl_analyzer *a, struct sl_model *m)

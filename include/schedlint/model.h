@@ -79,6 +79,12 @@ struct sl_latency_row {
 	struct sl_wakeup_moment worst[SL_ROW_SAMPLES];	/* a min-heap on latency */
 };
 
+/* From `from` on, a task may run on the CPUs of mask (an id of the model's). */
+struct sl_aff_span {
+	uint64_t from;
+	uint32_t mask;
+};
+
 struct sl_task {
 	int32_t pid;
 	uint32_t comm;			/* interned; the latest name seen */
@@ -110,9 +116,17 @@ struct sl_task {
 	bool wake_unconfirmed;		/* the wakeup in flight came from an early waking
 					 * that no sched_wakeup confirmed (see model.c) */
 
-	/* affinity evidence */
+	/*
+	 * affinity evidence: where it ran since its last move by a
+	 * migration/N stopper (a possible affinity change), and where it may
+	 * run as the trace records it (affinity.c)
+	 */
 	int32_t first_cpu;		/* first CPU seen running on (switched in or out), -1 none */
 	bool multi_cpu;			/* seen running on two or more CPUs */
+	uint32_t stopper_moves;		/* moves by a migration/N stopper */
+	uint64_t stopper_ts;		/* the last one, 0 none */
+	struct sl_aff_span *aff;	/* recorded affinity, oldest first (sl_task_allowed_at()) */
+	uint32_t nr_aff, aff_alloc;
 
 	/* accounting (clipped to --from/--to) */
 	uint64_t run_ns;		/* time running */
@@ -237,8 +251,23 @@ struct sl_switch_info {
 #define SL_MARKER_WORKLOAD	"schedlint: workload pid="
 #define SL_MARKER_WORKLOAD_CMD	" cmd="
 
+/*
+ * Where tasks may run, as schedlint record reads it from /proc
+ * (Cpus_allowed_list): SL_MARKER_AFFINITY, then tokens "PIDS=CPUS" (range
+ * lists: "1-45,47=0-3 46=0"), each at most 1 KB, a marker at most about
+ * 1000 bytes.  A token applies from the marker's time, and before it for
+ * a task nothing was recorded for yet ("schedlint: affinity 1-45,47=0-3":
+ * the sweep of every task at the start, and of the survivors at the end).
+ * "PIDS=CPUS@NS" says the change happened at trace time NS: record re-reads
+ * a task after its exec and after a migration/N stopper moved it, and
+ * writes what it read up to a drain round later.  A forked task inherits
+ * its parent's.  See affinity.c.
+ */
+#define SL_MARKER_AFFINITY	"schedlint: affinity "
+
 struct sl_analyzer;
 struct sl_findings;
+struct sl_aff_state;
 
 struct sl_model {
 	const struct sl_config *cfg;	/* points at cfg_store */
@@ -272,6 +301,12 @@ struct sl_model {
 					 * trace.dat's CPU count): ignored */
 	int hz_inferred;		/* the tick rate the trace shows, 0 unknown (set by
 					 * the analyzer that infers it, in its finish) */
+
+	/* affinity: recorded by schedlint record (SL_MARKER_AFFINITY), inferred otherwise */
+	struct sl_aff_state *aff;	/* the recorded masks (affinity.c), NULL none */
+	bool affinity_recorded;		/* the trace has affinity markers */
+	uint64_t affinity_bad_tokens;	/* marker tokens that were not PIDS=CPUS[@NS] */
+	uint64_t stopper_moves;		/* moves by a migration/N stopper */
 
 	/* the workload the trace names (SL_MARKER_WORKLOAD), pid 0 = none */
 	int32_t workload_pid;
@@ -366,7 +401,16 @@ const char *sl_llc_from_text(const char *from);
 
 /* Do CPUs a and b share a last-level cache (SPEC: --llc, default one domain)? */
 bool sl_same_llc(const struct sl_model *m, int a, int b);
+/*
+ * What the trace shows of t's affinity without a recorded mask: a per-CPU
+ * kernel thread is pinned; seen running on two CPUs since its last move by
+ * a migration/N stopper, migratable; else unknown.
+ */
 enum sl_affinity sl_task_affinity(const struct sl_model *m, const struct sl_task *t);
+/* The CPUs t may run on at ts as the trace recorded them; NULL when it recorded none for t. */
+const struct sl_cpuset *sl_task_allowed_at(const struct sl_model *m, const struct sl_task *t,
+					   uint64_t ts);
+uint32_t sl_cpuset_count(const struct sl_cpuset *s);
 const char *sl_task_comm(const struct sl_model *m, const struct sl_task *t);
 /*
  * The kept samples of latency-histogram row (the worst SL_ROW_SAMPLES at

@@ -59,6 +59,7 @@
 #include "options.h"
 #include "output.h"
 #include "pager.h"
+#include "record_affinity.h"
 #include "read/dat_write.h"
 #include "read/read_live.h"
 #include "read/trace_live.h"
@@ -108,6 +109,7 @@ static const struct {
 	{ "sched", "sched_migrate_task", false },
 	{ "sched", "sched_process_fork", false },
 	{ "sched", "sched_process_exit", false },
+	{ "sched", "sched_process_exec", false },	/* re-read the task's affinity */
 	{ "sched", "sched_wake_idle_without_ipi", false },
 	{ "ipi", "ipi_send_cpu", false },
 	{ "ipi", "ipi_send_cpumask", false },
@@ -162,6 +164,10 @@ struct record {
 	uint64_t bad_pages;		/* pages whose header does not fit the page: left out */
 	char *llc_spec;
 	char llc_from[32];		/* where llc_spec came from: "cache-L3", "package", ... */
+	/* the tasks' affinity: swept at the start and the end, re-read after events */
+	struct sl_rec_affinity *aff;
+	struct sl_live *watch;		/* without --live: the events, for the re-reads */
+	struct sl_strtab *watch_strtab;
 
 	/* CMD */
 	pid_t child;			/* 0 = none or reaped */
@@ -437,6 +443,8 @@ static void live_feed(struct record *rec, uint64_t limit, uint64_t budget_ns)
 			continue;
 		}
 		sl_model_feed(rec->model, &ev);
+		if (rec->aff)
+			sl_rec_affinity_event(rec->aff, &ev, rec->strtab);
 		if (give_up && !(++n % 4096) && mono_ns() >= give_up)
 			break;
 	}
@@ -508,9 +516,10 @@ static int drain(struct record *rec, struct sl_error *err)
 				sl_error_set(err, "%s: %s", rec->output, werr.msg);
 				return ret;
 			}
-			if (rec->live)
+			if (rec->live || rec->watch)
 				for (int i = 0; i < n; i++)
-					sl_live_add_page(rec->live, cpu, rec->batch + (size_t)i * (size_t)page_size);
+					sl_live_add_page(rec->live ? rec->live : rec->watch, cpu,
+							 rec->batch + (size_t)i * (size_t)page_size);
 			rec->pages += (uint64_t)n;
 			read_pages += (uint64_t)n;
 		}
@@ -569,6 +578,39 @@ static void end_live_output(struct record *rec)
 	clearerr(stdout);
 }
 
+/* --- the tasks' affinity (record_affinity.c) --- */
+
+static int write_marker(void *ctx, const char *text)
+{
+	struct record *rec = ctx;
+
+	return sl_tracefs_marker(&rec->tfs, text);
+}
+
+/* The events read so far ask for re-reads (with --live, live_feed() hands them over). */
+static void affinity_watch(struct record *rec)
+{
+	struct sl_error err;
+	struct sl_event ev;
+	int ret;
+
+	while (rec->watch && (ret = sl_live_next(rec->watch, UINT64_MAX, &ev, &err)) != 0)
+		if (ret > 0)
+			sl_rec_affinity_event(rec->aff, &ev, rec->watch_strtab);
+	if (sl_rec_affinity_flush(rec->aff, write_marker, rec))
+		warn_msg("record: cannot write a task's affinity to trace_marker");
+}
+
+/* While tracing still runs: the last re-reads, then every task still there. */
+static void affinity_end(struct record *rec, struct sl_error *err)
+{
+	if (!rec->aff || !err || drain(rec, err))
+		return;		/* the recording failed already */
+	affinity_watch(rec);
+	if (sl_rec_affinity_sweep(rec->aff, write_marker, rec))
+		warn_msg("record: cannot write the tasks' affinity at the end");
+}
+
 /* --- setup, the loop, the end --- */
 
 /* Say which instances of dead records were removed (they traced for nothing). */
@@ -622,6 +664,16 @@ static int setup(struct record *rec, struct sl_error *err)
 		return ret;
 	sl_dat_writer_cpus(rec->writer, rec->tfs.nr_cpus, rec->tfs.page_size);
 	rec->batch = xmalloc((size_t)BATCH_PAGES * (size_t)rec->tfs.page_size);
+	rec->aff = sl_rec_affinity_new("/proc");
+	if (!rec->want_live) {
+		struct sl_error werr2;
+
+		rec->watch_strtab = sl_strtab_new();
+		rec->watch = sl_live_new(&rec->meta, rec->watch_strtab, &werr2);
+		if (!rec->watch)
+			warn_msg("record: %s: affinity changes during the recording are not followed",
+				 werr2.msg);
+	}
 	rec->llc_spec = sl_llc_spec_from_sysfs("/sys/devices/system/cpu", rec->llc_from,
 						sizeof(rec->llc_from));
 
@@ -686,6 +738,12 @@ static int start(struct record *rec, struct sl_error *err)
 				 "analyze will need --llc %s", rec->llc_spec);
 		sl_tracefs_tracing_on(&rec->tfs, false);
 	}
+	/* every task's affinity, before any event too */
+	if (sl_tracefs_tracing_on(&rec->tfs, true) ||
+	    sl_rec_affinity_sweep(rec->aff, write_marker, rec))
+		warn_msg("record: cannot write the tasks' affinity to trace_marker; "
+			 "analyze will infer it");
+	sl_tracefs_tracing_on(&rec->tfs, false);
 	ret = sl_tracefs_enable_wanted(&rec->tfs, err);
 	if (ret)
 		return ret;
@@ -717,6 +775,7 @@ static int record_loop(struct record *rec, struct sl_error *err)
 		ret = drain(rec, err);
 		if (ret)
 			return ret;
+		affinity_watch(rec);
 		now = mono_ns();
 		if (child_changed) {
 			child_changed = 0;
@@ -747,6 +806,7 @@ static int stop(struct record *rec, struct sl_error *err)
 {
 	int ret;
 
+	affinity_end(rec, err);
 	sl_tracefs_tracing_on(&rec->tfs, false);
 	rec->end_ns = mono_ns();
 	ret = drain(rec, err);
@@ -830,6 +890,9 @@ static int record_cleanup(struct record *rec)
 	sl_dat_meta_free(&rec->meta);
 	free(rec->batch);
 	free(rec->llc_spec);
+	sl_rec_affinity_free(rec->aff);
+	sl_live_free(rec->watch);
+	sl_strtab_free(rec->watch_strtab);
 	if (rec->live) {
 		sl_live_top_free(&rec->top);
 		sl_live_free(rec->live);

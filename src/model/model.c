@@ -24,6 +24,7 @@
 #include "schedlint/analyzer.h"
 #include "schedlint/findings.h"
 #include "schedlint/model.h"
+#include "affinity.h"
 #include "topology.h"
 #include "util/util.h"
 
@@ -168,6 +169,7 @@ static struct sl_task *new_task(struct sl_model *m, int32_t pid)
 	t->index = m->nr_tasks;
 	m->tasks[m->nr_tasks++] = t;
 	hash_insert(&p->hash, t);
+	sl_aff_new_task(m, t);	/* a mask recorded before it was seen */
 	return t;
 }
 
@@ -665,6 +667,28 @@ static void handle_wakeup_new(struct sl_model *m, const struct sl_event *ev, uin
 	enqueue(m, t, dest, ts, SL_RUNNABLE_NEW);
 }
 
+/*
+ * Was the move done by a migration/N stopper?  sched_setaffinity() has the
+ * stopper move a task that runs on a CPU it may no longer use (so do
+ * active balancing and NUMA swaps): a possible affinity change.
+ */
+static bool moved_by_stopper(const struct sl_model *m, const struct sl_event *ev)
+{
+	const struct sl_task *s = ev->pid > 0 ? sl_model_task(m, ev->pid) : NULL;
+
+	return s && !strncmp(sl_task_comm(m, s), "migration/", 10);
+}
+
+/* Without a recorded mask, only where t runs from now on tells its affinity. */
+static void stopper_move(struct sl_model *m, struct sl_task *t, uint64_t ts)
+{
+	t->stopper_ts = ts;
+	t->stopper_moves++;
+	t->first_cpu = -1;
+	t->multi_cpu = false;
+	m->stopper_moves++;
+}
+
 static void handle_migrate(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
 {
 	struct sl_task *t = get_task(m, ev->migrate.pid, ev->migrate.comm, ev->migrate.prio);
@@ -675,6 +699,8 @@ static void handle_migrate(struct sl_model *m, const struct sl_event *ev, uint64
 	ensure_cpu(m, dest);
 	if (sl_filter_task(m->cfg, m->strtab, t) && sl_filter_time(m->cfg, ts))
 		t->migrations++;
+	if (moved_by_stopper(m, ev))
+		stopper_move(m, t, ts);
 
 	switch (t->state) {
 	case SL_TASK_WAKING:
@@ -1012,6 +1038,8 @@ static void handle_fork(struct sl_model *m, const struct sl_event *ev, uint64_t 
 	if (ev->fork.child_comm)
 		t->comm = ev->fork.child_comm;
 	parent = sl_model_task(m, ev->fork.parent_pid);
+	if (parent)
+		sl_aff_inherit(m, parent, t, ts);	/* the kernel copies the mask at fork */
 	if (parent && parent->in_workload && !t->in_workload) {
 		t->in_workload = true;	/* a process or a thread the workload started */
 		m->nr_workload_tasks++;
@@ -1129,6 +1157,46 @@ static void workload_marker(struct sl_model *m, const char *text)
 }
 
 /*
+ * An affinity marker (SL_MARKER_AFFINITY): each token's mask goes to the
+ * tasks it names, from the marker's time or its @NS; a pid not seen yet
+ * gets it when it appears (plain tokens: the sweep at the start).
+ */
+static void affinity_marker(struct sl_model *m, const char *text, uint64_t ts)
+{
+	struct sl_aff_token tok;
+
+	while (*text) {
+		const char *end = strchr(text, ' ');
+		size_t len = end ? (size_t)(end - text) : strlen(text);
+		const char *pids = tok.pids;
+		int32_t lo, hi;
+		int ret;
+
+		if (len && sl_aff_parse_token(m, text, len, ts, &tok)) {
+			m->affinity_bad_tokens++;
+		} else if (len) {
+			m->affinity_recorded = true;
+			while ((ret = sl_aff_next_pids(&pids, &lo, &hi)) > 0) {
+				for (int64_t pid = lo; pid <= hi; pid++) {
+					struct sl_task *t = sl_model_task(m, (int32_t)pid);
+
+					if (!t && !tok.timed)
+						sl_aff_pending(m, (int32_t)pid, tok.mask);
+					else
+						sl_aff_add_span(t ? t : get_task(m, (int32_t)pid, 0, -1),
+								tok.since, tok.mask);
+				}
+			}
+			if (ret < 0)
+				m->affinity_bad_tokens++;
+		}
+		text += len;
+		while (*text == ' ')
+			text++;
+	}
+}
+
+/*
  * handle_marker - facts the recorder wrote into the trace itself
  *
  * schedlint record writes the machine's LLC groups to its instance's
@@ -1148,6 +1216,10 @@ static void handle_marker(struct sl_model *m, const struct sl_event *ev)
 
 	if (!strncmp(text, SL_MARKER_WORKLOAD, strlen(SL_MARKER_WORKLOAD))) {
 		workload_marker(m, text + strlen(SL_MARKER_WORKLOAD));
+		return;
+	}
+	if (!strncmp(text, SL_MARKER_AFFINITY, strlen(SL_MARKER_AFFINITY))) {
+		affinity_marker(m, text + strlen(SL_MARKER_AFFINITY), ev->ts);
 		return;
 	}
 	if (strncmp(text, SL_MARKER_LLC, prefix) || m->cfg->llc_spec || m->nr_llc_cpus)
@@ -1508,8 +1580,10 @@ void sl_model_free(struct sl_model *m)
 	free(m->analyzers);
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
 		sl_hist_free(&m->tasks[i]->latency);
+		sl_aff_task_free(m->tasks[i]);
 		free(m->tasks[i]);
 	}
+	sl_aff_free(m);
 	free(m->tasks);
 	for (int i = 0; i < m->nr_cpus; i++)
 		sl_hist_free(&m->cpus[i].latency);

@@ -232,6 +232,37 @@ static bool task_active(const struct sl_task *t)
 	       t->migrations || t->latency.count;
 }
 
+/*
+ * The CPUs t may run on at the end of the trace as recorded ("0-3,8"),
+ * null when the trace recorded none for it; its moves by a migration/N
+ * stopper.
+ */
+static void affinity_json(const struct sl_model *m, const struct sl_task *t, cJSON *o)
+{
+	const struct sl_cpuset *s = sl_task_allowed_at(m, t, m->last_ts);
+	char buf[512];
+	size_t n = 0;
+
+	sl_json_add_u64(o, "stopper_moves", t->stopper_moves);
+	if (!s) {
+		cJSON_AddNullToObject(o, "cpus_allowed");
+		return;
+	}
+	buf[0] = '\0';
+	for (int cpu = 0; cpu < 64 * (int)s->nr_words && n < sizeof(buf) - 24; cpu++) {
+		int last = cpu;
+
+		if (!sl_cpuset_test(s, cpu))
+			continue;
+		while (sl_cpuset_test(s, last + 1))
+			last++;
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, last > cpu ? "%s%d-%d" : "%s%d",
+				      n ? "," : "", cpu, last);
+		cpu = last;
+	}
+	cJSON_AddStringToObject(o, "cpus_allowed", buf);
+}
+
 static void tasks_json(struct sl_model *m, cJSON *root)
 {
 	cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
@@ -257,6 +288,7 @@ static void tasks_json(struct sl_model *m, cJSON *root)
 		sl_json_add_u64(o, "preemptions", t->preemptions);
 		sl_json_add_u64(o, "migrations", t->migrations);
 		sl_json_add_i64(o, "prio", t->prio);
+		affinity_json(m, t, o);
 		cJSON_AddItemToArray(tasks, o);
 	}
 }

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record_affinity.c - where every task may run, written into the recording
+ *
+ * schedlint record reads each task's Cpus_allowed_list from /proc
+ * (every thread: /proc/PID/task/TID/status) when recording starts and
+ * when it ends, and re-reads a task after its sched_process_exec and after
+ * a migration/N stopper moved it (what sched_setaffinity() does to a task
+ * running on a CPU it may no longer use).  What it reads goes into the
+ * trace as trace_marker lines (SL_MARKER_AFFINITY in model.h), tasks of
+ * one list together as pid ranges ("schedlint: affinity 1-45,47=0-3
+ * 46=0"), a re-read with the time of the event that asked for it
+ * ("4242=0@914354127000").  A forked task inherits its parent's mask: the
+ * model knows that from sched_process_fork, so forks need no re-read.
+ *
+ * Blind spots: a change with no exec and no stopper move (a task already
+ * on an allowed CPU, or asleep, given a new mask by another task, a
+ * cpuset change) shows only at the end, for the tasks still alive; a task
+ * that exits before its re-read keeps the mask it had.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record_affinity.h"
+#include "schedlint/model.h"
+#include "util/util.h"
+
+#define MARKER_MAX	1000	/* bytes per trace_marker write (the kernel cuts at 1 KB or so) */
+#define TOKEN_MAX	900	/* bytes per token: one must fit a marker */
+#define STOPPERS_MAX	8192	/* migration/N threads remembered */
+
+struct reread {
+	int32_t pid;
+	uint64_t at;		/* trace time of the event that asked for it */
+};
+
+struct sl_rec_affinity {
+	char *proc;			/* "/proc" */
+	int32_t *stoppers;		/* pids of the migration/N threads, sorted */
+	size_t nr_stoppers, stoppers_alloc;
+	struct reread *rereads;		/* asked for since the last flush */
+	size_t nr_rereads, rereads_alloc;
+	uint32_t exec_name;		/* the interned "sched_process_exec", 0 not met yet */
+	uint64_t markers, tasks;	/* written, for the summary */
+};
+
+struct sl_rec_affinity *sl_rec_affinity_new(const char *proc)
+{
+	struct sl_rec_affinity *ra = xcalloc(1, sizeof(*ra));
+
+	ra->proc = xstrdup(proc);
+	return ra;
+}
+
+void sl_rec_affinity_free(struct sl_rec_affinity *ra)
+{
+	if (!ra)
+		return;
+	free(ra->proc);
+	free(ra->stoppers);
+	free(ra->rereads);
+	free(ra);
+}
+
+/*
+ * The Name: and Cpus_allowed_list: of /proc/.../status (path), into name
+ * and list; 0, or -errno (the task is gone, or the file says neither).
+ */
+static int read_status(const char *path, char *name, size_t name_len, char *list, size_t list_len)
+{
+	char line[4096];
+	bool have_list = false;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -errno;
+	name[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		char *v, *end;
+
+		if (!strncmp(line, "Name:", 5)) {
+			size_t n;
+
+			for (v = line + 5; *v == ' ' || *v == '\t'; v++)
+				;
+			n = MIN(strcspn(v, "\n"), name_len - 1);
+			memcpy(name, v, n);
+			name[n] = '\0';
+		} else if (!strncmp(line, "Cpus_allowed_list:", 18)) {
+			for (v = line + 18; *v == ' ' || *v == '\t'; v++)
+				;
+			end = v + strcspn(v, "\n");
+			*end = '\0';
+			if (!*v || (size_t)(end - v) >= list_len)
+				break;
+			memcpy(list, v, (size_t)(end - v) + 1);
+			have_list = true;
+		}
+	}
+	fclose(f);
+	return have_list ? 0 : -ENOENT;
+}
+
+static bool numeric(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* One task's entry of a sweep. */
+struct entry {
+	int32_t pid;
+	char *list;
+};
+
+static int by_list_then_pid(const void *x, const void *y)
+{
+	const struct entry *a = x, *b = y;
+	int c = strcmp(a->list, b->list);
+
+	return c ? c : (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+static int by_pid(const void *x, const void *y)
+{
+	int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* Writes markers of tokens, each marker as full as MARKER_MAX allows. */
+struct marker_out {
+	char text[MARKER_MAX + 1];
+	size_t len;
+	sl_rec_write_fn write;
+	void *ctx;
+	int err;
+	uint64_t *count;
+};
+
+static void out_flush(struct marker_out *o)
+{
+	size_t prefix = strlen(SL_MARKER_AFFINITY);
+
+	if (o->len > prefix) {
+		int ret = o->write(o->ctx, o->text);
+
+		if (ret && !o->err)
+			o->err = ret;
+		(*o->count)++;
+	}
+	o->len = (size_t)snprintf(o->text, sizeof(o->text), "%s", SL_MARKER_AFFINITY);
+}
+
+static void out_token(struct marker_out *o, const char *tok)
+{
+	size_t n = strlen(tok);
+
+	if (o->len + n + 1 > MARKER_MAX)
+		out_flush(o);
+	if (o->len > strlen(SL_MARKER_AFFINITY))
+		o->text[o->len++] = ' ';
+	memcpy(o->text + o->len, tok, n + 1);
+	o->len += n;
+}
+
+/* The tokens "RANGES=LIST" for pids (sorted) that share list; each at most TOKEN_MAX. */
+static void out_group(struct marker_out *o, const struct entry *e, size_t n)
+{
+	char tok[TOKEN_MAX + 64];
+	size_t len = 0, list_len = strlen(e[0].list);
+
+	if (list_len + 24 > TOKEN_MAX)
+		return;		/* a list too long for a marker: the task's affinity stays unknown */
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		int w;
+
+		while (j + 1 < n && e[j + 1].pid == e[j].pid + 1)
+			j++;
+		if (len + 24 + list_len > TOKEN_MAX) {
+			snprintf(tok + len, sizeof(tok) - len, "=%s", e[0].list);
+			out_token(o, tok);
+			len = 0;
+		}
+		w = j > i ? snprintf(tok + len, sizeof(tok) - len, "%s%d-%d", len ? "," : "",
+				     e[i].pid, e[j].pid)
+			  : snprintf(tok + len, sizeof(tok) - len, "%s%d", len ? "," : "", e[i].pid);
+		len += (size_t)w;
+		i = j + 1;
+	}
+	if (len) {
+		snprintf(tok + len, sizeof(tok) - len, "=%s", e[0].list);
+		out_token(o, tok);
+	}
+}
+
+int sl_rec_affinity_sweep(struct sl_rec_affinity *ra, sl_rec_write_fn write, void *ctx)
+{
+	struct marker_out o = { .write = write, .ctx = ctx, .count = &ra->markers };
+	struct entry *e = NULL;
+	size_t nr = 0, alloc = 0;
+	struct dirent *pd, *td;
+	DIR *procdir, *taskdir;
+	char path[1024], name[64], list[4096];
+
+	procdir = opendir(ra->proc);
+	if (!procdir)
+		return -errno;
+	ra->nr_stoppers = 0;
+	while ((pd = readdir(procdir))) {
+		if (!numeric(pd->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/task", ra->proc, pd->d_name);
+		taskdir = opendir(path);
+		if (!taskdir)
+			continue;	/* gone since */
+		while ((td = readdir(taskdir))) {
+			long tid;
+
+			if (!numeric(td->d_name))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/task/%s/status", ra->proc, pd->d_name,
+				 td->d_name);
+			tid = strtol(td->d_name, NULL, 10);
+			if (tid <= 0 || tid > INT32_MAX ||
+			    read_status(path, name, sizeof(name), list, sizeof(list)))
+				continue;
+			GROW(e, alloc, nr + 1);
+			e[nr++] = (struct entry){ .pid = (int32_t)tid, .list = xstrdup(list) };
+			if (!strncmp(name, "migration/", 10) && ra->nr_stoppers < STOPPERS_MAX) {
+				GROW(ra->stoppers, ra->stoppers_alloc, ra->nr_stoppers + 1);
+				ra->stoppers[ra->nr_stoppers++] = (int32_t)tid;
+			}
+		}
+		closedir(taskdir);
+	}
+	closedir(procdir);
+	qsort(ra->stoppers, ra->nr_stoppers, sizeof(*ra->stoppers), by_pid);
+	qsort(e, nr, sizeof(*e), by_list_then_pid);
+	out_flush(&o);
+	for (size_t i = 0; i < nr;) {
+		size_t j = i;
+
+		while (j < nr && !strcmp(e[j].list, e[i].list))
+			j++;
+		out_group(&o, e + i, j - i);
+		i = j;
+	}
+	out_flush(&o);
+	ra->tasks += nr;
+	for (size_t i = 0; i < nr; i++)
+		free(e[i].list);
+	free(e);
+	return o.err;
+}
+
+static bool is_stopper(const struct sl_rec_affinity *ra, int32_t pid)
+{
+	return bsearch(&pid, ra->stoppers, ra->nr_stoppers, sizeof(pid), by_pid) != NULL;
+}
+
+void sl_rec_affinity_event(struct sl_rec_affinity *ra, const struct sl_event *ev,
+			   const struct sl_strtab *st)
+{
+	int32_t pid;
+
+	if (ev->type == SL_EV_MIGRATE && is_stopper(ra, ev->pid)) {
+		pid = ev->migrate.pid;
+	} else if (ev->type == SL_EV_OTHER && ev->pid > 0 &&
+		   (ra->exec_name ? ev->name == ra->exec_name
+				  : !strcmp(sl_str(st, ev->name), "sched_process_exec"))) {
+		ra->exec_name = ev->name;
+		pid = ev->pid;
+	} else {
+		return;
+	}
+	for (size_t i = 0; i < ra->nr_rereads; i++)
+		if (ra->rereads[i].pid == pid)
+			return;		/* one re-read for both: at the first */
+	GROW(ra->rereads, ra->rereads_alloc, ra->nr_rereads + 1);
+	ra->rereads[ra->nr_rereads++] = (struct reread){ .pid = pid, .at = ev->ts };
+}
+
+int sl_rec_affinity_flush(struct sl_rec_affinity *ra, sl_rec_write_fn write, void *ctx)
+{
+	struct marker_out o = { .write = write, .ctx = ctx, .count = &ra->markers };
+	char path[512], name[64], list[4096], tok[TOKEN_MAX + 64];
+
+	out_flush(&o);
+	for (size_t i = 0; i < ra->nr_rereads; i++) {
+		const struct reread *r = &ra->rereads[i];
+
+		snprintf(path, sizeof(path), "%s/%d/status", ra->proc, r->pid);
+		if (read_status(path, name, sizeof(name), list, sizeof(list)) ||
+		    strlen(list) + 40 > TOKEN_MAX)
+			continue;	/* gone already */
+		snprintf(tok, sizeof(tok), "%d=%s@%" PRIu64, r->pid, list, r->at);
+		out_token(&o, tok);
+		ra->tasks++;
+	}
+	out_flush(&o);
+	ra->nr_rereads = 0;
+	return o.err;
+}
+
+uint64_t sl_rec_affinity_markers(const struct sl_rec_affinity *ra)
+{
+	return ra->markers;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * record_affinity.h - the tasks' affinity, read from /proc into the recording
+ *
+ * schedlint record (cmd_record.c) sweeps every task when it starts and
+ * when it ends, hands the events it reads to sl_rec_affinity_event() and
+ * flushes the re-reads they asked for after each drain; the markers go
+ * to the instance's trace_marker through write().  See record_affinity.c.
+ */
+#ifndef SCHEDLINT_RECORD_AFFINITY_H
+#define SCHEDLINT_RECORD_AFFINITY_H
+
+#include <stdint.h>
+
+#include "schedlint/event.h"
+#include "schedlint/strtab.h"
+
+struct sl_rec_affinity;
+
+/* Write one marker's text; 0 or -errno. */
+typedef int (*sl_rec_write_fn)(void *ctx, const char *text);
+
+/* proc: where /proc is ("/proc"; a test's fake tree). */
+struct sl_rec_affinity *sl_rec_affinity_new(const char *proc);
+void sl_rec_affinity_free(struct sl_rec_affinity *ra);
+/*
+ * Every task's Cpus_allowed_list now, as markers; also learns the pids of
+ * the migration/N stoppers.  0, or the first error of write() (or of
+ * opening proc), -errno.
+ */
+int sl_rec_affinity_sweep(struct sl_rec_affinity *ra, sl_rec_write_fn write, void *ctx);
+/* An event of the recording: an exec, or a stopper's move, asks for a re-read. */
+void sl_rec_affinity_event(struct sl_rec_affinity *ra, const struct sl_event *ev,
+			   const struct sl_strtab *st);
+/* Re-read the tasks asked for and write what they may run on, with when. */
+int sl_rec_affinity_flush(struct sl_rec_affinity *ra, sl_rec_write_fn write, void *ctx);
+/* How many markers were written. */
+uint64_t sl_rec_affinity_markers(const struct sl_rec_affinity *ra);
+
+#endif /* SCHEDLINT_RECORD_AFFINITY_H */

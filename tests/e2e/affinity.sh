@@ -1,0 +1,67 @@
+#!/bin/sh
+# affinity.sh - where tasks may run (issue 20 part 1): recorded by
+# schedlint record, else inferred from where they ran after their last
+# migration/N stopper move; the report says which.
+#
+# 1. affinity-recorded.scn without its markers: the pinned task's wait is
+#    a finding again (the scenario's expectations, with them, say none):
+#    the recorded affinity is what decided.
+# 2. testdata/real/hogs.dat (no markers): the four dd, moved by the stopper
+#    when taskset bound them to CPU 0, are judged from after the move:
+#    pinned, no finding; the report says the affinity was inferred.
+# 3. Markers that are not ours, or broken, change nothing else.
+. tests/lib.sh
+
+SCN=$TESTDATA/scenarios/affinity-recorded
+if "$SCHEDGEN" scenario "$SCN.scn" --text "$TMP/ar.txt" 2> "$TMP/err"; then
+	grep -v 'tracing_mark_write: schedlint: affinity' "$TMP/ar.txt" > "$TMP/none.txt"
+	"$SCHEDLINT" analyze --json "$TMP/none.txt" > "$TMP/none.json" 2> "$TMP/err"
+	if out=$(python3 - "$TMP/none.json" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [x for x in d['findings'] if x['kind'] == 'idle-while-runnable']
+# pinme (200) waited 1.203 .. 5.200 ms next to the idle cpu 1: 3997 us
+pin = [x for x in f if x['pid'] == 200]
+assert len(pin) == 1 and pin[0]['cost_ns'] == 3997000 and pin[0]['affinity'] == 'inferred', f
+assert d['idle_while_runnable']['affinity']['recorded'] == 0, d['idle_while_runnable']
+PY
+	); then pass "affinity-recorded without its markers: the pinned task's wait is a finding"
+	else fail "affinity-recorded without its markers: the pinned task's wait is a finding" "$out"; fi
+else
+	fail "schedgen affinity-recorded.scn" "$(cat "$TMP/err")"
+fi
+
+for f in hogs.dat hogs.txt; do
+	"$SCHEDLINT" analyze --json "$TESTDATA/real/$f" > "$TMP/h.json" 2> "$TMP/err"
+	if out=$(python3 - "$TMP/h.json" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+iwr = d['idle_while_runnable']['affinity']
+assert d['summary']['idle-while-runnable']['count'] == 0, d['summary']
+# the 252 waits of the dd next to the idle CPU 1 (the count before) are left out,
+# every one judged from where its dd ran after the stopper moved it
+assert iwr['left_out_not_migratable'] == 252 and iwr['left_out_after_stopper'] == 252, iwr
+dd = [t for t in d['tasks'] if t['comm'] == 'dd']
+assert len(dd) == 4 and all(t['stopper_moves'] == 1 and t['cpus_allowed'] is None for t in dd), dd
+PY
+	); then pass "$f: the dd are judged pinned after their stopper move (252 waits left out)"
+	else fail "$f: the dd are judged pinned after their stopper move" "$out"; fi
+done
+"$SCHEDLINT" analyze "$TESTDATA/real/hogs.dat" > "$TMP/h.txt" 2>&1
+if grep -q 'affinity 0 recorded by schedlint record, 0 inferred' "$TMP/h.txt" &&
+	grep -q 'left out 252 waits of tasks not seen on two CPUs (252 judged' "$TMP/h.txt" &&
+	grep -q 'from where they ran after their last migration/N move' "$TMP/h.txt"
+then pass "hogs.dat: the report says the affinity was inferred, and how"
+else fail "hogs.dat: the report says the affinity was inferred, and how" \
+	"$(sed -n '/Idle while runnable/,/^$/p' "$TMP/h.txt" | head -8)"; fi
+
+# not ours, or broken: counted, nothing else changes
+sed 's/tracing_mark_write: schedlint: affinity .*/tracing_mark_write: schedlint: affinity 1-2147483647=0 x=1 =2/' \
+	"$TMP/ar.txt" > "$TMP/bad.txt" 2>/dev/null
+if "$SCHEDLINT" analyze --json "$TMP/bad.txt" > "$TMP/bad.json" 2> "$TMP/err"; then
+	pass "broken affinity markers: analyzed (exit 0)"
+else
+	fail "broken affinity markers: analyzed (exit 0)" "$(cat "$TMP/err")"
+fi
+
+echo "1..$_n"

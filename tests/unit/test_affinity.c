@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_affinity.c - where tasks may run: record's /proc sweep and markers,
+ * the model's reading of them, the stopper heuristic
+ *
+ * record_affinity.c turns a /proc tree (a fake one here) into
+ * "schedlint: affinity PIDS=CPUS" markers and re-reads "PID=CPUS@NS"; the
+ * model (affinity.c) gives the tasks their allowed CPUs from them, from
+ * the time they say, inheriting them at fork.  Expected values are written
+ * from the format in model.h.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cmd/record_affinity.h"
+#include "schedlint/model.h"
+#include "schedlint/reader.h"
+
+/* --- the model's side --- */
+
+struct fixture {
+	struct sl_config cfg;
+	struct sl_trace_info info;
+	struct sl_strtab *st;
+	struct sl_model *m;
+};
+
+static void setup(struct fixture *f)
+{
+	memset(f, 0, sizeof(*f));
+	sl_config_init(&f->cfg);
+	f->info.ncpus = 4;
+	f->info.has_waking = SL_YES;
+	f->info.has_wakeup = SL_YES;
+	f->st = sl_strtab_new();
+	f->m = sl_model_new(&f->cfg, f->st, &f->info);
+}
+
+static void teardown(struct fixture *f)
+{
+	sl_model_free(f->m);
+	sl_strtab_free(f->st);
+	sl_config_free(&f->cfg);
+}
+
+static void marker(struct fixture *f, uint64_t ts, const char *text)
+{
+	struct sl_event ev = { .ts = ts, .cpu = 0, .pid = 4242, .type = SL_EV_MARKER,
+			       .name = sl_intern_cstr(f->st, "print") };
+
+	ev.marker.text = sl_intern_cstr(f->st, text);
+	sl_model_feed(f->m, &ev);
+}
+
+static void fork_ev(struct fixture *f, uint64_t ts, int parent, int child)
+{
+	struct sl_event ev = { .ts = ts, .cpu = 1, .pid = parent, .type = SL_EV_FORK,
+			       .name = sl_intern_cstr(f->st, "sched_process_fork") };
+
+	ev.fork.parent_pid = parent;
+	ev.fork.child_pid = child;
+	ev.fork.parent_comm = sl_intern_cstr(f->st, "sh");
+	ev.fork.child_comm = sl_intern_cstr(f->st, "sh");
+	sl_model_feed(f->m, &ev);
+}
+
+static void switch_ev(struct fixture *f, uint64_t ts, int cpu, int prev, const char *prev_comm,
+		      int prev_class, int next, const char *next_comm)
+{
+	struct sl_event ev = { .ts = ts, .cpu = cpu, .pid = prev, .type = SL_EV_SWITCH,
+			       .name = sl_intern_cstr(f->st, "sched_switch") };
+
+	ev.sw.prev_pid = prev;
+	ev.sw.next_pid = next;
+	ev.sw.prev_prio = ev.sw.next_prio = 120;
+	ev.sw.prev_class = (uint8_t)prev_class;
+	ev.sw.prev_letter = prev_class == SL_PREV_BLOCKED ? 'S' : 'R';
+	ev.sw.prev_comm = sl_intern_cstr(f->st, prev_comm);
+	ev.sw.next_comm = sl_intern_cstr(f->st, next_comm);
+	sl_model_feed(f->m, &ev);
+}
+
+static void migrate_ev(struct fixture *f, uint64_t ts, int cpu, int by, int pid, int from, int to)
+{
+	struct sl_event ev = { .ts = ts, .cpu = cpu, .pid = by, .type = SL_EV_MIGRATE,
+			       .name = sl_intern_cstr(f->st, "sched_migrate_task") };
+
+	ev.migrate.pid = pid;
+	ev.migrate.prio = 120;
+	ev.migrate.orig_cpu = from;
+	ev.migrate.dest_cpu = to;
+	ev.migrate.comm = sl_intern_cstr(f->st, "task");
+	sl_model_feed(f->m, &ev);
+}
+
+/* The CPUs pid may run on at ts as a list "0-3", or "-" for none recorded. */
+static const char *allowed(struct fixture *f, int pid, uint64_t ts, char *buf, size_t len)
+{
+	const struct sl_cpuset *s = sl_task_allowed_at(f->m, sl_model_task(f->m, pid), ts);
+	size_t n = 0;
+
+	if (!s)
+		return "-";
+	buf[0] = '\0';
+	for (int cpu = 0; cpu < 64 * (int)s->nr_words; cpu++)
+		if (sl_cpuset_test(s, cpu))
+			n += (size_t)snprintf(buf + n, len - n, "%s%d", n ? "," : "", cpu);
+	return buf;
+}
+
+/* A sweep at the start names tasks before they are seen; a fork inherits. */
+static void test_markers_and_fork(void **state)
+{
+	struct fixture f;
+	char b[64];
+
+	setup(&f);
+	marker(&f, 1000, "schedlint: affinity 100-102,105=0-3 103=1 104=0,2");
+	/* seen later: they get what the sweep said, from the start */
+	switch_ev(&f, 2000, 0, 0, "swapper/0", SL_PREV_RUNNABLE, 100, "sh");
+	switch_ev(&f, 2100, 1, 0, "swapper/1", SL_PREV_RUNNABLE, 103, "pinned");
+	switch_ev(&f, 2200, 2, 0, "swapper/2", SL_PREV_RUNNABLE, 104, "two");
+	assert_string_equal(allowed(&f, 100, 1500, b, sizeof(b)), "0,1,2,3");
+	assert_string_equal(allowed(&f, 103, 0, b, sizeof(b)), "1");
+	assert_string_equal(allowed(&f, 104, 5000, b, sizeof(b)), "0,2");
+	/* 103 forks 200: what 103 had at the fork */
+	fork_ev(&f, 3000, 103, 200);
+	assert_string_equal(allowed(&f, 200, 3000, b, sizeof(b)), "1");
+	/* never named: nothing recorded */
+	switch_ev(&f, 3100, 3, 0, "swapper/3", SL_PREV_RUNNABLE, 300, "other");
+	assert_string_equal(allowed(&f, 300, 3100, b, sizeof(b)), "-");
+	assert_true(f.m->affinity_recorded);
+	assert_int_equal(f.m->affinity_bad_tokens, 0);
+	teardown(&f);
+}
+
+/* A re-read says when the change happened: before it, the old mask holds. */
+static void test_reread_applies_from_its_time(void **state)
+{
+	struct fixture f;
+	char b[64];
+
+	setup(&f);
+	marker(&f, 1000, "schedlint: affinity 100=0-3");
+	switch_ev(&f, 2000, 0, 0, "swapper/0", SL_PREV_RUNNABLE, 100, "taskset");
+	/* written at 90000 about an exec at 5000 */
+	marker(&f, 90000, "schedlint: affinity 100=0@5000");
+	assert_string_equal(allowed(&f, 100, 4999, b, sizeof(b)), "0,1,2,3");
+	assert_string_equal(allowed(&f, 100, 5000, b, sizeof(b)), "0");
+	assert_string_equal(allowed(&f, 100, 80000, b, sizeof(b)), "0");
+	/* the same mask again changes nothing; a plain token (the end sweep) applies from then */
+	marker(&f, 95000, "schedlint: affinity 100=0");
+	marker(&f, 99000, "schedlint: affinity 100=2-3");
+	assert_string_equal(allowed(&f, 100, 98999, b, sizeof(b)), "0");
+	assert_string_equal(allowed(&f, 100, 99000, b, sizeof(b)), "2,3");
+	teardown(&f);
+}
+
+/* Malformed tokens are counted and skipped; a huge pid range is bounded, not walked. */
+static void test_bad_tokens(void **state)
+{
+	struct fixture f;
+	char b[64];
+
+	setup(&f);
+	marker(&f, 1000, "schedlint: affinity 100=0-1 =3 x=1 101=a 102 103=1@x "
+			 "1-2147483647=2 104=0-1");
+	switch_ev(&f, 2000, 0, 0, "swapper/0", SL_PREV_RUNNABLE, 104, "t");
+	assert_string_equal(allowed(&f, 104, 2000, b, sizeof(b)), "0,1");
+	assert_int_equal(f.m->affinity_bad_tokens, 5);
+	/* a range past SL_AFF_MAX_RANGE (65536) stops there: pid 70000 got nothing */
+	switch_ev(&f, 2100, 1, 0, "swapper/1", SL_PREV_RUNNABLE, 70000, "t");
+	assert_string_equal(allowed(&f, 70000, 2100, b, sizeof(b)), "-");
+	switch_ev(&f, 2200, 2, 0, "swapper/2", SL_PREV_RUNNABLE, 5, "t");
+	assert_string_equal(allowed(&f, 5, 2200, b, sizeof(b)), "2");
+	teardown(&f);
+}
+
+/* Without masks: where a task ran after its last migration/N move decides. */
+static void test_stopper_heuristic(void **state)
+{
+	struct fixture f;
+
+	setup(&f);
+	/* t ran on cpus 1 and 0: migratable */
+	switch_ev(&f, 1000, 1, 0, "swapper/1", SL_PREV_RUNNABLE, 100, "dd");
+	switch_ev(&f, 2000, 1, 100, "dd", SL_PREV_BLOCKED, 0, "swapper/1");
+	switch_ev(&f, 3000, 0, 0, "swapper/0", SL_PREV_RUNNABLE, 100, "dd");
+	assert_int_equal(sl_task_affinity(f.m, sl_model_task(f.m, 100)), SL_AFFINITY_MIGRATABLE);
+	/* the stopper of cpu 0 preempts it and moves it to cpu 1 */
+	switch_ev(&f, 4000, 0, 100, "dd", SL_PREV_PREEMPTED, 21, "migration/0");
+	migrate_ev(&f, 4100, 0, 21, 100, 0, 1);
+	assert_int_equal(sl_task_affinity(f.m, sl_model_task(f.m, 100)), SL_AFFINITY_UNKNOWN);
+	assert_int_equal(sl_model_task(f.m, 100)->stopper_moves, 1);
+	/* from then on it runs on cpu 1 only: unknown (not migratable) */
+	switch_ev(&f, 5000, 1, 0, "swapper/1", SL_PREV_RUNNABLE, 100, "dd");
+	switch_ev(&f, 6000, 1, 100, "dd", SL_PREV_PREEMPTED, 0, "swapper/1");
+	assert_int_equal(sl_task_affinity(f.m, sl_model_task(f.m, 100)), SL_AFFINITY_UNKNOWN);
+	/* a move by another task (load balance in softirq) is no affinity change */
+	migrate_ev(&f, 7000, 2, 0, 100, 1, 2);
+	switch_ev(&f, 8000, 2, 0, "swapper/2", SL_PREV_RUNNABLE, 100, "dd");
+	assert_int_equal(sl_task_affinity(f.m, sl_model_task(f.m, 100)), SL_AFFINITY_MIGRATABLE);
+	assert_int_equal(f.m->stopper_moves, 1);
+	teardown(&f);
+}
+
+/* --- record's side: a fake /proc --- */
+
+static char proc[256];
+
+static void put_task(int pid, int tid, const char *name, const char *list)
+{
+	char path[512];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%d", proc, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%d/task", proc, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%d/task/%d", proc, pid, tid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%d/task/%d/status", proc, pid, tid);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fprintf(fp, "Name:\t%s\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t%d\nPid:\t%d\n"
+		"Cpus_allowed:\tf\nCpus_allowed_list:\t%s\nMems_allowed_list:\t0\n",
+		name, pid, tid, list);
+	fclose(fp);
+	if (pid == tid) {	/* /proc/PID/status, what a re-read opens */
+		char link[512];
+
+		snprintf(link, sizeof(link), "%s/%d/status", proc, pid);
+		snprintf(path, sizeof(path), "task/%d/status", tid);
+		unlink(link);
+		assert_int_equal(symlink(path, link), 0);
+	}
+}
+
+static char written[8][1024];
+static int nr_written;
+
+static int capture(void *ctx, const char *text)
+{
+	assert_true(strlen(text) <= 1000);
+	if (nr_written < 8)
+		snprintf(written[nr_written], sizeof(written[0]), "%s", text);
+	nr_written++;
+	return 0;
+}
+
+static void test_sweep_and_rereads(void **state)
+{
+	struct sl_rec_affinity *ra;
+	struct sl_strtab *st = sl_strtab_new();
+	struct sl_event ev;
+	char cmd[512];
+
+	snprintf(proc, sizeof(proc), "/tmp/schedlint-test-proc-XXXXXX");
+	assert_non_null(mkdtemp(proc));
+	put_task(1, 1, "init", "0-3");
+	put_task(2, 2, "kthreadd", "0-3");
+	put_task(3, 3, "migration/0", "0");
+	put_task(4, 4, "migration/1", "1");
+	put_task(10, 10, "bash", "0-3");
+	put_task(10, 12, "bash", "0-3");	/* a thread */
+	put_task(20, 20, "dd", "1");
+	mkdir(strcat(strcpy(cmd, proc), "/self"), 0755);	/* not a pid: skipped */
+
+	ra = sl_rec_affinity_new(proc);
+	nr_written = 0;
+	assert_int_equal(sl_rec_affinity_sweep(ra, capture, NULL), 0);
+	/* grouped by list, pids as ranges, lists in byte order */
+	assert_int_equal(nr_written, 1);
+	assert_string_equal(written[0], "schedlint: affinity 3=0 1-2,10,12=0-3 4,20=1");
+
+	/* a move by a stopper (pid 4) and an exec ask for re-reads, at their times */
+	put_task(20, 20, "dd", "0");
+	put_task(10, 10, "bash", "2");
+	ev = (struct sl_event){ .ts = 5000, .cpu = 1, .pid = 4, .type = SL_EV_MIGRATE };
+	ev.migrate.pid = 20;
+	sl_rec_affinity_event(ra, &ev, st);
+	ev = (struct sl_event){ .ts = 6000, .cpu = 0, .pid = 10, .type = SL_EV_OTHER,
+				.name = sl_intern_cstr(st, "sched_process_exec") };
+	sl_rec_affinity_event(ra, &ev, st);
+	/* a move by anyone else asks for nothing */
+	ev = (struct sl_event){ .ts = 7000, .cpu = 1, .pid = 10, .type = SL_EV_MIGRATE };
+	ev.migrate.pid = 1;
+	sl_rec_affinity_event(ra, &ev, st);
+	nr_written = 0;
+	assert_int_equal(sl_rec_affinity_flush(ra, capture, NULL), 0);
+	assert_int_equal(nr_written, 1);
+	assert_string_equal(written[0], "schedlint: affinity 20=0@5000 10=2@6000");
+	/* nothing asked: nothing written */
+	nr_written = 0;
+	assert_int_equal(sl_rec_affinity_flush(ra, capture, NULL), 0);
+	assert_int_equal(nr_written, 0);
+	sl_rec_affinity_free(ra);
+	sl_strtab_free(st);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", proc);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Many tasks: every marker under the size limit, every pid in one of them. */
+static void test_sweep_splits_markers(void **state)
+{
+	struct sl_rec_affinity *ra;
+	char cmd[512];
+	int seen = 0;
+
+	snprintf(proc, sizeof(proc), "/tmp/schedlint-test-proc-XXXXXX");
+	assert_non_null(mkdtemp(proc));
+	for (int pid = 100; pid < 700; pid += 2)	/* 300 tasks, no two consecutive */
+		put_task(pid, pid, "t", pid % 4 ? "0-1" : "2-3");
+	ra = sl_rec_affinity_new(proc);
+	nr_written = 0;
+	assert_int_equal(sl_rec_affinity_sweep(ra, capture, NULL), 0);
+	assert_true(nr_written >= 2 && nr_written <= 8);
+	for (int i = 0; i < nr_written; i++) {
+		assert_int_equal(strncmp(written[i], SL_MARKER_AFFINITY, strlen(SL_MARKER_AFFINITY)), 0);
+		for (char *p = written[i]; (p = strpbrk(p, ", ")); p++)
+			seen++;
+	}
+	/* separators: each pid but the last of each token has a ',' after it, each token a ' ' before */
+	assert_true(seen >= 300 - 16);
+	sl_rec_affinity_free(ra);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", proc);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_markers_and_fork),
+		cmocka_unit_test(test_reread_applies_from_its_time),
+		cmocka_unit_test(test_bad_tokens),
+		cmocka_unit_test(test_stopper_heuristic),
+		cmocka_unit_test(test_sweep_and_rereads),
+		cmocka_unit_test(test_sweep_splits_markers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
