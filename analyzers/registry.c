@@ -13,6 +13,7 @@ extern const struct sl_analyzer_ops sl_sync_wake_analyzer;
 extern const struct sl_analyzer_ops sl_late_preemption_analyzer;
 extern const struct sl_analyzer_ops sl_idle_while_runnable_analyzer;
 extern const struct sl_analyzer_ops sl_accounting_analyzer;
+extern const struct sl_analyzer_ops sl_idle_time_analyzer;
 
 const struct sl_analyzer_ops *const sl_analyzer_registry[] = {
 	&sl_ipi_analyzer,
@@ -21,6 +22,7 @@ const struct sl_analyzer_ops *const sl_analyzer_registry[] = {
 	&sl_late_preemption_analyzer,
 	&sl_idle_while_runnable_analyzer,
 	&sl_accounting_analyzer,
+	&sl_idle_time_analyzer,
 };
 
 const int sl_nr_analyzers = sizeof(sl_analyzer_registry) / sizeof(sl_analyzer_registry[0]);

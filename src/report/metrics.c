@@ -28,6 +28,7 @@ enum metric_src {
 	SRC_RATE_IPIS,		/* ipi.sent, per second */
 	SRC_ACCOUNTING,		/* accounting.<hist>.<field>; absent in older reports: invalid */
 	SRC_RATE_MOVES,		/* accounting.cpu_moves, per second */
+	SRC_PATH,		/* the number at a dotted path; absent (an older report): no value */
 };
 
 struct metric_def {
@@ -40,7 +41,7 @@ struct metric_def {
 	char what[128];
 };
 
-#define MAX_DEFS (24 + 5 * SL_KIND__COUNT)
+#define MAX_DEFS (40 + 5 * SL_KIND__COUNT)
 static struct metric_def defs[MAX_DEFS];
 static size_t nr_defs;
 
@@ -125,6 +126,10 @@ static void build_defs(void)
 			acct[i].what)->hist = acct[i].hist;
 	add_def("cpu_moves.per_s", SL_UNIT_PER_S, SRC_RATE_MOVES, "cpu_moves",
 		"runs on another CPU than the task's run before, per second");
+	add_def("idle-time.total", SL_UNIT_NS, SRC_PATH, "idle_time.total_ns",
+		"idle CPU time while a migratable task waited in the LLC, each idle period once");
+	add_def("idle-time.gaps", SL_UNIT_COUNT, SRC_PATH, "idle_time.gaps",
+		"idle periods with such time (the gaps of idle-time.total)");
 }
 
 /* --- reading the report --- */
@@ -402,6 +407,22 @@ static int extract_def(struct extract *x, const struct metric_def *d, struct sl_
 			value = sum / secs;
 		else
 			unmeasured = "no analyzed time (an empty window)";
+		break;
+	}
+	case SRC_PATH: {
+		const cJSON *o = x->root, *parent = NULL;
+		char path[96], *save = NULL, *k;
+
+		snprintf(path, sizeof(path), "%s", d->field);
+		for (k = strtok_r(path, ".", &save); k && o; k = strtok_r(NULL, ".", &save)) {
+			parent = o;
+			o = member(o, k);
+		}
+		if (!json_number(o, &value))
+			unmeasured = "not in this report (made by an older schedlint)";
+		else if (json_number(member(parent, "count"), &count) && !count &&
+			 strcmp(d->field + strlen(d->field) - 6, ".count"))
+			unmeasured = "no samples";	/* an empty histogram's percentiles */
 		break;
 	}
 	case SRC_RATE_SWITCHES:
