@@ -76,6 +76,21 @@
 _Static_assert(LP_LISTED <= 32, "since_set and until_set have a bit per listed waiter");
 #define LP_TICK_WINDOW_NS	200000ULL	/* a tick-driven switch follows its tick by less */
 #define LP_MIN_LATE		3		/* late preemptions needed to name the tick as cause */
+#define LP_TICKS		64		/* ticks kept per CPU: a late run counts up to them */
+#define LP_LATE_TICKS		8		/* of them, kept with a late run (its times) */
+
+/*
+ * A late run by the ticks between its expected switch and its end (issue
+ * 20 part 6): at the first tick after the expected switch (HRTICK would
+ * have switched on time), later (ticks passed without a switch: a
+ * non-preemptible section, lag, or a model the kernel did not follow),
+ * before any tick, or unknown (no tick seen and HZ unknown).
+ */
+enum lp_tick_class { LP_TICK = 0, LP_LATE_TICK, LP_NO_TICK, LP_TICK_UNKNOWN, LP__NR_CLASSES };
+static const char *const tick_class_names[LP__NR_CLASSES] = {
+	[LP_TICK] = "tick", [LP_LATE_TICK] = "late-tick", [LP_NO_TICK] = "no-tick",
+	[LP_TICK_UNKNOWN] = "unknown",
+};
 
 /* HZ from the timer spacing: 1%-wide log buckets from 200 us to 50 ms */
 #define LP_SPACING_MIN_NS	200000.0
@@ -154,6 +169,8 @@ struct lp_cpu {
 
 	uint64_t last_tick;		/* last local_timer_entry (valid: have_tick) */
 	bool have_tick;			/* one seen since the start or the last gap */
+	uint64_t ticks[LP_TICKS];	/* the last local_timer_entry times, a ring */
+	uint32_t nr_ticks;		/* entered since the start or the last gap */
 	struct lp_phases *phases;
 
 	/* summary, in the filters */
@@ -162,6 +179,7 @@ struct lp_cpu {
 	uint64_t late_preempt;		/* of which ended by preemption */
 	uint64_t at_timer;		/* of those, within the window after a local_timer_entry */
 	uint64_t at_tick;		/* set by finish: late preemptions at the tick */
+	uint64_t tick_class[LP__NR_CLASSES];	/* late runs (findings) by ticks passed */
 };
 
 struct lp_task {
@@ -177,6 +195,7 @@ struct lp_task {
 	uint64_t late, cost, max_cost;
 	/* as a waiter behind late runs: how often, and its wait after the expected switch */
 	uint64_t delayed, delayed_ns;
+	uint64_t preempted_at;		/* switched out runnable then, 0 not since it ran */
 };
 
 enum lp_unjudged { LP_UNKNOWN_START, LP_IMPLIED, LP_LOST, LP__NR_UNJUDGED };
@@ -207,6 +226,13 @@ struct lp_priv {
 	/* late runs waiting for the final CPU count (judge_run) */
 	struct lp_late *held;
 	size_t nr_held, held_alloc;
+
+	/* late runs with no tick seen on their CPU: classified at the end, by HZ */
+	uint64_t tick_class_est[LP_NR_CAND][LP__NR_CLASSES];
+	/* distributions: contended runs judged, and the wait of preempted tasks */
+	struct sl_hist contended_run;		/* t1 - max(t0, tc) */
+	struct sl_hist preempted_wait;		/* switched out runnable -> switched in */
+	uint64_t tick_class[LP__NR_CLASSES];	/* set by finish: every CPU's, and the estimated */
 };
 
 /* The finding's own fields. */
@@ -218,6 +244,8 @@ struct lp_detail {
 	uint32_t nr_waiting, nr_listed;
 	int32_t waiting[LP_LISTED];
 	uint8_t model;
+	int32_t ticks;			/* ticks in (expected, t1], -1 until the end knows HZ */
+	uint8_t tick_class;		/* enum lp_tick_class */
 };
 
 static bool is_fair(const struct sl_task *t)
@@ -698,8 +726,17 @@ static void lp_message(const struct sl_finding *f, const struct sl_model *m, cha
 		n += snprintf(buf + n, len - (size_t)n, " (%u waiting)", d->nr_waiting);
 	if (n < 0 || (size_t)n >= len)
 		return;
-	snprintf(buf + n, len - (size_t)n, "; %s:%d waited %s", sl_str(m->strtab, d->max_wait_comm),
-		 d->max_wait_pid, fmt_duration(wait, sizeof(wait), d->max_wait));
+	n += snprintf(buf + n, len - (size_t)n, "; %s:%d waited %s", sl_str(m->strtab, d->max_wait_comm),
+		      d->max_wait_pid, fmt_duration(wait, sizeof(wait), d->max_wait));
+	if (n < 0 || (size_t)n >= len || d->ticks < 0)
+		return;
+	if (d->tick_class == LP_TICK)
+		snprintf(buf + n, len - (size_t)n, "; switched at the first tick after the expected switch");
+	else if (d->tick_class == LP_LATE_TICK)
+		snprintf(buf + n, len - (size_t)n, "; %d tick%s passed after the expected switch (late-tick)",
+			 d->ticks, d->ticks == 1 ? "" : "s");
+	else if (d->tick_class == LP_NO_TICK)
+		snprintf(buf + n, len - (size_t)n, "; ended before the next tick");
 }
 
 static void lp_json(const struct sl_finding *f, const struct sl_model *m, cJSON *o)
@@ -717,6 +754,11 @@ static void lp_json(const struct sl_finding *f, const struct sl_model *m, cJSON 
 	sl_json_add_u64(o, "nr_waiting", d->nr_waiting);
 	sl_json_add_u64(o, "max_wait_ns", d->max_wait);
 	sl_json_add_i64(o, "max_wait_pid", d->max_wait_pid);
+	if (d->ticks >= 0)
+		sl_json_add_i64(o, "ticks", d->ticks);
+	else
+		cJSON_AddNullToObject(o, "ticks");
+	cJSON_AddStringToObject(o, "tick_class", tick_class_names[d->tick_class]);
 }
 
 /* the run, from its switch-in to its switch-out */
@@ -759,7 +801,87 @@ struct lp_late {
 	struct sl_task *listed[LP_LISTED];
 	int32_t listed_pid[LP_LISTED];
 	uint64_t since[LP_LISTED], until[LP_LISTED];	/* until 0: still queued at t1 */
+	/*
+	 * The ticks of its CPU after the expected switch by the CPU count at
+	 * t1 (a larger count at the end only moves that switch later): the
+	 * first LP_LATE_TICKS times, and how many more came up to t1.
+	 */
+	bool ticks_seen;		/* its CPU showed a tick since the start or a gap */
+	uint8_t nr_ticks;
+	uint64_t tick[LP_LATE_TICKS];
+	uint32_t more_ticks;
 };
+
+/* The ticks of c in (after, t1] into l (the ring holds the last LP_TICKS). */
+static void keep_ticks(const struct lp_cpu *c, struct lp_late *l, uint64_t after)
+{
+	uint32_t have = MIN(c->nr_ticks, LP_TICKS), n = 0;
+
+	l->ticks_seen = c->have_tick && c->nr_ticks;
+	l->nr_ticks = 0;
+	l->more_ticks = 0;
+	/* how many of the kept ones are after `after`, newest first */
+	while (n < have && c->ticks[(c->nr_ticks - 1 - n) % LP_TICKS] > after)
+		n++;
+	for (uint32_t i = n; i-- > 0;) {
+		uint64_t tick = c->ticks[(c->nr_ticks - 1 - i) % LP_TICKS];
+
+		if (tick > l->t1)
+			continue;
+		if (l->nr_ticks < LP_LATE_TICKS)
+			l->tick[l->nr_ticks++] = tick;
+		else
+			l->more_ticks++;
+	}
+}
+
+/*
+ * What the ticks after the expected switch say of a late run: at the first
+ * one (within LP_TICK_WINDOW_NS), later, before any; -1 and unknown when
+ * its CPU showed no tick.
+ */
+static enum lp_tick_class classify_ticks(const struct lp_late *l, uint64_t expected, int32_t *ticks)
+{
+	uint32_t n = l->more_ticks;
+	uint64_t first = 0;
+
+	*ticks = -1;
+	if (!l->ticks_seen)
+		return LP_TICK_UNKNOWN;
+	for (uint32_t i = 0; i < l->nr_ticks; i++)
+		if (l->tick[i] > expected) {
+			if (!first)
+				first = l->tick[i];
+			n++;
+		}
+	*ticks = (int32_t)MIN(n, INT32_MAX);
+	if (!n)
+		return LP_NO_TICK;
+	if (!first)
+		return LP_LATE_TICK;	/* only uncounted ticks: many passed */
+	return l->t1 - first <= LP_TICK_WINDOW_NS ? LP_TICK : LP_LATE_TICK;
+}
+
+/*
+ * Without ticks seen: by the tick period 1e9/hz, an overrun of at most a
+ * period (and the window) ended at the first tick, a longer one later.
+ */
+static enum lp_tick_class estimate_ticks(int hz, uint64_t overrun, int32_t *ticks)
+{
+	uint64_t period;
+
+	if (hz <= 0) {
+		*ticks = -1;
+		return LP_TICK_UNKNOWN;
+	}
+	period = 1000000000ULL / (uint64_t)hz;
+	if (overrun <= period + LP_TICK_WINDOW_NS) {
+		*ticks = 1;
+		return LP_TICK;
+	}
+	*ticks = (int32_t)MIN((overrun - LP_TICK_WINDOW_NS + period - 1) / period, INT32_MAX);
+	return LP_LATE_TICK;
+}
 
 /* The slice and the expected switch time of a run (SPEC "late-preemption"); returns the cost. */
 static uint64_t late_cost(const struct lp_priv *p, const struct sl_model *m,
@@ -799,6 +921,18 @@ static void add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 
 	struct lp_task *lr = sl_task_priv(m, a, l->task);
 
+	d->tick_class = (uint8_t)classify_ticks(l, expected, &d->ticks);
+	if (d->tick_class == LP_TICK_UNKNOWN) {
+		/* no tick on this CPU: the end classifies it with the HZ it infers */
+		for (int k = 0; k < LP_NR_CAND; k++) {
+			int32_t n;
+
+			if (p->cand_hz[k])
+				p->tick_class_est[k][estimate_ticks(p->cand_hz[k], cost, &n)]++;
+		}
+	} else {
+		c->tick_class[d->tick_class]++;
+	}
 	p->late++;
 	c->late++;
 	c->cost += cost;
@@ -854,6 +988,7 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	if (counted) {
 		c->runs++;
 		p->runs++;
+		sl_hist_add(&p->contended_run, sl_dur(MAX(c->t0, c->tc), t1));
 	}
 	if (cost <= m->cfg->tolerance_ns)
 		return;
@@ -874,6 +1009,7 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 		if (q != r && in_run(c, lq))
 			note_wait(c, q, sl_dur(lq->queued_since, t1));
 	}
+	keep_ticks(c, &l, expected);
 	l.max_wait = c->max_wait;
 	l.max_wait_pid = c->max_wait_task ? c->max_wait_task->pid : -1;
 	l.max_wait_comm = c->max_wait_task ? c->max_wait_task->comm : 0;
@@ -915,6 +1051,8 @@ static int lp_init(struct sl_analyzer *a, struct sl_model *m)
 	int k = 1;
 
 	p->model = sl_slice_model(m);
+	sl_hist_init(&p->contended_run);
+	sl_hist_init(&p->preempted_wait);
 	/* slot 0: --hz when it is not one of the others */
 	for (size_t i = 0; i < ARRAY_SIZE(cand_hz_fixed); i++)
 		p->cand_hz[k++] = cand_hz_fixed[i];
@@ -939,6 +1077,7 @@ static void lp_on_event(struct sl_analyzer *a, struct sl_model *m, const struct 
 	}
 	c->last_tick = m->now;
 	c->have_tick = true;
+	c->ticks[c->nr_ticks++ % LP_TICKS] = m->now;
 }
 
 static void lp_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
@@ -983,6 +1122,30 @@ static void count_unjudged(struct lp_priv *p, struct sl_model *m, int cpu, uint6
 		p->unjudged[why]++;
 }
 
+/*
+ * The wait after preemption: from a fair task's switch-out while runnable
+ * to its next switch-in, anywhere; not across lost events or an inferred
+ * switch (its time is only the earliest possible).
+ */
+static void note_preempted_wait(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
+				const struct sl_switch_info *sw)
+{
+	if (is_fair(sw->next)) {
+		struct lp_task *ln = sl_task_priv(m, a, sw->next);
+
+		if (ln->preempted_at && !sw->implied && !(m->cpus[sw->cpu].gap_ts >= ln->preempted_at) &&
+		    in_filter(m, sw->cpu, sw->ts, sw->next))
+			sl_hist_add(&p->preempted_wait, sl_dur(ln->preempted_at, sw->ts));
+		ln->preempted_at = 0;
+	}
+	if (is_fair(sw->prev)) {
+		struct lp_task *lp = sl_task_priv(m, a, sw->prev);
+
+		lp->preempted_at = !sw->implied && (sw->prev_class == SL_PREV_RUNNABLE ||
+						    sw->prev_class == SL_PREV_PREEMPTED) ? sw->ts : 0;
+	}
+}
+
 static void lp_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
 {
 	struct lp_priv *p = a->priv;
@@ -995,6 +1158,7 @@ static void lp_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct
 		p->preempt_samples++;
 		add_phase(p, cpu_phases(c)->preempt[split_half(sw->ts)], sw->ts);
 	}
+	note_preempted_wait(p, m, a, sw);
 
 	/* the end of prev's run */
 	if (is_fair(prev)) {
@@ -1034,6 +1198,37 @@ static void lp_on_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cpu
 	}
 	c->run_task = NULL;
 	c->have_tick = false;	/* ticks were lost too: no spacing across the gap */
+	c->nr_ticks = 0;
+}
+
+/* The late runs of CPUs without ticks, by the HZ the end knows; the totals. */
+static void classify_at_end(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
+			    int hz, int slot)
+{
+	const struct sl_findings *fs = m->findings;
+
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
+
+		for (int k = 0; k < LP__NR_CLASSES; k++)
+			p->tick_class[k] += c->tick_class[k];
+	}
+	for (int k = 0; k < LP__NR_CLASSES; k++) {
+		if (slot >= 0) {
+			p->tick_class[k] += p->tick_class_est[slot][k];
+		} else {
+			/* every candidate classified them all: slot 1's sum is their number */
+			p->tick_class[LP_TICK_UNKNOWN] += p->tick_class_est[1][k];
+		}
+	}
+	for (size_t i = 0; i < fs->lists[SL_KIND_LATE_PREEMPTION].nr; i++) {
+		const struct sl_finding *f = &fs->lists[SL_KIND_LATE_PREEMPTION].heap[i];
+		struct lp_detail *d = f->detail;
+
+		if (d->ticks < 0)
+			d->tick_class = (uint8_t)estimate_ticks(slot >= 0 ? hz : 0,
+							    sl_dur(d->expected_len, d->ran), &d->ticks);
+	}
 }
 
 static void lp_finish(struct sl_analyzer *a, struct sl_model *m)
@@ -1061,6 +1256,7 @@ static void lp_finish(struct sl_analyzer *a, struct sl_model *m)
 	if (hz && p->late_preempt >= LP_MIN_LATE && p->at_tick * 5 >= p->late_preempt * 4)
 		snprintf(p->cause, sizeof(p->cause),
 			 "preemption only at tick, HZ=%d: HRTICK off or not armed", hz);
+	classify_at_end(p, m, a, hz, slot);
 }
 
 /* --- report --- */
@@ -1199,10 +1395,27 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 			}
 		fputc('\n', r->out);
 	}
+	if (p->late) {
+		const uint64_t *k = p->tick_class;
+
+		fprintf(r->out, "  ticks    %" PRIu64 " at the first tick after the expected switch "
+			"(HRTICK\n           would have helped), %" PRIu64 " late-tick (more ticks "
+			"passed:\n           a non-preemptible section, lag, or the model), %" PRIu64
+			" before\n           any tick", k[LP_TICK], k[LP_LATE_TICK], k[LP_NO_TICK]);
+		if (k[LP_TICK_UNKNOWN])
+			fprintf(r->out, ", %" PRIu64 " unknown (no ticks, HZ unknown)", k[LP_TICK_UNKNOWN]);
+		fputc('\n', r->out);
+	}
 	if (!p->runs) {
 		sl_report_next_steps(r, m, SL_KIND_LATE_PREEMPTION);
 		return;
 	}
+
+	fputc('\n', r->out);
+	sl_report_latency_header(r, 18);
+	sl_report_latency_row(r, 18, "contended run", &p->contended_run);
+	if (p->preempted_wait.count)
+		sl_report_latency_row(r, 18, "wait, preempted", &p->preempted_wait);
 
 	fprintf(r->out, "\n  %scpu    runs    late   late%%      total       mean      worst  at tick%s\n",
 		sl_color(r, SL_C_DIM), sl_color(r, SL_C_RESET));
@@ -1293,6 +1506,14 @@ static void lp_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 		cJSON_AddStringToObject(o, "cause", p->cause);
 	else
 		cJSON_AddNullToObject(o, "cause");
+	{
+		cJSON *tc = cJSON_AddObjectToObject(o, "tick_classes");
+
+		for (int k = 0; k < LP__NR_CLASSES; k++)
+			sl_json_add_u64(tc, tick_class_names[k], p->tick_class[k]);
+	}
+	cJSON_AddItemToObject(o, "contended_run", sl_hist_json(&p->contended_run));
+	cJSON_AddItemToObject(o, "wait_after_preemption", sl_hist_json(&p->preempted_wait));
 	sl_json_add_u64(nj, "unknown_start", p->unjudged[LP_UNKNOWN_START]);
 	sl_json_add_u64(nj, "implied_switch", p->unjudged[LP_IMPLIED]);
 	sl_json_add_u64(nj, "lost_events", p->unjudged[LP_LOST]);

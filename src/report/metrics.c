@@ -130,6 +130,20 @@ static void build_defs(void)
 		"idle CPU time while a migratable task waited in the LLC, each idle period once");
 	add_def("idle-time.gaps", SL_UNIT_COUNT, SRC_PATH, "idle_time.gaps",
 		"idle periods with such time (the gaps of idle-time.total)");
+	add_def("late-preemption.tick", SL_UNIT_COUNT, SRC_PATH, "late_preemption.tick_classes.tick",
+		"late runs switched at the first tick after the expected switch");
+	add_def("late-preemption.late_tick", SL_UNIT_COUNT, SRC_PATH,
+		"late_preemption.tick_classes.late-tick",
+		"late runs through more ticks without a switch");
+	add_def("contended-run.p50", SL_UNIT_NS, SRC_PATH, "late_preemption.contended_run.p50_ns",
+		"median run of a fair task while another waited on its CPU");
+	add_def("contended-run.p99", SL_UNIT_NS, SRC_PATH, "late_preemption.contended_run.p99_ns",
+		"p99 of the contended runs");
+	add_def("preempted-wait.p50", SL_UNIT_NS, SRC_PATH,
+		"late_preemption.wait_after_preemption.p50_ns",
+		"median wait of a preempted fair task until it ran again");
+	add_def("preempted-wait.p99", SL_UNIT_NS, SRC_PATH,
+		"late_preemption.wait_after_preemption.p99_ns", "p99 of the waits after a preemption");
 }
 
 /* --- reading the report --- */
