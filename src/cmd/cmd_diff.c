@@ -385,6 +385,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 			sl_metrics_list(stdout);
 			return 1;
 		case 'h':
+			sl_output_begin(stdout);	/* one write: its error is the disk's */
 			fputs(diff_usage, stdout);
 			fputs(sl_analysis_options_help, stdout);
 			fputc('\n', stdout);
