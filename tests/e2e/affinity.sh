@@ -9,7 +9,9 @@
 # 2. testdata/real/hogs.dat (no markers): the four dd, moved by the stopper
 #    when taskset bound them to CPU 0, are judged from after the move:
 #    pinned, no finding; the report says the affinity was inferred.
-# 3. Markers that are not ours, or broken, change nothing else.
+# 3. testdata/real/hogs-pinned.dat (recorded): two hogs pinned to CPU 0,
+#    no finding for them, decided by the recorded affinity.
+# 4. Markers that are not ours, or broken, change nothing else.
 . tests/lib.sh
 
 SCN=$TESTDATA/scenarios/affinity-recorded
@@ -54,6 +56,49 @@ if grep -q 'affinity 0 recorded by schedlint record, 0 inferred' "$TMP/h.txt" &&
 then pass "hogs.dat: the report says the affinity was inferred, and how"
 else fail "hogs.dat: the report says the affinity was inferred, and how" \
 	"$(sed -n '/Idle while runnable/,/^$/p' "$TMP/h.txt" | head -8)"; fi
+
+# testdata/real/hogs-pinned.dat: `schedlint record -- taskset -c 0 sh -c
+# '<hog> & <hog> & wait'` on a busy machine; the hogs (8669, 8670) ran on
+# CPU 0 only and waited there while CPU 1 idled.  Their affinity comes from
+# the trace's markers: no finding for them, even with --assume-migratable;
+# without the markers, --assume-migratable makes them findings (what the
+# markers decide).
+HP=$TESTDATA/real/hogs-pinned.dat
+trace-cmd report "$HP" 2>/dev/null > "$TMP/hp.txt"
+grep -v 'tracing_mark_write: schedlint: affinity' "$TMP/hp.txt" > "$TMP/hp-none.txt"
+for run in "dat:" "dat:--system" "dat:--assume-migratable" "txt:--system --assume-migratable" \
+	"none:--assume-migratable"; do
+	src=${run%%:*} opts=${run#*:}
+	case $src in dat) in=$HP ;; txt) in=$TMP/hp.txt ;; none) in=$TMP/hp-none.txt ;; esac
+	# shellcheck disable=SC2086
+	"$SCHEDLINT" analyze --json $opts "$in" > "$TMP/hp.json" 2> "$TMP/err"
+	if out=$(python3 - "$TMP/hp.json" "$src" 2>&1 <<'PY'
+import json, sys
+d, src = json.load(open(sys.argv[1])), sys.argv[2]
+hogs = {8669, 8670}
+mine = [f for f in d['findings'] if f['kind'] == 'idle-while-runnable' and f['pid'] in hogs]
+aff = d['idle_while_runnable']['affinity']
+if src == 'none':
+    # no recorded affinity: assumed migratable, their waits next to idle CPU 1
+    assert len(mine) == 8 and sum(f['cost_ns'] for f in mine) == 30873000, mine
+    assert all(f['affinity'] == 'assumed' for f in mine), mine
+else:
+    assert not mine, mine
+    assert aff['left_out_not_allowed'] >= 10, aff   # the hogs' 10 waits
+    t = {x['pid']: x for x in d['tasks']}
+    assert all(t[p]['cpus_allowed'] == '0' for p in hogs if p in t), [t.get(p) for p in hogs]
+    if d['workload']['filtered']:
+        assert d['summary']['idle-while-runnable']['count'] == 0, d['summary']
+        assert aff['left_out_not_allowed'] == 10 and hogs <= set(t), aff
+PY
+	); then pass "hogs-pinned.$src${opts:+ $opts}: $( [ $src = none ] && echo 'no markers: 8 findings' || echo 'recorded affinity: no finding for the hogs')"
+	else fail "hogs-pinned.$src${opts:+ $opts}" "$out"; fi
+done
+"$SCHEDLINT" analyze "$HP" > "$TMP/hp.out" 2>&1
+if grep -q 'left out 10 waits whose recorded affinity excluded the idle CPUs' "$TMP/hp.out"
+then pass "hogs-pinned.dat: the report says the recorded affinity left their waits out"
+else fail "hogs-pinned.dat: the report says the recorded affinity left their waits out" \
+	"$(sed -n '/Idle while runnable/,/^$/p' "$TMP/hp.out" | head -8)"; fi
 
 # not ours, or broken: counted, nothing else changes
 sed 's/tracing_mark_write: schedlint: affinity .*/tracing_mark_write: schedlint: affinity 1-2147483647=0 x=1 =2/' \

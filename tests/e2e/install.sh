@@ -48,7 +48,7 @@ expect_eq "metric names after --fail-on=" "$(comp schedlint analyze --fail-on = 
 	"wakeup.p90 wakeup.p95 wakeup.p99 wakeup.p99_5 wakeup.p99_9 "
 expect_eq "--color's values" "$(comp schedlint analyze --color = a)" "always auto "
 expect_eq "traces: the .dat files" "$(cd "$TESTDATA/real" && comp schedlint analyze pipe)" \
-	"pipe-pinned.dat pipe.dat "
+	"pipe-noise.dat pipe-pinned.dat pipe.dat "
 expect_eq "help: the commands" "$(comp schedlint help d)" "diff dump "
 
 if make -s --no-print-directory uninstall DESTDIR="$ROOT" PREFIX=/usr > "$TMP/out" 2>&1; then
