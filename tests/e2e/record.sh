@@ -112,7 +112,7 @@ for attempt in 1 2 3; do
 	"$SCHEDLINT" analyze --json --max-findings 1000000 "$TMP/pipe.dat" > "$TMP/all.json" 2> /dev/null
 	trace-cmd report -N "$TMP/pipe.dat" 2>/dev/null | python3 tests/sync_wake_oracle.py --list > "$TMP/oracle"
 	oracle=$(wc -l < "$TMP/oracle")
-	[ "$oracle" -gt 0 ] && break
+	[ "$oracle" -gt 5 ] && break
 	[ $attempt = 3 ] && break
 	"$SCHEDLINT" record -o "$TMP/pipe.dat" -- perf bench sched pipe -l 2000 > /dev/null 2>&1
 done
@@ -121,12 +121,14 @@ if out=$(python3 tests/sync_wake_match.py "$TMP/all.json" "$TMP/oracle" subset);
 else
 	fail "pipe: sync-wake-remote findings match trace-cmd report" "$out"
 fi
-if [ "$oracle" -gt 0 ]; then
+# (a handful the oracle lists may all fall to the analyzer's finer
+# conditions on a busy machine: sync_wake_match.py allows 5 short)
+if [ "$oracle" -gt 5 ]; then
 	sync=$(json "$TMP/all.json" 'd["summary"]["sync-wake-remote"]["count"]')
 	check "pipe: analyze finds sync-wake-remote wakeups" test "$sync" -gt 0
 else
 	skip "pipe: analyze finds sync-wake-remote wakeups" "in 3 recordings the pipe tasks\
- never left a CPU idle: other work kept both busy ($(uptime | sed 's/.*load/load/'))"
+ left a CPU idle at most 5 times ($oracle): other work kept both busy ($(uptime | sed 's/.*load/load/'))"
 fi
 
 # 1b. A machine without cache information in sysfs (some VMs): record falls
