@@ -57,12 +57,15 @@ static void thin_checkpoints(struct xp_index *idx)
 	for (size_t i = 0; i < idx->nr_cps; i += 2) {
 		struct xp_checkpoint cp = idx->cps[i];
 
-		memmove(idx->pool + pool_len, idx->pool + cp.pool_off,
-			(size_t)cp.nr_cpus * sizeof(*idx->pool));
+		/* (the pools are NULL until something was kept in them: no memmove of NULL) */
+		if (cp.nr_cpus)
+			memmove(idx->pool + pool_len, idx->pool + cp.pool_off,
+				(size_t)cp.nr_cpus * sizeof(*idx->pool));
 		cp.pool_off = pool_len;
 		pool_len += (size_t)cp.nr_cpus;
-		memmove(idx->wait_pool + wait_len, idx->wait_pool + cp.wait_off,
-			cp.nr_wait * sizeof(*idx->wait_pool));
+		if (cp.nr_wait)
+			memmove(idx->wait_pool + wait_len, idx->wait_pool + cp.wait_off,
+				cp.nr_wait * sizeof(*idx->wait_pool));
 		cp.wait_off = wait_len;
 		wait_len += cp.nr_wait;
 		idx->cps[kept++] = cp;
@@ -86,7 +89,8 @@ static void add_checkpoint(struct xp_index *idx, uint64_t ts)
 	cp->event_nr = idx->events;
 	cp->pool_off = idx->pool_len;
 	cp->nr_cpus = idx->nr_cpus;
-	memcpy(idx->pool + idx->pool_len, idx->lanes, (size_t)idx->nr_cpus * sizeof(*idx->lanes));
+	if (idx->nr_cpus)
+		memcpy(idx->pool + idx->pool_len, idx->lanes, (size_t)idx->nr_cpus * sizeof(*idx->lanes));
 	idx->pool_len += (size_t)idx->nr_cpus;
 	cp->wait_off = idx->wait_len;
 	cp->nr_wait = 0;
