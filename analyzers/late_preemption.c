@@ -910,6 +910,11 @@ static void add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 	};
 	memcpy(d->waiting, l->listed_pid, l->nr_listed * sizeof(d->waiting[0]));
 
+	/* classified before it is added: a capped list may free d at once */
+	enum lp_tick_class tick_class = classify_ticks(l, expected, &d->ticks);
+
+	d->tick_class = (uint8_t)tick_class;
+
 	struct sl_finding f = {
 		.kind = SL_KIND_LATE_PREEMPTION, .ts = l->t1, .cpu = l->cpu, .pid = l->pid,
 		.comm = l->comm, .cost = cost, .victim_in_workload = l->workload_waiter,
@@ -921,8 +926,7 @@ static void add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 
 	struct lp_task *lr = sl_task_priv(m, a, l->task);
 
-	d->tick_class = (uint8_t)classify_ticks(l, expected, &d->ticks);
-	if (d->tick_class == LP_TICK_UNKNOWN) {
+	if (tick_class == LP_TICK_UNKNOWN) {
 		/* no tick on this CPU: the end classifies it with the HZ it infers */
 		for (int k = 0; k < LP_NR_CAND; k++) {
 			int32_t n;
@@ -931,7 +935,7 @@ static void add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 				p->tick_class_est[k][estimate_ticks(p->cand_hz[k], cost, &n)]++;
 		}
 	} else {
-		c->tick_class[d->tick_class]++;
+		c->tick_class[tick_class]++;
 	}
 	p->late++;
 	c->late++;
@@ -1561,6 +1565,8 @@ static void lp_destroy(struct sl_analyzer *a, struct sl_model *m)
 
 	free(p->held);
 	p->held = NULL;
+	sl_hist_free(&p->contended_run);
+	sl_hist_free(&p->preempted_wait);
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
 

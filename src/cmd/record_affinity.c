@@ -245,8 +245,10 @@ int sl_rec_affinity_sweep(struct sl_rec_affinity *ra, sl_rec_write_fn write, voi
 		closedir(taskdir);
 	}
 	closedir(procdir);
-	qsort(ra->stoppers, ra->nr_stoppers, sizeof(*ra->stoppers), by_pid);
-	qsort(e, nr, sizeof(*e), by_list_then_pid);
+	if (ra->nr_stoppers)	/* qsort() wants an array, even of none */
+		qsort(ra->stoppers, ra->nr_stoppers, sizeof(*ra->stoppers), by_pid);
+	if (nr)
+		qsort(e, nr, sizeof(*e), by_list_then_pid);
 	out_flush(&o);
 	for (size_t i = 0; i < nr;) {
 		size_t j = i;
@@ -266,7 +268,8 @@ int sl_rec_affinity_sweep(struct sl_rec_affinity *ra, sl_rec_write_fn write, voi
 
 static bool is_stopper(const struct sl_rec_affinity *ra, int32_t pid)
 {
-	return bsearch(&pid, ra->stoppers, ra->nr_stoppers, sizeof(pid), by_pid) != NULL;
+	return ra->nr_stoppers &&
+	       bsearch(&pid, ra->stoppers, ra->nr_stoppers, sizeof(pid), by_pid) != NULL;
 }
 
 void sl_rec_affinity_event(struct sl_rec_affinity *ra, const struct sl_event *ev,
