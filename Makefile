@@ -69,7 +69,7 @@ FUZZ_SRC      = tests/fuzz/$(if $(FUZZ_READER_$*),fuzz_dat,fuzz_$*).c
 FUZZ_DEFS     = $(if $(FUZZ_READER_$*),-DFUZZ_DAT_READER=$(FUZZ_READER_$*))
 REPLAY_BINS  := $(FUZZ_NAMES:%=$(BUILD)/tests/replay_%)
 
-.PHONY: all deps run check test install uninstall clean fuzz fuzz-build bench bench-progs
+.PHONY: all deps run check test install uninstall clean fuzz fuzz-build bench bench-progs gate-check
 all: schedlint $(if $(GEN_SRCS),schedgen)
 
 $(BUILD)/%.o: %.c
@@ -158,6 +158,14 @@ check: deps
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run.sh $(UNIT_BINS)
 
 test: check
+
+# The README's CI recipe, taken out of README.md and run as written: an A/A
+# series that must never fail and an A/B series with an injected regression
+# that must fail (tests/gate/run.sh), on the runs committed in
+# testdata/gate/runs.tar.gz (seconds, no root; make check runs it too).
+# GATE_RECORD=1 records them afresh on this machine (root, tracefs, minutes).
+gate-check: all
+	@sh tests/gate/run.sh $(if $(GATE_RECORD),--record)
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
