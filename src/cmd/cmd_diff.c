@@ -93,6 +93,7 @@ struct diff_args {
 	const char *junit, *color;
 	double confidence;
 	int top;
+	char usage_error[256];		/* what getopt printed, for the JUnit file */
 };
 
 static void push_path(const char ***arr, size_t *nr, const char *path)
@@ -266,6 +267,35 @@ static int load_side(struct sl_diff *d, const struct side_args *sa, const struct
 
 /* --- options --- */
 
+/* The line getopt printed (as argv[0]: ...) for the option it rejected, argv[optind - 1]. */
+static void getopt_error(char **argv, const struct option *long_opts, char *out, size_t len)
+{
+	const char *arg = argv[optind - 1];
+	size_t n = strcspn(arg, "="), matches = 0;
+
+	/*
+	 * a short option is a character (then argv[optind - 1] may be the
+	 * argument before, in "-xh"); a long one without its argument has its
+	 * value there (all >= 256), an unknown long one 0
+	 */
+	if ((optopt > 0 && optopt < 256) || strncmp(arg, "--", 2)) {
+		snprintf(out, len, "%s: invalid option -- '%c'", argv[0], optopt > 0 && optopt < 256 ? optopt : '?');
+		return;
+	}
+	for (const struct option *o = long_opts; o->name; o++) {
+		if (!strncmp(o->name, arg + 2, n - 2)) {
+			if (strlen(o->name) == n - 2) {
+				matches = 1;
+				break;
+			}
+			matches++;
+		}
+	}
+	snprintf(out, len, matches == 1 ? "%s: option '%.*s' requires an argument" :
+		 matches ? "%s: option '%.*s' is ambiguous" : "%s: unrecognized option '%.*s'",
+		 argv[0], (int)(matches ? n : strlen(arg)), arg);
+}
+
 static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_config *cfg)
 {
 	static const struct option long_opts[] = {
@@ -292,6 +322,17 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 	char err[512];
 	int c;
 
+	/*
+	 * --junit before anything else: a usage error earlier on the command
+	 * line still leaves its reason in the file (a CI job reads "no tests"
+	 * as a pass or as nothing at all)
+	 */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--junit") && i + 1 < argc && *argv[i + 1] && strcmp(argv[i + 1], "-"))
+			a->junit = argv[i + 1];
+		else if (!strncmp(argv[i], "--junit=", 8) && argv[i][8] && strcmp(argv[i] + 8, "-"))
+			a->junit = argv[i] + 8;
+	}
 	optind = 0;
 	/* '-' first: plain arguments come back in order, so --base A B --new C D works */
 	while ((c = sl_getopt(argc, argv, "-h", long_opts)) != -1) {
@@ -391,6 +432,9 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 			fputc('\n', stdout);
 			sl_metrics_list(stdout);
 			return 1;
+		case '?':	/* getopt said why on stderr; the JUnit file says it too */
+			getopt_error(argv, long_opts, a->usage_error, sizeof(a->usage_error));
+			return -1;
 		default:
 			if (c >= SL_OPT_BASE && c < SL_OPT__END) {
 				if (sl_config_option(cfg, c, optarg, "diff"))
@@ -488,9 +532,10 @@ static void free_args(struct diff_args *a)
 /* On exit 2 with --junit: the reason in a JUnit <error>, so CI does not show "no tests". */
 static void junit_error(const struct diff_args *a)
 {
+	const char *why = a->usage_error[0] ? a->usage_error : error_msg_last();
 	char err[512];
 
-	if (a->junit && sl_diff_write_junit_error(a->junit, error_msg_last(), err, sizeof(err)))
+	if (a->junit && sl_diff_write_junit_error(a->junit, why, err, sizeof(err)))
 		error_msg("diff: --junit: %s", err);
 }
 

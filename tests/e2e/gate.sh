@@ -149,7 +149,11 @@ xsd_ok() { xmllint --noout --schema tests/junit.xsd "$1" > "$TMP/xsd" 2>&1; }
 junit_error() {
 	name=$1 pattern=$2; shift 2
 	rm -f "$TMP/e.xml"
-	rc=$(run_rc "$TMP/out" "$TMP/err" diff --junit "$TMP/e.xml" "$@")
+	if [ -n "$JUNIT_LAST" ]; then
+		rc=$(run_rc "$TMP/out" "$TMP/err" diff "$@" --junit "$TMP/e.xml")
+	else
+		rc=$(run_rc "$TMP/out" "$TMP/err" diff --junit "$TMP/e.xml" "$@")
+	fi
 	msg=$(sed 's/^schedlint: //' "$TMP/err" | head -1)
 	if [ "$rc" = 2 ] && xsd_ok "$TMP/e.xml" && python3 - "$TMP/e.xml" "$msg" "$pattern" <<'PY'
 import re, sys
@@ -174,6 +178,13 @@ junit_error "an unknown metric" "unknown metric" --fail-on 'wakeup.p98>+1%' "$PI
 junit_error "a rule's comm in no run" "no task named 'nosuch'" --fail-on 'comm.nosuch.p99>+1%' "$PINNED" "$UNPINNED"
 printf '{"schema": "cyclonedx/1.4"}\n' > "$TMP/other.json"
 junit_error "a saved report of another schema" "not a schedlint report" "$PINNED" "$TMP/other.json"
+# usage errors getopt finds, before or after --junit on the command line
+junit_error "an unknown option" "unrecognized option '--bogus'" --bogus "$PINNED" "$UNPINNED"
+junit_error "an option without its argument" "option '--confidence' requires an argument" "$PINNED" "$UNPINNED" --confidence
+JUNIT_LAST=1
+junit_error "an unknown option before --junit" "unrecognized option '--bogus'" --bogus "$PINNED" "$UNPINNED"
+junit_error "a bad rule before --junit" "--fail-on 'bad'" --fail-on bad "$PINNED" "$UNPINNED"
+JUNIT_LAST=
 
 # --- 4. hand-edited baselines: numbers no trace gives are refused (B29) ---
 
