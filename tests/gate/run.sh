@@ -38,6 +38,15 @@
 
 cd "$(dirname "$0")/../.." || exit 2
 ROOT=$PWD
+# recording holds the lock of the recording tests (tests/lib.sh): a record
+# removes the instances of records that no longer run, which a test may
+# have left on purpose
+case " $* " in
+*" --record "*)
+	if [ -z "$SL_RECORD_LOCK_HELD" ]; then
+		SL_RECORD_LOCK_HELD=1 exec flock -o -w 3600 -E 75 /tmp/schedlint-record-tests.lock sh "$ROOT/tests/gate/run.sh" "$@"
+	fi ;;
+esac
 MODE=replay
 SAVE=
 while [ $# -gt 0 ]; do

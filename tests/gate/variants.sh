@@ -3,13 +3,17 @@
 # variant table (schedlint diff --variant): the pipe benchmark free, pinned
 # to CPU 0, and beside a CPU hog on every CPU, $RUNS runs each (default 5),
 # recorded in turn so that drift on the machine falls on all three alike.
-# Each trace is kept as its saved report (analyze --comm sched-pipe --json,
+# Each trace is kept as its saved report (analyze --workload --json,
 # as the table's diff line reads it) in the tar.gz FILE; tests/e2e/
 # gate_recipe.sh prints the table from them and compares it with the README.
 # Needs root, tracefs, perf and taskset; about a minute.
 
 cd "$(dirname "$0")/../.." || exit 2
 ROOT=$PWD
+# the lock of the recording tests (tests/lib.sh), as tests/gate/run.sh --record
+if [ -z "$SL_RECORD_LOCK_HELD" ]; then
+	SL_RECORD_LOCK_HELD=1 exec flock -o -w 3600 -E 75 /tmp/schedlint-record-tests.lock sh "$ROOT/tests/gate/variants.sh" "$@"
+fi
 [ "$1" = --record ] && [ -n "$2" ] || { echo "usage: tests/gate/variants.sh --record FILE" >&2; exit 2; }
 OUT=$2
 case $OUT in /*) ;; *) OUT=$ROOT/$OUT ;; esac
@@ -36,7 +40,7 @@ record() {
 	v=$1 i=$2; shift 2
 	"$SCHEDLINT" record -o "$WORK/$v-$i.dat" -- "$@" > "$WORK/record.log" 2>&1 ||
 		die "$v-$i: schedlint record failed: $(tail -n 2 "$WORK/record.log")"
-	"$SCHEDLINT" analyze --comm sched-pipe --json "$WORK/$v-$i.dat" > "$WORK/$v-$i.json" ||
+	"$SCHEDLINT" analyze --workload --json "$WORK/$v-$i.dat" > "$WORK/$v-$i.json" ||
 		die "$v-$i: cannot analyze it"
 	rm -f "$WORK/$v-$i.dat"
 }
