@@ -35,6 +35,8 @@ struct sl_hist {
 void sl_hist_init(struct sl_hist *h);
 void sl_hist_free(struct sl_hist *h);
 void sl_hist_add(struct sl_hist *h, uint64_t v);
+/* n samples of the value v at once */
+void sl_hist_add_count(struct sl_hist *h, uint64_t v, uint64_t n);
 /*
  * The same, for a histogram that is rarely in the cache when its samples
  * come (a task's): count, sum, min and max at once, the bucket with the

@@ -220,6 +220,24 @@ void sl_hist_add(struct sl_hist *h, uint64_t v)
 	count_value(h, v);
 }
 
+void sl_hist_add_count(struct sl_hist *h, uint64_t v, uint64_t n)
+{
+	int g, i;
+
+	if (!n)
+		return;
+	bucket_of(v, &g, &i);
+	if (h->sparse)
+		expand(h);
+	add_count(&group_alloc(h, g)[i], n > UINT32_MAX ? UINT32_MAX : (uint32_t)n);
+	if (!h->count || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count += n;
+	h->sum = v && n > (UINT64_MAX - h->sum) / v ? UINT64_MAX : h->sum + v * n;
+}
+
 void sl_hist_add_held(struct sl_hist *h, uint64_t v)
 {
 	int g, i;

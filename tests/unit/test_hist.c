@@ -260,6 +260,38 @@ static void test_rows(void **state)
 	assert_int_equal(sl_hist_row_of(UINT64_MAX), SL_HIST_ROWS - 1);
 }
 
+/* n samples of one value at once are n adds of it, on either form and saturating */
+static void test_add_count(void **state)
+{
+	struct sl_hist one, many;
+	static const uint64_t values[] = { 0, 7, 255, 256, 1000, 38000, 5000000 };
+
+	(void)state;
+	sl_hist_init(&one);
+	sl_hist_init(&many);
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		for (uint64_t k = 0; k < 3 + i; k++)
+			sl_hist_add(&one, values[i]);
+		if (i == 3)
+			sl_hist_compact(&many);	/* sparse: expanded to add */
+		sl_hist_add_count(&many, values[i], 3 + i);
+	}
+	sl_hist_add_count(&many, 12345, 0);	/* nothing */
+	assert_same(&one, &many);
+	assert_int_equal(many.sum, one.sum);
+	assert_int_equal(many.min, 0);
+	assert_int_equal(many.max, 5000000);
+	sl_hist_free(&one);
+	sl_hist_free(&many);
+
+	/* the sum saturates as sl_hist_add's does */
+	sl_hist_init(&many);
+	sl_hist_add_count(&many, UINT64_MAX / 2, 3);
+	assert_int_equal(many.sum, UINT64_MAX);
+	assert_int_equal(many.count, 3);
+	sl_hist_free(&many);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_compact),
 		cmocka_unit_test(test_held),
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_add_count),
 	};
 	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);
 }
