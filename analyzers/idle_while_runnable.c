@@ -62,6 +62,7 @@
 #include "schedlint/picture.h"
 #include "schedlint/report.h"
 #include "util/util.h"
+#include "whatif.h"
 
 #define HELD_SLACK	64
 #define PICTURES_KEPT	16
@@ -395,8 +396,16 @@ static void wait_ended(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 		.pid = t->pid, .comm = t->comm, .cost = best.len, .victim_in_workload = t->in_workload,
 		.ops = &iwr_finding_ops, .detail = d,
 	};
-	if (!sl_held_add(m, &p->held[sl_held_known_migratable(m, t)], t, &f) ||
-	    !sl_picture_wanted(&p->pictures, f.cost))
+	f.whatif.cpu = best.cpu;
+	if (!sl_held_add(m, &p->held[sl_held_known_migratable(m, t)], t, &f))
+		return;
+	/* the other decision: the idle CPU pulls t when it goes idle (a wakee's wait is its wakeup's) */
+	whatif_victim(m, &(struct whatif_victim){
+		.kind = SL_KIND_IDLE_WHILE_RUNNABLE, .task = t, .wake_seq = t->wake_valid ? t->wake_seq : 0,
+		.start = since, .end = end, .fact = f.cost, .cpu = it->cpu, .alt_cpu = f.cpu,
+		.waker_cpu = -1, .key_ts = f.ts, .key_pid = f.pid,
+	});
+	if (!sl_picture_wanted(&p->pictures, f.cost))
 		return;
 	it->key_ts = f.ts;
 	it->key_cpu = f.cpu;
@@ -519,8 +528,10 @@ static enum sl_stand stands(void *ctx, const struct sl_model *m, struct sl_findi
 				best = d->over[i];
 		if (!d->nr_over && sl_held_allowed(m, t, f->cpu, f->ts))
 			best = (struct iwr_overlap){ .len = f->cost, .start = f->ts, .cpu = f->cpu };
-		if (best.len < thr || !best.len)
+		if (best.len < thr || !best.len) {
+			whatif_held_verdict(m, f, false);
 			return SL_FALLS_AFFINITY;
+		}
 		f->cpu = best.cpu;
 		f->ts = best.start;
 		f->cost = best.len;
@@ -536,10 +547,13 @@ static enum sl_stand stands(void *ctx, const struct sl_model *m, struct sl_findi
 	g = sl_gaps_find(&p->gaps, f->cpu, f->ts, end);
 	if (g)
 		end = MIN(end, g->start);
-	if (end <= f->ts || end - f->ts < thr)
+	if (end <= f->ts || end - f->ts < thr) {
+		whatif_held_verdict(m, f, false);
 		return SL_FALLS;
+	}
 	f->cost = end - f->ts;
 	d->affinity = (uint8_t)sl_held_source(m, t);
+	whatif_held_verdict(m, f, true);
 	return SL_STANDS;
 }
 

@@ -71,6 +71,7 @@
 #include "schedlint/findings.h"
 #include "schedlint/report.h"
 #include "util/util.h"
+#include "whatif.h"
 
 #define LP_LISTED		16		/* waiters named per run (all are counted) */
 _Static_assert(LP_LISTED <= 32, "since_set and until_set have a bit per listed waiter");
@@ -895,8 +896,8 @@ static uint64_t late_cost(const struct lp_priv *p, const struct sl_model *m,
 	return sl_dur(*expected, l->t1);
 }
 
-/* add_late - l is late by the final CPU count: the finding, and who it cost */
-static void add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
+/* add_late - l is late by the final CPU count: the finding, and who it cost; false: filtered out */
+static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
 		     const struct lp_late *l, uint64_t slice, uint64_t expected, uint64_t cost)
 {
 	struct lp_cpu *c = sl_cpu_priv(m, a, l->cpu);
@@ -919,10 +920,11 @@ static void add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 		.kind = SL_KIND_LATE_PREEMPTION, .ts = l->t1, .cpu = l->cpu, .pid = l->pid,
 		.comm = l->comm, .cost = cost, .victim_in_workload = l->workload_waiter,
 		.ops = &lp_finding_ops, .detail = d,
+		.whatif = { .cpu = -1 },
 	};
 
 	if (!sl_finding_add(m, &f))
-		return;
+		return false;
 
 	struct lp_task *lr = sl_task_priv(m, a, l->task);
 
@@ -959,6 +961,7 @@ static void add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 			c->at_timer++;
 		add_phase(p, cpu_phases(c)->late, l->t1);
 	}
+	return true;
 }
 
 /*
@@ -994,8 +997,13 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 		p->runs++;
 		sl_hist_add(&p->contended_run, sl_dur(MAX(c->t0, c->tc), t1));
 	}
-	if (cost <= m->cfg->tolerance_ns)
+	if (cost <= m->cfg->tolerance_ns) {
+		/* preempted at the slice: how late that is on this machine, for the what-if */
+		if (t1 >= expected &&
+		    (sw->prev_class == SL_PREV_RUNNABLE || sw->prev_class == SL_PREV_PREEMPTED))
+			whatif_on_time(m, cost);
 		return;
+	}
 
 	/*
 	 * The waiters still queued at t1 waited until then.  They are the fq
@@ -1025,7 +1033,9 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 		l.until[i] = listed_until(c, i);
 	}
 	if (sl_slice_factor_final(m)) {
-		add_late(p, m, a, &l, slice, expected, cost);
+		/* the tasks that run next start earlier, had the switch come at expected */
+		if (add_late(p, m, a, &l, slice, expected, cost))
+			whatif_late(m, cpu, r, expected, t1);
 		return;
 	}
 	GROW(p->held, p->held_alloc, p->nr_held + 1);

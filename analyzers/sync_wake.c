@@ -61,6 +61,7 @@
 #include "schedlint/analyzer.h"
 #include "schedlint/report.h"
 #include "util/util.h"
+#include "whatif.h"
 
 #define SYNC_CANDIDATES	16	/* wakeups by one running task awaiting its switch-out */
 #define SYNC_PARKED	2	/* wakers per CPU preempted by their own wakee */
@@ -306,6 +307,7 @@ static void count_sync(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 			.kind = SL_KIND_SYNC_WAKE_REMOTE, .ts = st->wake_ts, .cpu = st->dest_cpu,
 			.pid = t->pid, .comm = t->comm, .cost = st->latency,
 			.victim_in_workload = t->in_workload, .ops = &sync_finding_ops, .detail = d,
+			.whatif = { .fact = st->sleep_after, .cpu = st->waker_cpu },
 		};
 
 		*d = (struct sync_detail){
@@ -313,7 +315,16 @@ static void count_sync(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 			.waker_comm = st->waker->comm, .sleep_after = st->sleep_after, .ipi = st->ipi,
 		};
 		counted = sl_finding_add(m, &f);
+		if (counted)
+			whatif_victim(m, &(struct whatif_victim){
+				.kind = SL_KIND_SYNC_WAKE_REMOTE, .task = t, .wake_seq = st->seq,
+				.start = st->wake_ts, .end = st->wake_ts + st->latency,
+				.fact = st->sleep_after, .cpu = st->dest_cpu, .alt_cpu = st->waker_cpu,
+				.waker_cpu = st->waker_cpu, .key_ts = st->wake_ts, .key_pid = t->pid,
+			});
 	} else {
+		/* the what-if's measure of a local handoff, whatever the filters */
+		whatif_local_handoff(m, st->latency, st->sleep_after);
 		counted = sl_measure_add(m, SL_KIND_SYNC_WAKE_LOCAL, st->wake_ts, st->waker_cpu,
 					 t, st->latency);
 	}

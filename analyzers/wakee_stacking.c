@@ -57,6 +57,7 @@
 #include "schedlint/picture.h"
 #include "schedlint/report.h"
 #include "util/util.h"
+#include "whatif.h"
 
 #define HELD_SLACK	64	/* held beyond --max-findings: some will be dropped at the end */
 #define PICTURES_KEPT	16	/* a few more than shown: some held ones are dropped */
@@ -345,7 +346,19 @@ static void stack_on_latency(struct sl_analyzer *a, struct sl_model *m, const st
 		.comm = t->comm, .cost = s->latency, .victim_in_workload = t->in_workload,
 		.ops = &stack_finding_ops, .detail = d,
 	};
-	if (sl_held_add(m, &p->held[sl_held_known_migratable(m, t)], t, &f) && sl_picture_wanted(&p->pictures, f.cost))
+	f.whatif.cpu = d->nr_idle ? d->idle[0] : -1;
+	if (!sl_held_add(m, &p->held[sl_held_known_migratable(m, t)], t, &f)) {
+		sl_picture_put(&p->pictures, st->pic);
+		st->pic = NULL;
+		return;
+	}
+	/* the other decision: the lowest idle CPU of the LLC */
+	whatif_victim(m, &(struct whatif_victim){
+		.kind = SL_KIND_WAKEE_STACKING, .task = t, .wake_seq = s->wake_seq,
+		.start = s->wake_ts, .end = s->run_ts, .cpu = st->cpu, .alt_cpu = f.whatif.cpu,
+		.waker_cpu = s->waker_cpu, .key_ts = f.ts, .key_pid = f.pid,
+	});
+	if (sl_picture_wanted(&p->pictures, f.cost))
 		sl_picture_keep(&p->pictures, st->pic, f.cost, f.pid, f.ts, f.cpu);
 	else
 		sl_picture_put(&p->pictures, st->pic);
@@ -376,16 +389,21 @@ static enum sl_stand stands(void *ctx, const struct sl_model *m, struct sl_findi
 		if (sl_held_allowed(m, t, d->idle[i], d->placed_ts))
 			d->idle[kept++] = d->idle[i];
 	d->nr_idle = kept;
-	if (!kept)
+	if (!kept) {
+		whatif_held_verdict(m, f, false);
 		return SL_FALLS_AFFINITY;
-	if (lost_at(p, f->cpu, d->placed_ts))
+	}
+	if (lost_at(p, f->cpu, d->placed_ts)) {
+		whatif_held_verdict(m, f, false);
 		return SL_FALLS;
+	}
 	kept = 0;
 	for (uint32_t i = 0; i < d->nr_idle; i++)
 		if (!lost_at(p, d->idle[i], d->placed_ts))
 			d->idle[kept++] = d->idle[i];
 	d->nr_idle = kept;
 	d->affinity = (uint8_t)sl_held_source(m, t);
+	whatif_held_verdict(m, f, kept > 0);
 	return kept ? SL_STANDS : SL_FALLS;
 }
 

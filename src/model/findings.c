@@ -2,6 +2,7 @@
 /*
  * findings.c - the capped, filtered list of findings and per-kind summaries
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,6 +264,40 @@ const struct sl_finding *sl_findings_sorted(struct sl_findings *fs, size_t *nr)
 	}
 	*nr = fs->nr;
 	return fs->sorted;
+}
+
+bool sl_finding_whatif_text(const struct sl_finding *f, const struct sl_model *m, char *buf,
+			    size_t len)
+{
+	const struct sl_finding_whatif *x = &f->whatif;
+	char est[32], now[32], lo[32], hi[32], what[96];
+
+	if (!x->est)
+		return false;
+	switch (f->kind) {
+	case SL_KIND_WAKEE_STACKING:
+		snprintf(what, sizeof(what), "if placed on cpu%d", x->cpu);
+		break;
+	case SL_KIND_SYNC_WAKE_REMOTE:
+		snprintf(what, sizeof(what), "if kept on cpu%d", x->cpu);
+		break;
+	case SL_KIND_LATE_PREEMPTION:
+		snprintf(what, sizeof(what), "if switched at the slice, %s:%d waits",
+			 sl_str(m->strtab, x->comm), x->pid);
+		break;
+	case SL_KIND_IDLE_WHILE_RUNNABLE:
+		snprintf(what, sizeof(what), "if pulled by cpu%d", x->cpu);
+		break;
+	default:
+		return false;
+	}
+	fmt_duration(est, sizeof(est), x->est);
+	fmt_duration(now, sizeof(now), x->now);
+	fmt_duration(lo, sizeof(lo), x->lo);
+	fmt_duration(hi, sizeof(hi), x->hi);
+	snprintf(buf, len, "%s: ~%s instead of %s (%s..%s, from %" PRIu64 "%s)", what, est, now,
+		 lo, hi, x->basis, x->weak ? ", weak" : "");
+	return true;
 }
 
 void sl_finding_message(const struct sl_finding *f, const struct sl_model *m, char *buf, size_t len)

@@ -389,6 +389,18 @@ static void findings_json(struct sl_model *m, cJSON *root)
 		cJSON_AddStringToObject(o, "message", msg);
 		if (f->ops && f->ops->json)
 			f->ops->json(f, m, o);
+		if (f->whatif.est) {
+			cJSON *w = cJSON_AddObjectToObject(o, "whatif");
+
+			sl_json_add_i64(w, "pid", f->whatif.pid);
+			sl_json_add_i64(w, "cpu", f->whatif.cpu);
+			sl_json_add_u64(w, "now_ns", f->whatif.now);
+			sl_json_add_u64(w, "if_fixed_ns", f->whatif.est);
+			sl_json_add_u64(w, "low_ns", f->whatif.lo);
+			sl_json_add_u64(w, "high_ns", f->whatif.hi);
+			sl_json_add_u64(w, "basis", f->whatif.basis);
+			cJSON_AddBoolToObject(w, "weak", f->whatif.weak);
+		}
 		cJSON_AddItemToArray(arr, o);
 	}
 	cJSON_AddBoolToObject(root, "findings_truncated", m->findings->dropped > 0);

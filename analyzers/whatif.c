@@ -1,0 +1,1588 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * whatif.c - what each kind of bad decision cost, and what the other
+ * decision would have given
+ *
+ * The finding analyzers say which waits a bad decision made longer (their
+ * victims, through whatif.h); this one estimates each victim's wait had
+ * the scheduler decided the other way, from what the same trace measured
+ * of the other decision, and replaces it in the wakeup-latency
+ * distribution: per kind, all kinds together, per task and comm, and the
+ * round trip of tasks that ping-pong.  The rules (man schedlint-analyze,
+ * WHAT IF):
+ *
+ *   sync-wake-remote: T kept on its waker W's CPU runs when W blocks
+ *     (sleep_after, from the trace) plus this trace's cost of a local
+ *     handoff (the median, over the synchronous wakeups kept local where
+ *     the wakee ran at the waker's block, of the waker's switch-out to
+ *     the wakee's switch-in) -- or, when most of this trace's local
+ *     handoffs were the wakee preempting its waker, no later than their
+ *     median latency.
+ *   wakee-stacking: placed on the idle CPU, the wakee sees the latency of
+ *     this trace's wakeups placed on an idle CPU by the same path (local;
+ *     remote with an IPI, or without when most remote ones went without).
+ *     Each stacked wakeup gets one of their quantiles in turn.
+ *   late-preemption: switched at the expected time plus this trace's
+ *     median delay of the switches that came at the slice, the tasks that
+ *     ran on the CPU one after another from the late switch until the
+ *     late task ran again (or the CPU idled) start that much earlier, each
+ *     no earlier than it was queued there; the first one whose start the
+ *     enqueue holds back ends the chain.
+ *   idle-while-runnable: pulled when the idle CPU went idle, the wait
+ *     shrinks by the overlap less this trace's median migration-and-run (a
+ *     load balancer's sched_migrate_task of a queued task to its switch-in
+ *     there; WI_DEFAULT_PULL_NS when the trace has none).
+ *
+ * A wakeup that several kinds claim gets, for all kinds together, the
+ * estimate of the placement kinds (stacking, sync) when one claims it --
+ * placed well, it never waits behind the CPU's task -- else the lowest.
+ * Each estimate keeps its basis (how many measurements) and range (the
+ * basis' p25..p75); below SL_WHATIF_WEAK_BELOW measurements it is weak.
+ *
+ * How: a task's findings about one wakeup are gathered in its slot (the
+ * analyzers decide at, or just after, its latency sample), then moved to
+ * a record -- or, for the bulk of them, synchronous wakeups no other kind
+ * claims, to histograms: memory grows with the findings of the kinds
+ * that have thresholds (stacking, idle, late), not with the sync ones.
+ * The estimates need the whole trace's basis, so they are made at the end.
+ *
+ * Blind spots: the other decision's knock-on effects are not modelled
+ * (a wakee kept local delays nobody else; a pulled task leaves the idle
+ * CPU as idle for the next comer); the basis is the trace's own, so a
+ * trace without good decisions of a kind gives weak or default estimates;
+ * a sample ending at an inferred switch is a lower bound now, so its
+ * saving is too; findings across lost events are counted apart, not
+ * estimated.
+ */
+#include <cJSON.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlint/analyzer.h"
+#include "schedlint/held.h"
+#include "schedlint/report.h"
+#include "util/util.h"
+#include "whatif.h"
+
+/* a pull's cost when the trace shows none (a newidle balance and switch) */
+#define WI_DEFAULT_PULL_NS	10000ULL
+#define WI_PAIRS		64		/* pairs of tasks followed (the heaviest stay) */
+#define WI_PAIR_HASH		128
+#define WI_LISTED		10		/* tasks, comms and pairs in the JSON */
+#define WI_NO_TASK		UINT32_MAX
+
+extern const struct sl_analyzer_ops sl_whatif_analyzer;
+
+/* The kinds with a what-if, in report order. */
+enum wi_kind { WI_STACK, WI_SYNC, WI_LATE, WI_IDLE, WI__NR };
+static const uint8_t wi_sl_kind[WI__NR] = {
+	[WI_STACK] = SL_KIND_WAKEE_STACKING, [WI_SYNC] = SL_KIND_SYNC_WAKE_REMOTE,
+	[WI_LATE] = SL_KIND_LATE_PREEMPTION, [WI_IDLE] = SL_KIND_IDLE_WHILE_RUNNABLE,
+};
+#define BIT(k)		(1u << (k))
+#define PLACEMENT	(BIT(WI_STACK) | BIT(WI_SYNC))
+#define HELD		(BIT(WI_STACK) | BIT(WI_IDLE))
+
+static int wi_of(int kind)
+{
+	for (int k = 0; k < WI__NR; k++)
+		if (wi_sl_kind[k] == kind)
+			return k;
+	return -1;
+}
+
+/* How a wakeup reached an idle CPU. */
+enum wi_path { PATH_LOCAL, PATH_IPI, PATH_NOIPI, PATH__NR };
+static const char *const path_names[PATH__NR] = { "local", "remote_ipi", "remote_no_ipi" };
+
+/* What one finding says about one wait. */
+struct wi_claim {
+	uint64_t start, wait;		/* the wait as its analyzer saw it */
+	uint64_t fact;			/* sync: sleep_after; late: the shift; idle: the overlap */
+	uint64_t cap;			/* late: how far back its start can move */
+	uint64_t key_ts;		/* the finding's time and task */
+	int32_t key_pid;
+	int32_t cpu, alt_cpu;
+	uint8_t path;			/* stacking: enum wi_path */
+	bool keyed;			/* late: the finding's first waiter */
+};
+
+/* One wakeup of a task (or one wait without a wakeup) and the findings about it. */
+struct wi_wait {
+	uint64_t seq;			/* the task's wake_seq, 0 none */
+	uint32_t task;			/* index in m->tasks */
+	uint32_t waker;			/* index of the waking task, WI_NO_TASK none */
+	uint8_t kinds;			/* BIT(wi_kind) per kind claiming it */
+	bool sampled;			/* its wakeup-latency sample came */
+	bool in_filter;			/* ... and is in the latency table */
+	bool inferred;			/* ... ends at a switch the trace does not show */
+	bool lost;			/* a CPU it involves lost events during it */
+	uint64_t latency, wake_ts, run_ts;
+	struct wi_claim claim[WI__NR];	/* valid under its bit of kinds */
+	struct wi_wait *next_free;	/* on wi_priv's free list */
+};
+
+/* A task's sync-only victims, summed up. */
+struct wi_agg {
+	struct sl_hist now, sleep;	/* samples in the filters: latency, sleep_after */
+};
+
+struct wi_task {
+	/* its last wakeup-latency sample */
+	uint64_t seq, latency, wake_ts, run_ts;
+	uint32_t waker;
+	bool in_filter, inferred;
+	struct wi_wait *open;		/* findings about one wakeup, gathered until the next */
+	struct wi_agg *agg;
+	/* the stacking basis: its wakeup in flight was placed on an idle CPU */
+	uint64_t idle_seq;
+	bool idle_local;
+	/* queued since, where (the late chain) */
+	uint64_t queued_since;
+	int32_t queued_cpu;
+};
+
+struct wi_cpu {
+	/* the pull basis: a task moved here by the load balancer, first in line */
+	struct sl_task *pulled;
+	uint64_t pulled_ts;
+	/* a late run's shift, passed on to the tasks that run after it */
+	struct sl_task *late_task;	/* NULL: no shift under way */
+	uint64_t shift;
+	uint64_t key_ts;
+	int32_t key_pid;
+	bool keyed;			/* the next waiter is the finding's */
+};
+
+/* Two tasks that wake each other. */
+struct wi_pair {
+	uint32_t a, b;			/* task indices, a < b */
+	uint64_t weight;		/* space-saving: its wakeups + the evicted entry's */
+	uint64_t wakeups[2];		/* [0]: a woken by b, [1]: b by a */
+	uint64_t last[2];		/* the last such waking */
+	uint64_t first_ts, last_ts;
+	struct sl_hist period;		/* from one waking to the next in the same direction */
+	struct sl_hist sync_sleep;	/* its sync-only victims: sleep_after ... */
+	uint64_t sync_now;		/* ... and their latencies */
+	int64_t saved;			/* at the end */
+};
+
+struct wi_verdict {
+	uint8_t kind;
+	int32_t pid;
+	uint64_t ts, cost;
+	bool stands;
+};
+
+/* Per kind, at the end. */
+struct wi_kind_result {
+	uint64_t victims, samples, inferred, lost, no_basis;
+	int64_t saved;
+	struct sl_hist removed, added, after;
+	uint64_t basis;
+	uint64_t lo, est, hi;		/* the basis' p25, p50, p75 (stacking: the latency; late,
+					 * idle: the delay; sync: the handoff cost) */
+};
+
+struct wi_task_result {
+	uint32_t task;
+	uint64_t victims;
+	int64_t saved;
+	uint64_t now50, now99, after50, after99, count;
+};
+
+struct wi_priv {
+	/* the basis: measurements of good decisions, the whole trace */
+	struct sl_hist handoff;		/* local handoffs at the waker's block: its switch-out to the switch-in */
+	struct sl_hist preempt;		/* local handoffs that preempted the waker: their latency */
+	struct sl_hist idle_place[PATH__NR];
+	struct sl_hist pull;		/* load-balance migration to the switch-in */
+	struct sl_hist on_time;		/* switches at the slice: how late */
+	struct sl_hist all_idle;	/* at the end: idle_place[] merged */
+
+	/*
+	 * sync-only victims: those whose sample is in the filters are in
+	 * their task's wi_agg (merged at the end), the others here
+	 */
+	struct sl_hist sync_now, sync_sleep;	/* at the end: every task's */
+	struct sl_hist sync_sleep_out;		/* samples outside the filters */
+	uint64_t sync_now_out, sync_victims, sync_inferred;
+
+	struct wi_wait *recs;
+	size_t nr_recs, alloc_recs;
+	struct wi_wait *free_waits;	/* settled open waits, for the next (no malloc per wakeup) */
+	struct wi_verdict *verdicts;
+	size_t nr_verdicts, alloc_verdicts;
+	struct sl_gaps gaps;
+
+	struct wi_pair pairs[WI_PAIRS];
+	int nr_pairs;
+	uint8_t pair_index[WI_PAIR_HASH];
+
+	/* the end */
+	bool done;
+	int path_remote;		/* PATH_IPI or PATH_NOIPI: how this trace reaches idle CPUs */
+	bool preempt_rule;		/* most local handoffs preempted the waker */
+	/* the basis' p25, p50, p75, computed once */
+	uint64_t q_handoff[3], q_preempt[3], q_on_time[3], q_pull[3];
+	const struct sl_hist *stack_hist[2];	/* [0] local, [1] remote; NULL none */
+	uint64_t q_stack[2][3];
+	struct wi_kind_result kind[WI__NR];
+	struct wi_kind_result all;
+	uint64_t all_victims;
+	struct wi_task_result *tasks, *comms;
+	size_t nr_tasks, nr_comms, alloc_tasks, alloc_comms;
+};
+
+static struct sl_analyzer *find_self(const struct sl_model *m)
+{
+	for (int i = 0; i < m->nr_analyzers; i++)
+		if (m->analyzers[i]->ops == &sl_whatif_analyzer)
+			return m->analyzers[i];
+	return NULL;
+}
+
+/* --- pairs (space-saving, as sync_wake.c's) --- */
+
+static unsigned pair_home(uint32_t a, uint32_t b)
+{
+	uint64_t h = (uint64_t)a * 0x9e3779b97f4a7c15ULL ^ (uint64_t)b * 0xc2b2ae3d27d4eb4fULL;
+
+	return (unsigned)(h >> 40) & (WI_PAIR_HASH - 1);
+}
+
+static struct wi_pair *pair_find(struct wi_priv *p, uint32_t a, uint32_t b)
+{
+	if (a > b) {
+		uint32_t t = a;
+
+		a = b;
+		b = t;
+	}
+	for (unsigned i = pair_home(a, b); p->pair_index[i]; i = (i + 1) & (WI_PAIR_HASH - 1)) {
+		struct wi_pair *e = &p->pairs[p->pair_index[i] - 1];
+
+		if (e->a == a && e->b == b)
+			return e;
+	}
+	return NULL;
+}
+
+static void pair_index_del(struct wi_priv *p, const struct wi_pair *e)
+{
+	unsigned i = pair_home(e->a, e->b), j;
+
+	while (p->pair_index[i] != e - p->pairs + 1)
+		i = (i + 1) & (WI_PAIR_HASH - 1);
+	for (j = (i + 1) & (WI_PAIR_HASH - 1); p->pair_index[j]; j = (j + 1) & (WI_PAIR_HASH - 1)) {
+		const struct wi_pair *f = &p->pairs[p->pair_index[j] - 1];
+		unsigned home = pair_home(f->a, f->b);
+
+		if (((j - home) & (WI_PAIR_HASH - 1)) >= ((j - i) & (WI_PAIR_HASH - 1))) {
+			p->pair_index[i] = p->pair_index[j];
+			i = j;
+		}
+	}
+	p->pair_index[i] = 0;
+}
+
+/*
+ * wakee woken by waker at ts: count it for their pair.  A pair gets an
+ * entry when the wakeups go both ways (waker_woken_by_wakee: the waker's
+ * own last wakeup came from the wakee), so one-way wakeups do not churn
+ * the table.
+ */
+static void pair_wakeup(struct wi_priv *p, uint32_t waker, uint32_t wakee, uint64_t ts,
+			bool waker_woken_by_wakee)
+{
+	uint32_t a = MIN(waker, wakee), b = MAX(waker, wakee);
+	struct wi_pair *e = pair_find(p, a, b);
+	int dir = wakee == a ? 0 : 1;
+
+	if (!e && !waker_woken_by_wakee)
+		return;
+	if (!e) {
+		uint64_t base = 0;
+		unsigned i;
+
+		if (p->nr_pairs < WI_PAIRS) {
+			e = &p->pairs[p->nr_pairs++];
+		} else {
+			e = &p->pairs[0];
+			for (int k = 1; k < WI_PAIRS; k++)
+				if (p->pairs[k].weight < e->weight)
+					e = &p->pairs[k];
+			base = e->weight;
+			pair_index_del(p, e);
+			sl_hist_free(&e->period);
+			sl_hist_free(&e->sync_sleep);
+		}
+		*e = (struct wi_pair){ .a = a, .b = b, .weight = base, .first_ts = ts };
+		for (i = pair_home(a, b); p->pair_index[i]; i = (i + 1) & (WI_PAIR_HASH - 1))
+			;
+		p->pair_index[i] = (uint8_t)(e - p->pairs + 1);
+	}
+	if (e->wakeups[dir])
+		sl_hist_add(&e->period, sl_dur(e->last[dir], ts));
+	e->wakeups[dir]++;
+	e->weight++;
+	e->last[dir] = ts;
+	e->last_ts = ts;
+}
+
+/* --- gathering the findings of one wakeup --- */
+
+static struct wi_wait *new_wait(struct wi_priv *p, uint64_t seq, uint32_t task)
+{
+	struct wi_wait *w = p->free_waits;
+
+	if (w) {
+		/* the claims are read only under their bit of kinds */
+		p->free_waits = w->next_free;
+		memset(w, 0, offsetof(struct wi_wait, claim));
+	} else {
+		w = xcalloc(1, sizeof(*w));
+	}
+	w->seq = seq;
+	w->task = task;
+	w->waker = WI_NO_TASK;
+	return w;
+}
+
+static void take_sample(struct wi_wait *w, const struct wi_task *wt)
+{
+	w->sampled = true;
+	w->latency = wt->latency;
+	w->wake_ts = wt->wake_ts;
+	w->run_ts = wt->run_ts;
+	w->waker = wt->waker;
+	w->in_filter = wt->in_filter;
+	w->inferred = wt->inferred;
+}
+
+/* A wait's findings are all in: sum it up or keep it. */
+static void settle(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
+{
+	if (!w->kinds)
+		goto out;
+	if (w->sampled && w->kinds == BIT(WI_SYNC)) {
+		struct sl_task *t = m->tasks[w->task];
+		struct sl_analyzer *self = find_self(m);
+		struct wi_task *wt = sl_task_priv(m, self, t);
+		uint64_t sleep = w->claim[WI_SYNC].fact;
+		struct wi_pair *pair;
+
+		p->sync_victims++;
+		p->sync_inferred += w->inferred;
+		if (w->in_filter) {
+			if (!wt->agg)
+				wt->agg = xcalloc(1, sizeof(*wt->agg));
+			sl_hist_add(&wt->agg->now, w->latency);
+			sl_hist_add(&wt->agg->sleep, sleep);
+		} else {
+			p->sync_now_out += w->latency;
+			sl_hist_add(&p->sync_sleep_out, sleep);
+		}
+		if (w->waker != WI_NO_TASK && (pair = pair_find(p, w->waker, w->task))) {
+			sl_hist_add(&pair->sync_sleep, sleep);
+			pair->sync_now += w->latency;
+		}
+		goto out;
+	}
+	GROW(p->recs, p->alloc_recs, p->nr_recs + 1);
+	p->recs[p->nr_recs++] = *w;
+out:
+	w->next_free = p->free_waits;
+	p->free_waits = w;
+}
+
+/* The wait of t that findings about wakeup seq (0: a wait without one) gather on. */
+static struct wi_wait *wait_for(struct wi_priv *p, struct sl_model *m, struct sl_analyzer *self,
+				struct sl_task *t, uint64_t seq, bool *standalone)
+{
+	struct wi_task *wt = sl_task_priv(m, self, t);
+
+	*standalone = false;
+	if (!seq || (wt->open && wt->open->seq > seq)) {
+		/* no wakeup, or an older one (its waker slept late): on its own */
+		struct wi_wait *w = new_wait(p, seq, t->index);
+
+		if (seq && wt->seq == seq)
+			take_sample(w, wt);
+		*standalone = true;
+		return w;
+	}
+	if (wt->open && wt->open->seq < seq) {
+		settle(p, m, wt->open);
+		wt->open = NULL;
+	}
+	if (!wt->open) {
+		wt->open = new_wait(p, seq, t->index);
+		if (wt->seq == seq)
+			take_sample(wt->open, wt);
+	}
+	return wt->open;
+}
+
+/* Add a claim to a wait: of two of one kind, the one that gives back more */
+static void claim(struct wi_wait *w, int k, const struct wi_claim *c)
+{
+	if ((w->kinds & BIT(k)) && c->fact <= w->claim[k].fact)
+		return;
+	w->kinds |= (uint8_t)BIT(k);
+	w->claim[k] = *c;
+}
+
+void whatif_victim(struct sl_model *m, const struct whatif_victim *v)
+{
+	struct sl_analyzer *self = find_self(m);
+	struct wi_priv *p;
+	struct wi_wait *w;
+	struct wi_claim c;
+	bool alone;
+	int k = wi_of(v->kind);
+
+	if (!self || k < 0 || !v->task)
+		return;
+	p = self->priv;
+	c = (struct wi_claim){
+		.start = v->start, .wait = sl_dur(v->start, v->end), .fact = v->fact,
+		.key_ts = v->key_ts, .key_pid = v->key_pid, .cpu = v->cpu, .alt_cpu = v->alt_cpu,
+		.path = v->alt_cpu >= 0 && v->alt_cpu == v->waker_cpu ? PATH_LOCAL : PATH_IPI,
+	};
+	w = wait_for(p, m, self, v->task, v->wake_seq, &alone);
+	claim(w, k, &c);
+	if (alone)
+		settle(p, m, w);
+}
+
+void whatif_held_verdict(const struct sl_model *m, const struct sl_finding *f, bool stands)
+{
+	struct sl_analyzer *self = find_self(m);
+	struct wi_priv *p;
+
+	if (!self)
+		return;
+	p = self->priv;
+	GROW(p->verdicts, p->alloc_verdicts, p->nr_verdicts + 1);
+	p->verdicts[p->nr_verdicts++] = (struct wi_verdict){
+		.kind = f->kind, .pid = f->pid, .ts = f->ts, .cost = f->cost, .stands = stands,
+	};
+}
+
+void whatif_late(struct sl_model *m, int cpu, struct sl_task *r, uint64_t expected, uint64_t t1)
+{
+	struct sl_analyzer *self = find_self(m);
+	struct wi_cpu *c;
+
+	if (!self || cpu < 0 || cpu >= m->nr_cpus)
+		return;
+	c = sl_cpu_priv(m, self, cpu);
+	c->late_task = r;
+	c->shift = sl_dur(expected, t1);
+	c->key_ts = t1;
+	c->key_pid = r->pid;
+	c->keyed = true;
+}
+
+void whatif_local_handoff(struct sl_model *m, uint64_t latency, uint64_t sleep_after)
+{
+	struct sl_analyzer *self = find_self(m);
+	struct wi_priv *p;
+
+	if (!self)
+		return;
+	p = self->priv;
+	if (latency < sleep_after)
+		sl_hist_add(&p->preempt, latency);
+	else
+		sl_hist_add(&p->handoff, latency - sleep_after);
+}
+
+void whatif_on_time(struct sl_model *m, uint64_t delay)
+{
+	struct sl_analyzer *self = find_self(m);
+
+	if (self)
+		sl_hist_add(&((struct wi_priv *)self->priv)->on_time, delay);
+}
+
+/* --- hooks --- */
+
+static int wi_init(struct sl_analyzer *a, struct sl_model *m)
+{
+	struct wi_priv *p = a->priv;
+
+	(void)m;
+	p->path_remote = PATH_IPI;
+	return 0;
+}
+
+static void wi_on_placement(struct sl_analyzer *a, struct sl_model *m, const struct sl_placement *pl)
+{
+	struct wi_task *wt = sl_task_priv(m, a, pl->task);
+	const struct sl_cpu *c = sl_model_cpu(m, pl->dest_cpu);
+	bool self_pending = pl->task->state == SL_TASK_PENDING && pl->task->cpu == pl->dest_cpu;
+
+	wt->idle_seq = 0;
+	if (!c || !c->known || c->curr || c->nr_queued || c->nr_pending != (uint32_t)self_pending ||
+	    !pl->task->wake_valid)
+		return;
+	wt->idle_seq = pl->task->wake_seq;
+	wt->idle_local = pl->dest_cpu == pl->waker_cpu;
+}
+
+static void wi_on_latency(struct sl_analyzer *a, struct sl_model *m, const struct sl_latency_sample *s)
+{
+	struct wi_priv *p = a->priv;
+	struct sl_task *t = s->task;
+	struct wi_task *wt = sl_task_priv(m, a, t);
+	struct sl_task *waker = NULL;
+
+	if (s->waker_pid > 0 && !((s->waker_ctx & SL_CTX_KNOWN) &&
+				  (s->waker_ctx & (SL_CTX_HARDIRQ | SL_CTX_SOFTIRQ | SL_CTX_NMI))))
+		waker = sl_model_task(m, s->waker_pid);
+	if (waker == t)
+		waker = NULL;
+
+	wt->seq = s->wake_seq;
+	wt->latency = s->latency;
+	wt->wake_ts = s->wake_ts;
+	wt->run_ts = s->run_ts;
+	wt->in_filter = s->in_filter;
+	wt->inferred = s->implied_switch;
+	wt->waker = waker ? waker->index : WI_NO_TASK;
+	if (wt->open && wt->open->seq < s->wake_seq) {
+		settle(p, m, wt->open);
+		wt->open = NULL;
+	}
+	if (wt->open && wt->open->seq == s->wake_seq)
+		take_sample(wt->open, wt);
+
+	if (wt->idle_seq == s->wake_seq) {
+		int path = wt->idle_local ? PATH_LOCAL : s->ipi ? PATH_IPI : PATH_NOIPI;
+
+		sl_hist_add(&p->idle_place[path], s->latency);
+	}
+	wt->idle_seq = 0;
+	if (waker)
+		pair_wakeup(p, waker->index, t->index, s->wake_ts,
+			    ((struct wi_task *)sl_task_priv(m, a, waker))->waker == t->index);
+}
+
+static void wi_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
+			   int cpu, uint64_t ts, bool enter)
+{
+	struct wi_task *wt = sl_task_priv(m, a, t);
+
+	if (!enter || t->state != SL_TASK_QUEUED)
+		return;
+	wt->queued_since = ts;
+	wt->queued_cpu = cpu;
+	if (t->runnable_reason == SL_RUNNABLE_MIGRATED) {
+		struct wi_cpu *c = sl_cpu_priv(m, a, cpu);
+		const struct sl_cpu *mc = sl_model_cpu(m, cpu);
+
+		/* a pull when nothing else waits there: it runs next */
+		c->pulled = mc && mc->nr_queued == 1 && !mc->nr_pending ? t : NULL;
+		c->pulled_ts = ts;
+	}
+}
+
+/* The task next was switched in on a CPU whose late run's shift is under way. */
+static void chain_victim(struct sl_analyzer *a, struct sl_model *m, struct wi_cpu *c,
+			 const struct sl_switch_info *sw)
+{
+	struct wi_priv *p = a->priv;
+	struct sl_task *t = sw->next;
+	struct wi_task *wt = sl_task_priv(m, a, t);
+	struct wi_wait *w;
+	struct wi_claim cl;
+	uint64_t since, cap;
+	bool sampled = wt->seq && wt->seq == t->wake_seq && wt->run_ts == sw->ts;
+	bool alone;
+
+	if (wt->queued_cpu != sw->cpu || !wt->queued_since || wt->queued_since > sw->ts) {
+		c->late_task = NULL;	/* it did not wait here: the chain is broken */
+		return;
+	}
+	since = wt->queued_since;
+	cap = sw->ts - since;
+	cl = (struct wi_claim){
+		.start = since, .wait = cap, .fact = c->shift, .cap = cap, .cpu = sw->cpu,
+		.alt_cpu = sw->cpu, .keyed = c->keyed,
+		.key_ts = c->keyed ? c->key_ts : 0, .key_pid = c->keyed ? c->key_pid : 0,
+	};
+	c->keyed = false;
+	w = wait_for(p, m, a, t, sampled ? wt->seq : 0, &alone);
+	claim(w, WI_LATE, &cl);
+	if (alone)
+		settle(p, m, w);
+	/* held back by its enqueue: who comes after would not move the whole shift */
+	if (cap < c->shift)
+		c->late_task = NULL;
+}
+
+static void wi_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
+{
+	struct wi_priv *p = a->priv;
+	struct wi_cpu *c = sl_cpu_priv(m, a, sw->cpu);
+
+	/* a pull's migration-and-run: its task is the next one there */
+	if (c->pulled && c->pulled == sw->next && !sw->implied)
+		sl_hist_add(&p->pull, sl_dur(c->pulled_ts, sw->ts));
+	c->pulled = NULL;
+	if (!c->late_task)
+		return;
+	if (sw->implied || !sw->next || sw->next == c->late_task) {
+		c->late_task = NULL;
+		return;
+	}
+	chain_victim(a, m, c, sw);
+}
+
+static void wi_on_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cpu,
+			      uint64_t gap_start, uint64_t ts)
+{
+	struct wi_priv *p = a->priv;
+	struct wi_cpu *c = sl_cpu_priv(m, a, cpu);
+
+	c->late_task = NULL;
+	sl_gaps_add(&p->gaps, cpu, gap_start, ts);
+}
+
+/* --- the estimates, at the end --- */
+
+/* A quantile of a basis: 0 p25, 1 p50, 2 p75. */
+static const double qs[3] = { 25, 50, 75 };
+
+static uint64_t q_of(const struct sl_hist *h, int q, uint64_t dflt)
+{
+	return h->count ? sl_hist_percentile(h, qs[q]) : dflt;
+}
+
+/* the basis' quantiles, once (the estimates of every finding use them) */
+static void basis_quantiles(struct wi_priv *p, const struct sl_hist *all_idle)
+{
+	for (int q = 0; q < 3; q++) {
+		p->q_handoff[q] = q_of(&p->handoff, q, 0);
+		p->q_preempt[q] = q_of(&p->preempt, q, 0);
+		p->q_on_time[q] = q_of(&p->on_time, q, 0);
+		p->q_pull[q] = q_of(&p->pull, q, WI_DEFAULT_PULL_NS);
+	}
+	/* a path the trace never took: any wakeup onto an idle CPU */
+	p->stack_hist[0] = p->idle_place[PATH_LOCAL].count ? &p->idle_place[PATH_LOCAL] : all_idle;
+	p->stack_hist[1] = p->idle_place[p->path_remote].count ? &p->idle_place[p->path_remote] :
+			   all_idle;
+	for (int i = 0; i < 2; i++) {
+		if (!p->stack_hist[i]->count)
+			p->stack_hist[i] = NULL;
+		for (int q = 0; q < 3; q++)
+			p->q_stack[i][q] = p->stack_hist[i] ? q_of(p->stack_hist[i], q, 0) : 0;
+	}
+}
+
+static uint64_t sync_est(const struct wi_priv *p, uint64_t sleep, int q)
+{
+	uint64_t v = sleep + p->q_handoff[q];
+
+	if (p->preempt_rule)
+		v = MIN(v, p->q_preempt[q]);
+	return v;
+}
+
+static const struct sl_hist *stack_basis(const struct wi_priv *p, int path)
+{
+	return p->stack_hist[path != PATH_LOCAL];
+}
+
+/*
+ * Switched at the expected time (q 0 and 1); the range's top (q 2) as
+ * late after it as this trace's switches at the slice were (their p75).
+ */
+static uint64_t late_est(const struct wi_priv *p, const struct wi_claim *c, uint64_t wait, int q)
+{
+	uint64_t d = q == 2 ? p->q_on_time[2] : 0;
+	uint64_t gain = c->fact > d ? MIN(c->fact - d, c->cap) : 0;
+
+	return wait - MIN(gain, wait);
+}
+
+static uint64_t idle_est(const struct wi_priv *p, const struct wi_claim *c, uint64_t wait, int q)
+{
+	uint64_t pull = p->q_pull[q];
+	uint64_t gain = c->fact > pull ? c->fact - pull : 0;
+
+	return wait - MIN(gain, wait);
+}
+
+/* the wait a claim is about: the wakeup's latency when its sample came */
+static uint64_t wait_of(const struct wi_wait *w, int k)
+{
+	return w->sampled ? w->latency : w->claim[k].wait;
+}
+
+/* One kind's estimate of one wait at quantile q; false: no basis */
+static bool estimate(const struct wi_priv *p, const struct wi_wait *w, int k, int q, uint64_t *out)
+{
+	const struct wi_claim *c = &w->claim[k];
+
+	switch (k) {
+	case WI_SYNC:
+		*out = sync_est(p, c->fact, q);
+		return true;
+	case WI_STACK:
+		if (!stack_basis(p, c->path))
+			return false;
+		*out = p->q_stack[c->path != PATH_LOCAL][q];
+		return true;
+	case WI_LATE:
+		*out = late_est(p, c, wait_of(w, k), q);
+		return true;
+	default:
+		*out = idle_est(p, c, wait_of(w, k), q);
+		return true;
+	}
+}
+
+static int by_key(const void *x, const void *y)
+{
+	const uint64_t *a = x, *b = y;
+
+	for (int i = 0; i < 3; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+
+/* (kind, pid, ts) -> record, sorted: the held verdicts and the kept findings look records up */
+static uint64_t *key_index(const struct wi_priv *p, size_t *nr)
+{
+	uint64_t *keys = xmalloc((p->nr_recs * WI__NR + 1) * 4 * sizeof(*keys));
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nr_recs; i++) {
+		const struct wi_wait *w = &p->recs[i];
+
+		for (int k = 0; k < WI__NR; k++) {
+			if (!(w->kinds & BIT(k)) || (k == WI_LATE && !w->claim[k].keyed))
+				continue;
+			keys[4 * n] = wi_sl_kind[k];
+			keys[4 * n + 1] = (uint64_t)(uint32_t)w->claim[k].key_pid;
+			keys[4 * n + 2] = w->claim[k].key_ts;
+			keys[4 * n + 3] = i;
+			n++;
+		}
+	}
+	qsort(keys, n, 4 * sizeof(*keys), by_key);
+	*nr = n;
+	return keys;
+}
+
+static struct wi_wait *find_key(struct wi_priv *p, const uint64_t *keys, size_t nr, int kind,
+				int32_t pid, uint64_t ts)
+{
+	uint64_t want[3] = { (uint64_t)kind, (uint64_t)(uint32_t)pid, ts };
+	const uint64_t *hit = bsearch(want, keys, nr, 4 * sizeof(*keys), by_key);
+
+	return hit ? &p->recs[hit[3]] : NULL;
+}
+
+static void apply_verdicts(struct wi_priv *p, struct sl_model *m, const uint64_t *keys, size_t nr)
+{
+	for (size_t i = 0; i < p->nr_verdicts; i++) {
+		const struct wi_verdict *v = &p->verdicts[i];
+		struct wi_wait *w = find_key(p, keys, nr, v->kind, v->pid, v->ts);
+		int k = wi_of(v->kind);
+
+		if (!w || k < 0)
+			continue;
+		if (!v->stands)
+			w->kinds &= (uint8_t)~BIT(k);
+		else if (k == WI_IDLE)
+			w->claim[k].fact = MIN(w->claim[k].fact, v->cost);	/* cut at lost events */
+	}
+	/* held findings stand for migratable tasks only (held.h) */
+	for (size_t i = 0; i < p->nr_recs; i++) {
+		struct wi_wait *w = &p->recs[i];
+
+		if ((w->kinds & HELD) && !sl_held_migratable(m, m->tasks[w->task]))
+			w->kinds &= (uint8_t)~HELD;
+	}
+}
+
+static bool lost_in(const struct wi_priv *p, int cpu, uint64_t a, uint64_t b)
+{
+	return cpu >= 0 && sl_gaps_find(&p->gaps, cpu, a, b);
+}
+
+static void mark_lost(struct wi_priv *p, struct wi_wait *w)
+{
+	for (int k = 0; k < WI__NR; k++) {
+		const struct wi_claim *c = &w->claim[k];
+		uint64_t a = w->sampled ? w->wake_ts : c->start;
+		uint64_t b = w->sampled ? w->run_ts : c->start + c->wait;
+
+		if ((w->kinds & BIT(k)) &&
+		    (lost_in(p, c->cpu, a, b) || (c->alt_cpu != c->cpu && lost_in(p, c->alt_cpu, a, b))))
+			w->lost = true;
+	}
+}
+
+/*
+ * out = before - removed + added, bucket by bucket (the same log-linear
+ * buckets); a bucket's samples stay within before's min and max
+ */
+static void replace(struct sl_hist *out, const struct sl_hist *before, const struct sl_hist *removed,
+		    const struct sl_hist *added)
+{
+	struct sl_hist_iter ib = { 0 }, ir = { 0 };
+	uint64_t lo, hi, n, rlo = 0, rhi, rn = 0;
+	bool have_r = sl_hist_next(removed, &ir, &rlo, &rhi, &rn);
+
+	sl_hist_init(out);
+	while (sl_hist_next(before, &ib, &lo, &hi, &n)) {
+		while (have_r && rlo < lo)
+			have_r = sl_hist_next(removed, &ir, &rlo, &rhi, &rn);
+		if (have_r && rlo == lo) {
+			n = n > rn ? n - rn : 0;
+			have_r = sl_hist_next(removed, &ir, &rlo, &rhi, &rn);
+		}
+		sl_hist_add_count(out, MIN(MAX(lo + (hi - lo) / 2, before->min), before->max), n);
+	}
+	sl_hist_merge(out, added);
+}
+
+/* add the sync-only victims of a histogram of sleep_after, estimated, to h; their total */
+static uint64_t add_sync(const struct wi_priv *p, struct sl_hist *h, const struct sl_hist *sleep)
+{
+	struct sl_hist_iter it = { 0 };
+	uint64_t lo, hi, n, total = 0;
+
+	while (sl_hist_next(sleep, &it, &lo, &hi, &n)) {
+		uint64_t v = sync_est(p, lo + (hi - lo) / 2, 1);
+
+		if (h)
+			sl_hist_add_count(h, v, n);
+		total += v * n;
+	}
+	return total;
+}
+
+static int by_saved_desc(const void *x, const void *y)
+{
+	const struct wi_task_result *a = x, *b = y;
+
+	if (a->saved != b->saved)
+		return a->saved < b->saved ? 1 : -1;
+	return a->task < b->task ? -1 : a->task > b->task;
+}
+
+struct wi_task_acc {
+	struct sl_hist removed, added;
+	uint64_t victims;
+	int64_t saved;
+	bool used;
+};
+
+/* the p50/p99 of a task's (or comm's) samples now and with its victims replaced */
+static void fill_pcts(struct wi_task_result *res, const struct sl_hist *before,
+		      const struct sl_hist *removed, const struct sl_hist *added)
+{
+	struct sl_hist after;
+
+	replace(&after, before, removed, added);
+	res->count = before->count;
+	res->now50 = sl_hist_percentile(before, 50);
+	res->now99 = sl_hist_percentile(before, 99);
+	res->after50 = sl_hist_percentile(&after, 50);
+	res->after99 = sl_hist_percentile(&after, 99);
+	sl_hist_free(&after);
+}
+
+static int by_comm(const void *x, const void *y)
+{
+	const struct wi_task_result *a = x, *b = y;
+
+	if (a->now50 != b->now50)	/* the comm id, while grouping */
+		return a->now50 < b->now50 ? -1 : 1;
+	return a->task < b->task ? -1 : a->task > b->task;
+}
+
+/* The tasks and comms whose findings cost the most wait: WI_LISTED of each. */
+static void task_results(struct wi_priv *p, struct sl_model *m, struct sl_analyzer *a,
+			 struct wi_task_acc *acc)
+{
+	struct wi_task_result *by;
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		struct wi_task *wt = sl_task_priv(m, a, m->tasks[i]);
+		struct wi_task_acc *ta = &acc[i];
+
+		if (wt->agg) {
+			sl_hist_merge(&ta->removed, &wt->agg->now);
+			ta->saved += (int64_t)wt->agg->now.sum -
+				     (int64_t)add_sync(p, &ta->added, &wt->agg->sleep);
+			ta->victims += wt->agg->now.count;
+			ta->used = true;
+		}
+		if (!ta->used)
+			continue;
+		GROW(p->tasks, p->alloc_tasks, p->nr_tasks + 1);
+		p->tasks[p->nr_tasks++] = (struct wi_task_result){
+			.task = i, .victims = ta->victims, .saved = ta->saved,
+		};
+	}
+	if (!p->nr_tasks)
+		return;
+
+	/* comms: the tasks grouped by comm (now50 holds the comm id meanwhile) */
+	by = xmalloc(p->nr_tasks * sizeof(*by));
+	memcpy(by, p->tasks, p->nr_tasks * sizeof(*by));
+	for (size_t i = 0; i < p->nr_tasks; i++)
+		by[i].now50 = m->tasks[by[i].task]->comm;
+	qsort(by, p->nr_tasks, sizeof(*by), by_comm);
+	for (size_t i = 0; i < p->nr_tasks; i++) {
+		if (n && by[n - 1].now50 == by[i].now50) {
+			by[n - 1].victims += by[i].victims;
+			by[n - 1].saved += by[i].saved;
+		} else {
+			by[n++] = by[i];
+		}
+	}
+	qsort(by, n, sizeof(*by), by_saved_desc);
+	p->nr_comms = MIN(n, WI_LISTED);
+	p->comms = by;
+	for (size_t c = 0; c < p->nr_comms; c++) {
+		struct sl_hist before, removed, added;
+		uint32_t comm = (uint32_t)by[c].now50;
+
+		sl_hist_init(&before);
+		sl_hist_init(&removed);
+		sl_hist_init(&added);
+		for (uint32_t i = 0; i < m->nr_tasks; i++) {
+			if (m->tasks[i]->comm != comm)
+				continue;
+			sl_hist_merge(&before, &m->tasks[i]->latency);
+			sl_hist_merge(&removed, &acc[i].removed);
+			sl_hist_merge(&added, &acc[i].added);
+		}
+		fill_pcts(&by[c], &before, &removed, &added);
+		sl_hist_free(&before);
+		sl_hist_free(&removed);
+		sl_hist_free(&added);
+	}
+
+	qsort(p->tasks, p->nr_tasks, sizeof(*p->tasks), by_saved_desc);
+	p->nr_tasks = MIN(p->nr_tasks, WI_LISTED);
+	for (size_t i = 0; i < p->nr_tasks; i++) {
+		uint32_t t = p->tasks[i].task;
+
+		fill_pcts(&p->tasks[i], &m->tasks[t]->latency, &acc[t].removed, &acc[t].added);
+	}
+}
+
+/* the kept findings: what the other decision would have given each */
+static void finding_estimates(struct wi_priv *p, struct sl_model *m, const uint64_t *keys, size_t nr)
+{
+	size_t n;
+	struct sl_finding *fs = (struct sl_finding *)sl_findings_sorted(m->findings, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		struct sl_finding *f = &fs[i];
+		struct sl_finding_whatif *x = &f->whatif;
+		int k = wi_of(f->kind);
+		const struct wi_wait *w;
+		uint64_t v[3];
+
+		if (k < 0)
+			continue;
+		x->pid = f->pid;
+		x->comm = f->comm;
+		if (k == WI_SYNC) {
+			/* sync_wake.c set fact (sleep_after) and cpu (the waker's) */
+			for (int q = 0; q < 3; q++)
+				v[q] = sync_est(p, x->fact, q);
+			x->now = f->cost;
+			x->basis = p->kind[k].basis;
+		} else {
+			w = find_key(p, keys, nr, f->kind, f->pid, f->ts);
+			if (!w || !(w->kinds & BIT(k)) || w->lost)
+				continue;
+			if (!estimate(p, w, k, 0, &v[0]))
+				continue;
+			estimate(p, w, k, 1, &v[1]);
+			estimate(p, w, k, 2, &v[2]);
+			x->now = wait_of(w, k);
+			x->basis = p->kind[k].basis;
+			x->cpu = w->claim[k].alt_cpu;
+			x->pid = m->tasks[w->task]->pid;
+			x->comm = m->tasks[w->task]->comm;
+		}
+		x->lo = MIN(v[0], v[2]);
+		x->est = MAX(v[1], 1);
+		x->hi = MAX(v[0], v[2]);
+		x->weak = x->basis < SL_WHATIF_WEAK_BELOW;
+	}
+}
+
+static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
+{
+	struct wi_priv *p = a->priv;
+	struct wi_task_acc *acc;
+	uint64_t *keys, n_stack = 0, i_stack = 0;
+	size_t nr_keys;
+
+	/* the last findings: waits open at the end */
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		struct wi_task *wt = sl_task_priv(m, a, m->tasks[i]);
+
+		if (wt->open)
+			settle(p, m, wt->open);
+		wt->open = NULL;
+	}
+	keys = key_index(p, &nr_keys);
+	apply_verdicts(p, m, keys, nr_keys);
+	for (size_t i = 0; i < p->nr_recs; i++)
+		mark_lost(p, &p->recs[i]);
+
+	/* the basis */
+	p->preempt_rule = p->preempt.count > p->handoff.count;
+	p->path_remote = p->idle_place[PATH_NOIPI].count > p->idle_place[PATH_IPI].count ?
+			 PATH_NOIPI : PATH_IPI;
+	for (int i = 0; i < PATH__NR; i++)
+		sl_hist_merge(&p->all_idle, &p->idle_place[i]);
+	basis_quantiles(p, &p->all_idle);
+	{
+		/* the table's basis: the remote path for stacking, the rule's for sync */
+		const uint64_t *q[WI__NR] = {
+			[WI_STACK] = p->q_stack[1], [WI_SYNC] = p->preempt_rule ? p->q_preempt : p->q_handoff,
+			[WI_LATE] = p->q_on_time, [WI_IDLE] = p->q_pull,
+		};
+		uint64_t n[WI__NR] = {
+			[WI_STACK] = p->stack_hist[1] ? p->stack_hist[1]->count : 0,
+			[WI_SYNC] = p->handoff.count + p->preempt.count,
+			[WI_LATE] = p->on_time.count, [WI_IDLE] = p->pull.count,
+		};
+
+		for (int k = 0; k < WI__NR; k++) {
+			p->kind[k].basis = n[k];
+			p->kind[k].lo = q[k][0];
+			p->kind[k].est = q[k][1];
+			p->kind[k].hi = q[k][2];
+		}
+	}
+
+	/* sync-only victims */
+	{
+		struct wi_kind_result *kr = &p->kind[WI_SYNC];
+		uint64_t est_all;
+
+		for (uint32_t i = 0; i < m->nr_tasks; i++) {
+			const struct wi_task *wt = sl_task_priv(m, a, m->tasks[i]);
+
+			if (wt->agg) {
+				sl_hist_merge(&p->sync_now, &wt->agg->now);
+				sl_hist_merge(&p->sync_sleep, &wt->agg->sleep);
+			}
+		}
+		est_all = add_sync(p, NULL, &p->sync_sleep) + add_sync(p, NULL, &p->sync_sleep_out);
+		kr->victims += p->sync_victims;
+		kr->samples += p->sync_now.count;
+		kr->inferred += p->sync_inferred;
+		kr->saved += (int64_t)(p->sync_now.sum + p->sync_now_out) - (int64_t)est_all;
+		sl_hist_merge(&kr->removed, &p->sync_now);
+		add_sync(p, &kr->added, &p->sync_sleep);
+		p->all_victims += p->sync_victims;
+		p->all.samples += p->sync_now.count;
+		p->all.inferred += p->sync_inferred;
+		p->all.saved += kr->saved;
+		sl_hist_merge(&p->all.removed, &p->sync_now);
+		add_sync(p, &p->all.added, &p->sync_sleep);
+	}
+
+	/* the records */
+	acc = xcalloc(m->nr_tasks + 1, sizeof(*acc));
+	for (size_t i = 0; i < p->nr_recs; i++)
+		n_stack += (p->recs[i].kinds & BIT(WI_STACK)) && !p->recs[i].lost;
+	for (size_t i = 0; i < p->nr_recs; i++) {
+		struct wi_wait *w = &p->recs[i];
+		struct wi_task_acc *ta = &acc[w->task];
+		uint64_t best = UINT64_MAX, best_place = UINT64_MAX, now = 0;
+		bool any = false;
+
+		if (!w->kinds)
+			continue;
+		for (int k = 0; k < WI__NR; k++) {
+			struct wi_kind_result *kr = &p->kind[k];
+			const struct sl_hist *b;
+			uint64_t est;
+
+			if (!(w->kinds & BIT(k)))
+				continue;
+			kr->victims++;
+			if (w->lost) {
+				kr->lost++;
+				continue;
+			}
+			if (k == WI_STACK) {
+				/* the i-th of n stacked wakeups gets the basis' quantile (i + 0.5) / n */
+				b = stack_basis(p, w->claim[k].path);
+				if (!b) {
+					kr->no_basis++;
+					continue;
+				}
+				est = sl_hist_percentile(b, 100.0 * ((double)i_stack + 0.5) / (double)n_stack);
+				i_stack++;
+			} else {
+				estimate(p, w, k, 1, &est);
+			}
+			now = wait_of(w, k);
+			kr->saved += (int64_t)now - (int64_t)est;
+			if (w->sampled && w->in_filter) {
+				kr->samples++;
+				kr->inferred += w->inferred;
+				sl_hist_add(&kr->removed, now);
+				sl_hist_add(&kr->added, est);
+			}
+			any = true;
+			best = MIN(best, est);
+			if (BIT(k) & PLACEMENT)
+				best_place = MIN(best_place, est);
+		}
+		if (w->lost)
+			p->all.lost++;
+		if (!any)
+			continue;
+		if (best_place != UINT64_MAX)
+			best = best_place;	/* placed well, it never waited behind anyone */
+		p->all_victims++;
+		now = w->sampled ? w->latency : 0;
+		for (int k = 0; k < WI__NR && !now; k++)
+			if (w->kinds & BIT(k))
+				now = MAX(now, w->claim[k].wait);
+		p->all.saved += (int64_t)now - (int64_t)best;
+		ta->saved += (int64_t)now - (int64_t)best;
+		ta->victims++;
+		ta->used = true;
+		if (w->sampled && w->in_filter) {
+			p->all.samples++;
+			p->all.inferred += w->inferred;
+			sl_hist_add(&p->all.removed, now);
+			sl_hist_add(&p->all.added, best);
+			sl_hist_add(&ta->removed, now);
+			sl_hist_add(&ta->added, best);
+		}
+		if (w->waker != WI_NO_TASK) {
+			struct wi_pair *e = pair_find(p, w->waker, w->task);
+
+			if (e)
+				e->saved += (int64_t)now - (int64_t)best;
+		}
+	}
+	for (int k = 0; k < WI__NR; k++)
+		replace(&p->kind[k].after, &m->latency, &p->kind[k].removed, &p->kind[k].added);
+	replace(&p->all.after, &m->latency, &p->all.removed, &p->all.added);
+
+	/* pairs: their sync-only victims */
+	for (int i = 0; i < p->nr_pairs; i++) {
+		struct wi_pair *e = &p->pairs[i];
+
+		e->saved += (int64_t)e->sync_now - (int64_t)add_sync(p, NULL, &e->sync_sleep);
+	}
+
+	task_results(p, m, a, acc);
+	for (uint32_t i = 0; i <= m->nr_tasks; i++) {
+		sl_hist_free(&acc[i].removed);
+		sl_hist_free(&acc[i].added);
+	}
+	free(acc);
+
+	p->all.victims = p->all_victims;
+	finding_estimates(p, m, keys, nr_keys);
+	free(keys);
+	p->done = true;
+}
+
+/* --- the report --- */
+
+/* Round trip of a pair, now and with its victims' waits replaced; false: not a ping-pong */
+static bool pair_round_trip(const struct wi_pair *e, uint64_t *now, uint64_t *after, uint64_t *exchanges)
+{
+	uint64_t span = sl_dur(e->first_ts, e->last_ts), rt;
+	int64_t per;
+
+	if (e->period.count < 10 || !e->wakeups[0] || !e->wakeups[1])
+		return false;
+	rt = sl_hist_percentile(&e->period, 50);
+	if (!rt || span < rt)
+		return false;
+	*exchanges = span / rt;
+	per = e->saved / (int64_t)*exchanges;
+	*now = rt;
+	*after = per >= (int64_t)rt ? 0 : (uint64_t)((int64_t)rt - per);
+	return true;
+}
+
+static int pair_by_wakeups(const void *x, const void *y)
+{
+	const struct wi_pair *a = *(const struct wi_pair *const *)x, *b = *(const struct wi_pair *const *)y;
+	uint64_t na = a->wakeups[0] + a->wakeups[1], nb = b->wakeups[0] + b->wakeups[1];
+
+	if (na != nb)
+		return na < nb ? 1 : -1;
+	return a->a < b->a ? -1 : a->a > b->a;
+}
+
+static int sorted_pairs(struct wi_priv *p, struct wi_pair **out)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->nr_pairs; i++) {
+		uint64_t x, y, z;
+
+		if (pair_round_trip(&p->pairs[i], &x, &y, &z))
+			out[n++] = &p->pairs[i];
+	}
+	qsort(out, (size_t)n, sizeof(*out), pair_by_wakeups);
+	return n;
+}
+
+static const char *task_name(char *buf, size_t len, const struct sl_model *m, uint32_t idx)
+{
+	const struct sl_task *t = m->tasks[idx];
+
+	snprintf(buf, len, "%s:%d", sl_task_comm(m, t), t->pid);
+	return buf;
+}
+
+static const char *signed_dur(char *buf, size_t len, int64_t ns)
+{
+	if (ns >= 0)
+		return fmt_duration(buf, len, (uint64_t)ns);
+	buf[0] = '-';
+	fmt_duration(buf + 1, len - 1, (uint64_t)-ns);
+	return buf;
+}
+
+/* "28.5us": a duration in its report cell, without the padding */
+static const char *cell(char *buf, size_t len, uint64_t ns)
+{
+	char tmp[32];
+	const char *c = sl_report_cell(tmp, sizeof(tmp), ns);
+
+	while (*c == ' ')
+		c++;
+	snprintf(buf, len, "%s", c);
+	return buf;
+}
+
+/* One kind's rule and what it was measured by, in one line */
+static void basis_line(struct sl_report *r, const struct wi_priv *p, int k)
+{
+	const struct wi_kind_result *kr = &p->kind[k];
+	char lo[32], est[32], hi[32];
+	const char *weak = kr->basis < SL_WHATIF_WEAK_BELOW ? ", weak" : "";
+
+	cell(lo, sizeof(lo), kr->lo);
+	cell(est, sizeof(est), kr->est);
+	cell(hi, sizeof(hi), kr->hi);
+	switch (k) {
+	case WI_STACK:
+		if (!kr->basis)
+			fprintf(r->out, "    stacking: no wakeup placed on an idle CPU to go by\n");
+		else
+			fprintf(r->out, "    stacking: latency of an idle placement %s (%s..%s),"
+				" %" PRIu64 " of them%s\n", est, lo, hi, kr->basis, weak);
+		break;
+	case WI_SYNC:
+		if (p->preempt_rule)
+			fprintf(r->out, "    sync: preempts its waker after %s (%s..%s), %" PRIu64
+				" local handoffs%s\n", est, lo, hi, kr->basis, weak);
+		else if (kr->basis)
+			fprintf(r->out, "    sync: at the waker's block + %s (%s..%s), %" PRIu64
+				" local handoffs%s\n", est, lo, hi, kr->basis, weak);
+		else
+			fprintf(r->out, "    sync: at the waker's block (no local handoff to go by, weak)\n");
+		break;
+	case WI_LATE:
+		if (kr->basis)
+			fprintf(r->out, "    late: at the expected switch (up to +%s, as %" PRIu64
+				" on-time switches%s)\n", hi, kr->basis, weak);
+		else
+			fprintf(r->out, "    late: at the expected switch (no on-time switch to go by, weak)\n");
+		break;
+	default:
+		if (kr->basis)
+			fprintf(r->out, "    idle: the overlap less a pull, %s (%s..%s), %" PRIu64
+				" pulls%s\n", est, lo, hi, kr->basis, weak);
+		else
+			fprintf(r->out, "    idle: the overlap less a pull, %s (no pull to go by, weak)\n",
+				est);
+		break;
+	}
+}
+
+static void wi_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_report *r)
+{
+	struct wi_priv *p = a->priv;
+	struct wi_pair *pairs[WI_PAIRS];
+	char b1[32], b2[32], b3[32], n1[64], n2[64];
+	uint64_t findings = 0, inferred = 0, lost = 0;
+	int nr_pairs;
+
+	if (!p->done)
+		return;
+	for (int k = 0; k < WI__NR; k++)
+		findings += m->findings->summary[wi_sl_kind[k]].count;
+	if (!findings)
+		return;
+	sl_report_section(r, "What if (each kind decided the other way, from this trace's own measurements)");
+	fprintf(r->out, "  %s%-20s %8s  %8s    %8s  %12s  %6s%s\n", sl_color(r, SL_C_DIM),
+		"kind", "findings", "p99 now", "if fixed", "wait saved", "basis", sl_color(r, SL_C_RESET));
+	for (int k = 0; k < WI__NR; k++) {
+		const struct wi_kind_result *kr = &p->kind[k];
+		uint64_t count = m->findings->summary[wi_sl_kind[k]].count;
+
+		if (!count) {
+			fprintf(r->out, "  %-20s %8d\n", sl_kinds[wi_sl_kind[k]].name, 0);
+			continue;
+		}
+		fprintf(r->out, "  %-20s %8" PRIu64 "  %8s -> %8s  %12s  %6" PRIu64 "%s\n",
+			sl_kinds[wi_sl_kind[k]].name, count,
+			sl_report_cell(b1, sizeof(b1), sl_hist_percentile(&m->latency, 99)),
+			sl_report_cell(b2, sizeof(b2), sl_hist_percentile(&kr->after, 99)),
+			signed_dur(b3, sizeof(b3), kr->saved), kr->basis,
+			kr->basis < SL_WHATIF_WEAK_BELOW ? " weak" : "");
+		inferred += kr->inferred;
+		lost += kr->lost;
+	}
+	fprintf(r->out, "  %-20s %8" PRIu64 "  %8s -> %8s  %12s\n", "all kinds", findings,
+		sl_report_cell(b1, sizeof(b1), sl_hist_percentile(&m->latency, 99)),
+		sl_report_cell(b2, sizeof(b2), sl_hist_percentile(&p->all.after, 99)),
+		signed_dur(b3, sizeof(b3), p->all.saved));
+	fprintf(r->out, "  all kinds: p50 %s -> %s, p99.9 %s -> %s (%" PRIu64 " samples)\n",
+		cell(b1, sizeof(b1), sl_hist_percentile(&m->latency, 50)),
+		cell(b2, sizeof(b2), sl_hist_percentile(&p->all.after, 50)),
+		cell(b3, sizeof(b3), sl_hist_percentile(&m->latency, 99.9)),
+		cell(n1, sizeof(n1), sl_hist_percentile(&p->all.after, 99.9)),
+		m->latency.count);
+	fprintf(r->out, "  %sestimates (median, p25..p75 of the measurements they come from):%s\n",
+		sl_color(r, SL_C_DIM), sl_color(r, SL_C_RESET));
+	for (int k = 0; k < WI__NR; k++)
+		if (m->findings->summary[wi_sl_kind[k]].count)
+			basis_line(r, p, k);
+	if (p->all.inferred)
+		fprintf(r->out, "  %" PRIu64 " of the samples replaced end at a switch the trace does"
+			" not show:\n  their wait now, and what is saved, are lower bounds\n",
+			p->all.inferred);
+	if (lost)
+		fprintf(r->out, "  %" PRIu64 " findings across lost events: counted apart, not estimated\n",
+			lost);
+	nr_pairs = sorted_pairs(p, pairs);
+	for (int i = 0, shown = 0; i < nr_pairs && shown < 3; i++) {
+		const struct wi_pair *e = pairs[i];
+		bool swap = m->tasks[e->b]->pid < m->tasks[e->a]->pid;
+		uint64_t now, after, ex;
+
+		if (!e->saved)
+			continue;	/* no finding between them */
+		pair_round_trip(e, &now, &after, &ex);
+		fprintf(r->out, "  round trip %s <-> %s: %s -> %s\n",
+			task_name(n1, sizeof(n1), m, swap ? e->b : e->a),
+			task_name(n2, sizeof(n2), m, swap ? e->a : e->b),
+			fmt_duration(b1, sizeof(b1), now), fmt_duration(b2, sizeof(b2), after));
+		shown++;
+	}
+}
+
+static void result_json(cJSON *o, const struct wi_kind_result *kr, const struct sl_model *m)
+{
+	sl_json_add_u64(o, "victims", kr->victims);
+	sl_json_add_u64(o, "samples", kr->samples);
+	sl_json_add_u64(o, "inferred", kr->inferred);
+	sl_json_add_u64(o, "lost", kr->lost);
+	sl_json_add_i64(o, "wait_saved_ns", kr->saved);
+	cJSON_AddItemToObject(o, "now", sl_hist_json(&m->latency));
+	cJSON_AddItemToObject(o, "if_fixed", sl_hist_json(&kr->after));
+}
+
+static cJSON *q_json(const struct sl_hist *h, uint64_t dflt)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	sl_json_add_u64(o, "count", h->count);
+	sl_json_add_u64(o, "p25_ns", q_of(h, 0, dflt));
+	sl_json_add_u64(o, "p50_ns", q_of(h, 1, dflt));
+	sl_json_add_u64(o, "p75_ns", q_of(h, 2, dflt));
+	return o;
+}
+
+static cJSON *task_json(const struct sl_model *m, const struct wi_task_result *t, bool comm)
+{
+	cJSON *o = cJSON_CreateObject(), *x;
+
+	if (!comm)
+		sl_json_add_i64(o, "pid", m->tasks[t->task]->pid);
+	cJSON_AddStringToObject(o, "comm", sl_task_comm(m, m->tasks[t->task]));
+	sl_json_add_u64(o, "samples", t->count);
+	sl_json_add_u64(o, "victims", t->victims);
+	sl_json_add_i64(o, "wait_saved_ns", t->saved);
+	x = cJSON_AddObjectToObject(o, "now");
+	sl_json_add_u64(x, "p50_ns", t->now50);
+	sl_json_add_u64(x, "p99_ns", t->now99);
+	x = cJSON_AddObjectToObject(o, "if_fixed");
+	sl_json_add_u64(x, "p50_ns", t->after50);
+	sl_json_add_u64(x, "p99_ns", t->after99);
+	return o;
+}
+
+static void wi_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *root)
+{
+	struct wi_priv *p = a->priv;
+	cJSON *o, *basis, *kinds, *list, *x;
+	struct wi_pair *pairs[WI_PAIRS];
+	int nr_pairs;
+
+	if (!p->done)
+		return;
+	o = cJSON_AddObjectToObject(root, "whatif");
+	sl_json_add_u64(o, "weak_below", SL_WHATIF_WEAK_BELOW);
+
+	basis = cJSON_AddObjectToObject(o, "basis");
+	x = cJSON_AddObjectToObject(basis, "local_handoffs");
+	sl_json_add_u64(x, "count", p->handoff.count + p->preempt.count);
+	cJSON_AddStringToObject(x, "rule", p->preempt_rule ? "preempt" : "block");
+	cJSON_AddItemToObject(x, "block_handoff", q_json(&p->handoff, 0));
+	cJSON_AddItemToObject(x, "preempt_latency", q_json(&p->preempt, 0));
+	x = cJSON_AddObjectToObject(basis, "idle_placements");
+	for (int i = 0; i < PATH__NR; i++)
+		cJSON_AddItemToObject(x, path_names[i], q_json(&p->idle_place[i], 0));
+	cJSON_AddStringToObject(x, "remote_path", path_names[p->path_remote]);
+	x = q_json(&p->pull, WI_DEFAULT_PULL_NS);
+	cJSON_AddBoolToObject(x, "default", !p->pull.count);
+	cJSON_AddItemToObject(basis, "pulls", x);
+	x = q_json(&p->on_time, 0);
+	cJSON_AddBoolToObject(x, "default", !p->on_time.count);
+	cJSON_AddItemToObject(basis, "on_time_switches", x);
+
+	kinds = cJSON_AddObjectToObject(o, "kinds");
+	for (int k = 0; k < WI__NR; k++) {
+		const struct wi_kind_result *kr = &p->kind[k];
+		cJSON *ko = cJSON_AddObjectToObject(kinds, sl_kinds[wi_sl_kind[k]].name);
+
+		sl_json_add_u64(ko, "findings", m->findings->summary[wi_sl_kind[k]].count);
+		result_json(ko, kr, m);
+		sl_json_add_u64(ko, "no_basis", kr->no_basis);
+		sl_json_add_u64(ko, "basis", kr->basis);
+		cJSON_AddBoolToObject(ko, "weak", kr->basis < SL_WHATIF_WEAK_BELOW);
+	}
+	x = cJSON_AddObjectToObject(o, "all");
+	{
+		uint64_t findings = 0;
+
+		for (int k = 0; k < WI__NR; k++)
+			findings += m->findings->summary[wi_sl_kind[k]].count;
+		sl_json_add_u64(x, "findings", findings);
+	}
+	result_json(x, &p->all, m);
+
+	list = cJSON_AddArrayToObject(o, "tasks");
+	for (size_t i = 0; i < p->nr_tasks && i < WI_LISTED; i++)
+		cJSON_AddItemToArray(list, task_json(m, &p->tasks[i], false));
+	list = cJSON_AddArrayToObject(o, "comms");
+	for (size_t i = 0; i < p->nr_comms && i < WI_LISTED; i++)
+		cJSON_AddItemToArray(list, task_json(m, &p->comms[i], true));
+
+	list = cJSON_AddArrayToObject(o, "pairs");
+	nr_pairs = sorted_pairs(p, pairs);
+	for (int i = 0; i < nr_pairs && i < WI_LISTED; i++) {
+		const struct wi_pair *e = pairs[i];
+		cJSON *po = cJSON_CreateObject(), *tasks = cJSON_AddArrayToObject(po, "tasks");
+		uint64_t now, after, ex;
+		uint32_t ids[2] = { e->a, e->b };
+
+		pair_round_trip(e, &now, &after, &ex);
+		for (int j = 0; j < 2; j++) {
+			cJSON *t = cJSON_CreateObject();
+
+			sl_json_add_i64(t, "pid", m->tasks[ids[j]]->pid);
+			cJSON_AddStringToObject(t, "comm", sl_task_comm(m, m->tasks[ids[j]]));
+			cJSON_AddItemToArray(tasks, t);
+		}
+		sl_json_add_u64(po, "wakeups", e->wakeups[0] + e->wakeups[1]);
+		sl_json_add_u64(po, "exchanges", ex);
+		sl_json_add_u64(po, "round_trip_ns", now);
+		sl_json_add_u64(po, "round_trip_if_fixed_ns", after);
+		sl_json_add_i64(po, "wait_saved_ns", e->saved);
+		cJSON_AddItemToArray(list, po);
+	}
+}
+
+static void wi_destroy(struct sl_analyzer *a, struct sl_model *m)
+{
+	struct wi_priv *p = a->priv;
+
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		struct wi_task *wt = sl_task_priv(m, a, m->tasks[i]);
+
+		free(wt->open);
+		if (wt->agg) {
+			sl_hist_free(&wt->agg->now);
+			sl_hist_free(&wt->agg->sleep);
+			free(wt->agg);
+		}
+	}
+	sl_hist_free(&p->handoff);
+	sl_hist_free(&p->preempt);
+	for (int i = 0; i < PATH__NR; i++)
+		sl_hist_free(&p->idle_place[i]);
+	sl_hist_free(&p->pull);
+	sl_hist_free(&p->on_time);
+	sl_hist_free(&p->all_idle);
+	sl_hist_free(&p->sync_now);
+	sl_hist_free(&p->sync_sleep);
+	sl_hist_free(&p->sync_sleep_out);
+	for (int i = 0; i < p->nr_pairs; i++) {
+		sl_hist_free(&p->pairs[i].period);
+		sl_hist_free(&p->pairs[i].sync_sleep);
+	}
+	for (int k = 0; k < WI__NR; k++) {
+		sl_hist_free(&p->kind[k].removed);
+		sl_hist_free(&p->kind[k].added);
+		sl_hist_free(&p->kind[k].after);
+	}
+	sl_hist_free(&p->all.removed);
+	sl_hist_free(&p->all.added);
+	sl_hist_free(&p->all.after);
+	while (p->free_waits) {
+		struct wi_wait *w = p->free_waits;
+
+		p->free_waits = w->next_free;
+		free(w);
+	}
+	free(p->recs);
+	free(p->verdicts);
+	free(p->tasks);
+	free(p->comms);
+	sl_gaps_free(&p->gaps);
+}
+
+const struct sl_analyzer_ops sl_whatif_analyzer = {
+	.name = "whatif",
+	.priv_size = sizeof(struct wi_priv),
+	.task_priv_size = sizeof(struct wi_task),
+	.cpu_priv_size = sizeof(struct wi_cpu),
+	.init = wi_init,
+	.on_placement = wi_on_placement,
+	.on_latency = wi_on_latency,
+	.on_runnable = wi_on_runnable,
+	.on_switch = wi_on_switch,
+	.on_cpu_unknown = wi_on_cpu_unknown,
+	.finish = wi_finish,
+	.report_text = wi_report_text,
+	.report_json = wi_report_json,
+	.destroy = wi_destroy,
+};

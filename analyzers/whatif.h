@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * whatif.h - what the finding analyzers tell the what-if (whatif.c)
+ *
+ * Each analyzer that counts a finding tells whatif.c whose wait it made
+ * longer and the one fact the other decision's estimate needs; the
+ * analyzers that measure what a good decision costs on this machine (a
+ * local handoff, a switch at the slice) report those too.  whatif.c
+ * turns them into estimates at the end of the trace (man
+ * schedlint-analyze, WHAT IF).  Calls from analyzers/ only: the what-if
+ * is an analyzer, found by its ops in the model's list.
+ */
+#ifndef SCHEDLINT_ANALYZERS_WHATIF_H
+#define SCHEDLINT_ANALYZERS_WHATIF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "schedlint/findings.h"
+#include "schedlint/model.h"
+
+/* A wait a finding says a bad decision made longer. */
+struct whatif_victim {
+	uint8_t kind;			/* enum sl_kind */
+	struct sl_task *task;		/* the task that waited */
+	uint64_t wake_seq;		/* its wakeup the wait is part of; 0 none (a preempted task) */
+	uint64_t start, end;		/* the wait as the analyzer saw it */
+	/*
+	 * sync-wake-remote: from the waking to the waker's block;
+	 * idle-while-runnable: the overlap with the idle CPU
+	 */
+	uint64_t fact;
+	int32_t cpu;			/* where it waited */
+	int32_t alt_cpu;		/* where the other decision runs it */
+	int32_t waker_cpu;		/* wakee-stacking: whose CPU the placement came from */
+	/* the finding: its time and task, to find it again */
+	uint64_t key_ts;
+	int32_t key_pid;
+};
+
+/* A finding was counted (or held): note its victim. */
+void whatif_victim(struct sl_model *m, const struct whatif_victim *v);
+/*
+ * A held finding's verdict at the end (wakee-stacking, idle-while-
+ * runnable: stands() of held.h): it stands with f as it is now (its
+ * cost may have been cut at lost events) or is dropped.
+ */
+void whatif_held_verdict(const struct sl_model *m, const struct sl_finding *f, bool stands);
+/*
+ * A late-preemption finding: the run of r on cpu should have ended at
+ * expected and ended at t1; its waiters start the difference earlier.
+ */
+void whatif_late(struct sl_model *m, int cpu, struct sl_task *r, uint64_t expected, uint64_t t1);
+
+/* Measurements of good decisions, from the whole trace (the filters do not apply) */
+/* a synchronous wakeup kept on the waker's CPU: its latency, and the waking to the waker's block */
+void whatif_local_handoff(struct sl_model *m, uint64_t latency, uint64_t sleep_after);
+/* a contended run switched (preempted) at or after its expected time, within the tolerance */
+void whatif_on_time(struct sl_model *m, uint64_t delay);
+
+#endif /* SCHEDLINT_ANALYZERS_WHATIF_H */
