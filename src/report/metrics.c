@@ -29,6 +29,7 @@ enum metric_src {
 	SRC_ACCOUNTING,		/* accounting.<hist>.<field>; absent in older reports: invalid */
 	SRC_RATE_MOVES,		/* accounting.cpu_moves, per second */
 	SRC_PATH,		/* the number at a dotted path; absent (an older report): no value */
+	SRC_WHATIF,		/* whatif.kinds.<kind> (or whatif.all): if_fixed.<field> or <field> */
 };
 
 struct metric_def {
@@ -37,11 +38,11 @@ struct metric_def {
 	enum metric_src src;
 	const char *field;	/* the JSON field it comes from */
 	const char *hist;	/* SRC_ACCOUNTING: the histogram under accounting */
-	int kind;		/* SRC_SUMMARY: enum sl_kind */
+	int kind;		/* SRC_SUMMARY, SRC_WHATIF: enum sl_kind (SRC_WHATIF: -1 all) */
 	char what[128];
 };
 
-#define MAX_DEFS (40 + 5 * SL_KIND__COUNT)
+#define MAX_DEFS (40 + 5 * SL_KIND__COUNT + 3 * (SL_KIND__COUNT + 1))
 static struct metric_def defs[MAX_DEFS];
 static size_t nr_defs;
 
@@ -144,6 +145,30 @@ static void build_defs(void)
 		"median wait of a preempted fair task until it ran again");
 	add_def("preempted-wait.p99", SL_UNIT_NS, SRC_PATH,
 		"late_preemption.wait_after_preemption.p99_ns", "p99 of the waits after a preemption");
+	/* the what-if (man schedlint-analyze, WHAT IF): per listed kind, and all together */
+	for (int k = -1; k < SL_KIND__COUNT; k++) {
+		static const char *const fields[] = { "p50_ns", "p99_ns", "wait_saved_ns" };
+		const char *kind = k < 0 ? "all" : sl_kinds[k].name;
+		char whose[64];
+
+		if (k >= 0 && !sl_kinds[k].listed)
+			continue;
+		snprintf(whose, sizeof(whose), k < 0 ? "every finding" : "the %s findings",
+			 k < 0 ? "" : sl_kinds[k].name);
+		for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
+			struct metric_def *d;
+
+			snprintf(name, sizeof(name), "whatif.%s.%s", kind,
+				 i == 0 ? "p50" : i == 1 ? "p99" : "wait_saved");
+			if (i < 2)
+				snprintf(what, sizeof(what), "wakeup latency %s with %s fixed "
+					 "(estimated)", i == 0 ? "p50" : "p99", whose);
+			else
+				snprintf(what, sizeof(what), "wait %s cost (estimated)", whose);
+			d = add_def(name, SL_UNIT_NS, SRC_WHATIF, fields[i], what);
+			d->kind = k;
+		}
+	}
 }
 
 /* --- reading the report --- */
@@ -461,6 +486,19 @@ static int extract_def(struct extract *x, const struct metric_def *d, struct sl_
 		else
 			unmeasured = "no analyzed time (an empty window)";
 		break;
+	case SRC_WHATIF: {
+		/* optional: reports made before the what-if have none */
+		const cJSON *w = member(x->root, "whatif"), *ko, *from;
+		bool saved = !strcmp(d->field, "wait_saved_ns");
+
+		ko = d->kind < 0 ? member(w, "all") : member(member(w, "kinds"), sl_kinds[d->kind].name);
+		from = saved ? ko : member(ko, "if_fixed");
+		if (!json_number(member(from, d->field), &value))
+			unmeasured = "no what-if in the report (made before schedlint had one)";
+		else if (!saved && (!json_number(member(from, "count"), &count) || !count))
+			unmeasured = "no wakeup-latency samples";
+		break;
+	}
 	}
 	push(ms, d->name, d->unit, unmeasured, value);
 	return 0;
