@@ -291,6 +291,9 @@ static void dt_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 		if (cut < msg_len)
 			xp_put(y++, r->x + 1, r->w - 1, A_NORMAL, msg + cut + (msg[cut] == ' '));
 	}
+	/* what the other decision would have given (man schedlint-analyze, WHAT IF) */
+	if (sl_finding_whatif_text(f, x->m, msg, sizeof(msg)))
+		xp_putf(y++, r->x + 1, r->w - 1, A_NORMAL, "%s", msg);
 	y += draw_fields(x, d, y, r, r->h >= 30 ? 3 : 2);
 
 	/* the lanes */

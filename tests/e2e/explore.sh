@@ -153,6 +153,10 @@ for size in 120x40 80x24; do
 	grep -qF "$first_kind" "$TMP/screen" && grep -qF "$first_comm" "$TMP/screen" &&
 		pass "$size: the detail names its kind and task ($first_kind, $first_comm)" ||
 		fail "$size: the detail names its kind and task ($first_kind, $first_comm)" "$(cat "$TMP/screen")"
+	# its what-if (every finding of these traces has one: see the JSON's whatif)
+	grep -qE "^ if [a-z ]+.*: ~[0-9.]+ [mun]?s instead of " "$TMP/screen" &&
+		pass "$size: the detail says what the other decision would have given" ||
+		fail "$size: the detail says what the other decision would have given" "$(cat "$TMP/screen")"
 	# the timeline: a lane per CPU (those the finding names marked *), the axis, the events at the finding
 	if wait_all "^\*cpu +[0-9]+ " "^[* ]cpu +0 " "^[* ]cpu +1 " "/col" "^>[0-9]+\.[0-9]+ \[[0-9]+\]"; then
 		pass "$size: the detail shows a timeline of every CPU and the events at the finding"
