@@ -1,0 +1,95 @@
+#!/bin/sh
+# whatif.sh - the what-if of a bad run predicts its fixed twin (issue 21)
+#
+# testdata/whatif holds twins: NAME-bad.scn with the bad decisions of one
+# kind (or all, "mixed"), NAME-fixed.scn with them made the other way,
+# and NAME.expect.json with their latencies written down from the
+# timelines (tests/whatif_twins_gen.py writes all three).  For .dat and
+# .txt: both analyzed with the expectation's args, then
+# tests/whatif_twins.py checks the measured and predicted p50/p99 and that
+# the prediction meets the fixed run within 20% or 5 us.
+. tests/lib.sh
+
+for expect in "$TESTDATA"/whatif/*.expect.json; do
+	name=$(basename "$expect" .expect.json)
+	dir=$(dirname "$expect")
+	python3 -c 'import json, sys; print("\n".join(json.load(open(sys.argv[1]))["args"]))' \
+		"$expect" > "$TMP/args"
+	for v in bad fixed; do
+		if ! "$SCHEDGEN" scenario "$dir/$name-$v.scn" -o "$TMP/$v.dat" --text "$TMP/$v.txt" \
+			2> "$TMP/err"; then
+			fail "$name-$v: schedgen" "$(cat "$TMP/err")"
+			continue 2
+		fi
+	done
+	for fmt in dat txt; do
+		ok=true
+		for v in bad fixed; do
+			old_ifs=$IFS
+			IFS='
+'
+			# shellcheck disable=SC2046
+			set -- $(cat "$TMP/args")
+			IFS=$old_ifs
+			if ! "$SCHEDLINT" analyze --json "$@" "$TMP/$v.$fmt" > "$TMP/$v.json" 2> "$TMP/err" ||
+				grep -q 'Sanitizer\|runtime error' "$TMP/err"; then
+				fail "$name-$v.$fmt: analyze" "$(head -3 "$TMP/err")"
+				ok=false
+			fi
+		done
+		$ok || continue
+		python3 tests/whatif_twins.py "$expect" "$TMP/bad.json" "$TMP/fixed.json" > "$TMP/out" 2>&1
+		[ $? -le 1 ] || { fail "$name.$fmt: whatif_twins.py" "$(cat "$TMP/out")"; continue; }
+		while read -r verdict what; do
+			case $verdict in
+			ok) pass "$name.$fmt: $what" ;;
+			*) fail "$name.$fmt: ${what#ok }" ;;
+			esac
+		done < "$TMP/out"
+	done
+done
+
+# --- the real pipe: free across 2 CPUs vs pinned to one (testdata/real/README.md) ---
+#
+# The pinned run is, roughly, the free run with its synchronous wakeups kept
+# on the waker's CPU.  The what-if replaces waits, not work: it keeps of each
+# half exchange the wakee's run up to its waking of the other (think) and
+# its waker's run from the waking to its block (sleep_after, the estimate's
+# floor).  So the free trace's what-if round trip can come no closer to the
+# pinned one than W = (think + sleep_after) / (pinned round trip / 2), the
+# work of a half exchange free over pinned, both measured from the traces;
+# and it must not undercut the pinned round trip nor exceed the free one.
+for t in pipe pipe-pinned; do
+	"$SCHEDLINT" analyze --json --max-findings 100000 "$TESTDATA/real/$t.dat" > "$TMP/$t.json" \
+		2> "$TMP/err" || fail "analyze $t.dat" "$(cat "$TMP/err")"
+done
+if out=$(python3 - "$TMP/pipe.json" "$TMP/pipe-pinned.json" 2>&1 <<'PY'
+import json, sys
+free, pinned = (json.load(open(p)) for p in sys.argv[1:])
+
+def pipe_pair(d):
+    pairs = [p for p in d["whatif"]["pairs"]
+             if all(t["comm"] == "sched-pipe" for t in p["tasks"])]
+    assert pairs, "no sched-pipe pair with a round trip"
+    return pairs[0]
+
+f, p = pipe_pair(free), pipe_pair(pinned)
+now, whatif, pin = f["round_trip_ns"], f["round_trip_if_fixed_ns"], p["round_trip_ns"]
+s = free["summary"]["sync-wake-remote"]
+latency = s["cost_ns"] / s["count"]
+sleeps = [x["sleep_after_ns"] for x in free["findings"] if x["kind"] == "sync-wake-remote"]
+assert len(sleeps) == s["count"], "%d of %d findings listed" % (len(sleeps), s["count"])
+sleep = sum(sleeps) / len(sleeps)
+think = now / 2 - latency
+work = (think + sleep) / (pin / 2)
+ratio = whatif / pin
+print("free %.1f us, what-if %.1f us, pinned %.1f us: x%.2f; think %.1f us, sleep_after %.1f us, "
+      "work ratio %.2f" % (now / 1e3, whatif / 1e3, pin / 1e3, ratio, think / 1e3, sleep / 1e3, work))
+assert pin <= whatif <= now, "the what-if is not between the pinned and the free round trips"
+assert ratio <= 1.25 * work, "x%.2f: further from the pinned run than the work ratio %.2f allows" % (ratio, work)
+PY
+); then
+	pass "pipe: the free trace's what-if round trip vs the pinned one: $out"
+else
+	fail "pipe: the free trace's what-if round trip vs the pinned one" "$out"
+fi
