@@ -104,7 +104,8 @@ struct wi_claim {
 	uint64_t key_ts;		/* the finding's time and task */
 	int32_t key_pid;
 	int32_t cpu, alt_cpu;
-	uint8_t path;			/* stacking: enum wi_path */
+	int32_t waker_cpu;		/* stacking: the placement came from there */
+	uint8_t path;			/* stacking: enum wi_path (alt_cpu from waker_cpu) */
 	bool keyed;			/* late: the finding's first waiter */
 };
 
@@ -170,7 +171,7 @@ struct wi_pair {
 
 struct wi_verdict {
 	uint8_t kind;
-	int32_t pid;
+	int32_t pid, alt_cpu;
 	uint64_t ts, cost;
 	bool stands;
 };
@@ -449,6 +450,7 @@ void whatif_victim(struct sl_model *m, const struct whatif_victim *v)
 	c = (struct wi_claim){
 		.start = v->start, .wait = sl_dur(v->start, v->end), .fact = v->fact,
 		.key_ts = v->key_ts, .key_pid = v->key_pid, .cpu = v->cpu, .alt_cpu = v->alt_cpu,
+		.waker_cpu = v->waker_cpu,
 		.path = v->alt_cpu >= 0 && v->alt_cpu == v->waker_cpu ? PATH_LOCAL : PATH_IPI,
 	};
 	w = wait_for(p, m, self, v->task, v->wake_seq, &alone);
@@ -457,7 +459,8 @@ void whatif_victim(struct sl_model *m, const struct whatif_victim *v)
 		settle(p, m, w);
 }
 
-void whatif_held_verdict(const struct sl_model *m, const struct sl_finding *f, bool stands)
+void whatif_held_verdict(const struct sl_model *m, const struct sl_finding *f, bool stands,
+			 int alt_cpu)
 {
 	struct sl_analyzer *self = find_self(m);
 	struct wi_priv *p;
@@ -468,6 +471,7 @@ void whatif_held_verdict(const struct sl_model *m, const struct sl_finding *f, b
 	GROW(p->verdicts, p->alloc_verdicts, p->nr_verdicts + 1);
 	p->verdicts[p->nr_verdicts++] = (struct wi_verdict){
 		.kind = f->kind, .pid = f->pid, .ts = f->ts, .cost = f->cost, .stands = stands,
+		.alt_cpu = alt_cpu,
 	};
 }
 
@@ -798,10 +802,15 @@ static void apply_verdicts(struct wi_priv *p, struct sl_model *m, const uint64_t
 
 		if (!w || k < 0)
 			continue;
-		if (!v->stands)
+		if (!v->stands) {
 			w->kinds &= (uint8_t)~BIT(k);
-		else if (k == WI_IDLE)
+			continue;
+		}
+		w->claim[k].alt_cpu = v->alt_cpu;
+		if (k == WI_IDLE)
 			w->claim[k].fact = MIN(w->claim[k].fact, v->cost);	/* cut at lost events */
+		else	/* the lowest idle CPU left */
+			w->claim[k].path = v->alt_cpu == w->claim[k].waker_cpu ? PATH_LOCAL : PATH_IPI;
 	}
 	/* held findings stand for migratable tasks only (held.h) */
 	for (size_t i = 0; i < p->nr_recs; i++) {
@@ -830,27 +839,13 @@ static void mark_lost(struct wi_priv *p, struct wi_wait *w)
 	}
 }
 
-/*
- * out = before - removed + added, bucket by bucket (the same log-linear
- * buckets); a bucket's samples stay within before's min and max
- */
+/* out = before - removed + added (removed's samples are in before) */
 static void replace(struct sl_hist *out, const struct sl_hist *before, const struct sl_hist *removed,
 		    const struct sl_hist *added)
 {
-	struct sl_hist_iter ib = { 0 }, ir = { 0 };
-	uint64_t lo, hi, n, rlo = 0, rhi, rn = 0;
-	bool have_r = sl_hist_next(removed, &ir, &rlo, &rhi, &rn);
-
 	sl_hist_init(out);
-	while (sl_hist_next(before, &ib, &lo, &hi, &n)) {
-		while (have_r && rlo < lo)
-			have_r = sl_hist_next(removed, &ir, &rlo, &rhi, &rn);
-		if (have_r && rlo == lo) {
-			n = n > rn ? n - rn : 0;
-			have_r = sl_hist_next(removed, &ir, &rlo, &rhi, &rn);
-		}
-		sl_hist_add_count(out, MIN(MAX(lo + (hi - lo) / 2, before->min), before->max), n);
-	}
+	sl_hist_merge(out, before);
+	sl_hist_remove(out, removed);
 	sl_hist_merge(out, added);
 }
 
@@ -1201,6 +1196,13 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 	free(acc);
 
 	p->all.victims = p->all_victims;
+	for (int k = 0; k < WI__NR; k++) {
+		struct sl_kind_summary *s = &m->findings->summary[wi_sl_kind[k]];
+
+		s->whatif = s->count > 0;
+		s->whatif_saved = p->kind[k].saved;
+		s->whatif_p99 = sl_hist_percentile(&p->kind[k].after, 99);
+	}
 	finding_estimates(p, m, keys, nr_keys);
 	free(keys);
 	p->done = true;

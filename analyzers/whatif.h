@@ -43,9 +43,11 @@ void whatif_victim(struct sl_model *m, const struct whatif_victim *v);
 /*
  * A held finding's verdict at the end (wakee-stacking, idle-while-
  * runnable: stands() of held.h): it stands with f as it is now (its
- * cost may have been cut at lost events) or is dropped.
+ * cost may have been cut at lost events, its other CPU is alt_cpu: an
+ * idle CPU that lost events is none) or is dropped.
  */
-void whatif_held_verdict(const struct sl_model *m, const struct sl_finding *f, bool stands);
+void whatif_held_verdict(const struct sl_model *m, const struct sl_finding *f, bool stands,
+			 int alt_cpu);
 /*
  * A late-preemption finding: the run of r on cpu should have ended at
  * expected and ended at t1; its waiters start the difference earlier.

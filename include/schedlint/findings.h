@@ -104,6 +104,10 @@ struct sl_kind_summary {
 	uint64_t count;
 	uint64_t cost;			/* total, saturating */
 	uint64_t max_cost;
+	/* the what-if of the kind's findings (analyzers/whatif.c, at the end) */
+	bool whatif;			/* estimated: the fields below are set */
+	int64_t whatif_saved;		/* total wait saved (ns), < 0: fixing would cost */
+	uint64_t whatif_p99;		/* wakeup-latency p99 with them fixed */
 };
 
 /* One kind's kept findings: a min-heap on cost, at most max entries. */

@@ -46,6 +46,13 @@ void sl_hist_add_count(struct sl_hist *h, uint64_t v, uint64_t n);
 void sl_hist_add_held(struct sl_hist *h, uint64_t v);
 void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src);
 /*
+ * Take src's samples out of dst, bucket by bucket (src's must be in
+ * dst); dst's min and max stay exact while their buckets keep samples,
+ * else they become the remaining buckets' bounds.  The sum is exact
+ * when src's is (no saturation).
+ */
+void sl_hist_remove(struct sl_hist *dst, const struct sl_hist *src);
+/*
  * Keep only the non-empty buckets (8 bytes each instead of a group's 512):
  * for a histogram that will take few or no samples more, such as an
  * exited task's.  Every function works on either form; an add expands it.

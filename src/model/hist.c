@@ -269,6 +269,40 @@ void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src)
 	dst->sum = dst->sum + src->sum < dst->sum ? UINT64_MAX : dst->sum + src->sum;
 }
 
+void sl_hist_remove(struct sl_hist *dst, const struct sl_hist *src)
+{
+	struct walk w = { 0 };
+	uint64_t lo, hi, first = UINT64_MAX, last = 0;
+	uint32_t c;
+	int g, i;
+
+	if (!src->count || !dst->count)
+		return;
+	if (dst->nr_held || dst->sparse)
+		settle(dst);		/* and back from the sparse form */
+	while (walk_next(src, &w, &g, &i, &c)) {
+		uint32_t *b = dst->groups ? dst->groups[g] : NULL;
+
+		if (b)
+			b[i] = b[i] > c ? b[i] - c : 0;
+	}
+	dst->count = dst->count > src->count ? dst->count - src->count : 0;
+	dst->sum = dst->sum > src->sum ? dst->sum - src->sum : 0;
+	/* min and max stay exact while their buckets keep samples */
+	w = (struct walk){ 0 };
+	while (walk_next(dst, &w, &g, &i, &c)) {
+		bucket_range(g, i, &lo, &hi);
+		first = MIN(first, lo);
+		last = MAX(last, hi);
+	}
+	if (first == UINT64_MAX) {
+		dst->count = dst->sum = dst->min = dst->max = 0;
+		return;
+	}
+	dst->min = MAX(dst->min, first);
+	dst->max = MIN(dst->max, last);
+}
+
 uint64_t sl_hist_mean(const struct sl_hist *h)
 {
 	return h->count ? h->sum / h->count : 0;

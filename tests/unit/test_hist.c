@@ -292,6 +292,40 @@ static void test_add_count(void **state)
 	sl_hist_free(&many);
 }
 
+/* removing samples leaves the others, min and max exact while their buckets keep any */
+static void test_remove(void **state)
+{
+	struct sl_hist all, some, rest, none;
+
+	(void)state;
+	sl_hist_init(&all);
+	sl_hist_init(&some);
+	sl_hist_init(&rest);
+	sl_hist_init(&none);
+	for (uint64_t v = 100; v < 2000000; v = v * 3 / 2 + 7) {
+		sl_hist_add(&all, v);
+		sl_hist_add(v % 2 ? &some : &rest, v);
+	}
+	sl_hist_add_held(&all, 5000);		/* held buckets are counted first */
+	sl_hist_add(&some, 5000);
+	sl_hist_remove(&all, &some);
+	assert_same(&all, &rest);
+	assert_int_equal(all.count, rest.count);
+	assert_int_equal(all.sum, rest.sum);
+	assert_int_equal(all.min, rest.min);
+	/* rest's max is not all's: it becomes its bucket's top, within 0.4% */
+	assert_true(all.max >= rest.max && all.max <= rest.max + rest.max / 128);
+
+	sl_hist_remove(&all, &none);		/* nothing */
+	assert_same(&all, &rest);
+	sl_hist_remove(&all, &rest);		/* everything */
+	assert_int_equal(all.count, 0);
+	assert_int_equal(sl_hist_percentile(&all, 99), 0);
+	sl_hist_free(&all);
+	sl_hist_free(&some);
+	sl_hist_free(&rest);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_held),
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_add_count),
+		cmocka_unit_test(test_remove),
 	};
 	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);
 }
