@@ -121,6 +121,60 @@ what-if rule (sync-wake-remote): s + the trace's median handoff cost
     return out, expect
 
 
+def sync_preempt_twin():
+    """sync-wake-remote where this machine's local wakees preempt their waker"""
+    s = [10, 15, 20, 25, 30, 35, 40, 50]       # the client sleeps s us after waking the server
+    ipi = 40
+    head = """%s - requests to a server %s (what-if twin)
+
+Each round the client (cpu 0) wakes the server and sleeps s us later (s
+cycles %s); the server runs 5 us and sleeps; an
+interrupt wakes the client 400 us later.  On cpu 2 lw wakes lx, which
+preempts it at once (wakeup preemption, 2 us after the waking); lx runs 8 us
+and sleeps, lw blocks 3 us after: %d local handoffs, all by preemption.
+
+bad:   the server is woken on cpu 1 through the wakelist, an IPI of %d us:
+       latency %d us.
+fixed: the server is woken on the client's CPU and preempts it, as lx does
+       lw: latency 2 us.
+what-if rule (sync-wake-remote): most of this trace's local handoffs were
+the wakee preempting its waker, after 2 us (median): min(s + 0, 2 us)."""
+    out = {}
+    for variant in ("bad", "fixed"):
+        remote = variant == "bad"
+        sc = Scn(head % ("whatif-syncp-" + variant,
+                         "on another CPU" if remote else "kept on the client's CPU",
+                         s, ROUNDS, ipi, ipi + 3))
+        sc.add("cpus 4")
+        sc.add("task 100 client cpu 0 running")
+        sc.add("task 200 server cpu %d" % (1 if remote else 0))
+        sc.add("task 300 lw cpu 2 running")
+        sc.add("task 301 lx cpu 2")
+        sc.add()
+        for i in range(ROUNDS):
+            t = 1 * MS + i * MS
+            si = s[i % 8] * US
+            if remote:   # the server runs at t + 43 us, 5 us
+                steps = [(t, "wake server from client ipi-delay %dus" % ipi),
+                         (t + (ipi + 8) * US, "sleep server"), (t + si, "sleep client")]
+            else:        # the server preempts the client at t + 2 us, runs 5 us
+                steps = [(t, "wake server from client preempt"), (t + 7 * US, "sleep server"),
+                         (t + si, "sleep client")]
+            for when, step in sorted(steps):
+                sc.at(when, step)
+            sc.at(t + 400 * US, "wake client on cpu 0")
+            sc.at(t + 700 * US, "wake lx from lw preempt")
+            sc.at(t + 710 * US, "sleep lx")
+            sc.at(t + 713 * US, "sleep lw")
+            sc.at(t + 800 * US, "wake lw on cpu 2")
+        out[variant] = sc.text()
+    bad = [(ipi + 3) * US] * ROUNDS
+    fixed = [2 * US] * ROUNDS
+    expect = {"args": ["--comm", "server"], "kind": "sync-wake-remote", "findings": ROUNDS,
+              "bad_now": stats(bad), "predicted": stats(fixed), "fixed": stats(fixed)}
+    return out, expect
+
+
 def stacking_twin():
     """wakee-stacking: a wakee stacked behind a hog vs placed on an idle CPU"""
     w = [100, 200, 300, 400, 500, 600, 700, 800]     # us the stacked wakee waits
@@ -404,7 +458,7 @@ remote idle placements (b, pong, ping: d + 3, each d 9 times)."""
     return out, expect
 
 
-TWINS = {"sync": sync_twin, "stacking": stacking_twin, "late": late_twin,
+TWINS = {"sync": sync_twin, "syncp": sync_preempt_twin, "stacking": stacking_twin, "late": late_twin,
          "idle": idle_twin, "mixed": mixed_twin}
 
 

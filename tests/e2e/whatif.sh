@@ -52,13 +52,15 @@ done
 # --- the real pipe: free across 2 CPUs vs pinned to one (testdata/real/README.md) ---
 #
 # The pinned run is, roughly, the free run with its synchronous wakeups kept
-# on the waker's CPU.  The what-if replaces waits, not work: it keeps of each
-# half exchange the wakee's run up to its waking of the other (think) and
-# its waker's run from the waking to its block (sleep_after, the estimate's
-# floor).  So the free trace's what-if round trip can come no closer to the
-# pinned one than W = (think + sleep_after) / (pinned round trip / 2), the
-# work of a half exchange free over pinned, both measured from the traces;
-# and it must not undercut the pinned round trip nor exceed the free one.
+# on the waker's CPU.  The what-if replaces waits, not work: of each half
+# exchange of the free run it keeps the wakee's run up to its waking of the
+# other (think = round trip / 2 - mean latency) and replaces the latency by
+# an estimate between 0 and the waker's run from the waking to its block
+# (sleep_after, + the handoff cost: 0 here).  So, measured from the traces,
+# 2 x think <= what-if <= 2 x (think + sleep_after): the factor to the pinned
+# round trip is bound by the free run's own work, which no placement of its
+# wakeups removes (10% and 25% of slack: medians against means).  And the
+# what-if lies between the pinned and the free round trips.
 for t in pipe pipe-pinned; do
 	"$SCHEDLINT" analyze --json --max-findings 100000 "$TESTDATA/real/$t.dat" > "$TMP/$t.json" \
 		2> "$TMP/err" || fail "analyze $t.dat" "$(cat "$TMP/err")"
@@ -81,11 +83,13 @@ sleeps = [x["sleep_after_ns"] for x in free["findings"] if x["kind"] == "sync-wa
 assert len(sleeps) == s["count"], "%d of %d findings listed" % (len(sleeps), s["count"])
 sleep = sum(sleeps) / len(sleeps)
 think = now / 2 - latency
-work = (think + sleep) / (pin / 2)
+low, high = 0.9 * 2 * think / pin, 1.25 * 2 * (think + sleep) / pin
 ratio = whatif / pin
-print("free %.1f us, what-if %.1f us, pinned %.1f us: x%.2f; think %.1f us, sleep_after %.1f us, "
-      "work ratio %.2f" % (now / 1e3, whatif / 1e3, pin / 1e3, ratio, think / 1e3, sleep / 1e3, work))
+print("free %.1f us, what-if %.1f us, pinned %.1f us: x%.2f, bounds x%.2f..x%.2f (think %.1f us, "
+      "sleep_after %.1f us)" % (now / 1e3, whatif / 1e3, pin / 1e3, ratio, low, high, think / 1e3,
+                                sleep / 1e3))
 assert pin <= whatif <= now, "the what-if is not between the pinned and the free round trips"
+assert low <= ratio <= high, "x%.2f: outside the bounds of the free run's work" % ratio
 # the basis is weak below 20 local handoffs, and CPU 1 of this kernel never
 # logs its switches away from idle: its wakees' samples end at inferred
 # switches, counted (nearly all of the findings placed there)
@@ -93,7 +97,6 @@ k = free["whatif"]["kinds"]["sync-wake-remote"]
 assert k["weak"] == (k["basis"] < 20), k
 on_cpu1 = sum(1 for x in free["findings"] if x["kind"] == "sync-wake-remote" and x["cpu"] == 1)
 assert 0.99 * on_cpu1 <= k["inferred"] <= on_cpu1, (k["inferred"], on_cpu1)
-assert ratio <= 1.25 * work, "x%.2f: further from the pinned run than the work ratio %.2f allows" % (ratio, work)
 PY
 ); then
 	pass "pipe: the free trace's what-if round trip vs the pinned one: $out"
