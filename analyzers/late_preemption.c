@@ -811,6 +811,7 @@ struct lp_late {
 	uint8_t nr_ticks;
 	uint64_t tick[LP_LATE_TICKS];
 	uint32_t more_ticks;
+	uint32_t whatif_chain;		/* held: the what-if's chain from t1 (whatif_late) */
 };
 
 /* The ticks of c in (after, t1] into l (the ring holds the last LP_TICKS). */
@@ -1038,6 +1039,8 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 			whatif_late(m, cpu, r, expected, t1);
 		return;
 	}
+	/* the what-if follows its waiters now; the verdict at the end keeps or drops them */
+	l.whatif_chain = whatif_late(m, cpu, r, expected, t1);
 	GROW(p->held, p->held_alloc, p->nr_held + 1);
 	p->held[p->nr_held++] = l;
 }
@@ -1048,9 +1051,9 @@ static void judge_held(struct lp_priv *p, struct sl_model *m, struct sl_analyzer
 	for (size_t i = 0; i < p->nr_held; i++) {
 		const struct lp_late *l = &p->held[i];
 		uint64_t slice, expected, cost = late_cost(p, m, l, &slice, &expected);
+		bool stands = cost > m->cfg->tolerance_ns && add_late(p, m, a, l, slice, expected, cost);
 
-		if (cost > m->cfg->tolerance_ns)
-			add_late(p, m, a, l, slice, expected, cost);
+		whatif_late_verdict(m, l->whatif_chain, stands, cost);
 	}
 	free(p->held);
 	p->held = NULL;

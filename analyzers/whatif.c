@@ -107,6 +107,7 @@ struct wi_claim {
 	int32_t waker_cpu;		/* stacking: the placement came from there */
 	uint8_t path;			/* stacking: enum wi_path (alt_cpu from waker_cpu) */
 	bool keyed;			/* late: the finding's first waiter */
+	uint32_t chain;			/* late: its run's chain (wi_priv.chains), 0 none */
 };
 
 /* One wakeup of a task (or one wait without a wakeup) and the findings about it. */
@@ -154,6 +155,7 @@ struct wi_cpu {
 	uint64_t key_ts;
 	int32_t key_pid;
 	bool keyed;			/* the next waiter is the finding's */
+	uint32_t chain;
 };
 
 /* Two tasks that wake each other. */
@@ -167,6 +169,12 @@ struct wi_pair {
 	struct sl_hist sync_sleep;	/* its sync-only victims: sleep_after ... */
 	uint64_t sync_now;		/* ... and their latencies */
 	int64_t saved;			/* at the end */
+};
+
+/* A late run's shift as its verdict left it (a held run is judged at the end). */
+struct wi_chain {
+	uint64_t shift;
+	bool stands;
 };
 
 struct wi_verdict {
@@ -215,6 +223,8 @@ struct wi_priv {
 	struct wi_wait *free_waits;	/* settled open waits, for the next (no malloc per wakeup) */
 	struct wi_verdict *verdicts;
 	size_t nr_verdicts, alloc_verdicts;
+	struct wi_chain *chains;	/* whatif_late's, by chain - 1 */
+	size_t nr_chains, alloc_chains;
 	struct sl_gaps gaps;
 
 	struct wi_pair pairs[WI_PAIRS];
@@ -475,19 +485,38 @@ void whatif_held_verdict(const struct sl_model *m, const struct sl_finding *f, b
 	};
 }
 
-void whatif_late(struct sl_model *m, int cpu, struct sl_task *r, uint64_t expected, uint64_t t1)
+uint32_t whatif_late(struct sl_model *m, int cpu, struct sl_task *r, uint64_t expected, uint64_t t1)
 {
 	struct sl_analyzer *self = find_self(m);
+	struct wi_priv *p;
 	struct wi_cpu *c;
 
 	if (!self || cpu < 0 || cpu >= m->nr_cpus)
-		return;
+		return 0;
+	p = self->priv;
 	c = sl_cpu_priv(m, self, cpu);
 	c->late_task = r;
 	c->shift = sl_dur(expected, t1);
 	c->key_ts = t1;
 	c->key_pid = r->pid;
 	c->keyed = true;
+	GROW(p->chains, p->alloc_chains, p->nr_chains + 1);
+	p->chains[p->nr_chains++] = (struct wi_chain){ .shift = c->shift, .stands = true };
+	c->chain = (uint32_t)p->nr_chains;
+	return c->chain;
+}
+
+void whatif_late_verdict(struct sl_model *m, uint32_t chain, bool stands, uint64_t shift)
+{
+	struct sl_analyzer *self = find_self(m);
+	struct wi_priv *p;
+
+	if (!self || !chain)
+		return;
+	p = self->priv;
+	if (chain > p->nr_chains)
+		return;
+	p->chains[chain - 1] = (struct wi_chain){ .shift = shift, .stands = stands };
 }
 
 void whatif_local_handoff(struct sl_model *m, uint64_t latency, uint64_t sleep_after)
@@ -615,7 +644,7 @@ static void chain_victim(struct sl_analyzer *a, struct sl_model *m, struct wi_cp
 	cap = sw->ts - since;
 	cl = (struct wi_claim){
 		.start = since, .wait = cap, .fact = c->shift, .cap = cap, .cpu = sw->cpu,
-		.alt_cpu = sw->cpu, .keyed = c->keyed,
+		.alt_cpu = sw->cpu, .keyed = c->keyed, .chain = c->chain,
 		.key_ts = c->keyed ? c->key_ts : 0, .key_pid = c->keyed ? c->key_pid : 0,
 	};
 	c->keyed = false;
@@ -811,6 +840,18 @@ static void apply_verdicts(struct wi_priv *p, struct sl_model *m, const uint64_t
 			w->claim[k].fact = MIN(w->claim[k].fact, v->cost);	/* cut at lost events */
 		else	/* the lowest idle CPU left */
 			w->claim[k].path = v->alt_cpu == w->claim[k].waker_cpu ? PATH_LOCAL : PATH_IPI;
+	}
+	/* a held late run's waiters: its verdict by the whole CPU count, its shift by it */
+	for (size_t i = 0; i < p->nr_recs; i++) {
+		struct wi_wait *w = &p->recs[i];
+		struct wi_claim *c = &w->claim[WI_LATE];
+
+		if (!(w->kinds & BIT(WI_LATE)) || !c->chain || c->chain > p->nr_chains)
+			continue;
+		if (!p->chains[c->chain - 1].stands)
+			w->kinds &= (uint8_t)~BIT(WI_LATE);
+		else
+			c->fact = MIN(c->fact, p->chains[c->chain - 1].shift);
 	}
 	/* held findings stand for migratable tasks only (held.h) */
 	for (size_t i = 0; i < p->nr_recs; i++) {
@@ -1567,6 +1608,7 @@ static void wi_destroy(struct sl_analyzer *a, struct sl_model *m)
 	}
 	free(p->recs);
 	free(p->verdicts);
+	free(p->chains);
 	free(p->tasks);
 	free(p->comms);
 	sl_gaps_free(&p->gaps);

@@ -51,8 +51,15 @@ void whatif_held_verdict(const struct sl_model *m, const struct sl_finding *f, b
 /*
  * A late-preemption finding: the run of r on cpu should have ended at
  * expected and ended at t1; its waiters start the difference earlier.
+ * Returns its chain (0 none), for whatif_late_verdict.
  */
-void whatif_late(struct sl_model *m, int cpu, struct sl_task *r, uint64_t expected, uint64_t t1);
+uint32_t whatif_late(struct sl_model *m, int cpu, struct sl_task *r, uint64_t expected, uint64_t t1);
+/*
+ * A held late run (a text whose CPU count could still grow) judged at the
+ * end: it stands with the shift (t1 - expected by the whole count), or its
+ * waiters' estimates are dropped.
+ */
+void whatif_late_verdict(struct sl_model *m, uint32_t chain, bool stands, uint64_t shift);
 
 /* Measurements of good decisions, from the whole trace (the filters do not apply) */
 /* a synchronous wakeup kept on the waker's CPU: its latency, and the waking to the waker's block */
