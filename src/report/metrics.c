@@ -159,7 +159,7 @@ static void build_defs(void)
 			struct metric_def *d;
 
 			snprintf(name, sizeof(name), "whatif.%s.%s", kind,
-				 i == 0 ? "p50" : i == 1 ? "p99" : "wait_saved");
+				 i == 0 ? "p50" : i == 1 ? "p99" : "saved");
 			if (i < 2)
 				snprintf(what, sizeof(what), "wakeup latency %s with %s fixed "
 					 "(estimated)", i == 0 ? "p50" : "p99", whose);
