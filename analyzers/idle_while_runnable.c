@@ -515,7 +515,7 @@ static enum sl_stand stands(void *ctx, const struct sl_model *m, struct sl_findi
 {
 	const struct iwr_priv *p = ctx;
 	struct iwr_detail *d = f->detail;
-	uint64_t end, thr = m->cfg->idle_threshold_ns;
+	uint64_t end, thr = m->cfg->idle_threshold_ns, key_ts = f->ts;	/* the what-if's key */
 	const struct sl_gap *g;
 
 	if (t->nr_aff) {
@@ -529,7 +529,7 @@ static enum sl_stand stands(void *ctx, const struct sl_model *m, struct sl_findi
 		if (!d->nr_over && sl_held_allowed(m, t, f->cpu, f->ts))
 			best = (struct iwr_overlap){ .len = f->cost, .start = f->ts, .cpu = f->cpu };
 		if (best.len < thr || !best.len) {
-			whatif_held_verdict(m, f, false, f->cpu);
+			whatif_held_verdict(m, f, key_ts, false, f->cpu);
 			return SL_FALLS_AFFINITY;
 		}
 		f->cpu = best.cpu;
@@ -548,12 +548,12 @@ static enum sl_stand stands(void *ctx, const struct sl_model *m, struct sl_findi
 	if (g)
 		end = MIN(end, g->start);
 	if (end <= f->ts || end - f->ts < thr) {
-		whatif_held_verdict(m, f, false, f->cpu);
+		whatif_held_verdict(m, f, key_ts, false, f->cpu);
 		return SL_FALLS;
 	}
 	f->cost = end - f->ts;
 	d->affinity = (uint8_t)sl_held_source(m, t);
-	whatif_held_verdict(m, f, true, f->cpu);
+	whatif_held_verdict(m, f, key_ts, true, f->cpu);
 	return SL_STANDS;
 }
 

@@ -390,11 +390,11 @@ static enum sl_stand stands(void *ctx, const struct sl_model *m, struct sl_findi
 			d->idle[kept++] = d->idle[i];
 	d->nr_idle = kept;
 	if (!kept) {
-		whatif_held_verdict(m, f, false, -1);
+		whatif_held_verdict(m, f, f->ts, false, -1);
 		return SL_FALLS_AFFINITY;
 	}
 	if (lost_at(p, f->cpu, d->placed_ts)) {
-		whatif_held_verdict(m, f, false, -1);
+		whatif_held_verdict(m, f, f->ts, false, -1);
 		return SL_FALLS;
 	}
 	kept = 0;
@@ -403,7 +403,7 @@ static enum sl_stand stands(void *ctx, const struct sl_model *m, struct sl_findi
 			d->idle[kept++] = d->idle[i];
 	d->nr_idle = kept;
 	d->affinity = (uint8_t)sl_held_source(m, t);
-	whatif_held_verdict(m, f, kept > 0, kept ? d->idle[0] : -1);
+	whatif_held_verdict(m, f, f->ts, kept > 0, kept ? d->idle[0] : -1);
 	return kept ? SL_STANDS : SL_FALLS;
 }
 

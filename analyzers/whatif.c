@@ -180,7 +180,8 @@ struct wi_chain {
 struct wi_verdict {
 	uint8_t kind;
 	int32_t pid, alt_cpu;
-	uint64_t ts, cost;
+	uint64_t ts, cost;		/* ts: the finding's time when it was held */
+	uint64_t new_ts;		/* ... and as it stands (affinity may pick another overlap) */
 	bool stands;
 };
 
@@ -469,8 +470,8 @@ void whatif_victim(struct sl_model *m, const struct whatif_victim *v)
 		settle(p, m, w);
 }
 
-void whatif_held_verdict(const struct sl_model *m, const struct sl_finding *f, bool stands,
-			 int alt_cpu)
+void whatif_held_verdict(const struct sl_model *m, const struct sl_finding *f, uint64_t key_ts,
+			 bool stands, int alt_cpu)
 {
 	struct sl_analyzer *self = find_self(m);
 	struct wi_priv *p;
@@ -480,7 +481,8 @@ void whatif_held_verdict(const struct sl_model *m, const struct sl_finding *f, b
 	p = self->priv;
 	GROW(p->verdicts, p->alloc_verdicts, p->nr_verdicts + 1);
 	p->verdicts[p->nr_verdicts++] = (struct wi_verdict){
-		.kind = f->kind, .pid = f->pid, .ts = f->ts, .cost = f->cost, .stands = stands,
+		.kind = f->kind, .pid = f->pid, .ts = key_ts, .new_ts = f->ts, .cost = f->cost,
+		.stands = stands,
 		.alt_cpu = alt_cpu,
 	};
 }
@@ -822,8 +824,11 @@ static struct wi_wait *find_key(struct wi_priv *p, const uint64_t *keys, size_t 
 	return hit ? &p->recs[hit[3]] : NULL;
 }
 
-static void apply_verdicts(struct wi_priv *p, struct sl_model *m, const uint64_t *keys, size_t nr)
+/* Returns true when a finding that stands moved (its key changed): index the keys again. */
+static bool apply_verdicts(struct wi_priv *p, struct sl_model *m, const uint64_t *keys, size_t nr)
 {
+	bool moved = false;
+
 	for (size_t i = 0; i < p->nr_verdicts; i++) {
 		const struct wi_verdict *v = &p->verdicts[i];
 		struct wi_wait *w = find_key(p, keys, nr, v->kind, v->pid, v->ts);
@@ -836,6 +841,10 @@ static void apply_verdicts(struct wi_priv *p, struct sl_model *m, const uint64_t
 			continue;
 		}
 		w->claim[k].alt_cpu = v->alt_cpu;
+		if (v->new_ts != v->ts) {
+			w->claim[k].key_ts = v->new_ts;
+			moved = true;
+		}
 		if (k == WI_IDLE)
 			w->claim[k].fact = MIN(w->claim[k].fact, v->cost);	/* cut at lost events */
 		else	/* the lowest idle CPU left */
@@ -857,9 +866,10 @@ static void apply_verdicts(struct wi_priv *p, struct sl_model *m, const uint64_t
 	for (size_t i = 0; i < p->nr_recs; i++) {
 		struct wi_wait *w = &p->recs[i];
 
-		if ((w->kinds & HELD) && !sl_held_migratable(m, m->tasks[w->task]))
+		if ((w->kinds & HELD) && sl_held_source(m, m->tasks[w->task]) == SL_AFF_NONE)
 			w->kinds &= (uint8_t)~HELD;
 	}
+	return moved;
 }
 
 static bool lost_in(const struct wi_priv *p, int cpu, uint64_t a, uint64_t b)
@@ -1080,7 +1090,10 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 		wt->open = NULL;
 	}
 	keys = key_index(p, &nr_keys);
-	apply_verdicts(p, m, keys, nr_keys);
+	if (apply_verdicts(p, m, keys, nr_keys)) {
+		free(keys);
+		keys = key_index(p, &nr_keys);
+	}
 	for (size_t i = 0; i < p->nr_recs; i++)
 		mark_lost(p, &p->recs[i]);
 

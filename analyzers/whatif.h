@@ -44,10 +44,12 @@ void whatif_victim(struct sl_model *m, const struct whatif_victim *v);
  * A held finding's verdict at the end (wakee-stacking, idle-while-
  * runnable: stands() of held.h): it stands with f as it is now (its
  * cost may have been cut at lost events, its other CPU is alt_cpu: an
- * idle CPU that lost events is none) or is dropped.
+ * idle CPU that lost events is none) or is dropped.  key_ts is f's time
+ * when it was held (with recorded affinity, idle-while-runnable may move
+ * f to the overlap with a CPU the task was allowed on).
  */
-void whatif_held_verdict(const struct sl_model *m, const struct sl_finding *f, bool stands,
-			 int alt_cpu);
+void whatif_held_verdict(const struct sl_model *m, const struct sl_finding *f, uint64_t key_ts,
+			 bool stands, int alt_cpu);
 /*
  * A late-preemption finding: the run of r on cpu should have ended at
  * expected and ended at t1; its waiters start the difference earlier.
