@@ -138,3 +138,16 @@ PY
 		fail "whatif-lost.$fmt: the finding across lost events is counted apart, not estimated" "$out"
 	fi
 done
+
+# --- a finding that recorded affinity moves: its estimate moves with it ---
+"$SCHEDGEN" scenario "$TESTDATA/whatif/whatif-affinity.scn" -o "$TMP/aff.dat" --text "$TMP/aff.txt" \
+	2> "$TMP/err" || fail "whatif-affinity: schedgen" "$(cat "$TMP/err")"
+for fmt in dat txt; do
+	"$SCHEDLINT" analyze --json "$TMP/aff.$fmt" > "$TMP/aff.json" 2> "$TMP/err" ||
+		fail "whatif-affinity.$fmt: analyze" "$(cat "$TMP/err")"
+	expect_eq "whatif-affinity.$fmt: the finding on cpu 2 (allowed), 1.498 ms, its what-if 2 ms -> 512 us" \
+		"$(json "$TMP/aff.json" '[(f["kind"], f["cpu"], f["cost_ns"], f["whatif"]["cpu"], f["whatif"]["now_ns"], f["whatif"]["if_fixed_ns"]) for f in d["findings"]]')" \
+		"[('idle-while-runnable', 2, 1498000, 2, 2000000, 512000)]"
+	expect_eq "whatif-affinity.$fmt: 1.488 ms saved" \
+		"$(json "$TMP/aff.json" 'd["whatif"]["kinds"]["idle-while-runnable"]["wait_saved_ns"]')" 1488000
+done
