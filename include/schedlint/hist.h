@@ -75,8 +75,8 @@ int sl_hist_next(const struct sl_hist *h, struct sl_hist_iter *it,
 /*
  * The rows people read a latency histogram in: one per 1-2-5 step (1 ns,
  * 2 ns, 5 ns, 10 ns, ... up to 1e19 ns).  A bucket, and every sample in
- * it, goes to the row its low end falls in, so a row's count and the
- * samples kept for it (model.h: latency_rows) agree.
+ * it, goes to the row its low end falls in (the terminal report's
+ * histogram).
  */
 #define SL_HIST_ROWS 58
 uint64_t sl_hist_row_lo(int row);		/* 1, 2, 5, 10, 20, ... */

@@ -67,18 +67,6 @@ struct sl_wakeup_moment {
 	bool inferred;			/* the switch-in is inferred: the latency is a lower bound */
 };
 
-/*
- * The worst wakeups of one row of the latency histogram (hist.h:
- * SL_HIST_ROWS, the 1-2-5 rows), so a view can list a row's samples: up
- * to SL_ROW_SAMPLES of them, the longest, the first of equal ones kept.
- * sl_latency_row_samples() gives them longest first.
- */
-#define SL_ROW_SAMPLES 32
-struct sl_latency_row {
-	uint32_t nr;
-	struct sl_wakeup_moment worst[SL_ROW_SAMPLES];	/* a min-heap on latency */
-};
-
 /* From `from` on, a task may run on the CPUs of mask (an id of the model's). */
 struct sl_aff_span {
 	uint64_t from;
@@ -315,7 +303,6 @@ struct sl_model {
 
 	struct sl_hist latency;		/* every sample in the filter */
 	struct sl_wakeup_moment latency_worst;	/* the worst of them (valid when latency.count) */
-	struct sl_latency_row *latency_rows;	/* SL_HIST_ROWS of them, NULL before a sample */
 	struct sl_hist latency_local, latency_remote;
 	struct sl_hist latency_ipi, latency_noipi;	/* remote only */
 	/*
@@ -412,12 +399,6 @@ const struct sl_cpuset *sl_task_allowed_at(const struct sl_model *m, const struc
 					   uint64_t ts);
 uint32_t sl_cpuset_count(const struct sl_cpuset *s);
 const char *sl_task_comm(const struct sl_model *m, const struct sl_task *t);
-/*
- * The kept samples of latency-histogram row (the worst SL_ROW_SAMPLES at
- * most; the row's count is the histogram's), longest first, into out
- * (room for SL_ROW_SAMPLES); returns how many.
- */
-uint32_t sl_latency_row_samples(const struct sl_model *m, int row, struct sl_wakeup_moment *out);
 
 /*
  * Filters (SPEC: --cpus, --pid, --comm, --from/--to; the workload, unless

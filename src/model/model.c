@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "moments.h"
 #include "schedlint/analyzer.h"
 #include "schedlint/findings.h"
 #include "schedlint/model.h"
@@ -938,7 +937,6 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 				m->latency_worst = at;
 			if (!next->latency.count || at.latency > next->worst.latency)
 				next->worst = at;
-			sl_moments_add(m, &at);
 			sl_hist_add(&m->latency, sample.latency);
 			sl_hist_add_held(&next->latency, sample.latency);
 			sl_hist_add(&c->latency, sample.latency);
@@ -1589,7 +1587,6 @@ void sl_model_free(struct sl_model *m)
 		sl_hist_free(&m->cpus[i].latency);
 	free(m->cpus);
 	sl_hist_free(&m->latency);
-	sl_moments_free(m);
 	sl_hist_free(&m->latency_local);
 	sl_hist_free(&m->latency_remote);
 	sl_hist_free(&m->latency_ipi);

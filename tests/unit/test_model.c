@@ -563,14 +563,13 @@ static void test_rule4_ttwu_runnable(void **state)
 
 /*
  * The moment of each task's worst wakeup and of the trace's, and the
- * samples kept per histogram row: three wakeups of 100 by 200 (cpu 0 ->
+ * histogram row of its samples: three wakeups of 100 by 200 (cpu 0 ->
  * cpu 1) of 25, 30 and 30 us; the first of the equal ones is the worst.
  */
 static void test_worst_wakeup_moments(void **state)
 {
 	struct fixture *f = setup_model(2);
 	static const uint64_t waking[3] = { 30, 100, 200 }, lat[3] = { 25, 30, 30 };
-	struct sl_wakeup_moment rows[SL_ROW_SAMPLES];
 	const struct sl_task *t;
 	int row = sl_hist_row_of(25 * US);
 
@@ -594,43 +593,10 @@ static void test_worst_wakeup_moments(void **state)
 	assert_int_equal(f->m->latency_worst.pid, 100);
 	/*
 	 * 25 and 30 us are both in the "20us .." row (a bucket goes to the row
-	 * of its low end: exactly 20 us is in [19968, 20096), the 10 us row);
-	 * longest first, then the earliest
+	 * of its low end: exactly 20 us is in [19968, 20096), the 10 us row)
 	 */
 	assert_int_equal(row, sl_hist_row_of(30 * US));
 	assert_int_equal(sl_hist_row_lo(row), 20 * US);
-	assert_int_equal(sl_latency_row_samples(f->m, row, rows), 3);
-	assert_int_equal(rows[0].run_ts, 130 * US);
-	assert_int_equal(rows[1].run_ts, 230 * US);
-	assert_int_equal(rows[2].latency, 25 * US);
-	assert_int_equal(sl_latency_row_samples(f->m, row + 1, rows), 0);
-	teardown_model(f);
-}
-
-/* A row keeps its SL_ROW_SAMPLES longest samples, whatever their order. */
-static void test_row_keeps_the_longest(void **state)
-{
-	struct fixture *f = setup_model(2);
-	struct sl_wakeup_moment rows[SL_ROW_SAMPLES];
-	uint64_t us = 10;
-	int n = SL_ROW_SAMPLES * 3, row = sl_hist_row_of(1100 * US);
-
-	sleeping(f, us, 1, 100);
-	ev_switch(f, us + 2, 0, 0, SL_PREV_RUNNABLE, 'R', 200);
-	us += 10;
-	/* latencies 1100 .. 1100 + n - 1 us (the "1ms .." row), shuffled (i * 37 mod n) */
-	for (int i = 0; i < n; i++) {
-		uint64_t lat = 1100 + (uint64_t)((i * 37) % n);
-
-		ev_wake(f, SL_EV_WAKING, us, 0, 200, 100, 1);
-		ev_wake(f, SL_EV_WAKEUP, us + 1, 1, 0, 100, 1);
-		ev_switch(f, us + lat, 1, 0, SL_PREV_RUNNABLE, 'R', 100);
-		ev_switch(f, us + lat + 1, 1, 100, SL_PREV_BLOCKED, 'S', 0);
-		us += lat + 10;
-	}
-	assert_int_equal(sl_latency_row_samples(f->m, row, rows), SL_ROW_SAMPLES);
-	for (int i = 0; i < SL_ROW_SAMPLES; i++)
-		assert_int_equal(rows[i].latency, (1100 + (uint64_t)(n - 1 - i)) * US);
 	teardown_model(f);
 }
 
@@ -659,7 +625,6 @@ int main(void)
 		cmocka_unit_test(test_lost_then_implied_elsewhere),
 		cmocka_unit_test(test_switched_away_then_implied_elsewhere),
 		cmocka_unit_test(test_worst_wakeup_moments),
-		cmocka_unit_test(test_row_keeps_the_longest),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
