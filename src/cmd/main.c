@@ -59,8 +59,11 @@ static const struct cmd *find_command(const char *name)
 	return NULL;
 }
 
-/* "schedlint: unknown command 'analze'; did you mean 'analyze'?" */
-static void unknown_command(const char *who, const char *name)
+/*
+ * "schedlint: unknown command 'analze'; did you mean 'analyze'?"; returns
+ * whether it had a suggestion.
+ */
+static bool unknown_command(const char *who, const char *name)
 {
 	const char *names[ARRAY_SIZE(commands) + 2];
 	const char *best;
@@ -75,6 +78,7 @@ static void unknown_command(const char *who, const char *name)
 		fprintf(stderr, "%s: unknown command '%s'; did you mean '%s'?\n", who, name, best);
 	else
 		fprintf(stderr, "%s: unknown command '%s'\n", who, name);
+	return best != NULL;
 }
 
 /*
@@ -154,9 +158,11 @@ static int run(int argc, char **argv)
 	}
 	c = find_command(argv[1]);
 	if (!c) {
-		unknown_command("schedlint", argv[1]);
-		fputc('\n', stderr);
-		usage(stderr);
+		/* a typo gets its one line, as git's; anything else the commands */
+		if (!unknown_command("schedlint", argv[1])) {
+			fputc('\n', stderr);
+			usage(stderr);
+		}
 		return 2;
 	}
 	/* getopt's messages start with argv[0]: "schedlint analyze: unrecognized option" */

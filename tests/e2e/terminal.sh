@@ -325,10 +325,13 @@ check "no man on the machine: the command's --help instead" \
 expect_eq "a misspelt command: exit 2" "$?" 2
 check "a misspelt command: did you mean 'analyze'" \
 	grep -q "^schedlint: unknown command 'analze'; did you mean 'analyze'?" "$TMP/err"
+expect_eq "a misspelt command: that one line, nothing on stdout" \
+	"$(wc -l < "$TMP/err"):$(wc -c < "$TMP/o")" "1:0"
 "$SCHEDLINT" dif a b > "$TMP/o" 2> "$TMP/err"
 check "a short one: did you mean 'diff'" grep -q "did you mean 'diff'" "$TMP/err"
 "$SCHEDLINT" frobnicate > "$TMP/o" 2> "$TMP/err"
 check "nothing like a command: no suggestion" sh -c "! grep -q 'did you mean' '$TMP/err'"
+check "nothing like a command: the commands" grep -q '^  analyze ' "$TMP/err"
 "$SCHEDLINT" analyze --jsn "$P" > "$TMP/o" 2> "$TMP/err"
 expect_eq "a misspelt option: exit 2, nothing on stdout" "$?:$(wc -c < "$TMP/o")" "2:0"
 check "getopt's error names the command" grep -q "^schedlint analyze: unrecognized option '--jsn'" "$TMP/err"
