@@ -101,11 +101,29 @@ static void workload_line(struct sl_report *r, const struct sl_model *m)
 		fputs("           --system: the report covers every task\n", r->out);
 }
 
+/*
+ * " name count" at column col of a facts line, on the next line (under
+ * the first pair) when it would not fit: a count never leaves its name.
+ * Returns the column after it.
+ */
+static int count_pair(struct sl_report *r, int col, const char *name, uint64_t count)
+{
+	char pair[64];
+	int w = snprintf(pair, sizeof(pair), " %s %" PRIu64, name, count);
+
+	if (col > 10 && col + w > sl_report_width(r)) {
+		fputs("\n          ", r->out);
+		col = 10;
+	}
+	fputs(pair, r->out);
+	return col + w;
+}
+
 static void trace_facts(struct sl_report *r, struct sl_model *m)
 {
 	const struct sl_trace_info *info = m->info;
 	char a[32], b[32], d[32];
-	int ncpus = info->ncpus > m->nr_cpus ? info->ncpus : m->nr_cpus;
+	int col, ncpus = info->ncpus > m->nr_cpus ? info->ncpus : m->nr_cpus;
 
 	fprintf(r->out, "\n  trace    %s", sl_format_name(info->format));
 	if (info->compression[0] && strcmp(info->compression, "none"))
@@ -123,11 +141,12 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 	llc_line(r, m);
 
 	fputs("  events  ", r->out);
+	col = 10;
 	for (int t = 1; t < SL_EV__COUNT; t++)
 		if (m->type_counts[t] && t != SL_EV_LOST)
-			fprintf(r->out, " %s %" PRIu64, sl_event_type_name(t), m->type_counts[t]);
+			col = count_pair(r, col, sl_event_type_name(t), m->type_counts[t]);
 	if (m->type_counts[SL_EV_OTHER])
-		fprintf(r->out, " other %" PRIu64, m->type_counts[SL_EV_OTHER]);
+		count_pair(r, col, "other", m->type_counts[SL_EV_OTHER]);
 	fputc('\n', r->out);
 
 	if (m->lost_gaps) {

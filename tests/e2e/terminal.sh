@@ -56,6 +56,16 @@ check "80 columns: the latency table keeps count, p50, p99, max" \
 COLUMNS=60 "$SCHEDLINT" analyze "$TESTDATA/real/hogs.dat" > "$TMP/r60"
 check "60 columns: every line fits" test "$(widest "$TMP/r60")" -le 60
 
+# the events line wraps between pairs: a count never leaves its name
+# (hackbench.dat at 80 columns broke "fork" from its 81; 10 event types)
+for cols in 80 60; do
+	COLUMNS=$cols "$SCHEDLINT" analyze --brief "$TESTDATA/real/hackbench.dat" |
+		awk '/^  events / { on = 1 } on && /^  [a-z]/ && !/^  events / { on = 0 } on' > "$TMP/ev"
+	expect_eq "$cols columns: the events line, name and count together on each of its lines" \
+		"$(grep -cvE '^(  events  | {10})( [a-z_]+ [0-9]+)+$' "$TMP/ev"):$(wc -l < "$TMP/ev" | tr -d ' '):$(tr -d '\n' < "$TMP/ev" | grep -oE ' [a-z_]+ [0-9]+' | wc -l | tr -d ' ')" \
+		"0:$([ $cols = 80 ] && echo 2 || echo 3):10"
+done
+
 # --- the summary screen ---
 "$SCHEDLINT" analyze --brief "$TESTDATA/real/pipe.dat" > "$TMP/brief"
 "$SCHEDLINT" analyze "$TESTDATA/real/pipe.dat" > "$TMP/full"
