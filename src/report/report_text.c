@@ -102,21 +102,28 @@ static void workload_line(struct sl_report *r, const struct sl_model *m)
 }
 
 /*
- * " name count" at column col of a facts line, on the next line (under
- * the first pair) when it would not fit: a count never leaves its name.
- * Returns the column after it.
+ * A chunk (" name count") at column col of a facts line, or on the next
+ * line under the first chunk when it would not fit: a count never leaves
+ * its name.  Returns the column after it.
  */
-static int count_pair(struct sl_report *r, int col, const char *name, uint64_t count)
+static int fact_chunk(struct sl_report *r, int col, const char *chunk)
 {
-	char pair[64];
-	int w = snprintf(pair, sizeof(pair), " %s %" PRIu64, name, count);
+	int w = (int)strlen(chunk);
 
 	if (col > 10 && col + w > sl_report_width(r)) {
 		fputs("\n          ", r->out);
 		col = 10;
 	}
-	fputs(pair, r->out);
+	fputs(chunk, r->out);
 	return col + w;
+}
+
+static int count_pair(struct sl_report *r, int col, const char *name, uint64_t count)
+{
+	char pair[64];
+
+	snprintf(pair, sizeof(pair), " %s %" PRIu64, name, count);
+	return fact_chunk(r, col, pair);
 }
 
 static void trace_facts(struct sl_report *r, struct sl_model *m)
@@ -150,20 +157,25 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 	fputc('\n', r->out);
 
 	if (m->lost_gaps) {
-		fprintf(r->out, "  %slost     %" PRIu64 " events in %" PRIu64 " gaps:", sl_color(r, SL_C_YELLOW),
-			m->lost_events, m->lost_gaps);
+		char head[96], chunk[64];
 		int shown = 0;
 
+		col = snprintf(head, sizeof(head), "  lost     %" PRIu64 " events in %" PRIu64 " gaps:",
+			       m->lost_events, m->lost_gaps);
+		fprintf(r->out, "  %s%s", sl_color(r, SL_C_YELLOW), head + 2);
 		for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 			if (!m->cpus[cpu].lost_gaps || shown++ >= CPU_LIST_MAX)
 				continue;
 			if (m->cpus[cpu].lost_events)	/* else the input did not say how many */
-				fprintf(r->out, " cpu%d %" PRIu64, cpu, m->cpus[cpu].lost_events);
+				snprintf(chunk, sizeof(chunk), " cpu%d %" PRIu64, cpu, m->cpus[cpu].lost_events);
 			else
-				fprintf(r->out, " cpu%d ?", cpu);
+				snprintf(chunk, sizeof(chunk), " cpu%d ?", cpu);
+			col = fact_chunk(r, col, chunk);
 		}
-		if (shown > CPU_LIST_MAX)
-			fprintf(r->out, " and %d more CPUs", shown - CPU_LIST_MAX);
+		if (shown > CPU_LIST_MAX) {
+			snprintf(chunk, sizeof(chunk), " and %d more CPUs", shown - CPU_LIST_MAX);
+			fact_chunk(r, col, chunk);
+		}
 		fprintf(r->out, "%s\n           no latency or finding is computed across a gap"
 			" (%" PRIu64 " wakeups not measured)\n", sl_color(r, SL_C_RESET),
 			m->samples_dropped_gap);

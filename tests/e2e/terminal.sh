@@ -66,6 +66,23 @@ for cols in 80 60; do
 		"0:$([ $cols = 80 ] && echo 2 || echo 3):10"
 done
 
+# the lost line too: 20 CPUs that lost events (10000 + cpu each), 16 named
+python3 - "$TMP/lost20.txt" <<'PY'
+import sys
+l = []
+for c in range(20):
+    l.append("          a-%d  [%03d] d..2.   10.%06d: sched_switch: prev_comm=a prev_pid=%d prev_prio=120 prev_state=S ==> next_comm=swapper/%d next_pid=0 next_prio=120" % (100 + c, c, 10 + c, 100 + c, c))
+l += ["CPU:%d [LOST %d EVENTS]" % (c, 10000 + c) for c in range(20)]
+for c in range(20):
+    l.append("          b-%d  [%03d] d..2.   10.%06d: sched_switch: prev_comm=swapper/%d prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=b next_pid=%d next_prio=120" % (200 + c, c, 100 + c, c, 200 + c))
+open(sys.argv[1], "w").write("\n".join(l) + "\n")
+PY
+"$SCHEDLINT" analyze --brief "$TMP/lost20.txt" |
+	awk '/^  lost / { on = 1 } on && /no latency or finding/ { on = 0 } on' > "$TMP/lost"
+expect_eq "the lost line: each CPU with its count on one line, 16 named, then how many more" \
+	"$(grep -cvE '^(  lost     200190 events in 20 gaps:| {10})( cpu[0-9]+ 100[0-9][0-9]| and 4 more CPUs)+$' "$TMP/lost"):$(grep -oE 'cpu[0-9]+ 100[0-9][0-9]' "$TMP/lost" | wc -l | tr -d ' '):$(grep -c 'and 4 more CPUs$' "$TMP/lost")" \
+	"0:16:1"
+
 # --- the summary screen ---
 "$SCHEDLINT" analyze --brief "$TESTDATA/real/pipe.dat" > "$TMP/brief"
 "$SCHEDLINT" analyze "$TESTDATA/real/pipe.dat" > "$TMP/full"
