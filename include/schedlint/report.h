@@ -51,7 +51,12 @@ int sl_display_width(const char *s);
  */
 void sl_report_wrap(struct sl_report *r, int indent, int hang, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-/* Write line (no newline in it) to out, wrapped to width, continuation lines after hang spaces. */
+/*
+ * Write line (no newline in it) to out, wrapped to width, continuation
+ * lines after hang spaces.  SL_GLUE is a space it never breaks at ("on"
+ * SL_GLUE "cpu1"), written as a space.
+ */
+#define SL_GLUE "\x1f"
 void sl_fit_line(FILE *out, const char *line, int width, int hang);
 
 /*

@@ -136,6 +136,16 @@ static int span_width(const char *s, size_t len)
 	return w;
 }
 
+/* n bytes of s, each SL_GLUE a space */
+static void put_glued(FILE *out, const char *s, size_t n)
+{
+	for (const char *g; n && (g = memchr(s, SL_GLUE[0], n)); n -= (size_t)(g + 1 - s), s = g + 1) {
+		fwrite(s, 1, (size_t)(g - s), out);
+		fputc(' ', out);
+	}
+	fwrite(s, 1, n, out);
+}
+
 void sl_fit_line(FILE *out, const char *line, int width, int hang)
 {
 	size_t len = strlen(line), pos = 0;
@@ -147,14 +157,14 @@ void sl_fit_line(FILE *out, const char *line, int width, int hang)
 	if (hang > width / 2)
 		hang = width / 2;
 	if (sl_display_width(line) <= width) {
-		fputs(line, out);
+		put_glued(out, line, len);
 		fputc('\n', out);
 		return;
 	}
 	/* the first line's own indentation stays */
 	while (line[pos] == ' ')
 		pos++;
-	fwrite(line, 1, pos, out);
+	put_glued(out, line, pos);
 	col = (int)pos;
 	while (pos < len) {
 		size_t start = pos, wlen;
@@ -185,7 +195,7 @@ void sl_fit_line(FILE *out, const char *line, int width, int hang)
 		while (col + w > width) {
 			size_t n = bytes_for_cols(line + start, wlen, width - col);
 
-			fwrite(line + start, 1, n, out);
+			put_glued(out, line + start, n);
 			fputc('\n', out);
 			pad(out, hang);
 			col = hang;
@@ -193,7 +203,7 @@ void sl_fit_line(FILE *out, const char *line, int width, int hang)
 			wlen -= n;
 			w = span_width(line + start, wlen);
 		}
-		fwrite(line + start, 1, wlen, out);
+		put_glued(out, line + start, wlen);
 		col += w;
 	}
 	fputc('\n', out);

@@ -267,10 +267,19 @@ static void worst_line(struct sl_report *r, struct sl_model *m, const char *labe
 	char d[32], a[32], b[32], task[64];
 
 	snprintf(task, sizeof(task), "%s:%d", sl_str(m->strtab, w->comm), w->pid);
-	sl_report_wrap(r, 2, 11, "%-8s %s: %s woken %s, ran %s on cpu%d%s", label,
+	sl_report_wrap(r, 2, 11, "%-8s %s: %s woken" SL_GLUE "%s, ran" SL_GLUE "%s" SL_GLUE "on"
+		       SL_GLUE "cpu%d%s", label,
 		       fmt_duration(d, sizeof(d), w->latency), task, fmt_ts(a, sizeof(a), w->wake_ts),
 		       fmt_ts(b, sizeof(b), w->run_ts), w->cpu,
 		       w->inferred ? " (an inferred switch-in: at least this long)" : "");
+}
+
+/* s with its spaces made SL_GLUE: "1.33 ms" never breaks */
+static char *glued(char *s)
+{
+	for (char *p = s; (p = strchr(p, ' ')); p++)
+		*p = SL_GLUE[0];
+	return s;
 }
 
 static void latency_section(struct sl_report *r, struct sl_model *m)
@@ -683,10 +692,12 @@ static void summary_latency(struct sl_report *r, struct sl_model *m)
 		fputs("  no samples\n", r->out);
 		return;
 	}
-	fprintf(r->out, "  %" PRIu64 " wakeups: p50 %s, p99 %s, max %s\n", m->latency.count,
-		fmt_duration(a, sizeof(a), sl_hist_percentile(&m->latency, 50)),
-		fmt_duration(b, sizeof(b), sl_hist_percentile(&m->latency, 99)),
-		fmt_duration(c, sizeof(c), m->latency.max));
+	fmt_duration(a, sizeof(a), sl_hist_percentile(&m->latency, 50));
+	fmt_duration(b, sizeof(b), sl_hist_percentile(&m->latency, 99));
+	fmt_duration(c, sizeof(c), m->latency.max);
+	/* a narrow terminal breaks it between the values, not in one */
+	fprintf(r->out, "  %" PRIu64 " wakeups: p50" SL_GLUE "%s, p99" SL_GLUE "%s, max" SL_GLUE "%s\n",
+		m->latency.count, glued(a), glued(b), glued(c));
 	worst_line(r, m, "worst", &m->latency_worst);
 }
 

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,11 +75,50 @@ static void test_json_utf8(void **state)
 	cJSON_Delete(root);
 }
 
+/* sl_fit_line's output for line at width 40, hang 4 */
+static char *fitted(const char *line)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	assert_non_null(f);
+	sl_fit_line(f, line, 40, 4);
+	fclose(f);
+	return text;
+}
+
+/*
+ * SL_GLUE is a space the wrap never breaks at, printed as a space; a comm
+ * cannot carry one (the string table makes it '?').
+ */
+static void test_fit_line_glue(void **state)
+{
+	struct sl_strtab *st = sl_strtab_new();
+	char *out;
+
+	(void)state;
+	/* 36 + " on cpu1" = 44 columns: plain, the break falls before cpu1 */
+	out = fitted("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx on cpu1");
+	assert_string_equal(out, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx on\n    cpu1\n");
+	free(out);
+	out = fitted("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx on" SL_GLUE "cpu1");
+	assert_string_equal(out, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n    on cpu1\n");
+	free(out);
+	/* a line that fits: the glue is a space all the same */
+	out = fitted("max" SL_GLUE "1.33" SL_GLUE "ms");
+	assert_string_equal(out, "max 1.33 ms\n");
+	free(out);
+	assert_string_equal(sl_str(st, sl_intern(st, "a" SL_GLUE "b", 3)), "a?b");
+	sl_strtab_free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_intern_control_characters),
 		cmocka_unit_test(test_json_utf8),
+		cmocka_unit_test(test_fit_line_glue),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
