@@ -1386,7 +1386,7 @@ static void wi_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	struct wi_priv *p = a->priv;
 	struct wi_pair *pairs[WI_PAIRS];
 	char b1[32], b2[32], b3[32], n1[64], n2[64];
-	uint64_t findings = 0, inferred = 0, lost = 0;
+	uint64_t findings = 0, lost = 0;
 	int nr_pairs;
 
 	if (!p->done)
@@ -1412,7 +1412,6 @@ static void wi_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 			sl_report_cell(b2, sizeof(b2), sl_hist_percentile(&kr->after, 99)),
 			signed_dur(b3, sizeof(b3), kr->saved), kr->basis,
 			kr->basis < SL_WHATIF_WEAK_BELOW ? " weak" : "");
-		inferred += kr->inferred;
 		lost += kr->lost;
 	}
 	fprintf(r->out, "  %-20s %8" PRIu64 "  %8s -> %8s  %12s\n", "all kinds", findings,
