@@ -293,9 +293,12 @@ static void consider(struct overlap *best, uint64_t a, uint64_t b, int cpu)
 static void past_overlap(struct overlap *best, const struct iwr_cpu *ic, int cpu, uint64_t since,
 			 uint64_t end, bool clipped)
 {
-	const struct idle_period *q = ic->longp + ic->head;
+	const struct idle_period *q;
 	uint32_t lo = 0, hi = ic->nr;
 
+	if (!ic->nr)
+		return;		/* (and longp may be NULL: no NULL + 0) */
+	q = ic->longp + ic->head;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
