@@ -140,6 +140,12 @@ if [ -n "$row" ]; then
 	tmx send-keys -t x Enter
 	see "Enter on the 200us row: its samples" "wakeup latency 200.0 us .. 500.0 us: 1 samples"
 	see "  ... worker's 400 us wakeup" "400.0 us 1.000100"
+	# its waking (1.000100), switch-in (1.000500), CPU 0, worker, woken by app on cpu 0
+	if wait_all "400\.0 us 1\.000100 +1\.000500 +0 +worker:200 +app:100 on cpu 0 *$"; then
+		pass "  ... its whole line: times, CPU, task, its waker and where"
+	else
+		fail "  ... its whole line: times, CPU, task, its waker and where" "$(cat "$TMP/screen")"
+	fi
 	tmx send-keys -t x Enter
 	see "Enter on the sample: the timeline with A and B on it" "A 1.000100  B 1.000500  B-A 400.0 us"
 else
