@@ -278,7 +278,10 @@ if command -v tmux > /dev/null; then
 	while [ $i -lt 600 ]; do
 		tmux -L $sock capture-pane -p > "$TMP/screen"
 		secs=$(sed -n 's/^schedlint record --live *\([0-9]*\)\..*/\1/p' "$TMP/screen" | tail -1)
-		[ -n "$secs" ] && [ "$secs" -ge 10 ] && break
+		# a whole frame: on a loaded machine a capture can fall between
+		# the header and the busy line of a redraw (record_safety #83
+		# once failed so with 0 busy lines); stacking still shows as 2
+		[ -n "$secs" ] && [ "$secs" -ge 10 ] && grep -q '^  busy ' "$TMP/screen" && break
 		i=$((i + 1))
 		sleep 0.2
 	done
