@@ -25,7 +25,9 @@
  * sched_wakeup).  Migratable, at that moment: allowed on the idle CPU by
  * the affinity the trace recorded so far (schedlint record; a re-read
  * written later than the change it reports is not applied here, unlike
- * for the findings); else, since its last move by a migration/N stopper,
+ * for the findings, so a task moved by a stopper, exec'd, or forked from
+ * such a task, whose re-read has not come yet, is not migratable); else,
+ * since its last move by a migration/N stopper,
  * seen running on two CPUs, or queued on another CPU than the one it ran
  * on (the kernel queues a task only where it may run); or
  * --assume-migratable and not a per-CPU kernel thread.  The findings
@@ -323,6 +325,8 @@ static enum cls classify(struct sl_analyzer *a, struct sl_model *m, struct sl_ta
 
 	if (it->dom < 0 || !sl_filter_task(m->cfg, m->strtab, t))
 		return CLS_NONE;	/* alone in its LLC, or not a task the report covers */
+	if (allowed && t->aff_stale)
+		return CLS_NONE;	/* its recorded mask is out of date until record's re-read */
 	if (!allowed) {
 		aff = sl_task_affinity(m, t);
 		if (aff == SL_AFFINITY_MIGRATABLE)

@@ -115,6 +115,8 @@ struct sl_task {
 	uint64_t stopper_ts;		/* the last one, 0 none */
 	struct sl_aff_span *aff;	/* recorded affinity, oldest first (sl_task_allowed_at()) */
 	uint32_t nr_aff, aff_alloc;
+	bool aff_stale;			/* recorded, then a stopper move, an exec or a fork from
+					 * a stale task: record's re-read not seen yet */
 
 	/* accounting (clipped to --from/--to) */
 	uint64_t run_ns;		/* time running */
@@ -293,6 +295,7 @@ struct sl_model {
 	/* affinity: recorded by schedlint record (SL_MARKER_AFFINITY), inferred otherwise */
 	struct sl_aff_state *aff;	/* the recorded masks (affinity.c), NULL none */
 	bool affinity_recorded;		/* the trace has affinity markers */
+	uint32_t exec_name;		/* "sched_process_exec" interned, once met (0: not yet) */
 	uint64_t affinity_bad_tokens;	/* marker tokens that were not PIDS=CPUS[@NS] */
 	uint64_t stopper_moves;		/* moves by a migration/N stopper */
 

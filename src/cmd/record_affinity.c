@@ -11,7 +11,10 @@
  * one list together as pid ranges ("schedlint: affinity 1-45,47=0-3
  * 46=0"), a re-read with the time of the event that asked for it
  * ("4242=0@914354127000").  A forked task inherits its parent's mask: the
- * model knows that from sched_process_fork, so forks need no re-read.
+ * model knows that from sched_process_fork, so forks need no re-read,
+ * but for a child forked while its parent's re-read is pending or was
+ * just written (the mask it copied reaches the trace after the fork): it
+ * is re-read with the fork's time.
  *
  * Blind spots: a change with no exec and no stopper move (a task already
  * on an allowed CPU, or asleep, given a new mask by another task, a
@@ -45,6 +48,8 @@ struct sl_rec_affinity {
 	size_t nr_stoppers, stoppers_alloc;
 	struct reread *rereads;		/* asked for since the last flush */
 	size_t nr_rereads, rereads_alloc;
+	int32_t *last;			/* the pids re-read at the last flush */
+	size_t nr_last, last_alloc;
 	uint32_t exec_name;		/* the interned "sched_process_exec", 0 not met yet */
 	uint64_t markers, tasks;	/* written, for the summary */
 };
@@ -63,6 +68,7 @@ void sl_rec_affinity_free(struct sl_rec_affinity *ra)
 		return;
 	free(ra->proc);
 	free(ra->stoppers);
+	free(ra->last);
 	free(ra->rereads);
 	free(ra);
 }
@@ -272,6 +278,21 @@ static bool is_stopper(const struct sl_rec_affinity *ra, int32_t pid)
 	       bsearch(&pid, ra->stoppers, ra->nr_stoppers, sizeof(pid), by_pid) != NULL;
 }
 
+/*
+ * Is pid's re-read pending, or just written?  Then the mask it had a
+ * moment ago, which a child forked now copies, is in the trace too late.
+ */
+static bool reread_near(const struct sl_rec_affinity *ra, int32_t pid)
+{
+	for (size_t i = 0; i < ra->nr_rereads; i++)
+		if (ra->rereads[i].pid == pid)
+			return true;
+	for (size_t i = 0; i < ra->nr_last; i++)
+		if (ra->last[i] == pid)
+			return true;
+	return false;
+}
+
 void sl_rec_affinity_event(struct sl_rec_affinity *ra, const struct sl_event *ev,
 			   const struct sl_strtab *st)
 {
@@ -279,6 +300,9 @@ void sl_rec_affinity_event(struct sl_rec_affinity *ra, const struct sl_event *ev
 
 	if (ev->type == SL_EV_MIGRATE && is_stopper(ra, ev->pid)) {
 		pid = ev->migrate.pid;
+	} else if (ev->type == SL_EV_FORK && ev->fork.child_pid > 0 &&
+		   reread_near(ra, ev->fork.parent_pid)) {
+		pid = ev->fork.child_pid;
 	} else if (ev->type == SL_EV_OTHER && ev->pid > 0 &&
 		   (ra->exec_name ? ev->name == ra->exec_name
 				  : !strcmp(sl_str(st, ev->name), "sched_process_exec"))) {
@@ -312,6 +336,10 @@ int sl_rec_affinity_flush(struct sl_rec_affinity *ra, sl_rec_write_fn write, voi
 		ra->tasks++;
 	}
 	out_flush(&o);
+	GROW(ra->last, ra->last_alloc, ra->nr_rereads);
+	for (size_t i = 0; i < ra->nr_rereads; i++)
+		ra->last[i] = ra->rereads[i].pid;
+	ra->nr_last = ra->nr_rereads;
 	ra->nr_rereads = 0;
 	return o.err;
 }

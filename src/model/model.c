@@ -678,11 +678,33 @@ static bool moved_by_stopper(const struct sl_model *m, const struct sl_event *ev
 	return s && !strncmp(sl_task_comm(m, s), "migration/", 10);
 }
 
+/*
+ * An exec: record re-reads the task's affinity after it (taskset and the
+ * like set the mask, then exec), so its recorded mask is out of date
+ * until that re-read arrives.
+ */
+static void note_exec(struct sl_model *m, const struct sl_event *ev)
+{
+	struct sl_task *t;
+
+	if (!m->affinity_recorded || ev->pid <= 0)
+		return;
+	if (m->exec_name ? ev->name != m->exec_name
+			 : strcmp(sl_str(m->strtab, ev->name), "sched_process_exec"))
+		return;
+	m->exec_name = ev->name;
+	t = sl_model_task(m, ev->pid);
+	if (t)
+		t->aff_stale = true;
+}
+
 /* Without a recorded mask, only where t runs from now on tells its affinity. */
 static void stopper_move(struct sl_model *m, struct sl_task *t, uint64_t ts)
 {
 	t->stopper_ts = ts;
 	t->stopper_moves++;
+	if (m->affinity_recorded)
+		t->aff_stale = true;	/* record re-reads it, a drain round later */
 	t->first_cpu = -1;
 	t->multi_cpu = false;
 	m->stopper_moves++;
@@ -1038,6 +1060,8 @@ static void handle_fork(struct sl_model *m, const struct sl_event *ev, uint64_t 
 	parent = sl_model_task(m, ev->fork.parent_pid);
 	if (parent)
 		sl_aff_inherit(m, parent, t, ts);	/* the kernel copies the mask at fork */
+	/* a mask copied from one out of date is too; record re-reads such a child */
+	t->aff_stale = parent && parent->aff_stale;
 	if (parent && parent->in_workload && !t->in_workload) {
 		t->in_workload = true;	/* a process or a thread the workload started */
 		m->nr_workload_tasks++;
@@ -1178,11 +1202,14 @@ static void affinity_marker(struct sl_model *m, const char *text, uint64_t ts)
 				for (int64_t pid = lo; pid <= hi; pid++) {
 					struct sl_task *t = sl_model_task(m, (int32_t)pid);
 
-					if (!t && !tok.timed)
+					if (!t && !tok.timed) {
 						sl_aff_pending(m, (int32_t)pid, tok.mask);
-					else
-						sl_aff_add_span(t ? t : get_task(m, (int32_t)pid, 0, -1),
-								tok.since, tok.mask);
+						continue;
+					}
+					if (!t)
+						t = get_task(m, (int32_t)pid, 0, -1);
+					sl_aff_add_span(t, tok.since, tok.mask);
+					t->aff_stale = false;	/* read after its change */
 				}
 			}
 			if (ret < 0)
@@ -1397,6 +1424,9 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 		break;
 	case SL_EV_MARKER:
 		handle_marker(m, ev);
+		break;
+	case SL_EV_OTHER:
+		note_exec(m, ev);
 		break;
 	case SL_EV_IRQ_VECTOR:
 	case SL_EV_IPI_ENTRY:

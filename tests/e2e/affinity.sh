@@ -90,6 +90,12 @@ else:
     if d['workload']['filtered']:
         assert d['summary']['idle-while-runnable']['count'] == 0, d['summary']
         assert aff['left_out_not_allowed'] == 10 and hogs <= set(t), aff
+        # idle time next to a waiting workload task: none on cpu 1 for the
+        # hogs (their masks out of date until the re-reads after their exec
+        # or fork: 37.6 ms before), 453 us on cpu 0 while taskset waited on
+        # cpu 1 before its stopper move
+        it = d['idle_time']
+        assert it['total_ns'] == 453414 and it['cpus'] == [{'cpu': 0, 'idle_ns': 453414, 'gaps': 1}], it
 PY
 	); then pass "hogs-pinned.$src${opts:+ $opts}: $( [ $src = none ] && echo 'no markers: 8 findings' || echo 'recorded affinity: no finding for the hogs')"
 	else fail "hogs-pinned.$src${opts:+ $opts}" "$out"; fi

@@ -143,6 +143,46 @@ static void test_markers_and_fork(void **state)
 	teardown(&f);
 }
 
+/*
+ * A recorded mask is out of date from a stopper move or an exec until
+ * record's re-read arrives, and so is a child's copied from such a parent.
+ */
+static void test_stale_until_reread(void **state)
+{
+	struct fixture f;
+	struct sl_event ev;
+
+	setup(&f);
+	/* before any marker: nothing recorded, nothing stale */
+	switch_ev(&f, 500, 1, 0, "swapper/1", SL_PREV_RUNNABLE, 100, "sh");
+	switch_ev(&f, 600, 1, 100, "sh", SL_PREV_PREEMPTED, 21, "migration/1");
+	migrate_ev(&f, 700, 1, 21, 100, 1, 0);
+	assert_false(sl_model_task(f.m, 100)->aff_stale);
+	marker(&f, 1000, "schedlint: affinity 100-101=0-1");
+	/* the stopper moves 100: stale; it forks 200: stale too */
+	migrate_ev(&f, 2000, 1, 21, 100, 1, 0);
+	assert_true(sl_model_task(f.m, 100)->aff_stale);
+	fork_ev(&f, 2100, 100, 200);
+	assert_true(sl_model_task(f.m, 200)->aff_stale);
+	/* 101 execs: stale; another event of another name is nothing */
+	ev = (struct sl_event){ .ts = 2200, .cpu = 0, .pid = 101, .type = SL_EV_OTHER,
+				.name = sl_intern_cstr(f.st, "sched_process_exec") };
+	switch_ev(&f, 2150, 0, 0, "swapper/0", SL_PREV_RUNNABLE, 101, "sh");
+	sl_model_feed(f.m, &ev);
+	assert_true(sl_model_task(f.m, 101)->aff_stale);
+	/* a fork from a task that is not stale is not */
+	fork_ev(&f, 2300, 21, 300);
+	assert_false(sl_model_task(f.m, 300)->aff_stale);
+	/* the re-reads: each clears its own task only */
+	marker(&f, 9000, "schedlint: affinity 100=0@2000 101=0-1@2200");
+	assert_false(sl_model_task(f.m, 100)->aff_stale);
+	assert_false(sl_model_task(f.m, 101)->aff_stale);
+	assert_true(sl_model_task(f.m, 200)->aff_stale);
+	marker(&f, 9500, "schedlint: affinity 200=0@2100");
+	assert_false(sl_model_task(f.m, 200)->aff_stale);
+	teardown(&f);
+}
+
 /* A re-read says when the change happened: before it, the old mask holds. */
 static void test_reread_applies_from_its_time(void **state)
 {
@@ -299,6 +339,42 @@ static void test_sweep_and_rereads(void **state)
 	assert_int_equal(sl_rec_affinity_flush(ra, capture, NULL), 0);
 	assert_int_equal(nr_written, 1);
 	assert_string_equal(written[0], "schedlint: affinity 20=0@5000 10=2@6000");
+	/*
+	 * a child forked by 10 (re-read at the last flush) and one forked by
+	 * 20 after its stopper move in this round are re-read, at the fork's
+	 * time; one forked by 1 is not
+	 */
+	put_task(30, 30, "bash", "2");
+	put_task(31, 31, "dd", "0");
+	put_task(32, 32, "init", "0-3");
+	ev = (struct sl_event){ .ts = 8000, .cpu = 0, .pid = 10, .type = SL_EV_FORK };
+	ev.fork.parent_pid = 10;
+	ev.fork.child_pid = 30;
+	sl_rec_affinity_event(ra, &ev, st);
+	ev = (struct sl_event){ .ts = 8100, .cpu = 1, .pid = 4, .type = SL_EV_MIGRATE };
+	ev.migrate.pid = 20;
+	sl_rec_affinity_event(ra, &ev, st);
+	ev = (struct sl_event){ .ts = 8200, .cpu = 0, .pid = 20, .type = SL_EV_FORK };
+	ev.fork.parent_pid = 20;
+	ev.fork.child_pid = 31;
+	sl_rec_affinity_event(ra, &ev, st);
+	ev = (struct sl_event){ .ts = 8300, .cpu = 0, .pid = 1, .type = SL_EV_FORK };
+	ev.fork.parent_pid = 1;
+	ev.fork.child_pid = 32;
+	sl_rec_affinity_event(ra, &ev, st);
+	nr_written = 0;
+	assert_int_equal(sl_rec_affinity_flush(ra, capture, NULL), 0);
+	assert_int_equal(nr_written, 1);
+	assert_string_equal(written[0], "schedlint: affinity 30=2@8000 20=0@8100 31=0@8200");
+	/* two flushes later 10 is no longer near: its child is not re-read */
+	nr_written = 0;
+	assert_int_equal(sl_rec_affinity_flush(ra, capture, NULL), 0);
+	ev = (struct sl_event){ .ts = 9000, .cpu = 0, .pid = 10, .type = SL_EV_FORK };
+	ev.fork.parent_pid = 10;
+	ev.fork.child_pid = 33;
+	sl_rec_affinity_event(ra, &ev, st);
+	assert_int_equal(sl_rec_affinity_flush(ra, capture, NULL), 0);
+	assert_int_equal(nr_written, 0);
 	/* nothing asked: nothing written */
 	nr_written = 0;
 	assert_int_equal(sl_rec_affinity_flush(ra, capture, NULL), 0);
@@ -340,6 +416,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_markers_and_fork),
+		cmocka_unit_test(test_stale_until_reread),
 		cmocka_unit_test(test_reread_applies_from_its_time),
 		cmocka_unit_test(test_bad_tokens),
 		cmocka_unit_test(test_stopper_heuristic),
