@@ -730,15 +730,21 @@ static void test_hz_from_preemption_times(void **state)
 }
 
 /*
- * Preemption times of a mixed workload: 40 at the tick (30 us after each
- * 4 ms boundary) and 120 elsewhere (3 per tick period, at phases from 250
- * us to 3.75 ms).  A quarter at the tick, far from a fixed 70%, but the
- * tick's window holds about 5 times its share (20 of the 80 counted in a
- * 5% window) where uniform phases would put 4: HZ=250.  Without the
- * tick's 40 nothing clusters.
+ * Preemption times of a mixed workload: one at the tick (30 us after each
+ * 4 ms boundary) and `others` elsewhere in each of `periods` periods, at
+ * phases from lo to lo + span (one per slot of equal width, so sorted).
+ * 40 periods with 3 others from 250 us to 3.75 ms: a quarter at the tick,
+ * far from a fixed 70%, but the tick's window holds about 5 times its
+ * share (20 of the 80 counted in a 5% window) where uniform phases would
+ * put 4: HZ=250.  200 periods with 30 others at any phase (a recorded pipe
+ * and hackbench run beside hogs, without timer events, looked like this):
+ * 3% at the tick, the window holds (1 + 30 * 5%) / 31 / 5% = 1.6 times
+ * its share, far beyond chance with 6200 preemptions.  Without the
+ * tick's, nothing clusters.
  */
-static void mixed_preemptions(bool with_tick)
+static void mixed_preemptions(bool with_tick, int periods, int others, uint64_t lo, uint64_t span)
 {
+	uint64_t slot = span / (uint64_t)others;
 	uint32_t lcg = 12345;
 	int on_cpu = 401;
 
@@ -747,10 +753,10 @@ static void mixed_preemptions(bool with_tick)
 	new_task(0, 0, 401, 120);
 	new_task(1 * US, 0, 402, 120);
 	ev_switch(10 * US, 0, 0, 120, SL_PREV_RUNNABLE, 401, 120);
-	for (int k = 1; k <= 40; k++) {
+	for (int k = 1; k <= periods; k++) {
 		uint64_t base = (uint64_t)k * 4 * MS;
 
-		for (int i = 0; i < 4; i++) {
+		for (int i = 0; i <= others; i++) {
 			uint64_t ts;
 
 			if (i == 0 && !with_tick)
@@ -759,9 +765,7 @@ static void mixed_preemptions(bool with_tick)
 				ts = base + 30 * US;
 			} else {
 				lcg = lcg * 1103515245u + 12345u;
-				/* sorted within the period: slot i of three 1.16 ms slots */
-				ts = base + 250 * US + (uint64_t)(i - 1) * 1166 * US +
-				     (lcg >> 8) % (1166 * US);
+				ts = base + lo + (uint64_t)(i - 1) * slot + (lcg >> 8) % slot;
 			}
 			ev_switch(ts, 0, on_cpu, 120, SL_PREV_PREEMPTED, on_cpu == 401 ? 402 : 401, 120);
 			on_cpu = on_cpu == 401 ? 402 : 401;
@@ -772,12 +776,26 @@ static void mixed_preemptions(bool with_tick)
 
 static void test_hz_from_mixed_preemptions(void **state)
 {
-	mixed_preemptions(true);
+	mixed_preemptions(true, 40, 3, 250 * US, 3500 * US);
 	assert_int_equal(T.m->hz_inferred, 250);
 	assert_string_equal(get(lp(), "hz_source")->valuestring, "preemption times");
 	cleanup();
 
-	mixed_preemptions(false);
+	mixed_preemptions(false, 40, 3, 250 * US, 3500 * US);
+	assert_int_equal(T.m->hz_inferred, 0);
+	assert_true(cJSON_IsNull(get(lp(), "hz_source")));
+	cleanup();
+}
+
+/* 3% of the preemptions at the tick among many: 1.6 times the share. */
+static void test_hz_from_mostly_wakeup_preemptions(void **state)
+{
+	mixed_preemptions(true, 200, 30, 0, 4 * MS);
+	assert_int_equal(T.m->hz_inferred, 250);
+	assert_string_equal(get(lp(), "hz_source")->valuestring, "preemption times");
+	cleanup();
+
+	mixed_preemptions(false, 200, 30, 0, 4 * MS);
 	assert_int_equal(T.m->hz_inferred, 0);
 	assert_true(cJSON_IsNull(get(lp(), "hz_source")));
 	cleanup();
@@ -828,6 +846,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hz_from_mixed_preemptions),
+		cmocka_unit_test(test_hz_from_mostly_wakeup_preemptions),
 		cmocka_unit_test(test_eevdf_equal_weights),
 		cmocka_unit_test(test_eevdf_base_slice_option),
 		cmocka_unit_test(test_eevdf_weight_ratio),
