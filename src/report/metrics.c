@@ -78,6 +78,8 @@ static void build_defs(void)
 	add_def("wakeup.max", SL_UNIT_NS, SRC_LATENCY, "max_ns", "longest wakeup latency");
 	add_def("wakeup.remote_share", SL_UNIT_PERCENT, SRC_REMOTE_SHARE, "remote",
 		"% of wakeup-latency samples that ran on another CPU than the waker's");
+	add_def("wakeup.inferred", SL_UNIT_COUNT, SRC_PATH, "wakeup_latency.inferred",
+		"wakeup-latency samples ending at an inferred switch (lower bounds)");
 	for (int k = 0; k < SL_KIND__COUNT; k++) {
 		struct metric_def *d;
 		const char *what_kind = sl_kinds[k].listed ? "findings" : "occurrences";

@@ -153,6 +153,17 @@ grep -e "samples end at" -e "(--exclude-inferred" -e "switch-ins are inferred" \
 	-e "latencies that end there" -e "lower bounds:" "$TMP/out.txt" > "$TMP/ours.txt"
 expect_eq "inferred: the 5 lines about them fit 80 columns" \
 	"$(awk 'length <= 80' "$TMP/ours.txt" | wc -l)" 5
+# diff's metric: the lower bounds counted on each side, so that a gate can
+# tell a recorder that dropped switches from a scheduler that changed
+"$SCHEDLINT" analyze --json "$P/inferred.perf.txt" > "$TMP/inf.json"
+"$SCHEDLINT" analyze --json "$P/swr-late-run.perf.txt" > "$TMP/noinf.json"
+expect_eq "diff: wakeup.inferred, 0 then 1" "$("$SCHEDLINT" diff --json "$TMP/noinf.json" "$TMP/inf.json" |
+	python3 -c 'import json, sys; print([(m["base"]["median"], m["new"]["median"]) for m in json.load(sys.stdin)["metrics"] if m["name"] == "wakeup.inferred"])')" \
+	"[(0, 1)]"
+"$SCHEDLINT" diff --fail-on='wakeup.inferred>0' "$TMP/noinf.json" "$TMP/inf.json" > /dev/null 2>&1
+expect_eq "diff --fail-on='wakeup.inferred>0': fails with one" $? 1
+"$SCHEDLINT" diff --fail-on='wakeup.inferred>0' "$TMP/inf.json" "$TMP/noinf.json" > /dev/null 2>&1
+expect_eq "diff --fail-on='wakeup.inferred>0': passes with none" $? 0
 "$SCHEDLINT" analyze --exclude-inferred "$P/inferred.perf.txt" > "$TMP/out.txt" 2>&1
 check "--exclude-inferred: the table says what was left out" \
 	grep -q "^  1 samples end at a switch the trace does not show: left out" "$TMP/out.txt"
