@@ -697,6 +697,32 @@ static int setup(struct record *rec, struct sl_error *err)
 	return sl_tracefs_open_pipes(&rec->tfs, err);
 }
 
+static int append_text(char *buf, size_t size, int n, const char *s)
+{
+	if (n < 0 || (size_t)n >= size - 1)
+		return n;
+	return n + snprintf(buf + n, size - (size_t)n, "%s", s);
+}
+
+/*
+ * One argument as a shell would read it back: as it is when it has only
+ * characters no shell treats specially, else in single quotes (a quote in
+ * it as '\'').  `sh -c 'a & b'` is then not shown as `sh -c a & b`.
+ */
+static int append_shell_word(char *buf, size_t size, int n, const char *arg)
+{
+	if (*arg && arg[strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				    "0123456789_@%+=:,./-")] == '\0')
+		return append_text(buf, size, n, arg);
+	n = append_text(buf, size, n, "'");
+	for (const char *c = arg; *c; c++) {
+		char one[2] = { *c, 0 };
+
+		n = append_text(buf, size, n, *c == '\'' ? "'\\''" : one);
+	}
+	return append_text(buf, size, n, "'");
+}
+
 /*
  * The workload marker (SL_MARKER_WORKLOAD): CMD's pid and command line,
  * written once tracing runs and before CMD may exec, so that every fork
@@ -708,9 +734,11 @@ static void write_workload_marker(struct record *rec)
 	int n = snprintf(text, sizeof(text), SL_MARKER_WORKLOAD "%d" SL_MARKER_WORKLOAD_CMD,
 			 (int)rec->child);
 
-	for (char **arg = rec->cmd; *arg && n > 0 && (size_t)n < sizeof(text) - 1; arg++)
-		n += snprintf(text + n, sizeof(text) - (size_t)n, "%s%s",
-			      arg == rec->cmd ? "" : " ", *arg);
+	for (char **arg = rec->cmd; *arg && n > 0 && (size_t)n < sizeof(text) - 1; arg++) {
+		if (arg != rec->cmd)
+			n = append_text(text, sizeof(text), n, " ");
+		n = append_shell_word(text, sizeof(text), n, *arg);
+	}
 	for (char *c = text; *c; c++)
 		if ((unsigned char)*c < ' ')
 			*c = ' ';	/* one line in the trace's text */

@@ -94,7 +94,12 @@ static void workload_line(struct sl_report *r, const struct sl_model *m)
 	if (m->workload_cmd[0])
 		fprintf(r->out, " (%.40s%s)", m->workload_cmd,
 			strlen(m->workload_cmd) > 40 ? "..." : "");
-	fprintf(r->out, " and the %" PRIu32 " task%s it started\n", others, others == 1 ? "" : "s");
+	if (others == 0)
+		fputs(", which started no task\n", r->out);
+	else if (others == 1)
+		fputs(" and the task it started\n", r->out);
+	else
+		fprintf(r->out, " and the %" PRIu32 " tasks it started\n", others);
 	if (m->cfg->workload_active)
 		fputs("           the report covers them only (--system: every task)\n", r->out);
 	else

@@ -261,6 +261,14 @@ if command -v setpriv > /dev/null; then
 	else fail "not root: exit 2, says so" "rc $rc: $(cat "$TMP/err")"; fi
 fi
 
+# the workload marker gives CMD as a shell reads it back: an argument with
+# spaces, quotes or & in single quotes (it read "sh -c sh -c ... & ...")
+"$SCHEDLINT" record -o "$TMP/quote.dat" -- sh -c ': "it'"'"'s" & wait' sh 'two words' \
+	> /dev/null 2> "$TMP/err"
+expect_eq "workload marker: CMD quoted as a shell reads it" \
+	"$("$SCHEDLINT" dump "$TMP/quote.dat" | sed -n 's/.* print marker text=schedlint: workload pid=[0-9]* cmd=//p')" \
+	"sh -c ': \"it'\\''s\" & wait' sh 'two words'"
+
 # 4. --live on 5 s of hackbench: refreshed summaries, then the full report.
 # hackbench is niced so that the recorder (slow under the sanitizers) gets
 # the CPU time to keep up with it on a small machine.

@@ -48,7 +48,7 @@ then pass "--workload on a trace without one: exit 2, one line naming the file"
 else fail "--workload on a trace without one: exit 2, one line naming the file" "exit $rc: $(cat "$TMP/err")"; fi
 
 "$SCHEDLINT" analyze "$TMP/wl.dat" > "$TMP/text" 2>&1
-if grep -q '^  workload pid 500 (bench --run) and the 1 task it started$' "$TMP/text" &&
+if grep -q '^  workload pid 500 (bench --run) and the task it started$' "$TMP/text" &&
 	grep -q 'the report covers them only (--system: every task)' "$TMP/text"
 then pass "the header says the report is the workload's"
 else fail "the header says the report is the workload's" "$(head -8 "$TMP/text")"; fi
@@ -117,7 +117,7 @@ PY
 ); then pass "pipe-noise.dat: default = the benchmark's findings only, --system all ($out)"
 else fail "pipe-noise.dat: default = the benchmark's findings only, --system all" "$out"; fi
 "$SCHEDLINT" analyze "$PN" > "$TMP/text" 2>&1
-if grep -q '^  workload pid 15347 (perf bench sched pipe -l 2000) and the 1 task it started$' "$TMP/text"
+if grep -q '^  workload pid 15347 (perf bench sched pipe -l 2000) and the task it started$' "$TMP/text"
 then pass "pipe-noise.dat: the header names the benchmark"
 else fail "pipe-noise.dat: the header names the benchmark" "$(head -6 "$TMP/text")"; fi
 
