@@ -128,6 +128,8 @@ struct lp_cpu {
 	uint64_t sum_weight;		/* of W */
 	uint64_t max_wait;		/* longest wait of a waiter that already left */
 	struct sl_task *max_wait_task;
+	uint64_t max_wl_wait;		/* the same among the workload's waiters */
+	struct sl_task *max_wl_wait_task;
 	bool workload_waiter;		/* one of W is the workload's (its victims count) */
 	/*
 	 * The first waiters of W, and since when and until when they waited
@@ -242,6 +244,9 @@ struct lp_detail {
 	uint64_t max_wait;
 	int32_t max_wait_pid;
 	uint32_t max_wait_comm;
+	uint64_t max_wl_wait;		/* the workload's longest waiter (pid -1: none) */
+	int32_t max_wl_wait_pid;
+	uint32_t max_wl_wait_comm;
 	uint32_t nr_waiting, nr_listed;
 	int32_t waiting[LP_LISTED];
 	uint8_t model;
@@ -593,6 +598,8 @@ static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	c->contended = false;
 	c->max_wait = 0;
 	c->max_wait_task = NULL;
+	c->max_wl_wait = 0;
+	c->max_wl_wait_task = NULL;
 	c->nr_listed = 0;
 	/*
 	 * Whoever is queued already waits from the start: the fair ones are
@@ -701,6 +708,10 @@ static void note_wait(struct lp_cpu *c, struct sl_task *t, uint64_t wait)
 		c->max_wait = wait;
 		c->max_wait_task = t;
 	}
+	if (t->in_workload && (wait > c->max_wl_wait || !c->max_wl_wait_task)) {
+		c->max_wl_wait = wait;
+		c->max_wl_wait_task = t;
+	}
 }
 
 static void lp_detail_free(void *d)
@@ -732,6 +743,12 @@ static void lp_message(const struct sl_finding *f, const struct sl_model *m, cha
 		return;
 	n += snprintf(buf + n, len - (size_t)n, "; %s:%d waited %s", sl_str(m->strtab, d->max_wait_comm),
 		      d->max_wait_pid, fmt_duration(wait, sizeof(wait), d->max_wait));
+	/* the report is the workload's: name its victim when the longest is not */
+	if (n > 0 && (size_t)n < len && m->cfg->workload_active && d->max_wl_wait_pid >= 0 &&
+	    d->max_wl_wait_pid != d->max_wait_pid)
+		n += snprintf(buf + n, len - (size_t)n, ", the workload's %s:%d %s",
+			      sl_str(m->strtab, d->max_wl_wait_comm), d->max_wl_wait_pid,
+			      fmt_duration(wait, sizeof(wait), d->max_wl_wait));
 	if (n < 0 || (size_t)n >= len || d->ticks < 0)
 		return;
 	if (d->tick_class == LP_TICK)
@@ -758,6 +775,10 @@ static void lp_json(const struct sl_finding *f, const struct sl_model *m, cJSON 
 	sl_json_add_u64(o, "nr_waiting", d->nr_waiting);
 	sl_json_add_u64(o, "max_wait_ns", d->max_wait);
 	sl_json_add_i64(o, "max_wait_pid", d->max_wait_pid);
+	if (d->max_wl_wait_pid >= 0) {
+		sl_json_add_u64(o, "max_workload_wait_ns", d->max_wl_wait);
+		sl_json_add_i64(o, "max_workload_wait_pid", d->max_wl_wait_pid);
+	}
 	if (d->ticks >= 0)
 		sl_json_add_i64(o, "ticks", d->ticks);
 	else
@@ -801,6 +822,9 @@ struct lp_late {
 	uint64_t max_wait;
 	int32_t max_wait_pid;		/* -1 none */
 	uint32_t max_wait_comm;
+	uint64_t max_wl_wait;		/* the workload's longest waiter */
+	int32_t max_wl_wait_pid;	/* -1 none */
+	uint32_t max_wl_wait_comm;
 	uint32_t nr_listed;
 	struct sl_task *listed[LP_LISTED];
 	int32_t listed_pid[LP_LISTED];
@@ -912,6 +936,8 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 		.expected_len = sl_dur(l->t0, expected), .slice = slice, .max_wait = l->max_wait,
 		.nr_waiting = l->nr_waiters, .nr_listed = l->nr_listed, .model = (uint8_t)p->model,
 		.max_wait_pid = l->max_wait_pid, .max_wait_comm = l->max_wait_comm,
+		.max_wl_wait = l->max_wl_wait, .max_wl_wait_pid = l->max_wl_wait_pid,
+		.max_wl_wait_comm = l->max_wl_wait_comm,
 	};
 	memcpy(d->waiting, l->listed_pid, l->nr_listed * sizeof(d->waiting[0]));
 
@@ -1029,6 +1055,9 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	l.max_wait = c->max_wait;
 	l.max_wait_pid = c->max_wait_task ? c->max_wait_task->pid : -1;
 	l.max_wait_comm = c->max_wait_task ? c->max_wait_task->comm : 0;
+	l.max_wl_wait = c->max_wl_wait;
+	l.max_wl_wait_pid = c->max_wl_wait_task ? c->max_wl_wait_task->pid : -1;
+	l.max_wl_wait_comm = c->max_wl_wait_task ? c->max_wl_wait_task->comm : 0;
 	l.nr_listed = c->nr_listed;
 	for (uint32_t i = 0; i < c->nr_listed; i++) {
 		l.listed[i] = c->listed[i];

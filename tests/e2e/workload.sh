@@ -52,9 +52,20 @@ if grep -q '^  workload pid 500 (bench --run) and the task it started$' "$TMP/te
 	grep -q 'the report covers them only (--system: every task)' "$TMP/text"
 then pass "the header says the report is the workload's"
 else fail "the header says the report is the workload's" "$(head -8 "$TMP/text")"; fi
+# the workload's late preemption: its longest waiter is noise2 (6 ms, from
+# 8 ms), the workload's is bench-worker (woken new at 10.001 ms, ran at 14)
+check "the late preemption names the workload's waiter too" \
+	grep -q "noise2:601 waited 6.00 ms, the workload's$" "$TMP/text"
+check "... bench-worker:501, 4.00 ms" grep -q "^ *bench-worker:501 4.00 ms$" "$TMP/text"
+"$SCHEDLINT" analyze --json "$TMP/wl.dat" > "$TMP/wl.json"
+expect_eq "JSON: max_wait and max_workload_wait" \
+	"$(json "$TMP/wl.json" '[(f["max_wait_pid"], f["max_wait_ns"], f["max_workload_wait_pid"], f["max_workload_wait_ns"]) for f in d["findings"]]')" \
+	"[(601, 6000000, 501, 3999000)]"
 "$SCHEDLINT" analyze --system "$TMP/wl.dat" > "$TMP/text" 2>&1
 if grep -q -- '--system: the report covers every task' "$TMP/text"; then pass "--system: the header says so"
 else fail "--system: the header says so" "$(head -8 "$TMP/text")"; fi
+check "--system: the late preemption names its longest waiter only" \
+	sh -c "grep -q 'noise2:601 waited 6.00 ms$' '$TMP/text' && ! grep -q \"the workload's\" '$TMP/text'"
 
 "$SCHEDLINT" diff "$TMP/wl.dat" "$TMP/wl.txt" > "$TMP/diff" 2>&1
 if grep -q 'note: workload: .*pid 500 (bench --run).*--system for every task' "$TMP/diff"
