@@ -53,6 +53,7 @@ struct sample {
 	uint64_t latency, wake_ts, run_ts;
 	int32_t pid, cpu, waker_pid, waker_cpu;
 	uint32_t comm;			/* the task's name then */
+	bool inferred;			/* its switch-in is inferred: a lower bound */
 };
 
 struct sampler {
@@ -105,6 +106,7 @@ static void on_latency(struct sl_analyzer *a, struct sl_model *m, const struct s
 		.latency = ls->latency, .wake_ts = ls->wake_ts, .run_ts = ls->run_ts,
 		.pid = ls->task->pid, .cpu = ls->cpu, .waker_pid = ls->waker_pid,
 		.waker_cpu = ls->waker_cpu, .comm = ls->task->comm,
+		.inferred = ls->implied_switch,
 	};
 	int row;
 
@@ -241,6 +243,7 @@ static void sa_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 	struct samples_view *v = p->priv;
 	char lo[32], hi[32], lat[32], a[32], b[32], who[64], waker[64];
 	int y = r->y, list_h = r->h - 2;
+	uint32_t inferred = 0;
 
 	if (v->row < 0) {
 		xp_clear(r);
@@ -248,10 +251,13 @@ static void sa_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 		       "  no bucket chosen: in the overview (1), Enter on a histogram row lists its samples");
 		return;
 	}
-	xp_putf(y++, r->x, r->w, A_NORMAL, " wakeup latency %s .. %s: %" PRIu64 " samples%s",
+	for (uint32_t i = 0; i < v->nr; i++)
+		inferred += v->list[i].inferred;
+	xp_putf(y++, r->x, r->w, A_NORMAL, " wakeup latency %s .. %s: %" PRIu64 " samples%s%s",
 		xp_dur(lo, sizeof(lo), xp_hist_row_lo(v->row)),
 		xp_dur(hi, sizeof(hi), xp_hist_row_lo(v->row + 1)), v->count,
-		v->count > v->nr ? ", the longest listed" : "");
+		v->count > v->nr ? ", the longest listed" : "",
+		inferred ? "; * a lower bound (switch-in not in the trace)" : "");
 	xp_putf(y++, r->x, r->w, x->attrs[XP_A_HEAD], " %9s %-18s %-18s %3s %-22s %s", "latency", "woken",
 		"switched in", "cpu", "task", "waker");
 	xp_list_clamp(&v->sel, &v->top, (int)v->nr, list_h);
@@ -264,10 +270,13 @@ static void sa_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 			continue;
 		}
 		s = &v->list[i];
+		xp_dur(lat, sizeof(lat) - 1, s->latency);
+		if (s->inferred)
+			strcat(lat, "*");	/* a lower bound (the title says) */
 		snprintf(waker, sizeof(waker), "%s on cpu %d",
 			 s->waker_pid >= 0 ? xp_task_name(x, s->waker_pid, 0, who, sizeof(who)) : "?", s->waker_cpu);
 		xp_putf(y, r->x, r->w, i == v->sel ? x->attrs[XP_A_SELECT] : A_NORMAL,
-			" %9s %-18s %-18s %3d %-22s %s", xp_dur(lat, sizeof(lat), s->latency),
+			" %9s %-18s %-18s %3d %-22s %s", lat,
 			fmt_ts(a, sizeof(a), s->wake_ts), fmt_ts(b, sizeof(b), s->run_ts), s->cpu,
 			xp_task_name(x, s->pid, s->comm, who, sizeof(who)), waker);
 	}

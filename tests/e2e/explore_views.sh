@@ -154,6 +154,35 @@ fi
 tmx send-keys -t x q
 ended "tasks and samples: q" 0
 
+# --- a sample that ends at an inferred switch is marked as a lower bound ---
+# testdata/perf/inferred.perf.txt: cpu1 does not log B's switch-in; B's
+# 10 us (1.000010 -> 1.000020, the earliest it can have run) is a lower
+# bound; A's 20 us is measured.  The histogram's rows go by the bucket's
+# lowest value: B's is the 5us row, A's the 10us row.
+start 120 40 "" "$TESTDATA/perf/inferred.perf.txt"
+see "inferred: opens" "Latency histogram"
+screen > "$TMP/screen"
+row=$(grep -n -- " 5us \.\." "$TMP/screen" | head -1 | cut -d: -f1)
+if [ -n "$row" ]; then
+	k=2
+	while [ "$k" -lt "$row" ]; do tmx send-keys -t x j; k=$((k + 1)); done
+	tmx send-keys -t x Enter
+	see "inferred: B's row says what * means" "5.00 us .. 10.0 us: 1 samples; * a lower bound (switch-in not in the trace)"
+	if wait_all "10\.0 us\* 1\.000010 +1\.000020 +1 +B:200 "; then
+		pass "  ... B's 10 us is starred"
+	else
+		fail "  ... B's 10 us is starred" "$(cat "$TMP/screen")"
+	fi
+	tmx send-keys -t x Escape
+	tmx send-keys -t x j Enter
+	see "  ... A's 20 us on the next row is not" "20.0 us 1.000050 "
+	check "  ... nor does its title mention lower bounds" sh -c "! grep -q 'lower bound' '$TMP/screen'"
+else
+	fail "inferred: the histogram has a 5us row" "$(cat "$TMP/screen")"
+fi
+tmx send-keys -t x q
+ended "inferred: q" 0
+
 # --- on a real trace: n/N say which finding, zoom keeps the finding, the legend ---
 trace=$TESTDATA/real/hogs.dat
 "$SCHEDLINT" analyze --json "$trace" > "$TMP/hogs.json" 2>/dev/null
