@@ -15,10 +15,12 @@
  * the trace (affinity is known only then) report their findings in the
  * final report, not here.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "live_top.h"
 #include "schedlint/findings.h"
@@ -103,14 +105,13 @@ static void put_line(struct sl_live_top *top, int width, const char *text)
 	top->lines++;
 }
 
-int sl_live_top_draw(struct sl_live_top *top, const struct sl_model *m,
-		     const struct sl_live_status *st)
+static void draw_frame(struct sl_live_top *top, const struct sl_model *m,
+		       const struct sl_live_status *st, int width)
 {
 	FILE *f = top->out;
 	char line[1024], a[32], b[32], c[32], d[32];
 	uint64_t dt = st->wall_ns - top->prev_wall_ns;
 	uint64_t rate = dt ? (m->nr_events - top->prev_events) * 1000000000ULL / dt : 0;
-	int width = out_width(top);
 	size_t used;
 
 	if (top->tty && top->lines) {
@@ -195,5 +196,40 @@ int sl_live_top_draw(struct sl_live_top *top, const struct sl_model *m,
 	top->prev_events = m->nr_events;
 	top->prev_wall_ns = st->wall_ns;
 	top->refreshes++;
-	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
+}
+
+/*
+ * The frame is composed in memory and written at once: a terminal's
+ * stdout is line-buffered, and a frame written a line at a time shows
+ * half-drawn (the block cleared, then filled line by line).
+ */
+int sl_live_top_draw(struct sl_live_top *top, const struct sl_model *m,
+		     const struct sl_live_status *st)
+{
+	FILE *out = top->out, *mem;
+	int width = out_width(top), ret = 0;
+	char *frame = NULL;
+	size_t len = 0;
+
+	mem = open_memstream(&frame, &len);
+	if (!mem) {
+		draw_frame(top, m, st, width);	/* no memory: as it comes */
+		return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+	}
+	top->out = mem;
+	draw_frame(top, m, st, width);
+	top->out = out;
+	if (fclose(mem) || fflush(out) || ferror(out))
+		ret = -1;
+	/* past stdio: its first write on a line-buffered stream splits a frame */
+	for (size_t done = 0; !ret && done < len;) {
+		ssize_t n = write(fileno(out), frame + done, len - done);
+
+		if (n < 0 && errno != EINTR)
+			ret = -1;
+		else if (n > 0)
+			done += (size_t)n;
+	}
+	free(frame);
+	return ret;
 }

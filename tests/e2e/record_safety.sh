@@ -299,3 +299,14 @@ if command -v tmux > /dev/null; then
 else
 	echo "ok $((_n + 1)) - --live at 80x24 # SKIP no tmux"
 fi
+
+# --live on a terminal writes each frame at once (stdout on a tty is
+# line-buffered: written a line at a time, a frame showed half-drawn):
+# every write(2) to stdout that starts a frame holds its busy line too.
+script -qfec "strace -f -qq -e trace=write -s 65536 -o '$TMP/st' '$SCHEDLINT' record --live \
+	--interval 200ms --duration 2 -o '$TMP/st.dat' -- sh -c '$SPIN'" /dev/null > /dev/null 2>&1
+grep 'write(1, ' "$TMP/st" | grep 'schedlint record --live ' > "$TMP/frames"
+frames=$(wc -l < "$TMP/frames")
+whole=$(grep -c '  busy ' "$TMP/frames")
+check "--live on a pty: frames written ($frames)" test "$frames" -ge 3
+expect_eq "--live on a pty: each frame in one write" "$whole" "$frames"
