@@ -49,6 +49,7 @@
 #define _GNU_SOURCE		/* memfd_create */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +170,9 @@ struct perf_reader {
 	uint64_t buf_off;
 	uint8_t *map;			/* a file: all of it mapped (buf = map, buf_off 0) */
 	size_t map_len;
+	struct map_guard *guard;	/* the map's entry in guards[] (NULL: none) */
+	bool guard_armed;		/* the SIGBUS handler installed by next() */
+	bool shrank_told;		/* the map faulted: the error is set */
 	uint64_t dropped;		/* mapped pages before it were given back */
 	uint64_t keep_off;		/* queued records need nothing before it */
 	bool eof;			/* nothing more to read */
@@ -263,6 +267,85 @@ static bool pread_all(int fd, void *buf, size_t len, uint64_t off)
 		got += (size_t)n;
 	}
 	return true;
+}
+
+/* --- a mapped file that shrinks --- */
+
+/*
+ * A file truncated or rewritten in place while it is mapped makes the
+ * next access past its new end fault with SIGBUS.  That is bad input, not
+ * a crash: the handler puts a page of zeros where the file was, so that
+ * the access completes, and marks the map; next() looks at the mark
+ * before it hands on what it read, and fails instead (one line, exit 2,
+ * as any bad input).  Faults anywhere else go to the handler that was
+ * there before (explore's, the sanitizers') or to the default action: the
+ * handler puts it back and returns, the access faults again.  next()
+ * installs the handler on its first call after each open, so after
+ * explore has set up its own.
+ */
+struct map_guard {
+	uint8_t *map;			/* NULL: a free entry */
+	size_t len;
+	volatile sig_atomic_t shrank;
+};
+
+#define MAX_GUARDS	8		/* perf.data readers open at once */
+static struct map_guard guards[MAX_GUARDS];
+static struct sigaction sigbus_before;
+static uintptr_t guard_page_size;
+
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	uint8_t *addr = si->si_addr;
+
+	(void)ctx;
+	for (int i = 0; si->si_code == BUS_ADRERR && i < MAX_GUARDS; i++) {
+		uint8_t *map = __atomic_load_n(&guards[i].map, __ATOMIC_ACQUIRE);
+		void *page = (void *)((uintptr_t)addr & ~(guard_page_size - 1));
+
+		if (!map || addr < map || addr >= map + guards[i].len)
+			continue;
+		if (mmap(page, (size_t)guard_page_size, PROT_READ,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+			break;
+		guards[i].shrank = 1;
+		return;
+	}
+	sigaction(sig, &sigbus_before, NULL);
+}
+
+/* Watch [map, map + len) for faults; NULL when every entry is taken. */
+static struct map_guard *guard_map(uint8_t *map, size_t len)
+{
+	guard_page_size = (uintptr_t)sysconf(_SC_PAGESIZE);
+	for (int i = 0; i < MAX_GUARDS; i++) {
+		uint8_t *none = NULL;
+
+		/* nothing faults in the map before this returns */
+		if (__atomic_compare_exchange_n(&guards[i].map, &none, map, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			guards[i].len = len;
+			guards[i].shrank = 0;
+			return &guards[i];
+		}
+	}
+	return NULL;
+}
+
+static void guard_arm(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_sigbus, .sa_flags = SA_SIGINFO }, old;
+
+	sigemptyset(&sa.sa_mask);
+	if (!sigaction(SIGBUS, &sa, &old) &&
+	    !((old.sa_flags & SA_SIGINFO) && old.sa_sigaction == on_sigbus))
+		sigbus_before = old;
+}
+
+static void guard_release(struct map_guard *g)
+{
+	if (g)
+		__atomic_store_n(&g->map, NULL, __ATOMIC_RELEASE);
 }
 
 /* --- the window over the stream --- */
@@ -899,9 +982,31 @@ static int read_records(struct perf_reader *pr, bool stop_at_tracing)
 	}
 }
 
+static int next_event(struct perf_reader *pr, struct sl_event *ev);
+
 static int perf_next(struct sl_reader *r, struct sl_event *ev)
 {
 	struct perf_reader *pr = (struct perf_reader *)r;
+	struct stat st;
+	int ret;
+
+	if (pr->guard && !pr->guard_armed) {
+		guard_arm();
+		pr->guard_armed = true;
+	}
+	ret = next_event(pr, ev);
+	if (pr->guard && pr->guard->shrank && !pr->shrank_told) {
+		pr->shrank_told = true;		/* what it read since are zeros */
+		return fail(pr, -EIO, "the file shrank while it was read (%llu bytes when "
+			    "opened, %lld now)", (unsigned long long)pr->file_size,
+			    fstat(pr->fd, &st) ? -1ll : (long long)st.st_size);
+	}
+	return ret;
+}
+
+static int next_event(struct perf_reader *pr, struct sl_event *ev)
+{
+	struct sl_reader *r = &pr->r;
 	int ret;
 
 	for (;;) {
@@ -960,6 +1065,7 @@ static void perf_close(struct sl_reader *r)
 {
 	struct perf_reader *pr = (struct perf_reader *)r;
 
+	guard_release(pr->guard);
 	sl_dat_decoder_free(pr->decoder);
 	if (pr->tep)
 		tep_free(pr->tep);
@@ -1145,6 +1251,7 @@ static int open_file(struct perf_reader *pr)
 			madvise(map, (size_t)pr->file_size, MADV_SEQUENTIAL);
 			pr->map = map;
 			pr->map_len = (size_t)pr->file_size;
+			pr->guard = guard_map(map, pr->map_len);
 			pr->buf = map;
 			pr->buf_off = 0;
 			pr->buf_len = (size_t)pr->data_end;
