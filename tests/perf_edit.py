@@ -152,6 +152,21 @@ def edit(b, kind):
         feats = {bit: bytes(b[off:off + size]) for bit, (off, size) in f['feats'].items()}
         feats[FEAT_TRACING_DATA] = feats[FEAT_TRACING_DATA][:len(feats[FEAT_TRACING_DATA]) // 2]
         return write(f, bytes(b[f['d_off']:f['d_off'] + f['d_size']]), feats_bytes=feats)
+    if kind == 'unfinished':
+        # as perf record leaves it while it runs (or when killed): the data
+        # size still 0, no feature sections after the data (the bits are set)
+        end = f['d_off'] + f['d_size']
+        struct.pack_into('<Q', b, 48, 0)
+        return bytes(b[:end])
+    if kind == 'other-byte-order':
+        # the magic as a big-endian machine writes it (the rest left as is)
+        b[:8] = b'2ELIFREP'
+        return bytes(b)
+    if kind == 'unknown-feature':
+        # a feature bit perf does not know yet, with its section (8 bytes)
+        feats = {bit: bytes(b[off:off + size]) for bit, (off, size) in f['feats'].items()}
+        feats[200] = b'\x01' * 8
+        return write(f, bytes(b[f['d_off']:f['d_off'] + f['d_size']]), feats_bytes=feats)
     raise SystemExit('unknown kind ' + kind)
 
 

@@ -42,7 +42,9 @@
  *
  * Not read: records compressed by perf record -z (refused with a hint),
  * a perf.data of the other byte order (refused), a perf.data directory
- * (perf record --threads).  PERF_RECORD_COMM/FORK/EXIT are not needed:
+ * (perf record --threads), a file perf record has not finished (data
+ * size 0: refused, as perf script does), one without sched_switch (its
+ * formats are those of the events recorded).  PERF_RECORD_COMM/FORK/EXIT are not needed:
  * the model names tasks from the tracepoints' own fields, as it does for
  * perf script's text, whose comm column it does not read either.
  */
@@ -720,6 +722,10 @@ static int load_tracing(struct perf_reader *pr, int fd, uint64_t offset, uint64_
 		pr->error = -EINVAL;
 		return -EINVAL;
 	}
+	/* the formats are those of the events recorded: without sched_switch, nothing to analyze */
+	if (!tep_find_event_by_name(pr->tep, "sched", "sched_switch"))
+		return fail(pr, -EINVAL, "this perf.data records no sched:sched_switch events: "
+			    "record with perf sched record or perf record -e 'sched:*'");
 	pr->lost_name = sl_dat_lost_name(pr->decoder);
 	pr->r.info.long_size = pr->tlayout.long_size;
 	sl_dat_fill_info(pr->tep, &pr->r.info);
@@ -1173,12 +1179,14 @@ static int read_features(struct perf_reader *pr, const uint8_t *hdr, uint64_t ta
 
 		if (!(get_u64(hdr + 72 + 8 * (bit / 64)) >> (bit % 64) & 1))
 			continue;
-		if (!pread_all(pr->fd, sec, 16, table + 16 * (uint64_t)index++))
+		/* one entry per bit set, in bit order; only those we use are read */
+		index++;
+		if (bit != FEAT_TRACING_DATA && bit != FEAT_NRCPUS && bit != FEAT_OSRELEASE)
+			continue;
+		if (!pread_all(pr->fd, sec, 16, table + 16 * (uint64_t)(index - 1)))
 			return truncated(pr, "the table of header features", table + 16 * (uint64_t)index);
 		off = get_u64(sec);
 		size = get_u64(sec + 8);
-		if (bit != FEAT_TRACING_DATA && bit != FEAT_NRCPUS && bit != FEAT_OSRELEASE)
-			continue;
 		if (!in_file(pr, off, size))
 			return truncated(pr, bit == FEAT_TRACING_DATA ? "the tracing data" :
 					 "a header feature", off + size);
@@ -1228,6 +1236,15 @@ static int open_file(struct perf_reader *pr)
 		return truncated(pr, "the header", sizeof(hdr));
 	data_off = get_u64(hdr + 40);
 	data_size = get_u64(hdr + 48);
+	/*
+	 * perf record writes the data size, and the feature sections with the
+	 * event formats after the data, when it ends (perf script refuses
+	 * such a file too: "incompatible file format").
+	 */
+	if (!data_size)
+		return fail(pr, -EINVAL, "this perf.data is not finished (its header gives no data "
+			    "size): perf record is still writing it, or was killed; to read while "
+			    "recording: perf record -o - ... | schedlint analyze -");
 	if (!in_file(pr, data_off, data_size))
 		return truncated(pr, "the data section", data_off + data_size);
 	ret = read_attrs(pr, get_u64(hdr + 16), get_u64(hdr + 24), get_u64(hdr + 32));
@@ -1274,7 +1291,8 @@ int sl_read_perf_open(int fd, const char *prefix, size_t prefix_len, struct sl_s
 	pr->strtab = strtab;
 	pr->data_end = UINT64_MAX;
 	if (prefix_len >= 8 && !memcmp(prefix, "2ELIFREP", 8)) {
-		ret = fail(pr, -ENOTSUP, "a perf.data of the other byte order is not supported");
+		ret = fail(pr, -ENOTSUP, "a perf.data of the other byte order is not supported: "
+			   "give its perf script text instead (perf script -i FILE > FILE.txt)");
 		goto fail;
 	}
 	pr->seekable = !fstat(fd, &st) && S_ISREG(st.st_mode);
