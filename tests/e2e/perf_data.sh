@@ -100,4 +100,45 @@ rc=$?
 expect_eq "perf.data file on a pipe: exit 2, one line, no output" \
 	"$rc/$(wc -l < "$TMP/err")/$(wc -c < "$TMP/out")/$(grep -c 'give its file name' "$TMP/err")" "2/1/0/1"
 
+# The irq context perf script does not print: each sample's common_flags
+# (the tracepoint's first bytes after common_type: TRACE_FLAG_HARDIRQ 0x08,
+# SOFTIRQ 0x10, NMI 0x40), read here from the raw bytes with
+# tests/perf_edit.py's parser, against the context column of schedlint dump
+# (n, h, s or .: the first that applies).  The model asks it of wakers
+# (sync-wake-remote: a wakeup from an interrupt is not a sync wake).
+for n in messaging lost; do
+	python3 - "$D/$n.data" > "$TMP/ctx.want" <<'PY'
+import struct, sys
+sys.path.insert(0, 'tests')
+from perf_edit import parse, records, REC_SAMPLE
+b = open(sys.argv[1], 'rb').read()
+f = parse(b)
+# the tracepoints' attributes, by id (perf sched record: one sample layout,
+# IDENTIFIER first; its dummy software event has no samples)
+tp = {}
+for e, _, ids in f['attrs']:
+    if struct.unpack_from('<I', e, 0)[0] == 2:
+        for i in range(0, len(ids), 8):
+            tp[struct.unpack_from('<Q', ids, i)[0]] = struct.unpack_from('<Q', e, 24)[0]
+st = set(tp.values()).pop()
+assert set(tp.values()) == {st} and st & 1 << 16 and not st & (1 << 4 | 1 << 5)
+before = sum(1 for bit in (16, 0, 1, 2, 3, 6, 9, 7, 8) if st >> bit & 1)
+count = {'n': 0, 'h': 0, 's': 0, '.': 0}
+for pos, t, sz, _ in records(b, f['d_off'], f['d_off'] + f['d_size']):
+    if t == REC_SAMPLE:
+        assert struct.unpack_from('<Q', b, pos + 8)[0] in tp
+        fl = b[pos + 8 + 8 * before + 4 + 2]
+        count['n' if fl & 0x40 else 'h' if fl & 0x08 else 's' if fl & 0x10 else '.'] += 1
+print(' '.join('%s=%d' % kv for kv in sorted(count.items())))
+PY
+	"$SCHEDLINT" dump "$D/$n.data" | awk '$5 != "lost" { c[$4]++ }
+		END { printf ".=%d h=%d n=%d s=%d\n", c["."], c["h"], c["n"], c["s"] }' > "$TMP/ctx.got"
+	if grep -Eq 'h=[1-9].* s=[1-9]' "$TMP/ctx.want" && cmp -s "$TMP/ctx.want" "$TMP/ctx.got"; then
+		pass "$n.data: the irq context of every sample, from common_flags ($(cat "$TMP/ctx.got"))"
+	else
+		fail "$n.data: the irq context of every sample, from common_flags" \
+			"raw $(cat "$TMP/ctx.want"), dump $(cat "$TMP/ctx.got")"
+	fi
+done
+
 echo "1..$_n"
