@@ -173,7 +173,6 @@ struct perf_reader {
 	uint8_t *map;			/* a file: all of it mapped (buf = map, buf_off 0) */
 	size_t map_len;
 	struct map_guard *guard;	/* the map's entry in guards[] (NULL: none) */
-	bool guard_armed;		/* the SIGBUS handler installed by next() */
 	bool shrank_told;		/* the map faulted: the error is set */
 	uint64_t dropped;		/* mapped pages before it were given back */
 	uint64_t keep_off;		/* queued records need nothing before it */
@@ -282,8 +281,9 @@ static bool pread_all(int fd, void *buf, size_t len, uint64_t off)
  * as any bad input).  Faults anywhere else go to the handler that was
  * there before (explore's, the sanitizers') or to the default action: the
  * handler puts it back and returns, the access faults again.  next()
- * installs the handler on its first call after each open, so after
- * explore has set up its own.
+ * installs the handler again before it reads each round (a system call
+ * per round, thousands of events), so it is there after explore has set
+ * up its own.
  */
 struct map_guard {
 	uint8_t *map;			/* NULL: a free entry */
@@ -996,10 +996,6 @@ static int perf_next(struct sl_reader *r, struct sl_event *ev)
 	struct stat st;
 	int ret;
 
-	if (pr->guard && !pr->guard_armed) {
-		guard_arm();
-		pr->guard_armed = true;
-	}
 	ret = next_event(pr, ev);
 	if (pr->guard && pr->guard->shrank && !pr->shrank_told) {
 		pr->shrank_told = true;		/* what it read since are zeros */
@@ -1052,6 +1048,8 @@ static int next_event(struct perf_reader *pr, struct sl_event *ev)
 			flush_upto(pr, UINT64_MAX);
 			continue;
 		}
+		if (pr->guard)
+			guard_arm();	/* once a round: explore may have put its own */
 		ret = read_records(pr, false);
 		if (ret < 0)
 			return ret;
