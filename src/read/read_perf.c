@@ -997,7 +997,14 @@ static int perf_next(struct sl_reader *r, struct sl_event *ev)
 	int ret;
 
 	ret = next_event(pr, ev);
-	if (pr->guard && pr->guard->shrank && !pr->shrank_told) {
+	/*
+	 * Past the new end the map faults (the guard's mark), but the rest
+	 * of the page the file now ends in reads as zeros: an error there
+	 * is the file shrinking too.
+	 */
+	if (pr->map && !pr->shrank_told &&
+	    ((pr->guard && pr->guard->shrank) ||
+	     (ret < 0 && !fstat(pr->fd, &st) && (uint64_t)st.st_size < pr->file_size))) {
 		pr->shrank_told = true;		/* what it read since are zeros */
 		return fail(pr, -EIO, "the file shrank while it was read (%llu bytes when "
 			    "opened, %lld now)", (unsigned long long)pr->file_size,

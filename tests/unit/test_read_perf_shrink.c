@@ -125,6 +125,17 @@ static void test_shrink_to_first_page(void **state)
 	check_shrink(500, 4096);
 }
 
+/*
+ * cut inside a page, halfway: the rest of that page reads as zeros (no
+ * fault), a record header of 0 bytes there is the file shrinking too (it
+ * said "corrupt perf.data: a record of 0 bytes")
+ */
+static void test_shrink_inside_a_page(void **state)
+{
+	(void)state;
+	check_shrink(1, 200123);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -149,6 +160,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shrink_to_empty),
 		cmocka_unit_test(test_shrink_to_first_page),
+		cmocka_unit_test(test_shrink_inside_a_page),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
