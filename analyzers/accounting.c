@@ -69,6 +69,7 @@ struct acct_cpu {
 
 struct acct_priv {
 	uint64_t moves;			/* of the listed tasks */
+	struct sl_hist folded_run_len;	/* the runs of listed tasks the model folded */
 };
 
 static uint8_t sleep_state(char letter)
@@ -198,6 +199,12 @@ static int by_moves(const void *x, const void *y)
 	       a->pid != b->pid ? (a->pid < b->pid ? -1 : 1) : 0;
 }
 
+static bool listed(const struct sl_model *m, const struct sl_task *t, const struct acct_task *at)
+{
+	return t->pid > 0 && sl_filter_task(m->cfg, m->strtab, t) &&
+	       (at->run_len.count || sleep_total(at) || at->moves);
+}
+
 /* The listed tasks that ran or slept in the window, in *nr. */
 static struct sl_task **listed_tasks(struct sl_analyzer *a, struct sl_model *m, size_t *nr)
 {
@@ -206,10 +213,8 @@ static struct sl_task **listed_tasks(struct sl_analyzer *a, struct sl_model *m, 
 	*nr = 0;
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
 		struct sl_task *t = m->tasks[i];
-		const struct acct_task *at = sl_task_priv(m, a, t);
 
-		if (t->pid > 0 && sl_filter_task(m->cfg, m->strtab, t) &&
-		    (at->run_len.count || sleep_total(at) || at->moves))
+		if (listed(m, t, sl_task_priv(m, a, t)))
 			v[(*nr)++] = t;
 	}
 	return v;
@@ -334,6 +339,7 @@ static void acct_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *r
 	sl_hist_init(&idle_all);
 	for (size_t i = 0; i < nr; i++)
 		sl_hist_merge(&run_all, &((struct acct_task *)sl_task_priv(m, a, v[i]))->run_len);
+	sl_hist_merge(&run_all, &p->folded_run_len);
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++)
 		sl_hist_merge(&idle_all, &((struct acct_cpu *)sl_cpu_priv(m, a, cpu))->idle_len);
 	cJSON_AddItemToObject(acct, "run_length", sl_hist_json(&run_all));
@@ -380,8 +386,25 @@ static void acct_destroy(struct sl_analyzer *a, struct sl_model *m)
 {
 	for (uint32_t i = 0; i < m->nr_tasks; i++)
 		sl_hist_free(&((struct acct_task *)sl_task_priv(m, a, m->tasks[i]))->run_len);
+	sl_hist_free(&((struct acct_priv *)a->priv)->folded_run_len);
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++)
 		sl_hist_free(&((struct acct_cpu *)sl_cpu_priv(m, a, cpu))->idle_len);
+}
+
+/* A dead task's sleep is over; its run lengths go with it (the totals have them). */
+static bool acct_task_in_use(struct sl_analyzer *a, struct sl_model *m, const struct sl_task *t)
+{
+	return ((const struct acct_task *)sl_task_priv(m, a, t))->blocked;
+}
+
+static void acct_fold_task(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t)
+{
+	struct acct_priv *p = a->priv;
+	struct acct_task *at = sl_task_priv(m, a, t);
+
+	if (listed(m, t, at))
+		sl_hist_merge(&p->folded_run_len, &at->run_len);
+	sl_hist_free(&at->run_len);
 }
 
 const struct sl_analyzer_ops sl_accounting_analyzer = {
@@ -391,6 +414,8 @@ const struct sl_analyzer_ops sl_accounting_analyzer = {
 	.cpu_priv_size = sizeof(struct acct_cpu),
 	.on_switch = acct_switch,
 	.on_cpu_unknown = acct_cpu_unknown,
+	.task_in_use = acct_task_in_use,
+	.fold_task = acct_fold_task,
 	.finish = acct_finish,
 	.report_text = acct_report_text,
 	.report_json = acct_report_json,

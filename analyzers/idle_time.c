@@ -601,6 +601,27 @@ static void it_destroy(struct sl_analyzer *a, struct sl_model *m)
 	map_free(p);
 }
 
+/* Waiting, or the last waiter that left a CPU or a domain uncovered. */
+static bool it_task_in_use(struct sl_analyzer *a, struct sl_model *m, const struct sl_task *t)
+{
+	const struct it_priv *p = a->priv;
+
+	if (((const struct it_task *)sl_task_priv(m, a, t))->cls != CLS_NONE)
+		return true;
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++)
+		if (((const struct it_cpu *)sl_cpu_priv(m, a, cpu))->mask_last.task == t)
+			return true;
+	for (int d = 0; d < p->nr_llc; d++)
+		if (p->llc[d].last.task == t)
+			return true;
+	return false;
+}
+
+static void it_fold_task(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t)
+{
+	free(((struct it_task *)sl_task_priv(m, a, t))->mask);
+}
+
 const struct sl_analyzer_ops sl_idle_time_analyzer = {
 	.name = "idle-time",
 	.priv_size = sizeof(struct it_priv),
@@ -610,6 +631,8 @@ const struct sl_analyzer_ops sl_idle_time_analyzer = {
 	.on_switch = it_on_switch,
 	.on_cpu_idle = it_on_cpu_idle,
 	.on_cpu_unknown = it_on_cpu_unknown,
+	.task_in_use = it_task_in_use,
+	.fold_task = it_fold_task,
 	.finish = it_finish,
 	.report_text = it_report_text,
 	.report_json = it_report_json,

@@ -690,6 +690,16 @@ static void iwr_destroy(struct sl_analyzer *a, struct sl_model *m)
 	free(p->over);
 }
 
+/* Waiting, a picture due, or a candidate to decide. */
+static bool iwr_task_in_use(struct sl_analyzer *a, struct sl_model *m, const struct sl_task *t)
+{
+	const struct iwr_priv *p = a->priv;
+	const struct iwr_task *it = sl_task_priv(m, a, t);
+
+	return it->waiting || it->pic_due || it->prev || it->next || p->head == t || p->tail == t ||
+	       sl_held_needs(m, &p->held[0], t);
+}
+
 const struct sl_analyzer_ops sl_idle_while_runnable_analyzer = {
 	.name = "idle-while-runnable",
 	.priv_size = sizeof(struct iwr_priv),
@@ -700,6 +710,7 @@ const struct sl_analyzer_ops sl_idle_while_runnable_analyzer = {
 	.on_runnable = iwr_on_runnable,
 	.on_cpu_idle = iwr_on_cpu_idle,
 	.on_cpu_unknown = iwr_on_cpu_unknown,
+	.task_in_use = iwr_task_in_use,
 	.finish = iwr_finish,
 	.report_text = iwr_report_text,
 	.report_json = iwr_report_json,

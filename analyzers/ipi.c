@@ -355,6 +355,12 @@ static void ipi_destroy(struct sl_analyzer *a, struct sl_model *m)
 	sl_hist_free(&p->send_to_wakeup);
 }
 
+/* A wakeup counted, with or without IPI not settled yet. */
+static bool ipi_task_in_use(struct sl_analyzer *a, struct sl_model *m, const struct sl_task *t)
+{
+	return ((const struct ipi_task *)sl_task_priv(m, a, t))->awaiting;
+}
+
 const struct sl_analyzer_ops sl_ipi_analyzer = {
 	.name = "ipi",
 	.priv_size = sizeof(struct ipi_priv),
@@ -367,6 +373,7 @@ const struct sl_analyzer_ops sl_ipi_analyzer = {
 		       SL_EV_BIT(SL_EV_CSD_FUNC_ENTRY) | SL_EV_BIT(SL_EV_WAKE_IDLE_NO_IPI) |
 		       SL_EV_BIT(SL_EV_WAKEUP),
 	.on_switch = ipi_on_switch,
+	.task_in_use = ipi_task_in_use,
 	.finish = ipi_finish,
 	.report_text = ipi_report_text,
 	.report_json = ipi_report_json,

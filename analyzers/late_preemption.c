@@ -199,6 +199,7 @@ struct lp_task {
 	/* as a waiter behind late runs: how often, and its wait after the expected switch */
 	uint64_t delayed, delayed_ns;
 	uint64_t preempted_at;		/* switched out runnable then, 0 not since it ran */
+	uint32_t held_refs;		/* late runs held (judge_run) that name it */
 };
 
 enum lp_unjudged { LP_UNKNOWN_START, LP_IMPLIED, LP_LOST, LP__NR_UNJUDGED };
@@ -1075,6 +1076,9 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	l.whatif_chain = whatif_late(m, cpu, r, expected, t1);
 	GROW(p->held, p->held_alloc, p->nr_held + 1);
 	p->held[p->nr_held++] = l;
+	((struct lp_task *)sl_task_priv(m, a, r))->held_refs++;
+	for (uint32_t i = 0; i < l.nr_listed; i++)
+		((struct lp_task *)sl_task_priv(m, a, l.listed[i]))->held_refs++;
 }
 
 /* The runs held by judge_run, judged by the whole CPU count. */
@@ -1620,6 +1624,29 @@ static void lp_destroy(struct sl_analyzer *a, struct sl_model *m)
 	}
 }
 
+/* In a runqueue list, a run being watched, or a late run held to the end. */
+static bool lp_task_in_use(struct sl_analyzer *a, struct sl_model *m, const struct sl_task *t)
+{
+	const struct lp_task *lt = sl_task_priv(m, a, t);
+
+	if (lt->in_fq || lt->in_old || lt->held_refs)
+		return true;
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
+
+		if (c->run_task == t || c->max_wait_task == t || c->unjudged_task == t ||
+		    c->fq_head == t || c->fq_tail == t)
+			return true;
+		for (uint32_t i = 0; i < c->nr_listed && i < LP_LISTED; i++)
+			if (c->listed[i] == t)
+				return true;
+		for (uint32_t i = 0; i < c->nr_old && i <= LP_LISTED; i++)
+			if (c->old[i] == t)
+				return true;
+	}
+	return false;
+}
+
 const struct sl_analyzer_ops sl_late_preemption_analyzer = {
 	.name = "late-preemption",
 	.priv_size = sizeof(struct lp_priv),
@@ -1631,6 +1658,7 @@ const struct sl_analyzer_ops sl_late_preemption_analyzer = {
 	.on_runnable = lp_on_runnable,
 	.on_switch = lp_on_switch,
 	.on_cpu_unknown = lp_on_cpu_unknown,
+	.task_in_use = lp_task_in_use,
 	.finish = lp_finish,
 	.report_text = lp_report_text,
 	.report_json = lp_report_json,

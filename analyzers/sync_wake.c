@@ -107,7 +107,10 @@ struct sync_wakee {
 	bool sampled;			/* the latency sample arrived */
 	bool done;			/* counted (or dropped by the filters) */
 	/* decided: */
-	struct sl_task *waker;
+	uint32_t waker;			/* its index in m->tasks, while the task there */
+	uint64_t waker_serial;		/* has this serial (a folded one's index is reused) */
+	int32_t waker_pid;
+	uint32_t waker_comm;
 	int32_t waker_cpu, dest_cpu;
 	uint64_t wake_ts, sleep_after;
 	/* sampled: */
@@ -311,8 +314,8 @@ static void count_sync(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 		};
 
 		*d = (struct sync_detail){
-			.waker_pid = st->waker->pid, .waker_cpu = st->waker_cpu,
-			.waker_comm = st->waker->comm, .sleep_after = st->sleep_after, .ipi = st->ipi,
+			.waker_pid = st->waker_pid, .waker_cpu = st->waker_cpu,
+			.waker_comm = st->waker_comm, .sleep_after = st->sleep_after, .ipi = st->ipi,
 		};
 		counted = sl_finding_add(m, &f);
 		if (counted)
@@ -331,7 +334,8 @@ static void count_sync(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 	if (!counted)
 		return;
 	sl_hist_add(remote ? &p->remote : &p->local, st->latency);
-	pair_add(p, st->waker, t, remote, st->latency);
+	if (st->waker < m->nr_tasks && m->tasks[st->waker]->serial == st->waker_serial)
+		pair_add(p, m->tasks[st->waker], t, remote, st->latency);	/* not folded since */
 }
 
 /*
@@ -422,7 +426,10 @@ static void decide(struct sl_analyzer *a, struct sl_model *m, const struct sl_sw
 		if (st->decided || st->done)
 			continue;
 		st->decided = true;
-		st->waker = sw->prev;
+		st->waker = sw->prev->index;
+		st->waker_serial = sw->prev->serial;
+		st->waker_pid = sw->prev->pid;
+		st->waker_comm = sw->prev->comm;
 		st->waker_cpu = sw->cpu;
 		st->dest_cpu = cd->dest_cpu;
 		st->wake_ts = cd->wake_ts;
@@ -714,6 +721,33 @@ static void sync_destroy(struct sl_analyzer *a, struct sl_model *m)
 	sl_hist_free(&p->local);
 }
 
+/* Parked, or named by a pair or by a wakeup awaiting its waker's switch-out. */
+static bool sync_task_in_use(struct sl_analyzer *a, struct sl_model *m, const struct sl_task *t)
+{
+	const struct sync_priv *p = a->priv;
+
+	if (((const struct sync_task *)sl_task_priv(m, a, t))->parked_cpu)
+		return true;
+	for (int i = 0; i < p->nr_pairs; i++)
+		if (p->pairs[i].a == t || p->pairs[i].b == t)
+			return true;
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct sync_cpu *sc = sl_cpu_priv(m, a, cpu);
+
+		for (int i = 0; i < sc->nr && i < SYNC_CANDIDATES; i++)
+			if (sc->cand[i].wakee == t)
+				return true;
+		for (int k = 0; k < SYNC_PARKED; k++) {
+			if (sc->parked[k].waker == t)
+				return true;
+			for (int i = 0; sc->parked[k].waker && i < sc->parked[k].nr; i++)
+				if (sc->parked[k].cand[i].wakee == t)
+					return true;
+		}
+	}
+	return false;
+}
+
 const struct sl_analyzer_ops sl_sync_wake_analyzer = {
 	.name = "sync-wake",
 	.priv_size = sizeof(struct sync_priv),
@@ -724,6 +758,7 @@ const struct sl_analyzer_ops sl_sync_wake_analyzer = {
 	.on_switch = sync_on_switch,
 	.on_latency = sync_on_latency,
 	.on_cpu_unknown = sync_on_cpu_unknown,
+	.task_in_use = sync_task_in_use,
 	.report_text = sync_report_text,
 	.report_json = sync_report_json,
 	.destroy = sync_destroy,

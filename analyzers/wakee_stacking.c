@@ -72,6 +72,7 @@ static const char *const reason_names[] = {
 /* The kind's own fields, owned by the finding. */
 struct stack_detail {
 	int32_t waker_pid, waker_cpu;
+	uint32_t waker_comm;		/* at the wakeup: for a waker the model folded since */
 	int32_t prev_cpu;		/* where the wakee ran last, -1 unknown */
 	uint8_t reason;			/* enum stack_reason */
 	uint64_t placed_ts;		/* the destination was decided */
@@ -144,7 +145,8 @@ static void stack_message(const struct sl_finding *f, const struct sl_model *m, 
 			snprintf(load + n, sizeof(load) - n, " with %u waiting", waiting);
 	}
 	if (d->waker_pid > 0)
-		snprintf(by, sizeof(by), "%s:%d", waker ? sl_task_comm(m, waker) : "?", d->waker_pid);
+		snprintf(by, sizeof(by), "%s:%d", waker ? sl_task_comm(m, waker) :
+			 d->waker_comm ? sl_str(m->strtab, d->waker_comm) : "?", d->waker_pid);
 	else
 		snprintf(by, sizeof(by), "an interrupt");
 	snprintf(buf, len, "woken by %s on cpu%d; placed on cpu%d%s while cpu%s %s idle",
@@ -333,6 +335,8 @@ static void stack_on_latency(struct sl_analyzer *a, struct sl_model *m, const st
 		for (uint64_t bits = st->idle[w]; bits; bits &= bits - 1)
 			d->idle[d->nr_idle++] = (int32_t)(w * 64) + __builtin_ctzll(bits);
 	d->waker_pid = s->waker_pid;
+	if (s->waker_pid > 0 && sl_model_task(m, s->waker_pid))
+		d->waker_comm = sl_model_task(m, s->waker_pid)->comm;
 	d->waker_cpu = s->waker_cpu;
 	d->prev_cpu = st->prev_cpu;
 	d->reason = st->reason;
@@ -547,6 +551,20 @@ static void stack_destroy(struct sl_analyzer *a, struct sl_model *m)
 	sl_census_free(&p->census);
 }
 
+/* A placement armed, its picture, counted by the census, or a candidate to decide. */
+static bool stack_task_in_use(struct sl_analyzer *a, struct sl_model *m, const struct sl_task *t)
+{
+	const struct stack_priv *p = a->priv;
+	const struct stack_task *st = sl_task_priv(m, a, t);
+
+	return st->armed || st->pic || st->census || sl_held_needs(m, &p->held[0], t);
+}
+
+static void stack_fold_task(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t)
+{
+	free(((struct stack_task *)sl_task_priv(m, a, t))->idle);
+}
+
 const struct sl_analyzer_ops sl_wakee_stacking_analyzer = {
 	.name = "wakee-stacking",
 	.priv_size = sizeof(struct stack_priv),
@@ -559,6 +577,8 @@ const struct sl_analyzer_ops sl_wakee_stacking_analyzer = {
 	.on_switch = stack_on_switch,
 	.on_event = stack_on_event,
 	.event_types = SL_EV_BIT(SL_EV_FORK),
+	.task_in_use = stack_task_in_use,
+	.fold_task = stack_fold_task,
 	.finish = stack_finish,
 	.report_text = stack_report_text,
 	.report_json = stack_report_json,

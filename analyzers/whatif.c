@@ -115,6 +115,7 @@ struct wi_wait {
 	uint64_t seq;			/* the task's wake_seq, 0 none */
 	uint32_t task;			/* index in m->tasks */
 	uint32_t waker;			/* index of the waking task, WI_NO_TASK none */
+	uint64_t waker_serial;		/* ... while the task there has this serial */
 	uint8_t kinds;			/* BIT(wi_kind) per kind claiming it */
 	bool sampled;			/* its wakeup-latency sample came */
 	bool in_filter;			/* ... and is in the latency table */
@@ -134,7 +135,9 @@ struct wi_task {
 	/* its last wakeup-latency sample */
 	uint64_t seq, latency, wake_ts, run_ts;
 	uint32_t waker;
+	uint64_t waker_serial;		/* the serial of the task at index waker */
 	bool in_filter, inferred;
+	bool pinned;			/* a record (p->recs) names it: never folded */
 	struct wi_wait *open;		/* findings about one wakeup, gathered until the next */
 	struct wi_agg *agg;
 	/* the stacking basis: its wakeup in flight was placed on an idle CPU */
@@ -369,6 +372,7 @@ static void take_sample(struct wi_wait *w, const struct wi_task *wt)
 	w->wake_ts = wt->wake_ts;
 	w->run_ts = wt->run_ts;
 	w->waker = wt->waker;
+	w->waker_serial = wt->waker_serial;
 	w->in_filter = wt->in_filter;
 	w->inferred = wt->inferred;
 }
@@ -378,6 +382,10 @@ static void settle(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
 {
 	if (!w->kinds)
 		goto out;
+	/* a waker folded since the sample (SL_KEEP_DEAD_TASKS) is not named */
+	if (w->waker != WI_NO_TASK &&
+	    (w->waker >= m->nr_tasks || m->tasks[w->waker]->serial != w->waker_serial))
+		w->waker = WI_NO_TASK;
 	if (w->sampled && w->kinds == BIT(WI_SYNC)) {
 		struct sl_task *t = m->tasks[w->task];
 		struct sl_analyzer *self = find_self(m);
@@ -404,6 +412,13 @@ static void settle(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
 	}
 	GROW(p->recs, p->alloc_recs, p->nr_recs + 1);
 	p->recs[p->nr_recs++] = *w;
+	{
+		struct sl_analyzer *self = find_self(m);
+
+		((struct wi_task *)sl_task_priv(m, self, m->tasks[w->task]))->pinned = true;
+		if (w->waker != WI_NO_TASK)
+			((struct wi_task *)sl_task_priv(m, self, m->tasks[w->waker]))->pinned = true;
+	}
 out:
 	w->next_free = p->free_waits;
 	p->free_waits = w;
@@ -568,6 +583,17 @@ static void wi_on_placement(struct sl_analyzer *a, struct sl_model *m, const str
 	wt->idle_local = pl->dest_cpu == pl->waker_cpu;
 }
 
+/*
+ * Was the last wakeup of the task of wt from t?  Its waker's index, and
+ * its serial so that a folded task's index, given to a new one, does not
+ * pass for it.  (A task never sampled has waker 0, serial 0: taken as
+ * index 0's, as before folding.)
+ */
+static bool woken_by(const struct wi_task *wt, const struct sl_task *t)
+{
+	return wt->waker == t->index && (wt->waker_serial == t->serial || !wt->waker_serial);
+}
+
 static void wi_on_latency(struct sl_analyzer *a, struct sl_model *m, const struct sl_latency_sample *s)
 {
 	struct wi_priv *p = a->priv;
@@ -588,6 +614,7 @@ static void wi_on_latency(struct sl_analyzer *a, struct sl_model *m, const struc
 	wt->in_filter = s->in_filter;
 	wt->inferred = s->implied_switch;
 	wt->waker = waker ? waker->index : WI_NO_TASK;
+	wt->waker_serial = waker ? waker->serial : 0;
 	if (wt->open && wt->open->seq < s->wake_seq) {
 		settle(p, m, wt->open);
 		wt->open = NULL;
@@ -603,7 +630,7 @@ static void wi_on_latency(struct sl_analyzer *a, struct sl_model *m, const struc
 	wt->idle_seq = 0;
 	if (waker)
 		pair_wakeup(p, waker->index, t->index, s->wake_ts,
-			    ((struct wi_task *)sl_task_priv(m, a, waker))->waker == t->index);
+			    woken_by(sl_task_priv(m, a, waker), t));
 }
 
 static void wi_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
@@ -1015,6 +1042,8 @@ static void task_results(struct wi_priv *p, struct sl_model *m, struct sl_analyz
 			sl_hist_merge(&removed, &acc[i].removed);
 			sl_hist_merge(&added, &acc[i].added);
 		}
+		if (sl_folded_comm(m, comm))	/* its folded tasks: no what-if of theirs */
+			sl_hist_merge(&before, &sl_folded_comm(m, comm)->latency);
 		fill_pcts(&by[c], &before, &removed, &added);
 		sl_hist_free(&before);
 		sl_hist_free(&removed);
@@ -1626,6 +1655,26 @@ static void wi_destroy(struct sl_analyzer *a, struct sl_model *m)
 	sl_gaps_free(&p->gaps);
 }
 
+/* A wait open or recorded, sync victims summed, a pair, or a shift under way. */
+static bool wi_task_in_use(struct sl_analyzer *a, struct sl_model *m, const struct sl_task *t)
+{
+	const struct wi_priv *p = a->priv;
+	const struct wi_task *wt = sl_task_priv(m, a, t);
+
+	if (wt->open || wt->agg || wt->pinned)
+		return true;
+	for (int i = 0; i < p->nr_pairs; i++)
+		if (p->pairs[i].a == t->index || p->pairs[i].b == t->index)
+			return true;
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct wi_cpu *c = sl_cpu_priv(m, a, cpu);
+
+		if (c->pulled == t || c->late_task == t)
+			return true;
+	}
+	return false;
+}
+
 const struct sl_analyzer_ops sl_whatif_analyzer = {
 	.name = "whatif",
 	.priv_size = sizeof(struct wi_priv),
@@ -1637,6 +1686,7 @@ const struct sl_analyzer_ops sl_whatif_analyzer = {
 	.on_runnable = wi_on_runnable,
 	.on_switch = wi_on_switch,
 	.on_cpu_unknown = wi_on_cpu_unknown,
+	.task_in_use = wi_task_in_use,
 	.finish = wi_finish,
 	.report_text = wi_report_text,
 	.report_json = wi_report_json,

@@ -53,6 +53,16 @@ struct sl_analyzer_ops {
 	/* cpu's buffer lost events: its state is unknown from gap_start until its next switch */
 	void (*on_cpu_unknown)(struct sl_analyzer *a, struct sl_model *m, int cpu,
 			       uint64_t gap_start, uint64_t ts);
+	/*
+	 * The model would fold dead task t (SL_KEEP_DEAD_TASKS): task_in_use
+	 * says whether this analyzer still refers to it (a pointer or index
+	 * kept, a wakeup or candidate open, a verdict due at the end); when
+	 * no analyzer does, fold_task frees what t's slot holds (the slot is
+	 * then zeroed and reused).  An analyzer without task_in_use that has
+	 * a task slot or any hook keeps every task: nothing is folded.
+	 */
+	bool (*task_in_use)(struct sl_analyzer *a, struct sl_model *m, const struct sl_task *t);
+	void (*fold_task)(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t);
 	/* the end of the trace (m->last_ts) */
 	void (*finish)(struct sl_analyzer *a, struct sl_model *m);
 	/* the analyzer's part of the terminal report and of the JSON object */

@@ -34,6 +34,7 @@ struct sl_held_tally {
 	uint64_t count;
 	uint64_t cost;			/* total, saturating */
 	uint64_t max_cost;
+	uint32_t items;			/* its candidates in a held list now */
 };
 
 struct sl_held_item {
@@ -84,6 +85,11 @@ void sl_held_init(struct sl_held *h, const struct sl_analyzer *a, size_t tally_o
 		  sl_held_stands_fn stands, void *ctx);
 /* Hold f, a candidate about task t; false when the filters drop it (detail freed). */
 bool sl_held_add(struct sl_model *m, struct sl_held *h, struct sl_task *t, const struct sl_finding *f);
+/*
+ * Does h still need task t: a candidate of its held, or a tally to decide
+ * at the end (the model does not fold such a dead task)?
+ */
+bool sl_held_needs(const struct sl_model *m, const struct sl_held *h, const struct sl_task *t);
 struct sl_held_tally *sl_held_tally(const struct sl_model *m, const struct sl_held *h,
 				    const struct sl_task *t);
 /*

@@ -128,8 +128,11 @@ struct sl_task {
 
 	/* runqueue / pending list links: a task is on at most one list */
 	struct sl_task *q_prev, *q_next;
-	uint32_t index;			/* position in sl_model.tasks: stable for the run */
+	uint32_t index;			/* position in sl_model.tasks: stable while the task is
+					 * kept (a folded task's goes to a new one) */
+	uint64_t serial;		/* 1, 2, ...: no two tasks of a run have the same */
 	bool exec_seen;			/* comm changed while alive (exec) */
+	bool dead_queued;		/* on the model's queue of dead tasks (to fold) */
 	bool in_workload;		/* the workload's root task or forked by one of its tasks */
 	bool state_lost;		/* UNKNOWN because its CPU lost events */
 	uint32_t latency_inferred;	/* samples (in the filters) that end at an
@@ -255,6 +258,30 @@ struct sl_switch_info {
  */
 #define SL_MARKER_AFFINITY	"schedlint: affinity "
 
+/*
+ * Dead tasks the model keeps one by one, by default (analyze
+ * --keep-tasks=N).  Past them, the oldest dead task nothing refers to
+ * any more (no wakeup, finding or analyzer state open on it) is folded:
+ * its numbers are added to its comm's struct sl_folded_comm and its
+ * memory is reused for the next new task.  So the analysis memory grows
+ * with the tasks alive, this many dead ones and the distinct comms, not
+ * with the forks (issue 25: a pid reused a million times).  Totals
+ * (overall latency, findings, per-comm rows) do not change; only the
+ * per-task listings lose the folded tasks.
+ */
+#define SL_KEEP_DEAD_TASKS	65536
+
+/* The folded tasks of one comm: the sums of their struct sl_task numbers. */
+struct sl_folded_comm {
+	uint32_t comm;
+	uint64_t tasks;			/* folded tasks that ran or waited, in the filters
+					 * (0: only others, the comm is in the trace) */
+	uint64_t wakeups, run_ns, wait_ns, switches, preemptions, migrations;
+	uint64_t latency_inferred;
+	struct sl_hist latency;		/* their histograms merged */
+	struct sl_wakeup_moment worst;	/* the worst of them (valid when latency.count) */
+};
+
 struct sl_analyzer;
 struct sl_findings;
 struct sl_aff_state;
@@ -268,9 +295,23 @@ struct sl_model {
 	struct sl_cpu *cpus;
 	int nr_cpus;			/* grows with the highest CPU seen */
 
-	struct sl_task **tasks;		/* every task ever seen, in order (pid reuse = 2 entries) */
+	/*
+	 * every task kept: alive, or dead and not folded (pid reuse = 2
+	 * entries), in the order first seen until folding begins (a folded
+	 * task's slot is reused for the next new task)
+	 */
+	struct sl_task **tasks;
 	uint32_t nr_tasks;
 	size_t tasks_alloc;
+	/* the dead tasks folded (SL_KEEP_DEAD_TASKS): all of them, and by comm */
+	uint64_t tasks_folded;
+	uint64_t tasks_seen;		/* every task ever: kept + folded (the last serial) */
+	struct sl_folded_comm *folded;	/* in the order the comms were first folded */
+	uint32_t nr_folded;
+	size_t folded_alloc;
+	uint32_t *folded_of;		/* by interned comm: index in folded + 1, 0 none */
+	size_t folded_of_alloc;
+	bool *folded_pids;		/* by cfg->pids index: a task of it was folded */
 
 	uint64_t first_ts, last_ts;	/* of all events */
 	bool stopped_at_to;		/* reading ended at an event past --to: the trace goes on */
@@ -402,6 +443,10 @@ const struct sl_cpuset *sl_task_allowed_at(const struct sl_model *m, const struc
 					   uint64_t ts);
 uint32_t sl_cpuset_count(const struct sl_cpuset *s);
 const char *sl_task_comm(const struct sl_model *m, const struct sl_task *t);
+/* The folded tasks of comm (interned), NULL none (task_fold.c). */
+const struct sl_folded_comm *sl_folded_comm(const struct sl_model *m, uint32_t comm);
+/* Did t run, wait or wake (the report lists such tasks, in the filters)? */
+bool sl_task_active(const struct sl_task *t);
 
 /*
  * Filters (SPEC: --cpus, --pid, --comm, --from/--to; the workload, unless

@@ -31,6 +31,8 @@ const char sl_analysis_options_help[] =
 	"                        show (their latency is a lower bound)\n"
 	"  --max-findings=N      keep each kind's N most costly findings in its list\n"
 	"                        (1000)\n"
+	"  --keep-tasks=N        keep the last N dead tasks one by one; older ones are\n"
+	"                        folded into per-comm rows (65536)\n"
 	"Filters (the model still reads every event):\n"
 	"  --workload            only the tasks of the command schedlint record ran (the\n"
 	"                        default when the trace names one; an error when not)\n"
@@ -55,6 +57,7 @@ void sl_config_init(struct sl_config *cfg)
 	cfg->idle_threshold_ns = 1000000;
 	cfg->slice_model = SL_SLICE_EEVDF;
 	cfg->max_findings = 1000;
+	cfg->keep_tasks = SL_KEEP_DEAD_TASKS;
 	cfg->to_ns = UINT64_MAX;
 	cfg->analyzers = sl_analyzer_registry;
 	cfg->nr_analyzers = sl_nr_analyzers;
@@ -171,6 +174,14 @@ int sl_config_option(struct sl_config *cfg, int id, const char *arg, const char 
 			return -1;
 		}
 		cfg->max_findings = (size_t)v;
+		return 0;
+	case SL_OPT_KEEP_TASKS:
+		v = strtol(arg, &end, 10);
+		if (end == arg || *end || v < 1 || v > 100000000) {
+			error_msg("%s: --keep-tasks: '%s' is not a count from 1", cmd, arg);
+			return -1;
+		}
+		cfg->keep_tasks = (size_t)v;
 		return 0;
 	case SL_OPT_CPUS:
 		free(cfg->cpus.words);

@@ -26,6 +26,7 @@ enum {
 	SL_OPT_ASSUME_MIGRATABLE,
 	SL_OPT_EXCLUDE_INFERRED,
 	SL_OPT_MAX_FINDINGS,
+	SL_OPT_KEEP_TASKS,
 	SL_OPT_CPUS,
 	SL_OPT_PID,
 	SL_OPT_COMM,
@@ -50,6 +51,7 @@ enum {
 	{ "assume-migratable", no_argument,       NULL, SL_OPT_ASSUME_MIGRATABLE }, \
 	{ "exclude-inferred",  no_argument,       NULL, SL_OPT_EXCLUDE_INFERRED }, \
 	{ "max-findings",      required_argument, NULL, SL_OPT_MAX_FINDINGS }, \
+	{ "keep-tasks",        required_argument, NULL, SL_OPT_KEEP_TASKS }, \
 	{ "cpus",              required_argument, NULL, SL_OPT_CPUS }, \
 	{ "pid",               required_argument, NULL, SL_OPT_PID }, \
 	{ "comm",              required_argument, NULL, SL_OPT_COMM }, \

@@ -44,8 +44,9 @@ static bool has_comm(const struct sl_model *m, const char *comm, const char **cl
 	size_t best = 3;	/* suggest only a near miss: at most 2 edits */
 
 	*closest = NULL;
-	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		const char *c = sl_str(m->strtab, m->tasks[i]->comm);
+	for (uint32_t i = 0; i < m->nr_tasks + m->nr_folded; i++) {
+		const char *c = sl_str(m->strtab, i < m->nr_tasks ? m->tasks[i]->comm :
+					   m->folded[i - m->nr_tasks].comm);
 		size_t d;
 
 		if (!strcmp(c, comm))
@@ -76,7 +77,7 @@ int sl_filter_check(const struct sl_model *m, struct sl_error *err)
 	char a[32], b[32];
 
 	for (size_t i = 0; i < cfg->nr_pids; i++) {
-		if (!sl_model_task(m, cfg->pids[i])) {
+		if (!sl_model_task(m, cfg->pids[i]) && !(m->folded_pids && m->folded_pids[i])) {
 			snprintf(err->msg, sizeof(err->msg), "--pid %d: no task with this pid in the trace",
 				 cfg->pids[i]);
 			return -ENOENT;

@@ -115,18 +115,28 @@ bool sl_held_add(struct sl_model *m, struct sl_held *h, struct sl_task *t, const
 	if (!h->items)
 		h->items = xcalloc(h->max, sizeof(*h->items));
 	if (h->nr < h->max) {
+		sl_held_tally(m, h, t)->items++;
 		h->items[h->nr++] = it;
 		sift_up(h, h->nr - 1);
 		return true;
 	}
 	if (item_less(&h->items[0], &it)) {
+		sl_held_tally(m, h, h->items[0].task)->items--;
 		tally(m, h, &h->items[0]);
+		sl_held_tally(m, h, t)->items++;
 		h->items[0] = it;
 		sift_down(h, 0);
 	} else {
 		tally(m, h, &it);
 	}
 	return true;
+}
+
+bool sl_held_needs(const struct sl_model *m, const struct sl_held *h, const struct sl_task *t)
+{
+	const struct sl_held_tally *tl = sl_held_tally(m, h, t);
+
+	return tl->count || tl->items;
 }
 
 void sl_held_free(struct sl_held *h)

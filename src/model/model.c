@@ -24,6 +24,7 @@
 #include "schedlint/findings.h"
 #include "schedlint/model.h"
 #include "affinity.h"
+#include "task_fold.h"
 #include "topology.h"
 #include "util/util.h"
 
@@ -56,6 +57,13 @@ struct model_priv {
 	bool started;
 	bool implied;			/* handle_switch() is applying an implied switch */
 	int cpu_limit;			/* CPU numbers at or above it do not exist in the trace */
+	/* dead tasks not folded yet, oldest death first (a ring; see fold_one()) */
+	struct sl_task **dead;
+	size_t dead_head, nr_dead, dead_alloc;	/* dead_alloc: a power of two */
+	size_t keep_dead;		/* SL_KEEP_DEAD_TASKS or --keep-tasks */
+	/* the tasks the event being applied got (get_task()): not folded under it */
+	const struct sl_task *touched[4];
+	int nr_touched;			/* > 4: too many, nothing is folded */
 	/* interned names of the wakelist handler's events, 0 until met */
 	uint32_t name_cfs_entry, name_ipi_func, name_ttwu_pending;
 };
@@ -152,21 +160,142 @@ struct sl_task *sl_model_task(const struct sl_model *m, int32_t pid)
 	return NULL;
 }
 
+/* Take t out of the pid table, if it is the entry for its pid (backward-shift deletion). */
+static void hash_remove(struct task_hash *h, const struct sl_task *t)
+{
+	uint32_t mask = h->nr_slots - 1, i, j;
+
+	for (i = pid_hash(t->pid) & mask; h->slots[i] != t; i = (i + 1) & mask)
+		if (!h->slots[i])
+			return;
+	for (j = (i + 1) & mask; h->slots[j]; j = (j + 1) & mask) {
+		uint32_t home = pid_hash(h->slots[j]->pid) & mask;
+
+		/* the entry at j may move to the hole at i if its home is not in (i, j] */
+		if (((j - home) & mask) >= ((j - i) & mask)) {
+			h->slots[i] = h->slots[j];
+			i = j;
+		}
+	}
+	h->slots[i] = NULL;
+	h->nr--;
+}
+
+/* t has died: it waits on the dead queue, to be folded past keep_dead. */
+static void task_died(struct sl_model *m, struct sl_task *t)
+{
+	struct model_priv *p = priv_of(m);
+
+	if (t->dead_queued)
+		return;
+	if (p->nr_dead == p->dead_alloc) {
+		size_t alloc = p->dead_alloc ? 2 * p->dead_alloc : 1024;
+		struct sl_task **ring = xcalloc(alloc, sizeof(*ring));
+
+		for (size_t i = 0; i < p->nr_dead; i++)
+			ring[i] = p->dead[(p->dead_head + i) & (p->dead_alloc - 1)];
+		free(p->dead);
+		p->dead = ring;
+		p->dead_alloc = alloc;
+		p->dead_head = 0;
+	}
+	p->dead[(p->dead_head + p->nr_dead++) & (p->dead_alloc - 1)] = t;
+	t->dead_queued = true;
+}
+
+/* Does anything still refer to dead task t: the model, or an analyzer? */
+static bool task_in_use(struct sl_model *m, const struct sl_task *t)
+{
+	struct model_priv *p = priv_of(m);
+
+	if (t->q_prev || t->q_next || p->nr_touched > 4)
+		return true;
+	for (int i = 0; i < p->nr_touched; i++)
+		if (p->touched[i] == t)
+			return true;
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++)
+		if (m->cpus[cpu].curr == t || m->cpus[cpu].queued == t ||
+		    m->cpus[cpu].pending == t || p->open_wake[cpu] == t || p->last_placed[cpu] == t)
+			return true;
+	for (int i = 0; i < m->nr_analyzers; i++) {
+		struct sl_analyzer *a = m->analyzers[i];
+		const struct sl_analyzer_ops *o = a->ops;
+
+		if (o->task_in_use ? o->task_in_use(a, m, t) :
+		    o->task_priv_size || o->on_event || o->on_placement || o->on_latency ||
+		    o->on_switch || o->on_runnable || o->on_cpu_idle || o->on_cpu_unknown ||
+		    o->finish)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Past keep_dead dead tasks, fold the oldest one nothing refers to: its
+ * numbers go to its comm's row (task_fold.c), it is freed (a pointer
+ * kept by mistake is a use after free for ASan, not silently another
+ * task), and its index in m->tasks is returned for the next new task;
+ * -1 when none is folded.  A task that came back to life leaves the
+ * queue (it joins again when it dies); one still referred to goes to its
+ * end.  At most two looks per new task: the queue shrinks as fast as
+ * deaths can fill it.
+ */
+static int64_t fold_one(struct sl_model *m)
+{
+	struct model_priv *p = priv_of(m);
+
+	for (int tries = 0; tries < 2 && p->nr_dead > p->keep_dead; tries++) {
+		struct sl_task *t = p->dead[p->dead_head];
+		uint32_t index;
+
+		p->dead_head = (p->dead_head + 1) & (p->dead_alloc - 1);
+		p->nr_dead--;
+		t->dead_queued = false;
+		if (t->state != SL_TASK_DEAD)
+			continue;
+		if (task_in_use(m, t)) {
+			task_died(m, t);
+			continue;
+		}
+		sl_fold_task_numbers(m, t);
+		for (int i = 0; i < m->nr_analyzers; i++) {
+			struct sl_analyzer *a = m->analyzers[i];
+
+			if (a->ops->fold_task)
+				a->ops->fold_task(a, m, t);
+		}
+		hash_remove(&p->hash, t);
+		sl_hist_free(&t->latency);
+		sl_aff_task_free(t);
+		index = t->index;
+		free(t);
+		m->tasks[index] = NULL;
+		return index;
+	}
+	return -1;
+}
+
 static struct sl_task *new_task(struct sl_model *m, int32_t pid)
 {
 	struct model_priv *p = priv_of(m);
+	int64_t slot = fold_one(m);
 	struct sl_task *t = xcalloc(1, sizeof(*t) + p->task_priv_size);
 
 	t->pid = pid;
+	t->serial = ++m->tasks_seen;
 	t->prio = -1;
 	t->cpu = -1;
 	t->first_cpu = -1;
 	t->waker_pid = -1;
 	t->waker_cpu = -1;
 	t->wakeup_cpu = -1;
-	GROW(m->tasks, m->tasks_alloc, (size_t)m->nr_tasks + 1);
-	t->index = m->nr_tasks;
-	m->tasks[m->nr_tasks++] = t;
+	if (slot >= 0) {
+		t->index = (uint32_t)slot;	/* a folded task's */
+	} else {
+		GROW(m->tasks, m->tasks_alloc, (size_t)m->nr_tasks + 1);
+		t->index = m->nr_tasks++;
+	}
+	m->tasks[t->index] = t;
 	hash_insert(&p->hash, t);
 	sl_aff_new_task(m, t);	/* a mask recorded before it was seen */
 	return t;
@@ -175,6 +304,7 @@ static struct sl_task *new_task(struct sl_model *m, int32_t pid)
 /* The task for pid (never the idle task 0), created on first sight. */
 static struct sl_task *get_task(struct sl_model *m, int32_t pid, uint32_t comm, int32_t prio)
 {
+	struct model_priv *p = priv_of(m);
 	struct sl_task *t;
 
 	if (pid <= 0)
@@ -182,6 +312,9 @@ static struct sl_task *get_task(struct sl_model *m, int32_t pid, uint32_t comm, 
 	t = sl_model_task(m, pid);
 	if (!t)
 		t = new_task(m, pid);
+	if (p->nr_touched < 4)
+		p->touched[p->nr_touched] = t;
+	p->nr_touched++;
 	if (comm && comm != t->comm) {
 		if (t->comm)
 			t->exec_seen = true;
@@ -856,6 +989,7 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 			prev->state = SL_TASK_DEAD;
 			prev->since = ts;
 			sl_hist_compact(&prev->latency);
+			task_died(m, prev);
 			break;
 		default:
 			prev->state = SL_TASK_BLOCKED;
@@ -1051,6 +1185,7 @@ static void handle_fork(struct sl_model *m, const struct sl_event *ev, uint64_t 
 		t->since = ts;
 		t->wake_valid = false;
 		t->runnable_since = 0;
+		task_died(m, t);
 		t = NULL;
 	}
 	if (!t)
@@ -1341,6 +1476,7 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 		return;		/* readers reject these; never index with them */
 	}
 	ensure_cpu(m, ev->cpu);
+	p->nr_touched = 0;
 
 	if (!p->started) {
 		p->started = true;
@@ -1497,6 +1633,7 @@ struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *str
 	m->priv = p;
 	m->wakeup_missing = info->has_wakeup == SL_NO;
 	m->findings = sl_findings_new(cfg->max_findings);
+	p->keep_dead = cfg->keep_tasks ? cfg->keep_tasks : SL_KEEP_DEAD_TASKS;
 	sl_hist_init(&m->latency);
 	sl_hist_init(&m->latency_local);
 	sl_hist_init(&m->latency_remote);
@@ -1613,6 +1750,8 @@ void sl_model_free(struct sl_model *m)
 	}
 	sl_aff_free(m);
 	free(m->tasks);
+	sl_fold_free(m);
+	free(p->dead);
 	for (int i = 0; i < m->nr_cpus; i++)
 		sl_hist_free(&m->cpus[i].latency);
 	free(m->cpus);

@@ -226,12 +226,6 @@ static cJSON *moment_json(struct sl_model *m, const struct sl_hist *h, const str
 	return o;
 }
 
-static bool task_active(const struct sl_task *t)
-{
-	return t->switches || t->wakeups || t->run_ns || t->wait_ns || t->preemptions ||
-	       t->migrations || t->latency.count;
-}
-
 /*
  * The CPUs t may run on at the end of the trace as recorded ("0-3,8"),
  * null when the trace recorded none for it; its moves by a migration/N
@@ -270,7 +264,7 @@ static void tasks_json(struct sl_model *m, cJSON *root)
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
 		const struct sl_task *t = m->tasks[i];
 
-		if (!task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
+		if (!sl_task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
 			continue;
 		cJSON *o = cJSON_CreateObject();
 
@@ -293,6 +287,44 @@ static void tasks_json(struct sl_model *m, cJSON *root)
 	}
 }
 
+/*
+ * The dead tasks folded past the cap (SL_KEEP_DEAD_TASKS), by comm, with
+ * the numbers of a task row summed; only when some were.
+ */
+static void folded_json(struct sl_model *m, cJSON *root)
+{
+	cJSON *o, *list;
+
+	if (!m->tasks_folded)
+		return;
+	o = cJSON_AddObjectToObject(root, "tasks_folded");
+	sl_json_add_u64(o, "count", m->tasks_folded);
+	sl_json_add_u64(o, "cap", m->cfg->keep_tasks ? m->cfg->keep_tasks : SL_KEEP_DEAD_TASKS);
+	list = cJSON_AddArrayToObject(o, "by_comm");
+	for (uint32_t i = 0; i < m->nr_folded; i++) {
+		const struct sl_folded_comm *f = &m->folded[i];
+		cJSON *c, *lat;
+
+		if (!f->tasks)
+			continue;
+		c = cJSON_CreateObject();
+		lat = sl_hist_json(&f->latency);
+
+		cJSON_AddStringToObject(c, "comm", sl_str(m->strtab, f->comm));
+		sl_json_add_u64(c, "tasks", f->tasks);
+		sl_json_add_u64(c, "wakeups", f->wakeups);
+		sl_json_add_u64(lat, "inferred", f->latency_inferred);
+		cJSON_AddItemToObject(c, "wakeup_latency", lat);
+		cJSON_AddItemToObject(c, "worst_wakeup", moment_json(m, &f->latency, &f->worst, true));
+		sl_json_add_u64(c, "run_ns", f->run_ns);
+		sl_json_add_u64(c, "wait_ns", f->wait_ns);
+		sl_json_add_u64(c, "switches", f->switches);
+		sl_json_add_u64(c, "preemptions", f->preemptions);
+		sl_json_add_u64(c, "migrations", f->migrations);
+		cJSON_AddItemToArray(list, c);
+	}
+}
+
 /* Per-comm latency: the tasks' histograms merged (a comm is a program). */
 static void comms_json(struct sl_model *m, cJSON *root)
 {
@@ -304,10 +336,16 @@ static void comms_json(struct sl_model *m, cJSON *root)
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
 		const struct sl_task *t = m->tasks[i];
 
-		if (!task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
+		if (!sl_task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
 			continue;
 		sl_hist_merge(&by_comm[t->comm], &t->latency);
 		ntasks[t->comm]++;
+	}
+	for (uint32_t i = 0; i < m->nr_folded; i++) {
+		const struct sl_folded_comm *f = &m->folded[i];
+
+		sl_hist_merge(&by_comm[f->comm], &f->latency);
+		ntasks[f->comm] += f->tasks;
 	}
 	for (uint32_t id = 0; id < nr; id++) {
 		if (!ntasks[id])
@@ -430,6 +468,7 @@ cJSON *sl_report_json(struct sl_model *m, const char *path)
 	cJSON_AddItemToObject(root, "wakeup_latency", lat);
 
 	tasks_json(m, root);
+	folded_json(m, root);
 	comms_json(m, root);
 	cpus_json(m, root);
 	for (int i = 0; i < m->nr_analyzers; i++) {

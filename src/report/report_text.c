@@ -505,6 +505,15 @@ static int ts_width(const struct sl_model *m)
 	return (int)strlen(fmt_ts(a, sizeof(a), m->last_ts));
 }
 
+/* The dead tasks past the cap are not listed: their numbers are summed by comm. */
+static void folded_line(struct sl_report *r, const struct sl_model *m)
+{
+	if (m->tasks_folded)
+		fprintf(r->out, "  %" PRIu64 " dead tasks past the last %zu folded by comm"
+			" (--json: tasks_folded)\n", m->tasks_folded,
+			m->cfg->keep_tasks ? m->cfg->keep_tasks : (size_t)SL_KEEP_DEAD_TASKS);
+}
+
 static void tasks_section(struct sl_report *r, struct sl_model *m)
 {
 	enum { T_TASK, T_WAKEUPS, T_P50, T_P99, T_MAX, T_WOKEN, T_RAN, T_RUN, T_WAIT,
@@ -533,6 +542,9 @@ static void tasks_section(struct sl_report *r, struct sl_model *m)
 			list[n++] = (struct task_p99){ m->tasks[i], sl_hist_percentile(&m->tasks[i]->latency, 99) };
 	if (!n) {
 		free(list);
+		if (m->tasks_folded)
+			sl_report_section(r, "Tasks");
+		folded_line(r, m);
 		return;
 	}
 	qsort(list, n, sizeof(*list), by_p99_desc);
@@ -566,6 +578,7 @@ static void tasks_section(struct sl_report *r, struct sl_model *m)
 		fprintf(r->out, "  ... %zu more tasks with wakeups (--full or --json lists all)\n",
 			n - shown);
 	inferred_tasks(r, m, list, shown);
+	folded_line(r, m);
 	free(list);
 }
 

@@ -282,6 +282,8 @@ void fuzz_check_finished(struct sl_model *m)
 
 		for (uint32_t i = 0; i < m->nr_tasks; i++)
 			run += m->tasks[i]->run_ns;
+		for (uint32_t i = 0; i < m->nr_folded; i++)
+			run += m->folded[i].run_ns;	/* dead tasks folded (--keep-tasks) */
 		for (int i = 0; i < m->nr_cpus; i++)
 			busy += m->cpus[i].busy_ns;
 		if (m->cfg->workload_active ? run > busy : run != busy)

@@ -116,6 +116,12 @@ static void decode_config(const uint8_t *h, struct sl_config *cfg, struct sl_tra
 		set(cfg, SL_OPT_SYNC_WINDOW, "10s");
 	if (h[3] & 0x10)
 		set(cfg, SL_OPT_BASE_SLICE, "10us");
+	if (h[3] & 0x20) {
+		/* fold dead tasks at once: a pointer kept to one is a use after free */
+		static const char *const keep[4] = { "1", "2", "3", "8" };
+
+		set(cfg, SL_OPT_KEEP_TASKS, keep[h[3] >> 6]);
+	}
 }
 
 /* The next event time: mostly forward by ns..tens of ms, sometimes back. */

@@ -1,0 +1,82 @@
+#!/bin/sh
+# fork_churn.sh - memory follows the tasks alive, not the forks (issue 25,
+# reproduction 01): a dead task past the last --keep-tasks (65536) is
+# folded into its comm's row, and no total changes for it.
+# tests/forkchurn.py writes the reproduction's trace: bash forks a child
+# with the same pid N times, two tasks alive at most.
+. tests/lib.sh
+
+# ASan keeps freed memory in quarantine (as hardening.sh): a small one
+asan=false
+grep -q __asan_init "$SCHEDLINT" 2>/dev/null && asan=true
+if $asan; then
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=1"
+fi
+
+# maxrss_kb CMD...: run CMD, stdout to $TMP/out; prints "STATUS MAXRSS_KB"
+maxrss_kb() {
+	python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[1], "wb") as out:
+    r = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL)
+print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$TMP/out" "$@"
+}
+
+# --- 200000 forks: 1.2 KB a task forever took 246 MB (1M forks: 1.2 GB) ---
+# Now about 90 MB (ASan, 1 MB quarantine: 127 MB): the 65536 dead tasks
+# kept and the rest.  The limits are far from both.
+python3 tests/forkchurn.py 200000 > "$TMP/fc.txt"
+if $asan; then limit=$((220 * 1024)); else limit=$((150 * 1024)); fi
+set -- $(maxrss_kb "$SCHEDLINT" analyze "$TMP/fc.txt")
+if [ "$1" = 0 ] && [ "$2" -lt $limit ]; then
+	pass "200000 forks of one pid: analyzed in $2 KB"
+else
+	fail "200000 forks of one pid: analyzed in less than $limit KB" "status $1, maxrss $2 KB"
+fi
+expect_eq "200000 forks: the report says how many dead tasks were folded" \
+	"$(grep -c '^  134463 dead tasks past the last 65536 folded by comm (--json: tasks_folded)$' "$TMP/out")" 1
+expect_eq "200000 forks: every total counted (200000 sync-wake-local, 200000 wakeups)" \
+	"$(grep -c '^  sync-wake-local      200000 \|^Wakeup latency  200000 wakeups' "$TMP/out")" 2
+rm -f "$TMP/fc.txt"
+
+# --- what folding keeps: the totals, whatever the cap ---
+# 20000 forks (2 tasks alive at most, 20001 tasks in all): with
+# --keep-tasks=100 at most 100 dead tasks are kept one by one, plus the
+# alive and the few an analyzer still holds (a what-if pair: 64 at most);
+# with --keep-tasks=1000000 none is folded.
+python3 tests/forkchurn.py 20000 > "$TMP/fc20.txt"
+"$SCHEDLINT" analyze --json --keep-tasks=1000000 "$TMP/fc20.txt" > "$TMP/all.json"
+"$SCHEDLINT" analyze --json --keep-tasks=100 "$TMP/fc20.txt" > "$TMP/k100.json"
+"$SCHEDLINT" analyze --json --keep-tasks=1 "$TMP/fc20.txt" > "$TMP/k1.json"
+expect_eq "--keep-tasks=1000000: nothing folded, 20001 tasks listed" \
+	"$(json "$TMP/all.json" '"tasks_folded" in d, len(d["tasks"])')" "(False, 20001)"
+expect_eq "--keep-tasks=100: listed + folded = 20001, at most 100 + 2 + 64 listed" \
+	"$(json "$TMP/k100.json" 'len(d["tasks"]) + d["tasks_folded"]["count"], len(d["tasks"]) <= 166')" \
+	"(20001, True)"
+expect_eq "--keep-tasks=100: the folded row of child sums the folded tasks' runs (3 us each)" \
+	"$(json "$TMP/k100.json" '[(c["comm"], c["tasks"], c["run_ns"] == 3000 * c["tasks"], c["switches"] == c["tasks"]) for c in d["tasks_folded"]["by_comm"]], d["tasks_folded"]["cap"]')" \
+	"([('child', $(json "$TMP/k100.json" 'd["tasks_folded"]["count"]'), True, True)], 100)"
+# every section but the per-task lists is the same (tests/fold_totals.py)
+for k in k100 k1; do
+	expect_eq "--keep-tasks=${k#k}: the same totals as without folding" \
+		"$(python3 tests/fold_totals.py "$TMP/all.json" "$TMP/$k.json")" "same"
+done
+expect_eq "--keep-tasks=1: the text report's tables but the per-task ones are the same" \
+	"$("$SCHEDLINT" analyze --keep-tasks=1 "$TMP/fc20.txt" | sed -n '1,/^Tasks by/p' | md5sum)" \
+	"$("$SCHEDLINT" analyze --keep-tasks=1000000 "$TMP/fc20.txt" | sed -n '1,/^Tasks by/p' | md5sum)"
+# filters name what was folded too
+expect_eq "--pid of a folded pid, --comm of folded tasks: not 'no task in the trace'" \
+	"$("$SCHEDLINT" analyze --keep-tasks=1 --pid=2000 "$TMP/fc20.txt" > /dev/null 2>&1; echo $?) $("$SCHEDLINT" analyze --keep-tasks=1 --comm=child "$TMP/fc20.txt" > /dev/null 2>&1; echo $?)" \
+	"0 0"
+"$SCHEDLINT" analyze --keep-tasks=0 "$TMP/fc20.txt" > /dev/null 2> "$TMP/err"
+expect_eq "--keep-tasks=0 is refused: exit 2, one line naming it" "$? $(head -1 "$TMP/err")" \
+	"2 schedlint: analyze: --keep-tasks: '0' is not a count from 1"
+
+# --- real traces: folding every dead task at once changes no total ---
+for f in real/hackbench.dat real/hogs-pinned.dat real/pipe-noise.dat real/lost.dat \
+	 perf/messaging-wakeup.data text/perf-odd-comms.txt; do
+	"$SCHEDLINT" analyze --json "$TESTDATA/$f" > "$TMP/a.json" 2> /dev/null
+	"$SCHEDLINT" analyze --json --keep-tasks=1 "$TESTDATA/$f" > "$TMP/b.json" 2> /dev/null
+	expect_eq "$f, --keep-tasks=1: $(json "$TMP/b.json" 'd["tasks_folded"]["count"]') dead tasks folded, the same totals" \
+		"$(python3 tests/fold_totals.py "$TMP/a.json" "$TMP/b.json")" "same"
+done
