@@ -476,8 +476,17 @@ static int extract_def(struct extract *x, const struct metric_def *d, struct sl_
 			    sum_field(x, "cpus", "implied_switches", false, &sum))
 				return -1;
 		} else if (d->src == SRC_RATE_MIGRATIONS) {
+			const cJSON *folded = member(member(x->root, "tasks_folded"), "by_comm"), *c;
+			double v;
+
 			if (sum_field(x, "tasks", "migrations", true, &sum))
 				return -1;
+			/* and the dead tasks folded past --keep-tasks, summed by comm */
+			if (!cJSON_IsArray(folded))
+				folded = NULL;
+			cJSON_ArrayForEach(c, folded)
+				if (json_number(member(c, "migrations"), &v))
+					sum += v;
 		} else {
 			ipi = need_object(x, x->root, "", "ipi");
 			if (!ipi || need_number(x, ipi, "ipi", "sent", &sum))

@@ -74,9 +74,17 @@ expect_eq "--keep-tasks=0 is refused: exit 2, one line naming it" "$? $(head -1 
 
 # --- real traces: folding every dead task at once changes no total ---
 for f in real/hackbench.dat real/hogs-pinned.dat real/pipe-noise.dat real/lost.dat \
-	 perf/messaging-wakeup.data text/perf-odd-comms.txt; do
+	 text/perf-odd-comms.txt perf/messaging-wakeup.data; do
 	"$SCHEDLINT" analyze --json "$TESTDATA/$f" > "$TMP/a.json" 2> /dev/null
 	"$SCHEDLINT" analyze --json --keep-tasks=1 "$TESTDATA/$f" > "$TMP/b.json" 2> /dev/null
 	expect_eq "$f, --keep-tasks=1: $(json "$TMP/b.json" 'd["tasks_folded"]["count"]') dead tasks folded, the same totals" \
 		"$(python3 tests/fold_totals.py "$TMP/a.json" "$TMP/b.json")" "same"
+	# diff's metrics too: migrations.per_s sums tasks[], and the folded rows
+	"$SCHEDLINT" diff --json "$TMP/a.json" "$TMP/b.json" > "$TMP/d.json"
+	expect_eq "$f, --keep-tasks=1: diff says no metric moved" \
+		"$(json "$TMP/d.json" '[x["name"] for x in d["metrics"] if x["base"] != x["new"]]')" "[]"
 done
+# (messaging-wakeup.data: a folded task migrated once; without the folded
+# rows migrations.per_s went from 259/s to 253/s)
+expect_eq "perf/messaging-wakeup.data: a folded task's migration is in tasks_folded" \
+	"$(json "$TMP/b.json" 'sum(c["migrations"] for c in d["tasks_folded"]["by_comm"]) > 0')" "True"
