@@ -586,12 +586,12 @@ static void wi_on_placement(struct sl_analyzer *a, struct sl_model *m, const str
 /*
  * Was the last wakeup of the task of wt from t?  Its waker's index, and
  * its serial so that a folded task's index, given to a new one, does not
- * pass for it.  (A task never sampled has waker 0, serial 0: taken as
- * index 0's, as before folding.)
+ * pass for it.  A task never sampled has serial 0, which no task has (they
+ * count from 1): it was woken by nobody, not by the task at index 0.
  */
 static bool woken_by(const struct wi_task *wt, const struct sl_task *t)
 {
-	return wt->waker == t->index && (wt->waker_serial == t->serial || !wt->waker_serial);
+	return wt->waker == t->index && wt->waker_serial == t->serial;
 }
 
 static void wi_on_latency(struct sl_analyzer *a, struct sl_model *m, const struct sl_latency_sample *s)

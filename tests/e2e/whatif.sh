@@ -151,3 +151,15 @@ for fmt in dat txt; do
 	expect_eq "whatif-affinity.$fmt: 1.488 ms saved" \
 		"$(json "$TMP/aff.json" 'd["whatif"]["kinds"]["idle-while-runnable"]["wait_saved_ns"]')" 1488000
 done
+
+# A pair's round trips start when its wakeups go both ways.  In
+# pair-one-way-first.txt B (200) wakes A (100) once at 1.001 (B itself
+# never woken); from 1.050002 they wake each other 10 times each, 20 us a
+# round.  The pair: 20 wakeups from 1.050002 to 1.050190, 188 us / 20 us =
+# 9 exchanges.  (A task never woken counted as woken by the model's first
+# task, here A: the lone wakeup opened the pair, 21 wakeups and 2455
+# exchanges over 49 ms.)
+"$SCHEDLINT" analyze --json "$TESTDATA/whatif/pair-one-way-first.txt" > "$TMP/pair.json"
+expect_eq "pair-one-way-first: the pair from its first two-way wakeup" \
+	"$(json "$TMP/pair.json" '[(sorted(t["pid"] for t in p["tasks"]), p["wakeups"], p["exchanges"], p["round_trip_ns"]) for p in d["whatif"]["pairs"]]')" \
+	"[([100, 200], 20, 9, 20000)]"
