@@ -36,6 +36,18 @@ cat > "$TMP/exec.txt" <<'EOF'
 EOF
 T="$TMP/exec.txt"
 
+# open_hist_row REGEX: in the overview, select the first histogram row
+# matching REGEX and press Enter (its samples); false when there is none.
+# The overview starts on the second screen row; j moves the selection a line.
+open_hist_row() {
+	screen > "$TMP/screen"
+	row=$(grep -n -- "$1" "$TMP/screen" | head -1 | cut -d: -f1)
+	[ -n "$row" ] || return 1
+	k=2
+	while [ "$k" -lt "$row" ]; do tmx send-keys -t x j; k=$((k + 1)); done
+	tmx send-keys -t x Enter
+}
+
 # goto TIME: the timeline's cursor there
 goto() {
 	tmx send-keys -t x g
@@ -131,13 +143,7 @@ see "backslash new: only the tasks matching" "1 task matching 'new'"
 # --- a histogram row lists its samples ---
 tmx send-keys -t x 1 Home
 see "the overview's histogram" "Latency histogram"
-screen > "$TMP/screen"
-# the overview starts on the second screen row; j moves the selection a line
-row=$(grep -n -- "200us \.\." "$TMP/screen" | head -1 | cut -d: -f1)
-if [ -n "$row" ]; then
-	k=2
-	while [ "$k" -lt "$row" ]; do tmx send-keys -t x j; k=$((k + 1)); done
-	tmx send-keys -t x Enter
+if open_hist_row "200us \.\."; then
 	see "Enter on the 200us row: its samples" "wakeup latency 200.0 us .. 500.0 us: 1 samples"
 	see "  ... worker's 400 us wakeup" "400.0 us 1.000100"
 	# its waking (1.000100), switch-in (1.000500), CPU 0, worker, woken by app on cpu 0
@@ -161,12 +167,7 @@ ended "tasks and samples: q" 0
 # lowest value: B's is the 5us row, A's the 10us row.
 start 120 40 "" "$TESTDATA/perf/inferred.perf.txt"
 see "inferred: opens" "Latency histogram"
-screen > "$TMP/screen"
-row=$(grep -n -- " 5us \.\." "$TMP/screen" | head -1 | cut -d: -f1)
-if [ -n "$row" ]; then
-	k=2
-	while [ "$k" -lt "$row" ]; do tmx send-keys -t x j; k=$((k + 1)); done
-	tmx send-keys -t x Enter
+if open_hist_row " 5us \.\."; then
 	see "inferred: B's row says what * means" "5.00 us .. 10.0 us: 1 samples; * a lower bound (switch-in not in the trace)"
 	if wait_all "10\.0 us\* 1\.000010 +1\.000020 +1 +B:200 "; then
 		pass "  ... B's 10 us is starred"
