@@ -88,21 +88,6 @@ struct spool {
 	char err[160];			/* why the copy stopped early, "" when it did not */
 };
 
-static bool write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, buf, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		buf += w;
-		len -= (size_t)w;
-	}
-	return true;
-}
-
 /* One block of stdin: into the file, then to the analysis.  false: stop. */
 static bool spool_block(struct spool *sp, const char *buf, size_t len)
 {
@@ -118,13 +103,13 @@ static bool spool_block(struct spool *sp, const char *buf, size_t len)
 			 " MiB of stdin: give explore the trace as a file", sp->dir, sp->written >> 20);
 		return false;
 	}
-	if (!write_all(sp->file_fd, buf, len)) {
+	if (write_all(sp->file_fd, buf, len)) {
 		snprintf(sp->err, sizeof(sp->err), "cannot keep stdin in %s: %s", sp->dir, strerror(errno));
 		return false;
 	}
 	sp->written += len;
 	/* the analysis stopped reading (it refused the input): EPIPE, nothing more to copy */
-	return write_all(sp->pipe_fd, buf, len);
+	return write_all(sp->pipe_fd, buf, len) == 0;
 }
 
 static void spool_free(struct spool *sp)

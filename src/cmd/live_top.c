@@ -15,12 +15,10 @@
  * the trace (affinity is known only then) report their findings in the
  * final report, not here.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <unistd.h>
 
 #include "live_top.h"
 #include "schedlint/findings.h"
@@ -222,14 +220,8 @@ int sl_live_top_draw(struct sl_live_top *top, const struct sl_model *m,
 	if (fclose(mem) || fflush(out) || ferror(out))
 		ret = -1;
 	/* past stdio: its first write on a line-buffered stream splits a frame */
-	for (size_t done = 0; !ret && done < len;) {
-		ssize_t n = write(fileno(out), frame + done, len - done);
-
-		if (n < 0 && errno != EINTR)
-			ret = -1;
-		else if (n > 0)
-			done += (size_t)n;
-	}
+	if (!ret && write_all(fileno(out), frame, len))
+		ret = -1;
 	free(frame);
 	return ret;
 }

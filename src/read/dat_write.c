@@ -248,24 +248,6 @@ static size_t build_header(const struct sl_dat_writer *w, const struct sl_dat_me
 
 /* --- spooling and copying --- */
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-
-	while (len) {
-		ssize_t r = write(fd, p, len);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
 /* An unlinked file in dir: nothing to clean up whatever happens to us. */
 static int open_spool(const char *dir)
 {

@@ -65,6 +65,9 @@ const char *fmt_ts(char *buf, size_t len, uint64_t ns);
 int parse_cpulist(const char *s, uint64_t **words, uint32_t *nr_words);
 
 /* The program's messages: "schedlint: " prefix, to stderr. */
+/* write(2) all of buf to fd, again after EINTR: 0, or -errno (-EIO: wrote nothing) */
+int write_all(int fd, const void *buf, size_t len);
+
 void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The last message error_msg() printed (without "schedlint: "), "" none yet. */
 const char *error_msg_last(void);
