@@ -1,0 +1,49 @@
+#!/bin/sh
+# snapshot-reports.sh - every testdata trace's reports, to compare two builds
+#
+#   sh scripts/snapshot-reports.sh OUTDIR [SCHEDLINT [SCHEDGEN]]
+#
+# Writes OUTDIR/NAME.txt (analyze's text report, no colour, no pager),
+# OUTDIR/NAME.json (analyze --json) and OUTDIR/NAME.timehist for every
+# trace under testdata/ (real, perf, text, dat, whatif, formats) and every
+# scenario (testdata/{scenarios,whatif,dat}/*.scn, made into
+# a .dat by schedgen).  Then `diff -r OLD NEW` says which reports a change
+# moved: a change that should move none is byte-identical here, and one
+# that moves counts names them in its commit.  A developer's tool, not a
+# test: the tests hold the reports against facts, this only against the
+# build before.
+set -u
+out=${1:?usage: snapshot-reports.sh OUTDIR [SCHEDLINT [SCHEDGEN]]}
+sl=${2:-./schedlint}
+gen=${3:-./schedgen}
+cd "$(dirname "$0")/.." || exit 2
+mkdir -p "$out/gen" || exit 2
+export NO_COLOR=1 SCHEDLINT_THREADS=1
+
+one() {	# NAME TRACE
+	"$sl" --no-pager analyze "$2" > "$out/$1.txt" 2>&1; echo "rc=$?" >> "$out/$1.txt"
+	"$sl" --no-pager analyze --json "$2" > "$out/$1.json" 2>&1; echo "rc=$?" >> "$out/$1.json"
+	"$sl" --no-pager timehist "$2" > "$out/$1.timehist" 2>&1; echo "rc=$?" >> "$out/$1.timehist"
+}
+
+n=0
+for f in testdata/real/*.dat testdata/real/*.txt testdata/perf/*.data \
+	 testdata/perf/*.txt testdata/text/*.txt testdata/dat/*.dat \
+	 testdata/whatif/*.txt testdata/formats/*/*.dat testdata/formats/*/*.txt; do
+	[ -f "$f" ] || continue
+	name=$(echo "$f" | sed 's|^testdata/||; s|/|_|g')
+	one "$name" "$f"
+	n=$((n + 1))
+done
+for scn in testdata/scenarios/*.scn testdata/whatif/*.scn testdata/dat/*.scn; do
+	[ -f "$scn" ] || continue
+	name=$(echo "$scn" | sed 's|^testdata/||; s|/|_|g; s|\.scn$||')
+	if "$gen" scenario "$scn" -o "$out/gen/$name.dat" > /dev/null 2>&1; then
+		one "$name" "$out/gen/$name.dat"
+	else
+		echo "schedgen failed" > "$out/$name.txt"
+	fi
+	n=$((n + 1))
+done
+rm -rf "$out/gen"
+echo "$n traces, reports in $out"
