@@ -303,8 +303,19 @@ fi
 # --live on a terminal writes each frame at once (stdout on a tty is
 # line-buffered: written a line at a time, a frame showed half-drawn):
 # every write(2) to stdout that starts a frame holds its busy line too.
+# The workload ends when strace has seen three frames (by content, not by
+# time: a 2 s run wrote only 1 or 2 frames on a machine at load 3-17);
+# --duration is only the bound if it never does.
+cat > "$TMP/until-frames.sh" <<EOF
+i=0
+while [ \$i -lt 900 ]; do
+	n=\$(grep 'write(1, ' '$TMP/st' 2>/dev/null | grep -c 'schedlint record --live ')
+	[ "\$n" -ge 3 ] && exit 0
+	i=\$((i + 1)); sleep 0.1
+done
+EOF
 script -qfec "strace -f -qq -e trace=write -s 65536 -o '$TMP/st' '$SCHEDLINT' record --live \
-	--interval 200ms --duration 2 -o '$TMP/st.dat' -- sh -c '$SPIN'" /dev/null > /dev/null 2>&1
+	--interval 200ms --duration 120 -o '$TMP/st.dat' -- sh '$TMP/until-frames.sh'" /dev/null > /dev/null 2>&1
 grep 'write(1, ' "$TMP/st" | grep 'schedlint record --live ' > "$TMP/frames"
 frames=$(wc -l < "$TMP/frames")
 whole=$(grep -c '  busy ' "$TMP/frames")
