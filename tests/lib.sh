@@ -10,6 +10,9 @@ TESTDATA=${TESTDATA:-testdata}
 _n=0
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# the python3 a shim would choose, called directly (tests/python_path.sh)
+. tests/python_path.sh
+python_direct "$TMP"
 
 pass() { _n=$((_n + 1)); echo "ok $_n - $1"; }
 fail() { _n=$((_n + 1)); echo "not ok $_n - $1"; shift; [ $# -gt 0 ] && echo "# $*"; return 0; }

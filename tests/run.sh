@@ -19,6 +19,13 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+
+# python3 once: where it is a version manager's shim (pyenv's is a chain
+# of bash scripts) each call cost about 0.8 s of CPU, 10x the interpreter
+# itself, and the tests call it hundreds of times.  The interpreter the
+# shim chooses now, put first on PATH for every test (tests/lib.sh).
+. tests/python_path.sh
+python_direct "$out"
 passed=0 failed=0
 
 run_one() {
