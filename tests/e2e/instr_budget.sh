@@ -1,0 +1,92 @@
+#!/bin/sh
+# instr_budget.sh - the instructions analyze spends per event, counted
+# exactly (valgrind's cachegrind, Ir), held against the budgets written in
+# bench/README.md ("Instruction budgets"): a change that costs more than a
+# budget + 10% fails here and prints its figures (issue 31).  Timings are
+# never asserted; an instruction count does not depend on the load.
+#
+# The trace: testdata/bench/hackbench-g4.dat (hackbench -g 4 -l 1000, 179,308
+# events, v7 zstd).  Its start-up (the kallsyms and formats, about 320 M
+# instructions with the child that checks the formats: a third of the
+# whole) is taken out by counting a prefix of
+# the same file too (its first 2000 events, trace-cmd split): per event =
+# (full - prefix) / (events full - events prefix).  Three budgets:
+#   read_per_event     schedlint's reader alone (bench/read_only.c)
+#   analyze_per_event  schedlint analyze, every analyzer, the text report
+#   startup            schedlint analyze of the 2000-event prefix, whole
+# analyze runs with SCHEDLINT_THREADS=1: one thread counts the same on
+# every run (the reader thread's hand-over would add waits).  The counts
+# are of the release build (build/rel, which make check builds in every
+# mode): under SANITIZE=1 ./schedlint is the instrumented one, whose
+# counts say nothing about the product.
+. tests/lib.sh
+
+BUDGETS=bench/README.md
+TRACE=$TESTDATA/bench/hackbench-g4.dat
+REL=${INSTR_BUILD:-build/rel}	# another build: INSTR_BUILD=DIR
+SL=$REL/schedlint
+READ=$REL/bench/read_only
+
+if ! command -v valgrind >/dev/null 2>&1; then
+	fail "valgrind is installed (scripts/install-deps.sh)"; exit 0
+fi
+for b in "$SL" "$READ"; do
+	if [ ! -x "$b" ]; then
+		fail "the release build $b exists (make check builds it)"; exit 0
+	fi
+	if grep -q __asan_init "$b" 2>/dev/null; then
+		fail "$b is a release build, not a sanitized one"; exit 0
+	fi
+done
+cmp -s "$SCHEDLINT" "$SL" || echo "# counting $SL (the release build), not $SCHEDLINT"
+
+# budget NAME: the figure after NAME in bench/README.md's budget lines
+budget() { awk -v n="$1" '$1 == "budget" && $2 == n { print $3; exit }' "$BUDGETS"; }
+
+# ir NAME CMD...: run CMD under cachegrind; prints the instructions of
+# every process it was (analyze forks a child that checks the formats:
+# its work is part of the cost), stdout of CMD to $TMP/NAME.out
+ir() {
+	_name=$1; shift
+	rm -f "$TMP/$_name".vg.*
+	SCHEDLINT_THREADS=1 valgrind --tool=cachegrind --cache-sim=no \
+		--cachegrind-out-file=/dev/null --log-file="$TMP/$_name.vg.%p" \
+		"$@" > "$TMP/$_name.out" 2>/dev/null
+	_rc=$?
+	if [ $_rc != 0 ]; then echo "x"; return; fi
+	cat "$TMP/$_name".vg.* | awk '/I +refs:/ { gsub(",", "", $NF); s += $NF } END { print s + 0 }'
+}
+
+trace-cmd split -i "$TRACE" -o "$TMP/head.dat" -e 2000 >/dev/null 2>&1
+HEAD=$TMP/head.dat.1
+if [ ! -s "$HEAD" ]; then
+	fail "trace-cmd split writes the first 2000 events of $TRACE"; exit 0
+fi
+
+read_full=$(ir rfull "$READ" "$TRACE")
+ev_full=$(awk '/^events/ { print $2 }' "$TMP/rfull.out")
+read_head=$(ir rhead "$READ" "$HEAD")
+ev_head=$(awk '/^events/ { print $2 }' "$TMP/rhead.out")
+an_full=$(ir afull "$SL" analyze --no-pager "$TRACE")
+an_head=$(ir ahead "$SL" analyze --no-pager "$HEAD")
+for v in "$read_full" "$read_head" "$an_full" "$an_head"; do
+	case $v in ''|x) fail "every count ran: read $read_full/$read_head, analyze $an_full/$an_head"; exit 0 ;; esac
+done
+expect_eq "the trace holds 179308 events (its prefix 2000)" "$ev_full/$ev_head" "179308/2000"
+
+# within NAME MEASURED: MEASURED <= budget * 1.10, the figures printed
+within() {
+	_b=$(budget "$1")
+	if [ -z "$_b" ]; then fail "$BUDGETS has a budget for $1"; return; fi
+	_lim=$(( _b + _b / 10 ))
+	_msg="$1: $2 (budget $_b, fails above $_lim)"
+	echo "# $_msg"
+	if [ "$2" -le "$_lim" ]; then pass "$_msg"
+	else fail "$_msg" "$1 is $(( (100 * $2 + _b / 2) / _b - 100 ))% over its budget: a change that needs it raises the budget in bench/README.md and says why in its commit"; fi
+}
+
+dev=$((ev_full - ev_head))
+echo "# instructions (valgrind Ir): read $read_full - $read_head, analyze $an_full - $an_head, over $dev events"
+within read_per_event $(( (read_full - read_head) / dev ))
+within analyze_per_event $(( (an_full - an_head) / dev ))
+within startup "$an_head"
