@@ -93,7 +93,6 @@ struct diff_args {
 	const char *junit, *color;
 	double confidence;
 	int top;
-	char usage_error[256];		/* what getopt printed, for the JUnit file */
 };
 
 static void push_path(const char ***arr, size_t *nr, const char *path)
@@ -267,33 +266,39 @@ static int load_side(struct sl_diff *d, const struct side_args *sa, const struct
 
 /* --- options --- */
 
-/* The line getopt printed (as argv[0]: ...) for the option it rejected, argv[optind - 1]. */
-static void getopt_error(char **argv, const struct option *long_opts, char *out, size_t len)
+/*
+ * --junit=FILE names the file to write; "--junit base.dat new.dat" reads
+ * as a flag and two runs, and would write the JUnit file over the base
+ * run.  A name of a trace or report that exists and holds no XML is
+ * refused before anything is opened (an XML file is an earlier JUnit
+ * file: written over, as every CI run does).
+ */
+static int junit_path_check(const char *path)
 {
-	const char *arg = argv[optind - 1];
-	size_t n = strcspn(arg, "="), matches = 0;
+	static const char *const input_suffixes[] = { ".dat", ".data", ".json" };
+	size_t len = strlen(path), n = 0;
+	bool input_name = false;
+	char head[64];
+	FILE *f;
 
-	/*
-	 * a short option is a character (then argv[optind - 1] may be the
-	 * argument before, in "-xh"); a long one without its argument has its
-	 * value there (all >= 256), an unknown long one 0
-	 */
-	if ((optopt > 0 && optopt < 256) || strncmp(arg, "--", 2)) {
-		snprintf(out, len, "%s: invalid option -- '%c'", argv[0], optopt > 0 && optopt < 256 ? optopt : '?');
-		return;
+	for (size_t i = 0; i < ARRAY_SIZE(input_suffixes); i++) {
+		size_t sl = strlen(input_suffixes[i]);
+
+		input_name |= len > sl && !strcmp(path + len - sl, input_suffixes[i]);
 	}
-	for (const struct option *o = long_opts; o->name; o++) {
-		if (!strncmp(o->name, arg + 2, n - 2)) {
-			if (strlen(o->name) == n - 2) {
-				matches = 1;
-				break;
-			}
-			matches++;
-		}
-	}
-	snprintf(out, len, matches == 1 ? "%s: option '%.*s' requires an argument" :
-		 matches ? "%s: option '%.*s' is ambiguous" : "%s: unrecognized option '%.*s'",
-		 argv[0], (int)(matches ? n : strlen(arg)), arg);
+	if (!input_name || !(f = fopen(path, "rb")))
+		return 0;
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	while (n && strchr(" \t\r\n", head[0]))
+		memmove(head, head + 1, --n);
+	if (!n || head[0] == '<')
+		return 0;
+	error_msg("diff: --junit=%s: %s is %s, not a JUnit file: --junit=FILE names the "
+		  "file to write, and it would be written over (give the JUnit file "
+		  "another name)", path, path,
+		  head[0] == '{' ? "a saved report" : "a trace");
+	return -1;
 }
 
 static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_config *cfg)
@@ -322,17 +327,6 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 	char err[512];
 	int c;
 
-	/*
-	 * --junit before anything else: a usage error earlier on the command
-	 * line still leaves its reason in the file (a CI job reads "no tests"
-	 * as a pass or as nothing at all)
-	 */
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		if (!strcmp(argv[i], "--junit") && i + 1 < argc && *argv[i + 1] && strcmp(argv[i + 1], "-"))
-			a->junit = argv[i + 1];
-		else if (!strncmp(argv[i], "--junit=", 8) && argv[i][8] && strcmp(argv[i] + 8, "-"))
-			a->junit = argv[i] + 8;
-	}
 	optind = 0;
 	/* '-' first: plain arguments come back in order, so --base A B --new C D works */
 	while ((c = sl_getopt(argc, argv, "-h", long_opts)) != -1) {
@@ -397,6 +391,8 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 				error_msg("diff: --junit needs a file name");
 				return -1;
 			}
+			if (junit_path_check(optarg))
+				return -1;
 			a->junit = optarg;
 			break;
 		case OPT_COLOR:
@@ -432,8 +428,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 			fputc('\n', stdout);
 			sl_metrics_list(stdout);
 			return 1;
-		case '?':	/* getopt said why on stderr; the JUnit file says it too */
-			getopt_error(argv, long_opts, a->usage_error, sizeof(a->usage_error));
+		case '?':	/* getopt said why on stderr */
 			return -1;
 		default:
 			if (c >= SL_OPT_BASE && c < SL_OPT__END) {
@@ -514,6 +509,17 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 			return -1;
 		}
 	}
+	for (size_t s = 0; a->junit && s < a->nr_sides; s++) {
+		long i = sl_output_is_input(a->junit, a->sides[s].paths, a->sides[s].nr);
+
+		if (i >= 0) {
+			error_msg("diff: --junit=%s is the run %s of this diff: it would be "
+				  "written over before it is read", a->junit,
+				  !strcmp(a->sides[s].paths[i], "-") ? "on standard input" :
+				  a->sides[s].paths[i]);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -529,13 +535,16 @@ static void free_args(struct diff_args *a)
 	free(a->metrics);
 }
 
-/* On exit 2 with --junit: the reason in a JUnit <error>, so CI does not show "no tests". */
+/*
+ * On exit 2 with --junit, once the arguments were good: the reason in a
+ * JUnit <error>, so CI does not show "no tests".  A usage error writes no
+ * file: which argument is the file is what may have gone wrong.
+ */
 static void junit_error(const struct diff_args *a)
 {
-	const char *why = a->usage_error[0] ? a->usage_error : error_msg_last();
 	char err[512];
 
-	if (a->junit && sl_diff_write_junit_error(a->junit, why, err, sizeof(err)))
+	if (a->junit && sl_diff_write_junit_error(a->junit, error_msg_last(), err, sizeof(err)))
 		error_msg("diff: --junit: %s", err);
 }
 
@@ -551,10 +560,8 @@ int cmd_diff(int argc, char **argv)
 	sl_config_init(&cfg);
 	ret = parse_args(argc, argv, &a, &cfg);
 	if (ret) {
-		if (ret < 0) {
+		if (ret < 0)
 			fputs("usage: schedlint diff [options] BASE NEW   (--help for the options)\n", stderr);
-			junit_error(&a);
-		}
 		free_args(&a);
 		sl_config_free(&cfg);
 		return ret > 0 ? 0 : 2;

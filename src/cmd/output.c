@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "output.h"
@@ -48,6 +49,21 @@ int sl_output_end(FILE *f)
 	if (!reported)
 		error_msg("write error on output: %s", strerror(e));
 	reported = true;
+	return -1;
+}
+
+long sl_output_is_input(const char *path, const char *const *inputs, size_t nr)
+{
+	struct stat out, in;
+
+	if (stat(path, &out))
+		return -1;	/* not there: created, no input is it */
+	for (size_t i = 0; i < nr; i++) {
+		int ret = strcmp(inputs[i], "-") ? stat(inputs[i], &in) : fstat(STDIN_FILENO, &in);
+
+		if (!ret && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+			return (long)i;
+	}
 	return -1;
 }
 

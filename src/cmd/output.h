@@ -28,6 +28,14 @@ int sl_output_end(FILE *f);
 bool sl_want_color(const char *when);
 /* The environment allows colors: NO_COLOR unset or empty, TERM not "dumb". */
 bool sl_color_env_allows(void);
+/*
+ * An output file named on the command line (diff --junit) is opened only
+ * once the arguments are parsed and checked, and never when it is one of
+ * the run's inputs (the same device and inode: another name, a link, "-"
+ * for stdin): writing it would destroy what is then read.  Returns the
+ * index of the input it is, or -1.
+ */
+long sl_output_is_input(const char *path, const char *const *inputs, size_t nr);
 /* Check --color's argument (NULL: a bare --color, "always"); -1 with a message. */
 int sl_parse_color(const char *cmd, const char *arg, const char **when);
 

@@ -2,7 +2,7 @@
 # gate.sh - a CI gate that fails closed: every filter that matches nothing
 # is exit 2 naming it (analyze, diff, explore), every rule that cannot be
 # evaluated fails unless --allow-unmeasured; a diff that cannot run still
-# writes a JUnit <error>; hand-edited baselines with impossible numbers are
+# writes a JUnit <error> (never on a usage error, never over an input); hand-edited baselines with impossible numbers are
 # refused; --variant columns; and every JUnit file validated against
 # tests/junit.xsd (the format GitLab and Jenkins read), every Markdown
 # comment checked by tests/md_check.py.
@@ -174,17 +174,72 @@ PY
 }
 junit_error "a missing run" "nope.dat" "$PINNED" "$TMP/nope.dat"
 junit_error "a filter that matches nothing" "--comm 'sched_pipe'" --comm sched_pipe "$PINNED" "$UNPINNED"
-junit_error "an unknown metric" "unknown metric" --fail-on 'wakeup.p98>+1%' "$PINNED" "$UNPINNED"
 junit_error "a rule's comm in no run" "no task named 'nosuch'" --fail-on 'comm.nosuch.p99>+1%' "$PINNED" "$UNPINNED"
 printf '{"schema": "cyclonedx/1.4"}\n' > "$TMP/other.json"
 junit_error "a saved report of another schema" "not a schedlint report" "$PINNED" "$TMP/other.json"
-# usage errors getopt finds, before or after --junit on the command line
-junit_error "an unknown option" "unrecognized option '--bogus'" --bogus "$PINNED" "$UNPINNED"
-junit_error "an option without its argument" "option '--confidence' requires an argument" "$PINNED" "$UNPINNED" --confidence
+# A usage error writes no JUnit file: which argument is the file may be
+# what went wrong (issue 32, 05: "--junit base.dat new.dat" wrote the
+# JUnit error over base.dat, a 1.2 MB trace).  An earlier file stays.
+junit_untouched() {
+	name=$1 pattern=$2; shift 2
+	printf '<?xml version="1.0"?><!-- earlier -->\n' > "$TMP/e.xml"
+	cp "$TMP/e.xml" "$TMP/e.before"
+	if [ -n "$JUNIT_LAST" ]; then
+		rc=$(run_rc "$TMP/out" "$TMP/err" diff "$@" --junit "$TMP/e.xml")
+	else
+		rc=$(run_rc "$TMP/out" "$TMP/err" diff --junit "$TMP/e.xml" "$@")
+	fi
+	if [ "$rc" = 2 ] && cmp -s "$TMP/e.xml" "$TMP/e.before" && grep -q -- "$pattern" "$TMP/err"; then
+		pass "$name: exit 2, the JUnit file untouched ($(head -1 "$TMP/err"))"
+	else
+		fail "$name: exit 2, the JUnit file untouched" "rc=$rc err=$(head -c 200 "$TMP/err") file=$(head -c 200 "$TMP/e.xml")"
+	fi
+}
+junit_untouched "an unknown metric" "unknown metric" --fail-on 'wakeup.p98>+1%' "$PINNED" "$UNPINNED"
+junit_untouched "an unknown option" "unrecognized option '--bogus'" --bogus "$PINNED" "$UNPINNED"
+junit_untouched "an option without its argument" "option '--confidence' requires an argument" "$PINNED" "$UNPINNED" --confidence
 JUNIT_LAST=1
-junit_error "an unknown option before --junit" "unrecognized option '--bogus'" --bogus "$PINNED" "$UNPINNED"
-junit_error "a bad rule before --junit" "--fail-on 'bad'" --fail-on bad "$PINNED" "$UNPINNED"
+junit_untouched "an unknown option before --junit" "unrecognized option '--bogus'" --bogus "$PINNED" "$UNPINNED"
+junit_untouched "a bad rule before --junit" "--fail-on 'bad'" --fail-on bad "$PINNED" "$UNPINNED"
 JUNIT_LAST=
+
+# --junit=FILE taken for a flag, or naming an input: nothing is written
+# over (issue 32, 05)
+inputs() {
+	cp "$UNPINNED" "$TMP/base.dat"
+	cp "$TMP/pinned.json" "$TMP/base.json"
+	cp "$TMP/unpinned.json" "$TMP/new.json"
+	ln -f "$TMP/base.json" "$TMP/alias.xml"
+}
+junit_input() {
+	name=$1 pattern=$2; shift 2
+	inputs
+	rc=$(cd "$TMP" && "$SCHEDLINT" "$@" > out 2> err < base.json; echo $?)
+	lines=$(grep -vc '^usage: schedlint' "$TMP/err")
+	if [ "$rc" = 2 ] && [ "$lines" = 1 ] && grep -q -- "$pattern" "$TMP/err" &&
+	   cmp -s "$TMP/base.dat" "$UNPINNED" && cmp -s "$TMP/base.json" "$TMP/pinned.json" &&
+	   cmp -s "$TMP/new.json" "$TMP/unpinned.json"; then
+		pass "$name: exit 2, every input intact ($(head -1 "$TMP/err"))"
+	else
+		fail "$name: exit 2, every input intact" "rc=$rc err=$(head -c 300 "$TMP/err")"
+	fi
+}
+junit_input "diff --junit base.dat new.dat (the trace taken for the file)" \
+	"--junit=base.dat: base.dat is a trace, not a JUnit file" diff --junit base.dat new.json
+junit_input "diff --junit base.json new.json (a report taken for the file)" \
+	"--junit=base.json: base.json is a saved report, not a JUnit file" diff --junit base.json new.json
+junit_input "diff --junit=base.json base.json new.json" \
+	"base.json is a saved report" diff --junit=base.json base.json new.json
+junit_input "--junit through a hard link to a run" \
+	"--junit=alias.xml is the run base.json of this diff" diff --junit=alias.xml base.json new.json
+junit_input "--junit naming the report on standard input" \
+	"--junit=alias.xml is the run on standard input" diff --junit=alias.xml - new.json
+# an earlier JUnit file of that name is written over, as every CI run does
+inputs
+printf '<?xml version="1.0"?>\n<testsuites/>\n' > "$TMP/old.json"
+rc=$(run_rc "$TMP/out" "$TMP/err" diff --junit "$TMP/old.json" "$TMP/base.json" "$TMP/new.json")
+expect_eq "--junit over an earlier JUnit file named .json: written" \
+	"$rc $(grep -c '<testsuite ' "$TMP/old.json")" "0 1"
 
 # --- 4. hand-edited baselines: numbers no trace gives are refused (B29) ---
 
