@@ -618,6 +618,7 @@ int cmd_diff(int argc, char **argv)
 		goto out;
 	if (a.junit && sl_diff_write_junit(&d, a.junit, err, sizeof(err))) {
 		error_msg("diff: --junit: %s", err);
+		a.junit = NULL;		/* said once: not again by junit_error() */
 		goto out;
 	}
 	status = d.nr_failed ? 1 : 0;

@@ -241,6 +241,12 @@ rc=$(run_rc "$TMP/out" "$TMP/err" diff --junit "$TMP/old.json" "$TMP/base.json" 
 expect_eq "--junit over an earlier JUnit file named .json: written" \
 	"$rc $(grep -c '<testsuite ' "$TMP/old.json")" "0 1"
 
+# a JUnit file that cannot be written: said once (issue 32, 06)
+rc=$(run_rc "$TMP/out" "$TMP/err" diff --fail-on 'wakeup.p99>+10%' --junit=/nonexistent/x.xml \
+	"$TMP/base.json" "$TMP/base.json")
+expect_eq "an unwritable --junit file: exit 2, one error line" \
+	"$rc $(wc -l < "$TMP/err") $(grep -c 'nonexistent/x.xml: No such file or directory' "$TMP/err")" "2 1 1"
+
 # --- 4. hand-edited baselines: numbers no trace gives are refused (B29) ---
 
 edit "$TMP/pinned.json" "$TMP/neg.json" "d['summary']['late-preemption']['count'] = -3"
