@@ -117,6 +117,30 @@ struct walk {
 	uint32_t k;		/* sparse: the next entry */
 };
 
+/*
+ * The first non-empty bucket of hg[k..n) (n: a multiple of 4), n when none.
+ * Most buckets of a group are empty: four of them are tested at once
+ * (the report and every dead task's compaction walk them all).
+ */
+static inline int next_nonzero(const uint32_t *hg, int k, int n)
+{
+	for (; k < n && (k & 3); k++)
+		if (hg[k])
+			return k;
+	for (; k < n; k += 4) {
+		uint64_t a, b;
+
+		memcpy(&a, hg + k, sizeof(a));
+		memcpy(&b, hg + k + 2, sizeof(b));
+		if (a | b)
+			break;
+	}
+	for (; k < n; k++)
+		if (hg[k])
+			return k;
+	return n;
+}
+
 static bool walk_next(const struct sl_hist *h, struct walk *w, int *g, int *i, uint32_t *count)
 {
 	if (h->nr_held)
@@ -132,17 +156,17 @@ static bool walk_next(const struct sl_hist *h, struct walk *w, int *g, int *i, u
 	}
 	for (; w->g < SL_HIST_GROUPS; w->g++, w->i = 0) {
 		const uint32_t *hg = group(h, w->g);
+		int k = w->i, n = group_size(w->g);
 
 		if (!hg)
 			continue;
-		for (; w->i < group_size(w->g); w->i++) {
-			if (hg[w->i]) {
-				*g = w->g;
-				*i = w->i;
-				*count = hg[w->i];
-				w->i++;
-				return true;
-			}
+		k = next_nonzero(hg, k, n);
+		if (k < n) {
+			*g = w->g;
+			*i = k;
+			*count = hg[k];
+			w->i = k + 1;
+			return true;
 		}
 	}
 	return false;
