@@ -62,6 +62,7 @@
 #include "schedlint/analyzer.h"
 #include "schedlint/held.h"
 #include "schedlint/report.h"
+#include "model/slice.h"
 #include "util/util.h"
 #include "whatif.h"
 
@@ -131,6 +132,32 @@ struct wi_agg {
 	struct sl_hist now, sleep;	/* samples in the filters: latency, sleep_after */
 };
 
+/* A task's late-only victims, summed up as wi_finish would (fold_late()). */
+struct wi_late_acc {
+	struct sl_hist removed, added;
+	uint64_t victims;
+	int64_t saved;
+};
+
+/*
+ * A late-only victim that is the first waiter of its finding (keyed),
+ * summed up like the others: what the finding's own estimate needs.
+ */
+struct wi_late_key {
+	uint64_t key_ts;
+	int32_t key_pid;
+	int32_t alt_cpu;
+	uint32_t task;
+	bool lost;
+	uint64_t now, fact, cap;
+};
+
+/* The wait saved by late-only victims, by the pair of tasks (waker, wakee) */
+struct wi_pair_saved {
+	uint32_t a, b;			/* task indices, a < b; a == b: empty */
+	int64_t saved;
+};
+
 struct wi_task {
 	/* its last wakeup-latency sample */
 	uint64_t seq, latency, wake_ts, run_ts;
@@ -140,6 +167,7 @@ struct wi_task {
 	bool pinned;			/* a record (p->recs) names it: never folded */
 	struct wi_wait *open;		/* findings about one wakeup, gathered until the next */
 	struct wi_agg *agg;
+	struct wi_late_acc *late;	/* its late-only victims summed up (fold_late()) */
 	/* the stacking basis: its wakeup in flight was placed on an idle CPU */
 	uint64_t idle_seq;
 	bool idle_local;
@@ -178,6 +206,7 @@ struct wi_pair {
 struct wi_chain {
 	uint64_t shift;
 	bool stands;
+	bool final;			/* judged when it began: no verdict to wait for */
 };
 
 struct wi_verdict {
@@ -230,6 +259,17 @@ struct wi_priv {
 	struct wi_chain *chains;	/* whatif_late's, by chain - 1 */
 	size_t nr_chains, alloc_chains;
 	struct sl_gaps gaps;
+	/*
+	 * Late-only victims summed up when they settle, not kept (they were
+	 * most of the records: hundreds of thousands on a busy hackbench)
+	 */
+	struct wi_late_key *late_keys;
+	size_t nr_late_keys, alloc_late_keys;
+	struct wi_pair_saved *pair_saved;	/* open addressing, a power of two */
+	size_t nr_pair_saved, alloc_pair_saved;
+	int event_cpu;			/* the CPU of the switch being applied, -1 none */
+	uint64_t event_ts;		/* ... and its time */
+	bool at_end;			/* wi_finish: no gap can come any more */
 
 	struct wi_pair pairs[WI_PAIRS];
 	int nr_pairs;
@@ -377,6 +417,152 @@ static void take_sample(struct wi_wait *w, const struct wi_task *wt)
 	w->inferred = wt->inferred;
 }
 
+static bool estimate(const struct wi_priv *p, const struct wi_wait *w, int k, int q, uint64_t *out);
+static uint64_t wait_of(const struct wi_wait *w, int k);
+static void mark_lost(struct wi_priv *p, struct wi_wait *w);
+
+static size_t pair_saved_slot(const struct wi_priv *p, uint32_t a, uint32_t b)
+{
+	size_t mask = p->alloc_pair_saved - 1;
+	size_t i = ((uint64_t)a * 0x9e3779b97f4a7c15ULL ^ (uint64_t)b * 0xc2b2ae3d27d4eb4fULL) >> 40;
+
+	for (i &= mask; p->pair_saved[i].a != p->pair_saved[i].b; i = (i + 1) & mask)
+		if (p->pair_saved[i].a == a && p->pair_saved[i].b == b)
+			break;
+	return i;
+}
+
+/* what a late-only victim of the pair (waker, wakee) saved, for the pair at the end */
+static void pair_saved_add(struct wi_priv *p, uint32_t waker, uint32_t wakee, int64_t saved)
+{
+	uint32_t a = MIN(waker, wakee), b = MAX(waker, wakee);
+	size_t i;
+
+	if (a == b)
+		return;
+	if (2 * (p->nr_pair_saved + 1) > p->alloc_pair_saved) {
+		struct wi_pair_saved *old = p->pair_saved;
+		size_t n = p->alloc_pair_saved;
+
+		p->alloc_pair_saved = n ? 2 * n : 64;
+		p->pair_saved = xcalloc(p->alloc_pair_saved, sizeof(*p->pair_saved));
+		for (size_t j = 0; j < n; j++)
+			if (old[j].a != old[j].b)
+				p->pair_saved[pair_saved_slot(p, old[j].a, old[j].b)] = old[j];
+		free(old);
+	}
+	i = pair_saved_slot(p, a, b);
+	if (p->pair_saved[i].a == p->pair_saved[i].b) {
+		p->pair_saved[i] = (struct wi_pair_saved){ .a = a, .b = b };
+		p->nr_pair_saved++;
+	}
+	p->pair_saved[i].saved += saved;
+}
+
+static int64_t pair_saved_get(const struct wi_priv *p, uint32_t a, uint32_t b)
+{
+	size_t i;
+
+	if (!p->nr_pair_saved || a == b)
+		return 0;
+	i = pair_saved_slot(p, MIN(a, b), MAX(a, b));
+	return p->pair_saved[i].a != p->pair_saved[i].b ? p->pair_saved[i].saved : 0;
+}
+
+/*
+ * May w, a wait only late-preemption claims, be summed up now, as
+ * wi_finish would sum it up?  Its late run was judged when it began (no
+ * verdict to wait for), and no gap can come that overlaps it: a CPU's
+ * gap starts at its last event, which is w's end or later (or the trace
+ * has ended).
+ */
+static bool late_settled(const struct wi_priv *p, const struct sl_model *m, const struct wi_wait *w)
+{
+	const struct wi_claim *c = &w->claim[WI_LATE];
+	uint64_t b = w->sampled ? w->run_ts : c->start + c->wait;
+	int cpus[2] = { c->cpu, c->alt_cpu };
+
+	if (w->kinds != BIT(WI_LATE) || !c->chain || c->chain > p->nr_chains ||
+	    !p->chains[c->chain - 1].final)
+		return false;
+	if (p->at_end)
+		return true;
+	for (int i = 0; i < 2; i++) {
+		int cpu = cpus[i];
+
+		if (cpu < 0 || cpu >= m->nr_cpus || m->cpus[cpu].last_event_ts >= b)
+			continue;	/* a CPU not seen yet: its first gap starts at its first event */
+		if (cpu != p->event_cpu || p->event_ts < b)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * w (late_settled()) summed up: what wi_finish's loop over the records
+ * would add for it, added now; the record is not kept.  A finding's first
+ * waiter (keyed) leaves what the finding's own estimate needs.
+ */
+static void fold_late(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
+{
+	struct wi_kind_result *kr = &p->kind[WI_LATE];
+	const struct wi_claim *c = &w->claim[WI_LATE];
+	struct sl_analyzer *self = find_self(m);
+	struct wi_task *wt = sl_task_priv(m, self, m->tasks[w->task]);
+	struct wi_late_acc *la;
+	uint64_t est, now;
+
+	mark_lost(p, w);
+	if (c->keyed) {
+		GROW(p->late_keys, p->alloc_late_keys, p->nr_late_keys + 1);
+		p->late_keys[p->nr_late_keys++] = (struct wi_late_key){
+			.key_ts = c->key_ts, .key_pid = c->key_pid, .alt_cpu = c->alt_cpu,
+			.task = w->task, .lost = w->lost, .now = wait_of(w, WI_LATE),
+			.fact = c->fact, .cap = c->cap,
+		};
+	}
+	/* as a record would: its tasks keep their index to the end */
+	wt->pinned = true;
+	if (w->waker != WI_NO_TASK)
+		((struct wi_task *)sl_task_priv(m, self, m->tasks[w->waker]))->pinned = true;
+	kr->victims++;
+	if (w->lost) {
+		kr->lost++;
+		p->all.lost++;
+		return;
+	}
+	estimate(p, w, WI_LATE, 1, &est);
+	now = wait_of(w, WI_LATE);
+	kr->saved += (int64_t)now - (int64_t)est;
+	if (w->sampled && w->in_filter) {
+		kr->samples++;
+		kr->inferred += w->inferred;
+		sl_hist_add(&kr->removed, now);
+		sl_hist_add(&kr->added, est);
+	}
+	/* all kinds together */
+	now = w->sampled ? w->latency : 0;
+	if (!now)
+		now = c->wait;
+	p->all_victims++;
+	p->all.saved += (int64_t)now - (int64_t)est;
+	if (!wt->late)
+		wt->late = xcalloc(1, sizeof(*wt->late));
+	la = wt->late;
+	la->saved += (int64_t)now - (int64_t)est;
+	la->victims++;
+	if (w->sampled && w->in_filter) {
+		p->all.samples++;
+		p->all.inferred += w->inferred;
+		sl_hist_add(&p->all.removed, now);
+		sl_hist_add(&p->all.added, est);
+		sl_hist_add(&la->removed, now);
+		sl_hist_add(&la->added, est);
+	}
+	if (w->waker != WI_NO_TASK)
+		pair_saved_add(p, w->waker, w->task, (int64_t)now - (int64_t)est);
+}
+
 /* A wait's findings are all in: sum it up or keep it. */
 static void settle(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
 {
@@ -386,6 +572,10 @@ static void settle(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
 	if (w->waker != WI_NO_TASK &&
 	    (w->waker >= m->nr_tasks || m->tasks[w->waker]->serial != w->waker_serial))
 		w->waker = WI_NO_TASK;
+	if (late_settled(p, m, w)) {
+		fold_late(p, m, w);
+		goto out;
+	}
 	if (w->sampled && w->kinds == BIT(WI_SYNC)) {
 		struct sl_task *t = m->tasks[w->task];
 		struct sl_analyzer *self = find_self(m);
@@ -518,7 +708,10 @@ uint32_t whatif_late(struct sl_model *m, int cpu, struct sl_task *r, uint64_t ex
 	c->key_pid = r->pid;
 	c->keyed = true;
 	GROW(p->chains, p->alloc_chains, p->nr_chains + 1);
-	p->chains[p->nr_chains++] = (struct wi_chain){ .shift = c->shift, .stands = true };
+	/* judge_run decides now when the slice is final, else at the end (whatif_late_verdict) */
+	p->chains[p->nr_chains++] = (struct wi_chain){
+		.shift = c->shift, .stands = true, .final = sl_slice_factor_final(m),
+	};
 	c->chain = (uint32_t)p->nr_chains;
 	return c->chain;
 }
@@ -566,6 +759,7 @@ static int wi_init(struct sl_analyzer *a, struct sl_model *m)
 
 	(void)m;
 	p->path_remote = PATH_IPI;
+	p->event_cpu = -1;
 	return 0;
 }
 
@@ -691,6 +885,15 @@ static void wi_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct
 	struct wi_priv *p = a->priv;
 	struct wi_cpu *c = sl_cpu_priv(m, a, sw->cpu);
 
+	/* a task's sums stay as they are once it died: their compact form */
+	if (sw->prev && sw->prev_class == SL_PREV_DEAD) {
+		struct wi_task *wt = sl_task_priv(m, a, sw->prev);
+
+		if (wt->late) {
+			sl_hist_compact(&wt->late->removed);
+			sl_hist_compact(&wt->late->added);
+		}
+	}
 	/* a pull's migration-and-run: its task is the next one there */
 	if (c->pulled && c->pulled == sw->next && !sw->implied)
 		sl_hist_add(&p->pull, sl_dur(c->pulled_ts, sw->ts));
@@ -701,7 +904,10 @@ static void wi_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct
 		c->late_task = NULL;
 		return;
 	}
+	p->event_cpu = sw->cpu;
+	p->event_ts = sw->ts;
 	chain_victim(a, m, c, sw);
+	p->event_cpu = -1;
 }
 
 static void wi_on_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cpu,
@@ -1059,6 +1265,24 @@ static void task_results(struct wi_priv *p, struct sl_model *m, struct sl_analyz
 	}
 }
 
+static int late_key_cmp(const void *x, const void *y)
+{
+	const struct wi_late_key *a = x, *b = y;
+
+	if (a->key_pid != b->key_pid)
+		return (uint32_t)a->key_pid < (uint32_t)b->key_pid ? -1 : 1;
+	return a->key_ts < b->key_ts ? -1 : a->key_ts > b->key_ts;
+}
+
+static const struct wi_late_key *late_key_find(const struct wi_priv *p, int32_t pid, uint64_t ts)
+{
+	struct wi_late_key want = { .key_ts = ts, .key_pid = pid };
+
+	if (!p->nr_late_keys)
+		return NULL;
+	return bsearch(&want, p->late_keys, p->nr_late_keys, sizeof(want), late_key_cmp);
+}
+
 /* the kept findings: what the other decision would have given each */
 static void finding_estimates(struct wi_priv *p, struct sl_model *m, const uint64_t *keys, size_t nr)
 {
@@ -1082,6 +1306,21 @@ static void finding_estimates(struct wi_priv *p, struct sl_model *m, const uint6
 				v[q] = sync_est(p, x->fact, q);
 			x->now = f->cost;
 			x->basis = p->kind[k].basis;
+		} else if (k == WI_LATE && !find_key(p, keys, nr, f->kind, f->pid, f->ts)) {
+			const struct wi_late_key *lk = late_key_find(p, f->pid, f->ts);
+			struct wi_claim c = { 0 };
+
+			if (!lk || lk->lost)
+				continue;
+			c.fact = lk->fact;
+			c.cap = lk->cap;
+			for (int q = 0; q < 3; q++)
+				v[q] = late_est(p, &c, lk->now, q);
+			x->now = lk->now;
+			x->basis = p->kind[k].basis;
+			x->cpu = lk->alt_cpu;
+			x->pid = m->tasks[lk->task]->pid;
+			x->comm = m->tasks[lk->task]->comm;
 		} else {
 			w = find_key(p, keys, nr, f->kind, f->pid, f->ts);
 			if (!w || !(w->kinds & BIT(k)) || w->lost)
@@ -1111,6 +1350,7 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 	size_t nr_keys;
 
 	/* the last findings: waits open at the end */
+	p->at_end = true;
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
 		struct wi_task *wt = sl_task_priv(m, a, m->tasks[i]);
 
@@ -1183,6 +1423,18 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 
 	/* the records */
 	acc = xcalloc(m->nr_tasks + 1, sizeof(*acc));
+	/* the late-only victims, summed up as they settled (fold_late()) */
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		const struct wi_task *wt = sl_task_priv(m, a, m->tasks[i]);
+
+		if (!wt->late)
+			continue;
+		sl_hist_merge(&acc[i].removed, &wt->late->removed);
+		sl_hist_merge(&acc[i].added, &wt->late->added);
+		acc[i].victims += wt->late->victims;
+		acc[i].saved += wt->late->saved;
+		acc[i].used = true;
+	}
 	for (size_t i = 0; i < p->nr_recs; i++)
 		n_stack += (p->recs[i].kinds & BIT(WI_STACK)) && !p->recs[i].lost;
 	for (size_t i = 0; i < p->nr_recs; i++) {
@@ -1264,11 +1516,12 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 		replace(&p->kind[k].after, &m->latency, &p->kind[k].removed, &p->kind[k].added);
 	replace(&p->all.after, &m->latency, &p->all.removed, &p->all.added);
 
-	/* pairs: their sync-only victims */
+	/* pairs: their sync-only and late-only victims */
 	for (int i = 0; i < p->nr_pairs; i++) {
 		struct wi_pair *e = &p->pairs[i];
 
 		e->saved += (int64_t)e->sync_now - (int64_t)add_sync(p, NULL, &e->sync_sleep);
+		e->saved += pair_saved_get(p, e->a, e->b);
 	}
 
 	task_results(p, m, a, acc);
@@ -1286,6 +1539,8 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 		s->whatif_saved = p->kind[k].saved;
 		s->whatif_p99 = sl_hist_percentile(&p->kind[k].after, 99);
 	}
+	if (p->nr_late_keys)
+		qsort(p->late_keys, p->nr_late_keys, sizeof(*p->late_keys), late_key_cmp);
 	finding_estimates(p, m, keys, nr_keys);
 	free(keys);
 	p->done = true;
@@ -1618,6 +1873,11 @@ static void wi_destroy(struct sl_analyzer *a, struct sl_model *m)
 			sl_hist_free(&wt->agg->sleep);
 			free(wt->agg);
 		}
+		if (wt->late) {
+			sl_hist_free(&wt->late->removed);
+			sl_hist_free(&wt->late->added);
+			free(wt->late);
+		}
 	}
 	sl_hist_free(&p->handoff);
 	sl_hist_free(&p->preempt);
@@ -1648,6 +1908,8 @@ static void wi_destroy(struct sl_analyzer *a, struct sl_model *m)
 		free(w);
 	}
 	free(p->recs);
+	free(p->late_keys);
+	free(p->pair_saved);
 	free(p->verdicts);
 	free(p->chains);
 	free(p->tasks);
@@ -1661,7 +1923,7 @@ static bool wi_task_in_use(struct sl_analyzer *a, struct sl_model *m, const stru
 	const struct wi_priv *p = a->priv;
 	const struct wi_task *wt = sl_task_priv(m, a, t);
 
-	if (wt->open || wt->agg || wt->pinned)
+	if (wt->open || wt->agg || wt->late || wt->pinned)
 		return true;
 	for (int i = 0; i < p->nr_pairs; i++)
 		if (p->pairs[i].a == t->index || p->pairs[i].b == t->index)
