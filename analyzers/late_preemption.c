@@ -142,6 +142,7 @@ struct lp_cpu {
 	uint64_t since[LP_LISTED], until[LP_LISTED];
 	uint32_t since_set, until_set;
 	uint32_t nr_listed;
+	uint64_t listed_bits;		/* listed_bit() of each listed task: most waiters are not */
 	uint64_t start_enq;		/* next_enq at t0: tasks enqueued up to it waited from t0 */
 
 	/*
@@ -273,9 +274,14 @@ static bool in_filter(const struct sl_model *m, int cpu, uint64_t ts, const stru
 static bool run_in_filter(const struct sl_model *m, const struct lp_cpu *c, int cpu, uint64_t ts,
 			  const struct sl_task *r)
 {
+	if (!sl_filter_cpu(m->cfg, cpu) || !sl_filter_time(m->cfg, ts))
+		return false;
+	if (sl_filter_task_none(m->cfg))
+		return true;	/* without building a task for the filter (every judged run) */
+
 	struct sl_task as = { .pid = r->pid, .comm = r->comm, .in_workload = c->workload_waiter };
 
-	return in_filter(m, cpu, ts, &as);
+	return sl_filter_task(m->cfg, m->strtab, &as);
 }
 
 /* --- the slice models --- */
@@ -556,6 +562,12 @@ static uint64_t listed_until(const struct lp_cpu *c, uint32_t i)
 	return c->until_set & (1u << i) ? c->until[i] : 0;
 }
 
+/* A task's bit in lp_cpu.listed_bits (from its address: no cache miss) */
+static inline uint64_t listed_bit(const struct sl_task *t)
+{
+	return 1ULL << (((uint64_t)(uintptr_t)t * 0x9e3779b97f4a7c15ULL) >> 58);
+}
+
 static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
 		       struct sl_task *t, uint64_t ts)
 {
@@ -564,6 +576,8 @@ static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu 
 
 	if (lt->run_id == c->run_id) {
 		/* back in the queue: one waiter, its new wait listed */
+		if (!(c->listed_bits & listed_bit(t)))
+			return;
 		for (uint32_t i = 0; i < c->nr_listed; i++)
 			if (c->listed[i] == t) {
 				set_since(c, i, ts);
@@ -583,6 +597,7 @@ static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu 
 	c->sum_weight += w;
 	if (c->nr_listed < LP_LISTED) {
 		c->listed[c->nr_listed] = t;
+		c->listed_bits |= listed_bit(t);
 		set_since(c, c->nr_listed++, ts);
 	}
 }
@@ -633,6 +648,9 @@ static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 				c->listed[n++] = c->old[i];
 	}
 	c->nr_listed = n;
+	c->listed_bits = 0;
+	for (uint32_t i = 0; i < n; i++)
+		c->listed_bits |= listed_bit(c->listed[i]);
 }
 
 /* t, queued on c, is one of the waiters W of c's watched run */
@@ -914,15 +932,23 @@ static enum lp_tick_class estimate_ticks(int hz, uint64_t overrun, int32_t *tick
 }
 
 /* The slice and the expected switch time of a run (SPEC "late-preemption"); returns the cost. */
+static uint64_t run_cost(const struct lp_priv *p, const struct sl_model *m, uint32_t weight,
+			 uint32_t nr_waiters, uint32_t max_weight, uint64_t sum_weight,
+			 uint64_t t0, uint64_t tc, uint64_t t1, uint64_t *slice, uint64_t *expected)
+{
+	*slice = run_slice(m, p->model, weight, nr_waiters, max_weight, sum_weight);
+	if (p->model == SL_SLICE_CFS)
+		*expected = MAX(t0 + *slice, tc);
+	else
+		*expected = MAX(t0, tc) + *slice;
+	return sl_dur(*expected, t1);
+}
+
 static uint64_t late_cost(const struct lp_priv *p, const struct sl_model *m,
 			  const struct lp_late *l, uint64_t *slice, uint64_t *expected)
 {
-	*slice = run_slice(m, p->model, l->weight, l->nr_waiters, l->max_weight, l->sum_weight);
-	if (p->model == SL_SLICE_CFS)
-		*expected = MAX(l->t0 + *slice, l->tc);
-	else
-		*expected = MAX(l->t0, l->tc) + *slice;
-	return sl_dur(*expected, l->t1);
+	return run_cost(p, m, l->weight, l->nr_waiters, l->max_weight, l->sum_weight,
+			l->t0, l->tc, l->t1, slice, expected);
 }
 
 /* add_late - l is late by the final CPU count: the finding, and who it cost; false: filtered out */
@@ -1014,15 +1040,9 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	if (!c->contended || c->tc >= t1)
 		return;		/* nobody waited during [t0, t1): nothing to judge */
 
-	l = (struct lp_late){
-		.task = r, .pid = r->pid, .comm = r->comm, .weight = sl_prio_weight(r->prio),
-		.cpu = cpu, .prev_class = sw->prev_class, .t0 = c->t0, .tc = c->tc,
-		.t1 = t1, .nr_waiters = c->nr_waiters, .max_weight = c->max_weight,
-		.sum_weight = c->sum_weight,
-		.at_timer = c->have_tick && sl_dur(c->last_tick, t1) <= LP_TICK_WINDOW_NS,
-		.workload_waiter = c->workload_waiter,
-	};
-	cost = late_cost(p, m, &l, &slice, &expected);
+	/* most runs are on time: the late run's record is made only for a late one */
+	cost = run_cost(p, m, sl_prio_weight(r->prio), c->nr_waiters, c->max_weight, c->sum_weight,
+			c->t0, c->tc, t1, &slice, &expected);
 	if (counted) {
 		c->runs++;
 		p->runs++;
@@ -1035,6 +1055,14 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 			whatif_on_time(m, cost);
 		return;
 	}
+	l = (struct lp_late){
+		.task = r, .pid = r->pid, .comm = r->comm, .weight = sl_prio_weight(r->prio),
+		.cpu = cpu, .prev_class = sw->prev_class, .t0 = c->t0, .tc = c->tc,
+		.t1 = t1, .nr_waiters = c->nr_waiters, .max_weight = c->max_weight,
+		.sum_weight = c->sum_weight,
+		.at_timer = c->have_tick && sl_dur(c->last_tick, t1) <= LP_TICK_WINDOW_NS,
+		.workload_waiter = c->workload_waiter,
+	};
 
 	/*
 	 * The waiters still queued at t1 waited until then.  They are the fq
@@ -1160,6 +1188,8 @@ static void lp_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_
 		add_waiter(m, a, c, t, ts);
 	} else if (lt->run_id == c->run_id) {
 		note_wait(c, t, sl_dur(lt->queued_since, ts));
+		if (!(c->listed_bits & listed_bit(t)))
+			return;
 		for (uint32_t i = 0; i < c->nr_listed; i++)
 			if (c->listed[i] == t) {
 				c->until[i] = ts;

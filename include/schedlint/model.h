@@ -471,11 +471,16 @@ static inline bool sl_filter_cpu(const struct sl_config *cfg, int cpu)
 	return !cfg->cpus.nr_words || sl_cpuset_test(&cfg->cpus, cpu);
 }
 
+/* No --pid, --comm or workload: every task passes */
+static inline bool sl_filter_task_none(const struct sl_config *cfg)
+{
+	return !cfg->nr_pids && !cfg->nr_comms && !cfg->workload_active;
+}
+
 static inline bool sl_filter_task(const struct sl_config *cfg, const struct sl_strtab *st,
 				  const struct sl_task *t)
 {
-	return (!cfg->nr_pids && !cfg->nr_comms && !cfg->workload_active) ||
-	       sl_filter_task_list(cfg, st, t);
+	return sl_filter_task_none(cfg) || sl_filter_task_list(cfg, st, t);
 }
 
 static inline bool sl_filter_time(const struct sl_config *cfg, uint64_t ts)
