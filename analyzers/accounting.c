@@ -130,6 +130,9 @@ static void acct_switch(struct sl_analyzer *a, struct sl_model *m, const struct 
 		if (sw->prev_ran_since && sw->prev_ran_since <= sw->ts &&
 		    sl_filter_time(m->cfg, sw->ts) && sl_filter_cpu(m->cfg, sw->cpu))
 			sl_hist_add_held(&at->run_len, sw->ts - sw->prev_ran_since);
+		/* its last run: the compact form, as the model's latency histogram */
+		if (sw->prev_class == SL_PREV_DEAD)
+			sl_hist_compact(&at->run_len);
 		if (sw->prev->state == SL_TASK_BLOCKED) {
 			at->blocked = true;
 			at->blocked_since = sw->ts;

@@ -1429,8 +1429,11 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 
 		if (!wt->late)
 			continue;
-		sl_hist_merge(&acc[i].removed, &wt->late->removed);
-		sl_hist_merge(&acc[i].added, &wt->late->added);
+		/* taken over as they are (a dead task's are compact), not merged */
+		acc[i].removed = wt->late->removed;
+		acc[i].added = wt->late->added;
+		sl_hist_init(&wt->late->removed);
+		sl_hist_init(&wt->late->added);
 		acc[i].victims += wt->late->victims;
 		acc[i].saved += wt->late->saved;
 		acc[i].used = true;
