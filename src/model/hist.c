@@ -141,7 +141,9 @@ static inline int next_nonzero(const uint32_t *hg, int k, int n)
 	return n;
 }
 
-static bool walk_next(const struct sl_hist *h, struct walk *w, int *g, int *i, uint32_t *count)
+/* inlined: a call per bucket was most of a walk's cost */
+static inline __attribute__((always_inline))
+bool walk_next(const struct sl_hist *h, struct walk *w, int *g, int *i, uint32_t *count)
 {
 	if (h->nr_held)
 		settle((struct sl_hist *)h);	/* not const: every sl_hist is writable */
@@ -193,23 +195,39 @@ static void expand(struct sl_hist *h)
 
 void sl_hist_compact(struct sl_hist *h)
 {
-	struct walk w = { 0 };
-	uint32_t nr = 0, c, k = 0;
+	uint32_t nr = 0, k = 0;
 	int g, i;
 
 	if (h->nr_held)
 		settle(h);
 	if (!h->groups)
 		return;
-	while (walk_next(h, &w, &g, &i, &c))
-		nr++;
+	/* a tight count of the non-empty buckets (constant bounds: vectorized) */
+	for (g = 0; g < SL_HIST_GROUPS; g++) {
+		const uint32_t *hg = h->groups[g];
+
+		if (!hg)
+			continue;
+		if (g == 0)
+			for (i = 0; i < GROUP0; i++)
+				nr += hg[i] != 0;
+		else
+			for (i = 0; i < SUB; i++)
+				nr += hg[i] != 0;
+	}
 	uint32_t *sparse = xmalloc((size_t)MAX(nr, 1) * 2 * sizeof(*sparse));
 
-	w = (struct walk){ 0 };
-	while (walk_next(h, &w, &g, &i, &c)) {
-		sparse[2 * k] = (uint32_t)g << 8 | (uint32_t)i;
-		sparse[2 * k + 1] = c;
-		k++;
+	for (g = 0; g < SL_HIST_GROUPS; g++) {
+		const uint32_t *hg = h->groups[g];
+		int n = group_size(g);
+
+		if (!hg)
+			continue;
+		for (i = next_nonzero(hg, 0, n); i < n; i = next_nonzero(hg, i + 1, n)) {
+			sparse[2 * k] = (uint32_t)g << 8 | (uint32_t)i;
+			sparse[2 * k + 1] = hg[i];
+			k++;
+		}
 	}
 	for (g = 0; g < SL_HIST_GROUPS; g++)
 		free(h->groups[g]);
