@@ -406,7 +406,7 @@ static void it_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_
 
 	if (it->cls)
 		wait_end(a, m, t, ts);
-	if (!enter || t->state != SL_TASK_QUEUED)
+	if (!enter)
 		return;
 	if (t->runnable_reason == SL_RUNNABLE_MIGRATED && cpu < m->nr_cpus) {
 		struct it_cpu *ic = sl_cpu_priv(m, a, cpu);

@@ -444,8 +444,6 @@ static void iwr_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl
 			wait_ended(a, m, t, ts);
 		return;
 	}
-	if (t->state != SL_TASK_QUEUED)
-		return;		/* pending: placed, not enqueued yet */
 	if (it->waiting)
 		wait_ended(a, m, t, ts);
 	it->waiting = true;

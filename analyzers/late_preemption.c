@@ -1168,8 +1168,6 @@ static void lp_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	struct lp_task *lt = sl_task_priv(m, a, t);
 	struct lp_cpu *c;
 
-	if (t->state != SL_TASK_QUEUED)
-		return;		/* pending wakeups are not on the runqueue yet */
 	c = sl_cpu_priv(m, a, cpu);
 	if (enter) {
 		lt->queued_since = ts;

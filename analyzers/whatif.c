@@ -832,7 +832,7 @@ static void wi_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_
 {
 	struct wi_task *wt = sl_task_priv(m, a, t);
 
-	if (!enter || t->state != SL_TASK_QUEUED)
+	if (!enter)
 		return;
 	wt->queued_since = ts;
 	wt->queued_cpu = cpu;

@@ -491,7 +491,6 @@ static void detach(struct sl_model *m, struct sl_task *t, uint64_t ts)
 	} else if (t->state == SL_TASK_PENDING) {
 		list_del(&c->pending, t);
 		c->nr_pending--;
-		notify_runnable(m, t, c->cpu, ts, false);
 		cpu_changed(m, c, ts);
 	} else if (t->state == SL_TASK_RUNNING && c->curr == t) {
 		/*
@@ -544,7 +543,6 @@ static void add_pending(struct sl_model *m, struct sl_task *t, int cpu, uint64_t
 		c->pending_since = ts;
 	list_add(&c->pending, t);
 	c->nr_pending++;
-	notify_runnable(m, t, cpu, ts, true);
 	cpu_changed(m, c, ts);
 }
 
