@@ -66,6 +66,13 @@ struct model_priv {
 	int nr_touched;			/* > 4: too many, nothing is folded */
 	/* interned names of the wakelist handler's events, 0 until met */
 	uint32_t name_cfs_entry, name_ipi_func, name_ttwu_pending;
+	/*
+	 * By interned comm: 0 not looked at yet, 1 an ordinary name, 2 a
+	 * per-CPU kernel thread's (sl_task_affinity() is asked at every
+	 * enqueue: a string scan each time was 1% of analyze)
+	 */
+	uint8_t *comm_pinned;
+	size_t comm_pinned_alloc;
 };
 
 static inline struct model_priv *priv_of(const struct sl_model *m)
@@ -353,7 +360,12 @@ static bool comm_is_percpu_kthread(const char *comm)
 
 enum sl_affinity sl_task_affinity(const struct sl_model *m, const struct sl_task *t)
 {
-	if (comm_is_percpu_kthread(sl_str(m->strtab, t->comm)))
+	struct model_priv *p = priv_of(m);
+
+	GROW(p->comm_pinned, p->comm_pinned_alloc, (size_t)t->comm + 1);
+	if (!p->comm_pinned[t->comm])
+		p->comm_pinned[t->comm] = comm_is_percpu_kthread(sl_str(m->strtab, t->comm)) ? 2 : 1;
+	if (p->comm_pinned[t->comm] == 2)
 		return SL_AFFINITY_PINNED;
 	return t->multi_cpu ? SL_AFFINITY_MIGRATABLE : SL_AFFINITY_UNKNOWN;
 }
@@ -1772,6 +1784,7 @@ void sl_model_free(struct sl_model *m)
 	for (int t = 0; t < SL_EV__COUNT; t++)
 		free(p->hooked_type[t]);
 	free(p->disabled);
+	free(p->comm_pinned);
 	free(p);
 	free(m);
 }
