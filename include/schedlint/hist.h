@@ -34,7 +34,39 @@ struct sl_hist {
 
 void sl_hist_init(struct sl_hist *h);
 void sl_hist_free(struct sl_hist *h);
-void sl_hist_add(struct sl_hist *h, uint64_t v);
+/* sl_hist_add() when v's group is not there yet or h is compact */
+void sl_hist_add_alloc(struct sl_hist *h, uint64_t v);
+
+/*
+ * One sample.  Inline: the model and the analyzers add a third of a
+ * million samples to a 180 k-event trace, and the call was a fifth of
+ * the work of one.
+ */
+static inline void sl_hist_add(struct sl_hist *h, uint64_t v)
+{
+	uint32_t *hg;
+	unsigned g, i;
+
+	if (v < 256) {
+		g = 0;
+		i = (unsigned)v;
+	} else {
+		g = 63 - (unsigned)__builtin_clzll(v) - 7;
+		i = (unsigned)(v >> g) & 127;
+	}
+	if (!h->groups || !(hg = h->groups[g])) {
+		sl_hist_add_alloc(h, v);
+		return;
+	}
+	if (hg[i] != UINT32_MAX)
+		hg[i]++;
+	if (!h->count || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count++;
+	h->sum = h->sum + v < h->sum ? UINT64_MAX : h->sum + v;
+}
 /* n samples of the value v at once */
 void sl_hist_add_count(struct sl_hist *h, uint64_t v, uint64_t n);
 /*

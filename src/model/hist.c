@@ -248,14 +248,14 @@ static inline void count_value(struct sl_hist *h, uint64_t v)
 	h->sum = h->sum + v < h->sum ? UINT64_MAX : h->sum + v;
 }
 
-void sl_hist_add(struct sl_hist *h, uint64_t v)
+void sl_hist_add_alloc(struct sl_hist *h, uint64_t v)
 {
 	int g, i;
 
 	bucket_of(v, &g, &i);
 	if (h->sparse)
 		expand(h);
-	uint32_t *hg = h->groups && h->groups[g] ? h->groups[g] : group_alloc(h, g);
+	uint32_t *hg = group_alloc(h, g);
 
 	if (hg[i] != UINT32_MAX)
 		hg[i]++;
