@@ -138,14 +138,12 @@ static void map_free(struct it_priv *p)
  * first marker, or with --llc from the start) and when CPUs appear.  A new
  * layout starts the counts afresh: the waits under way no longer count.
  */
-static void map_update(struct it_priv *p, struct sl_model *m, struct sl_analyzer *a)
+static void map_rebuild(struct it_priv *p, struct sl_model *m, struct sl_analyzer *a)
 {
 	size_t words = (size_t)m->nr_cpus / 64 + 1;
 	int nr_dom = 0;
 
 	if (p->dom_of && p->llc_of_seen == m->llc_of) {
-		if (p->nr_cpus_mapped >= m->nr_cpus)
-			return;
 		/* more CPUs, same layout: one domain takes them, else each is alone */
 		p->dom_of = xrealloc(p->dom_of, (size_t)m->nr_cpus * sizeof(*p->dom_of));
 		for (int d = 0; d < p->nr_llc; d++) {
@@ -190,6 +188,13 @@ static void map_update(struct it_priv *p, struct sl_model *m, struct sl_analyzer
 		if (p->dom_of[cpu] >= 0)
 			p->llc_mask[p->dom_of[cpu]][cpu / 64] |= 1ULL << (cpu % 64);
 	p->nr_cpus_mapped = m->nr_cpus;
+}
+
+/* The map is up to date nearly always: the test inline, at every enqueue and idle flip */
+static inline void map_update(struct it_priv *p, struct sl_model *m, struct sl_analyzer *a)
+{
+	if (!p->dom_of || p->llc_of_seen != m->llc_of || p->nr_cpus_mapped < m->nr_cpus)
+		map_rebuild(p, m, a);
 }
 
 static uint64_t integral(const struct it_llc *l, uint64_t ts)
