@@ -142,7 +142,6 @@ struct lp_cpu {
 	uint64_t since[LP_LISTED], until[LP_LISTED];
 	uint32_t since_set, until_set;
 	uint32_t nr_listed;
-	uint64_t listed_bits;		/* listed_bit() of each listed task: most waiters are not */
 	uint64_t start_enq;		/* next_enq at t0: tasks enqueued up to it waited from t0 */
 
 	/*
@@ -590,12 +589,6 @@ static uint64_t listed_until(const struct lp_cpu *c, uint32_t i)
 	return c->until_set & (1u << i) ? c->until[i] : 0;
 }
 
-/* A task's bit in lp_cpu.listed_bits (from its address: no cache miss) */
-static inline uint64_t listed_bit(const struct sl_task *t)
-{
-	return 1ULL << (((uint64_t)(uintptr_t)t * 0x9e3779b97f4a7c15ULL) >> 58);
-}
-
 static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
 		       struct sl_task *t, uint64_t ts)
 {
@@ -604,8 +597,6 @@ static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu 
 
 	if (lt->run_id == c->run_id) {
 		/* back in the queue: one waiter, its new wait listed */
-		if (!(c->listed_bits & listed_bit(t)))
-			return;
 		for (uint32_t i = 0; i < c->nr_listed; i++)
 			if (c->listed[i] == t) {
 				set_since(c, i, ts);
@@ -625,7 +616,6 @@ static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu 
 	c->sum_weight += w;
 	if (c->nr_listed < LP_LISTED) {
 		c->listed[c->nr_listed] = t;
-		c->listed_bits |= listed_bit(t);
 		set_since(c, c->nr_listed++, ts);
 	}
 }
@@ -676,9 +666,6 @@ static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 				c->listed[n++] = c->old[i];
 	}
 	c->nr_listed = n;
-	c->listed_bits = 0;
-	for (uint32_t i = 0; i < n; i++)
-		c->listed_bits |= listed_bit(c->listed[i]);
 }
 
 /* t, queued on c, is one of the waiters W of c's watched run */
@@ -1214,8 +1201,6 @@ static void lp_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_
 		add_waiter(m, a, c, t, ts);
 	} else if (lt->run_id == c->run_id) {
 		note_wait(c, t, sl_dur(lt->queued_since, ts));
-		if (!(c->listed_bits & listed_bit(t)))
-			return;
 		for (uint32_t i = 0; i < c->nr_listed; i++)
 			if (c->listed[i] == t) {
 				c->until[i] = ts;
