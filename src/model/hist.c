@@ -72,7 +72,8 @@ void sl_hist_free(struct sl_hist *h)
 {
 	if (h->groups) {
 		for (int g = 0; g < SL_HIST_GROUPS; g++)
-			free(h->groups[g]);
+			if (h->groups[g])
+				free(h->groups[g]);
 		free(h->groups);
 	}
 	free(h->sparse);
@@ -195,27 +196,21 @@ static void expand(struct sl_hist *h)
 
 void sl_hist_compact(struct sl_hist *h)
 {
-	uint32_t nr = 0, k = 0;
+	uint32_t nr = 0, groups = 0;
 	int g, i;
 
 	if (h->nr_held)
 		settle(h);
 	if (!h->groups)
 		return;
-	/* a tight count of the non-empty buckets (constant bounds: vectorized) */
-	for (g = 0; g < SL_HIST_GROUPS; g++) {
-		const uint32_t *hg = h->groups[g];
-
-		if (!hg)
-			continue;
-		if (g == 0)
-			for (i = 0; i < GROUP0; i++)
-				nr += hg[i] != 0;
-		else
-			for (i = 0; i < SUB; i++)
-				nr += hg[i] != 0;
-	}
-	uint32_t *sparse = xmalloc((size_t)MAX(nr, 1) * 2 * sizeof(*sparse));
+	for (g = 0; g < SL_HIST_GROUPS; g++)
+		groups += h->groups[g] != NULL;
+	/*
+	 * One walk, into room for every bucket of the groups, then the rest
+	 * given back (realloc() shrinks in place): counting the non-empty
+	 * buckets first was a second walk over them all.
+	 */
+	uint32_t *sparse = xmalloc((size_t)groups * GROUP0 * 2 * sizeof(*sparse));
 
 	for (g = 0; g < SL_HIST_GROUPS; g++) {
 		const uint32_t *hg = h->groups[g];
@@ -224,16 +219,15 @@ void sl_hist_compact(struct sl_hist *h)
 		if (!hg)
 			continue;
 		for (i = next_nonzero(hg, 0, n); i < n; i = next_nonzero(hg, i + 1, n)) {
-			sparse[2 * k] = (uint32_t)g << 8 | (uint32_t)i;
-			sparse[2 * k + 1] = hg[i];
-			k++;
+			sparse[2 * nr] = (uint32_t)g << 8 | (uint32_t)i;
+			sparse[2 * nr + 1] = hg[i];
+			nr++;
 		}
-	}
-	for (g = 0; g < SL_HIST_GROUPS; g++)
 		free(h->groups[g]);
+	}
 	free(h->groups);
 	h->groups = NULL;
-	h->sparse = sparse;
+	h->sparse = xrealloc(sparse, (size_t)MAX(nr, 1) * 2 * sizeof(*sparse));
 	h->nr_sparse = nr;
 }
 
