@@ -314,8 +314,12 @@ while [ \$i -lt 900 ]; do
 	i=\$((i + 1)); sleep 0.1
 done
 EOF
-script -qfec "strace -f -qq -e trace=write -s 65536 -o '$TMP/st' '$SCHEDLINT' record --live \
-	--interval 200ms --duration 120 -o '$TMP/st.dat' -- sh '$TMP/until-frames.sh'" /dev/null > /dev/null 2>&1
+# strace -P the pty: only the writes to the terminal are logged. Logging
+# every write (the recording's own, 64 KiB each, escaped) filled a CI
+# machine's disk while the frames were still awaited.
+script -qfec "sh -c 'strace -qq -P \$(tty) -e trace=write -s 16384 -o \"$TMP/st\" \"$SCHEDLINT\" record --live \
+	--interval 200ms --duration 60 -o \"$TMP/st.dat\" -- sh \"$TMP/until-frames.sh\"'" /dev/null > /dev/null 2>&1
+rm -f "$TMP/st.dat"
 grep 'write(1, ' "$TMP/st" | grep 'schedlint record --live ' > "$TMP/frames"
 frames=$(wc -l < "$TMP/frames")
 whole=$(grep -c '  busy ' "$TMP/frames")
