@@ -1326,7 +1326,11 @@ static void workload_marker(struct sl_model *m, const char *text)
 /*
  * An affinity marker (SL_MARKER_AFFINITY): each token's mask goes to the
  * tasks it names, from the marker's time or its @NS; a pid not seen yet
- * gets it when it appears (plain tokens: the sweep at the start).
+ * gets it when it appears (the sweep at the start names tasks before
+ * their first event; a re-read's @NS is before the task's first event
+ * too, so from its start is the same).  A token never makes a task: a
+ * forged range of 65,536 pids made as many (issue 32, 01); the pids kept
+ * for later are bounded (AFF_MAX_PENDING).
  */
 static void affinity_marker(struct sl_model *m, const char *text, uint64_t ts)
 {
@@ -1347,12 +1351,10 @@ static void affinity_marker(struct sl_model *m, const char *text, uint64_t ts)
 				for (int64_t pid = lo; pid <= hi; pid++) {
 					struct sl_task *t = sl_model_task(m, (int32_t)pid);
 
-					if (!t && !tok.timed) {
+					if (!t) {	/* never a task made for a pid named */
 						sl_aff_pending(m, (int32_t)pid, tok.mask);
 						continue;
 					}
-					if (!t)
-						t = get_task(m, (int32_t)pid, 0, -1);
 					sl_aff_add_span(t, tok.since, tok.mask);
 					t->aff_stale = false;	/* read after its change */
 				}

@@ -211,3 +211,30 @@ if [ $rc = 2 ] && [ ! -s "$TMP/out" ] && [ "$(grep -vc '^==' "$TMP/err")" = 1 ] 
 else
 	fail "allocation failure: one line, exit 2 (134: abort)" "rc $rc: $(head -c 300 "$TMP/err")"
 fi
+
+# --- forged affinity markers make no tasks (issue 32, 01) ---
+# Each timed token "LO-HI=0@1" made a task for every pid of its range
+# (65,536): one marker line of 50 such tokens took past 2 GB.  Four
+# tokens (262,144 pids) took about 330 MB; the pids named before their
+# task is seen are kept in a bounded table (8 bytes each, 1M at most).
+python3 - "$TMP/aff.txt" <<'PY'
+import sys
+sw = ("{c:>16}-{p:<7} [000] d..2. {t:12.6f}: sched_switch: prev_comm={c} prev_pid={p} "
+      "prev_prio=120 prev_state={st} ==> next_comm={n} next_pid={np} next_prio=120\n")
+toks = " ".join("%d-%d=0@1" % (b, b + 65535) for b in range(1, 4 * 65536, 65536))
+with open(sys.argv[1], "w") as f:
+    f.write("# tracer: nop\n#\n# entries-in-buffer/entries-written: 3/3   #P:2\n#\n")
+    f.write(sw.format(c="swapper/0", p=0, t=1.0, st="R", n="A", np=100))
+    f.write("%16s-%-7d [000] ..... %12.6f: tracing_mark_write: schedlint: affinity %s\n"
+            % ("sh", 50, 1.000001, toks))
+    f.write(sw.format(c="A", p=100, t=1.5, st="S", n="swapper/0", np=0))
+PY
+if $asan; then limit=$((160 * 1024)); else limit=$((64 * 1024)); fi
+set -- $(maxrss_kb "$SCHEDLINT" analyze --json "$TMP/aff.txt")
+if [ "$1" = 0 ] && [ "$2" -lt $limit ]; then
+	pass "4 forged affinity ranges of 65,536 pids: read in $2 KB"
+else
+	fail "4 forged affinity ranges of 65,536 pids: read in less than $limit KB" "status $1, maxrss $2 KB"
+fi
+expect_eq "forged affinity ranges: only the trace's tasks (the marker's writer, A)" \
+	"$(json "$TMP/out" 'sorted(t["pid"] for t in d["tasks"])')" "[50, 100]"
