@@ -48,6 +48,7 @@ static const char diff_usage[] =
 	"                          'switches.per_s<-10%'\n"
 	"                        durations take units (500us); from a base of 0 any\n"
 	"                        increase is +inf%: it crosses every '>' threshold\n"
+	"  --fail-on=none        no rules: the table only, exit 0\n"
 	"  --list-metrics        list the metrics rules can name, and exit\n"
 	"  --confidence=P        of the test, in percent (default 95)\n"
 	"  --allow-unmeasured    a rule on a metric a side did not measure passes as\n"
@@ -62,6 +63,7 @@ static const char diff_usage[] =
 	"  --top=N               per-comm rows shown, busiest first (10)\n"
 	"  --metric=NAME         only these rows (repeatable; wildcards: 'wakeup.p9*');\n"
 	"                        rows a rule names are always shown\n"
+	"  --all                 also the rows 0 or not measured in every run\n"
 	"\n"
 	"Exit status: 0 every rule passed, 1 a rule failed, 2 usage or input error.\n"
 	"\n";
@@ -69,7 +71,7 @@ static const char diff_usage[] =
 enum {
 	OPT_JSON = 256, OPT_MARKDOWN, OPT_JUNIT, OPT_COLOR, OPT_TOP, OPT_FAIL_ON,
 	OPT_BASE, OPT_NEW, OPT_LIST_METRICS, OPT_VARIANT, OPT_CONFIDENCE,
-	OPT_ALLOW_UNMEASURED, OPT_METRIC,
+	OPT_ALLOW_UNMEASURED, OPT_METRIC, OPT_ALL,
 };
 
 /* A side as given: its name and its runs' paths. */
@@ -89,7 +91,8 @@ struct diff_args {
 	size_t nr_metrics;
 	struct sl_rule *rules;
 	size_t nr_rules;
-	bool json, markdown, options_given, allow_unmeasured;
+	bool json, markdown, options_given, allow_unmeasured, all;
+	bool no_rules;			/* --fail-on none */
 	const char *junit, *color;
 	double confidence;
 	int top;
@@ -317,6 +320,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 		{ "confidence",   required_argument, NULL, OPT_CONFIDENCE },
 		{ "allow-unmeasured", no_argument,   NULL, OPT_ALLOW_UNMEASURED },
 		{ "metric",       required_argument, NULL, OPT_METRIC },
+		{ "all",          no_argument,       NULL, OPT_ALL },
 		{ "help",         no_argument,       NULL, 'h' },
 		SL_ANALYSIS_OPTIONS,
 		{ NULL, 0, NULL, 0 }
@@ -380,6 +384,9 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 		case OPT_METRIC:
 			push_path(&a->metrics, &a->nr_metrics, optarg);
 			break;
+		case OPT_ALL:
+			a->all = true;
+			break;
 		case OPT_JSON:
 			a->json = true;
 			break;
@@ -411,6 +418,10 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 			break;
 		}
 		case OPT_FAIL_ON:
+			if (!strcmp(optarg, "none")) {
+				a->no_rules = true;	/* the table only: nothing can fail */
+				break;
+			}
 			a->rules = xrealloc(a->rules, (a->nr_rules + 1) * sizeof(*a->rules));
 			if (sl_rule_parse(optarg, &a->rules[a->nr_rules], err, sizeof(err))) {
 				error_msg("diff: %s", err);
@@ -448,6 +459,10 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 			push_path(&a->pos, &a->nr_pos, argv[optind]);
 	}
 
+	if (a->no_rules && a->nr_rules) {
+		error_msg("diff: --fail-on none and a rule ('%s'): which is it?", a->rules[0].text);
+		return -1;
+	}
 	if (a->json && a->markdown) {
 		error_msg("diff: --json or --markdown, not both");
 		return -1;
@@ -548,6 +563,23 @@ static void junit_error(const struct diff_args *a)
 		error_msg("diff: --junit: %s", err);
 }
 
+/*
+ * On exit 2 with --markdown: the comment says why, so the pull request
+ * shows the error, not an empty comment.  Standard output is the comment
+ * (> schedlint.md), never one of the runs, so a usage error writes it too
+ * once --markdown was read.
+ */
+static void markdown_error(const struct diff_args *a, const char *message)
+{
+	if (!a->markdown || a->json)
+		return;
+	if (!message || !*message)
+		message = "a usage error: see standard error";
+	sl_output_begin(stdout);
+	sl_diff_print_markdown_error(stdout, message);
+	sl_output_end(stdout);
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	struct diff_args a = { .color = "auto", .top = 10, .confidence = 0.95 };
@@ -556,12 +588,15 @@ int cmd_diff(int argc, char **argv)
 	struct sl_config cfg;
 	char err[512];
 	int ret, status = 2;
+	bool wrote = false;
 
 	sl_config_init(&cfg);
 	ret = parse_args(argc, argv, &a, &cfg);
 	if (ret) {
-		if (ret < 0)
+		if (ret < 0) {
 			fputs("usage: schedlint diff [options] BASE NEW   (--help for the options)\n", stderr);
+			markdown_error(&a, error_msg_last());
+		}
 		free_args(&a);
 		sl_config_free(&cfg);
 		return ret > 0 ? 0 : 2;
@@ -573,7 +608,7 @@ int cmd_diff(int argc, char **argv)
 	opts = (struct sl_diff_opts){
 		.top_comms = a.top, .confidence = a.confidence,
 		.allow_unmeasured = a.allow_unmeasured, .variants = a.variants,
-		.metrics = a.metrics, .nr_metrics = a.nr_metrics,
+		.metrics = a.metrics, .nr_metrics = a.nr_metrics, .all = a.all,
 	};
 	if (sl_diff_build(&d, &opts, err, sizeof(err))) {
 		error_msg("diff: %s", err);
@@ -600,6 +635,7 @@ int cmd_diff(int argc, char **argv)
 		}
 	}
 
+	wrote = true;	/* from here on standard output is the table's, whatever happens */
 	sl_output_begin(stdout);
 	if (a.json) {
 		cJSON *root = sl_diff_json(&d);
@@ -623,8 +659,11 @@ int cmd_diff(int argc, char **argv)
 	}
 	status = d.nr_failed ? 1 : 0;
 out:
-	if (status == 2)
+	if (status == 2) {
 		junit_error(&a);
+		if (!wrote)
+			markdown_error(&a, error_msg_last());
+	}
 	sl_diff_free(&d);
 	free_args(&a);
 	sl_config_free(&cfg);

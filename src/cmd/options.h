@@ -81,9 +81,5 @@ int sl_getopt(int argc, char **argv, const char *optstring, const struct option 
  * there are two.
  */
 int sl_trace_operand(const char *cmd, int argc, char **argv, const char *i_path, const char **path);
-/* Damerau-Levenshtein distance (adjacent swaps count one), capped at 64. */
-int sl_edit_distance(const char *a, const char *b);
-/* The name nearest word (a typo or a prefix of it), or NULL. */
-const char *sl_closest(const char *word, const char *const *names, size_t nr);
 
 #endif /* SCHEDLINT_OPTIONS_H */

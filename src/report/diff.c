@@ -115,10 +115,15 @@ static struct sl_diff_row *add_row(struct sl_diff *d, const struct sl_metric_val
 	row->shown = true;
 	row->verdict = -1;
 	row->cells = xcalloc(d->nr_sides, sizeof(*row->cells));
+	row->zero = true;
 	for (size_t s = 0; s < d->nr_sides; s++) {
+		const struct sl_diff_cell *c = &row->cells[s];
+
 		fill_cell(&d->sides[s], mv->name, &row->cells[s], &samples);
 		if (!s)
 			row->rank = samples / (double)d->sides[0].nr;
+		for (size_t i = 0; i < d->sides[s].nr; i++)
+			row->zero &= !c->valid[i] || c->values[i] == 0;
 	}
 	for (size_t s = 1; s < d->nr_sides; s++)
 		compare_cell(d, &row->cells[0], &d->sides[0], &row->cells[s], &d->sides[s]);
@@ -235,6 +240,28 @@ static bool row_wanted(const struct sl_diff_opts *opts, const struct sl_diff_row
 	return any;
 }
 
+/* The row name nearest a mistyped one ("wakup.p99", "comm.sched_pipe.p99"), or NULL. */
+static const char *closest_row(const struct sl_diff *d, const char *word)
+{
+	const char **names = xcalloc(d->nr_rows + 1, sizeof(*names));
+	const char *best;
+
+	for (size_t i = 0; i < d->nr_rows; i++)
+		names[i] = d->rows[i].name;
+	best = sl_closest(word, names, d->nr_rows);
+	free(names);
+	return best;
+}
+
+/* " (did you mean 'NAME'?)" after an unknown name, or "" */
+static const char *did_you_mean(char *buf, size_t len, const char *best)
+{
+	if (!best)
+		return "";
+	snprintf(buf, len, "; did you mean '%s'?", best);
+	return buf;
+}
+
 int sl_diff_build(struct sl_diff *d, const struct sl_diff_opts *opts, char *err, size_t errlen)
 {
 	size_t *matched = xcalloc(opts->nr_metrics + 1, sizeof(*matched));
@@ -285,15 +312,36 @@ int sl_diff_build(struct sl_diff *d, const struct sl_diff_opts *opts, char *err,
 		}
 		for (size_t i = 0; i < opts->nr_metrics; i++) {
 			if (!matched[i]) {
+				char dym[160];
+
 				snprintf(err, errlen, "--metric '%s': no metric of this name in the "
-					 "runs (schedlint diff --list-metrics lists them)",
-					 opts->metrics[i]);
+					 "runs%s (schedlint diff --list-metrics lists them)",
+					 opts->metrics[i], did_you_mean(dym, sizeof(dym),
+					 closest_row(d, opts->metrics[i])));
 				free(matched);
 				return -1;
 			}
 		}
 	}
 	free(matched);
+	/*
+	 * 0 -> 0 says nothing: a kind that did not happen on either side, a
+	 * percentile of no samples.  Shown with --all, or when asked by name.
+	 */
+	for (size_t i = 0; i < d->nr_rows && !opts->all; i++) {
+		struct sl_diff_row *row = &d->rows[i];
+		bool exact = false;
+
+		if (!row->zero || !row->shown)
+			continue;
+		for (size_t m = 0; m < opts->nr_metrics && !exact; m++)
+			exact = !strpbrk(opts->metrics[m], "*?[") && !fnmatch(opts->metrics[m], row->name, 0);
+		if (exact)
+			continue;
+		row->shown = false;
+		row->zero_hidden = true;
+		d->zero_hidden++;
+	}
 
 	/* the same settings on every side, or counts of findings do not compare */
 	for (size_t s = 0; s < d->nr_sides; s++) {
@@ -344,11 +392,14 @@ int sl_diff_add_rule(struct sl_diff *d, struct sl_rule *r, char *err, size_t err
 		/* only a per-comm metric can be missing: every report has the rest */
 		for (size_t s = 0; s < d->nr_sides && !missing; s++)
 			side_has(&d->sides[s], r->metric, &missing);
+		char dym[300];
+
 		snprintf(err, errlen, "--fail-on '%s': no task named '%.*s' with wakeup-latency "
-			 "samples in %s", r->text,
+			 "samples in %s%s", r->text,
 			 (int)(strlen(r->metric) - strlen(SL_METRIC_COMM_PREFIX) -
 			       strlen(SL_METRIC_COMM_SUFFIX)),
-			 r->metric + strlen(SL_METRIC_COMM_PREFIX), missing ? missing : "every run");
+			 r->metric + strlen(SL_METRIC_COMM_PREFIX), missing ? missing : "every run",
+			 did_you_mean(dym, sizeof(dym), closest_row(d, r->metric)));
 		return -1;
 	}
 	d->rules = xrealloc(d->rules, (d->nr_rules + 1) * sizeof(*d->rules));
@@ -376,7 +427,12 @@ int sl_diff_add_rule(struct sl_diff *d, struct sl_rule *r, char *err, size_t err
 		if (verdict_rank(v) > verdict_rank(row->verdict))
 			row->verdict = v;
 	}
-	row->shown = true;	/* a comm a rule names is always in the table */
+	/* a row a rule names is always in the table, a comm beyond --top or a 0 -> 0 */
+	row->shown = true;
+	if (row->zero_hidden) {
+		row->zero_hidden = false;
+		d->zero_hidden--;
+	}
 	return 0;
 }
 

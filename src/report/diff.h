@@ -54,6 +54,8 @@ struct sl_diff_row {
 	enum sl_metric_unit unit;
 	bool comm;			/* a per-comm row */
 	bool shown;			/* in the tables (per-comm: the busiest --top) */
+	bool zero;			/* every run of every side 0 or not measured */
+	bool zero_hidden;		/* not shown for that alone (no --all) */
 	struct sl_diff_cell *cells;	/* one per side */
 	int verdict;			/* worst verdict over the cells, -1 none */
 	double rank;			/* per-comm: side 0's samples, to pick the busiest */
@@ -71,6 +73,7 @@ struct sl_diff_opts {
 	double confidence;		/* of the test, e.g. 0.95 */
 	bool allow_unmeasured;		/* an unmeasured rule passes (skip) instead of failing */
 	bool variants;			/* the sides were named with --variant: columns */
+	bool all;			/* --all: also the rows 0 or unmeasured on every side */
 	const char *const *metrics;	/* --metric: rows shown (fnmatch patterns), NULL all */
 	size_t nr_metrics;
 };
@@ -85,6 +88,7 @@ struct sl_diff {
 	struct sl_diff_row *rows;
 	size_t nr_rows;
 	size_t comms_hidden;		/* per-comm rows not shown (--top) */
+	size_t zero_hidden;		/* rows 0 or unmeasured on every side, not shown */
 	struct sl_diff_rule *rules;
 	size_t nr_rules;
 	size_t nr_checks;		/* rules x compared sides */
@@ -115,6 +119,8 @@ void sl_diff_summary(const struct sl_diff *d, char *buf, size_t len);
 /* Outputs (diff_output.c); a write error shows in ferror(f). */
 void sl_diff_print_text(const struct sl_diff *d, FILE *f, bool color);
 void sl_diff_print_markdown(const struct sl_diff *d, FILE *f);
+/* The Markdown comment of a diff that could not run (exit 2): why, in one line. */
+void sl_diff_print_markdown_error(FILE *f, const char *message);
 struct cJSON *sl_diff_json(const struct sl_diff *d);
 /* JUnit XML, one test case per rule and compared side; 0 or -1 with err filled. */
 int sl_diff_write_junit(const struct sl_diff *d, const char *path, char *err, size_t errlen);

@@ -391,6 +391,9 @@ void sl_diff_print_text(const struct sl_diff *d, FILE *f, bool color)
 	if (d->comms_hidden)
 		fprintf(f, "%s(%zu more comms on every side: --top=N shows more, --json lists all)%s\n",
 			sl_color(&r, SL_C_DIM), d->comms_hidden, sl_color(&r, SL_C_RESET));
+	if (d->zero_hidden)
+		fprintf(f, "%s(%zu metrics 0 or not measured in every run not shown: --all shows them)%s\n",
+			sl_color(&r, SL_C_DIM), d->zero_hidden, sl_color(&r, SL_C_RESET));
 	test_legend(d, line, sizeof(line));
 	if (line[0])
 		fprintf(f, "%s%s%s\n", sl_color(&r, SL_C_DIM), line, sl_color(&r, SL_C_RESET));
@@ -555,6 +558,9 @@ void sl_diff_print_markdown(const struct sl_diff *d, FILE *f)
 	}
 	if (d->comms_hidden)
 		fprintf(f, "\n%zu more comms on every side are not shown.\n", d->comms_hidden);
+	if (d->zero_hidden)
+		fprintf(f, "\n%zu metrics 0 or not measured in every run are not shown (--all shows them).\n",
+			d->zero_hidden);
 	test_legend(d, line, sizeof(line));
 	if (line[0]) {
 		fputc('\n', f);
@@ -848,6 +854,14 @@ int sl_diff_write_junit(const struct sl_diff *d, const char *path, char *err, si
 	}
 	fputs("  </testsuite>\n</testsuites>\n", f);
 	return junit_close(f, path, err, errlen);
+}
+
+void sl_diff_print_markdown_error(FILE *f, const char *message)
+{
+	fputs("### schedlint diff: ⚠️ could not compare (exit status 2)\n\n", f);
+	md_text(f, message);
+	fputs("\n\nNo rule was evaluated: the gate did not run.  The line above is the error "
+	      "schedlint diff printed on standard error.\n", f);
 }
 
 int sl_diff_write_junit_error(const char *path, const char *message, char *err, size_t errlen)

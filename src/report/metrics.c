@@ -700,7 +700,16 @@ char *sl_metric_canonical(const char *name, enum sl_metric_unit *unit, char *err
 		*unit = defs[i].unit;
 		return s;
 	}
-	snprintf(err, errlen, "unknown metric '%s' (schedlint diff --list-metrics lists them)", name);
+	{
+		const char *names[MAX_DEFS], *best;
+
+		for (size_t i = 0; i < nr_defs; i++)
+			names[i] = defs[i].name;
+		best = sl_closest(s, names, nr_defs);
+		snprintf(err, errlen, "unknown metric '%s'%s%s%s (schedlint diff --list-metrics "
+			 "lists them)", name, best ? "; did you mean '" : "", best ? best : "",
+			 best ? "'?" : "");
+	}
 	free(s);
 	return NULL;
 }

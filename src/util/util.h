@@ -73,4 +73,9 @@ void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *error_msg_last(void);
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Damerau-Levenshtein distance (adjacent swaps count one), capped at 64. */
+int sl_edit_distance(const char *a, const char *b);
+/* The name nearest word (a typo or a prefix of it), or NULL. */
+const char *sl_closest(const char *word, const char *const *names, size_t nr);
+
 #endif /* SCHEDLINT_UTIL_H */

@@ -1,0 +1,104 @@
+#!/bin/sh
+# diff_gate.sh - schedlint diff readable and a gate without guessing
+# (issue 30): rows 0 or unmeasured on both sides hidden unless --all, the
+# Markdown comment written on exit 2 too, "did you mean" for metric names.
+# Expected values come from the definitions in man/schedlint-diff.1,
+# computed here from the diff's own --json per-run values or the reports.
+. tests/lib.sh
+
+REAL=$TESTDATA/real
+PINNED=$REAL/pipe-pinned.dat
+UNPINNED=$REAL/pipe.dat
+
+# run_rc OUT ERR ARGS...: run schedlint, echo its exit status
+run_rc() {
+	out=$1 err=$2; shift 2
+	"$SCHEDLINT" "$@" > "$out" 2> "$err"
+	echo $?
+}
+
+"$SCHEDLINT" analyze --json "$PINNED" > "$TMP/pinned.json"
+"$SCHEDLINT" analyze --json "$UNPINNED" > "$TMP/unpinned.json"
+
+# --- 1. 0 -> 0 rows hidden, --all shows them ---
+
+# the rows whose every per-run value, on both sides, is 0 or null: from the JSON
+"$SCHEDLINT" diff --json --fail-on none "$TMP/pinned.json" "$TMP/unpinned.json" > "$TMP/d.json"
+python3 - "$TMP/d.json" > "$TMP/zero" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+def runs(side):
+    return side["runs"] if side else [None]
+for m in d["metrics"]:
+    if all(v in (None, 0) for s in ("base", "new") for v in runs(m[s])):
+        print(m["name"])
+PY
+"$SCHEDLINT" diff --fail-on none "$TMP/pinned.json" "$TMP/unpinned.json" > "$TMP/out"
+"$SCHEDLINT" diff --fail-on none --all "$TMP/pinned.json" "$TMP/unpinned.json" > "$TMP/all"
+nzero=$(wc -l < "$TMP/zero")
+shown_zero=$(while read -r m; do grep -c "^$m " "$TMP/out"; done < "$TMP/zero" | awk '{ n += $1 } END { print n + 0 }')
+all_zero=$(while read -r m; do grep -c "^$m " "$TMP/all"; done < "$TMP/zero" | awk '{ n += $1 } END { print n + 0 }')
+nmetrics=$(json "$TMP/d.json" "len(d['metrics'])")
+if [ "$nzero" -ge 5 ] && [ "$shown_zero" = 0 ] && [ "$all_zero" = "$nzero" ]; then
+	pass "the $nzero rows 0 or unmeasured in every run are hidden, and --all shows them"
+else
+	fail "0 -> 0 rows hidden, --all shows them" "zero=$nzero shown=$shown_zero with --all=$all_zero"
+fi
+check "the table says how many it hid and how to see them" \
+	grep -q "^($nzero metrics 0 or not measured in every run not shown: --all shows them)$" "$TMP/out"
+expect_eq "every other row is shown (metric lines = metrics - hidden)" \
+	"$(grep -cE '^(wakeup|wakee|sync|late|idle|switches|migrations|ipis|run|cpu_moves|contended|preempted|whatif|comm)[a-z_.-]*' "$TMP/out")" \
+	"$(json "$TMP/d.json" "len([m for m in d['metrics'] if m['shown']])")"
+check "the JSON lists the hidden rows, shown false" \
+	python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+z = set(open(sys.argv[2]).read().split())
+sys.exit(0 if z and all(not m['shown'] for m in d['metrics'] if m['name'] in z) else 1)" "$TMP/d.json" "$TMP/zero"
+# a 0 -> 0 row a rule names, or --metric names exactly, is shown
+zrow=$(grep -m1 'cost_per_s$' "$TMP/zero")
+"$SCHEDLINT" diff --fail-on "$zrow>+1ms/s" "$TMP/pinned.json" "$TMP/unpinned.json" > "$TMP/out"
+check "a 0 -> 0 row a rule names is shown ($zrow)" grep -q "^$zrow .* ok$" "$TMP/out"
+"$SCHEDLINT" diff --fail-on none --metric "$zrow" "$TMP/pinned.json" "$TMP/unpinned.json" > "$TMP/out"
+check "... and one --metric names without a wildcard" grep -q "^$zrow " "$TMP/out"
+"$SCHEDLINT" diff --markdown --fail-on none "$TMP/pinned.json" "$TMP/unpinned.json" > "$TMP/out.md"
+check "the Markdown says it too" grep -q "^$nzero metrics 0 or not measured in every run are not shown (--all shows them).$" "$TMP/out.md"
+
+# --- 2. the Markdown comment on exit 2 says why ---
+
+rc=$(run_rc "$TMP/m.md" "$TMP/err" diff --markdown --junit "$TMP/j.xml" "$TMP/pinned.json" "$TMP/missing.dat")
+if [ "$rc" = 2 ] && head -n 1 "$TMP/m.md" | grep -q '^### schedlint diff: ⚠️ could not compare (exit status 2)$' &&
+   grep -qF "$TMP/missing.dat: cannot open" "$TMP/m.md" && python3 tests/md_check.py "$TMP/m.md" > "$TMP/md" 2>&1 &&
+   grep -q '<error' "$TMP/j.xml"; then
+	pass "an unreadable run: exit 2, the Markdown says why (as the JUnit <error> does)"
+else
+	fail "exit 2 writes a Markdown comment saying why" "rc=$rc $(head -c 300 "$TMP/m.md") $(cat "$TMP/md")"
+fi
+rc=$(run_rc "$TMP/m.md" "$TMP/err" diff --markdown --fail-on 'wakup.p99>+10%' "$TMP/pinned.json" "$TMP/unpinned.json")
+if [ "$rc" = 2 ] && grep -qF "unknown metric 'wakup.p99'; did you mean 'wakeup.p99'?" "$TMP/m.md" &&
+   python3 tests/md_check.py "$TMP/m.md" > "$TMP/md" 2>&1; then
+	pass "a usage error after --markdown: exit 2, the comment says which"
+else
+	fail "a usage error writes the Markdown" "rc=$rc $(head -c 300 "$TMP/m.md") $(cat "$TMP/md")"
+fi
+rc=$(run_rc "$TMP/m.md" "$TMP/err" diff --json --markdown "$TMP/pinned.json" "$TMP/unpinned.json")
+expect_eq "--json --markdown (which is it?): exit 2, nothing on stdout" "$rc $(wc -c < "$TMP/m.md")" "2 0"
+
+# --- 3. did you mean ---
+
+rc=$(run_rc "$TMP/out" "$TMP/err" diff --fail-on 'wakup.p99>+10%' "$TMP/pinned.json" "$TMP/unpinned.json")
+expect_eq "--fail-on wakup.p99 (the issue's typo): exit 2, did you mean wakeup.p99" \
+	"$rc $(grep -c "unknown metric 'wakup.p99'; did you mean 'wakeup.p99'?" "$TMP/err")" "2 1"
+rc=$(run_rc "$TMP/out" "$TMP/err" diff --fail-on 'late-premption.cost_per_s>+1ms' "$TMP/pinned.json" "$TMP/unpinned.json")
+expect_eq "--fail-on late-premption.cost_per_s: did you mean late-preemption.cost_per_s" \
+	"$rc $(grep -c "did you mean 'late-preemption.cost_per_s'?" "$TMP/err")" "2 1"
+rc=$(run_rc "$TMP/out" "$TMP/err" diff --fail-on 'nothing.like.it>+1' "$TMP/pinned.json" "$TMP/unpinned.json")
+expect_eq "a name near nothing: no suggestion" "$rc $(grep -c 'did you mean' "$TMP/err")" "2 0"
+rc=$(run_rc "$TMP/out" "$TMP/err" diff --metric 'wakup.max' "$TMP/pinned.json" "$TMP/unpinned.json")
+expect_eq "--metric wakup.max: did you mean (a row of the runs)" \
+	"$rc $(grep -c "no metric of this name in the runs; did you mean 'wakeup.max'?" "$TMP/err")" "2 1"
+rc=$(run_rc "$TMP/out" "$TMP/err" diff --fail-on 'comm.sched_pipe.p99>+10%' "$TMP/pinned.json" "$TMP/unpinned.json")
+expect_eq "a comm rule with a typo: did you mean comm.sched-pipe.p99" \
+	"$rc $(grep -c "no task named 'sched_pipe'.*; did you mean 'comm.sched-pipe.p99'?" "$TMP/err")" "2 1"
+
+echo "1..$_n"
