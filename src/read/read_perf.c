@@ -35,7 +35,8 @@
  * with a time are queued; at each FINISHED_ROUND the queued ones up to the
  * latest time seen by the round before are handed on (a stable sort:
  * equal times keep file order), the others wait.  So memory holds about
- * two rounds (perf record's buffers, -m), not the file.  The raw bytes
+ * two rounds (perf record's buffers, -m), not the file, and never more
+ * than held_budget() (a stream without rounds was held whole).  The raw bytes
  * stay in a sliding window over the data; the queue holds 24 bytes a
  * record.  Records of a CPU come in runs already sorted: a natural merge
  * sort costs about one pass per round.
@@ -127,6 +128,13 @@ enum {
 #define MAX_IDS			(1u << 22)
 #define MAX_TRACING_DATA	(256ull << 20)	/* a tracing-data section, in bytes */
 #define MAX_CPUS		8192		/* as SL_DAT_MAX_CPUS */
+/*
+ * Held until a round ends, at most (held_budget()): 16 MiB and 1 MiB a
+ * CPU, two rounds of perf record's default buffers (512 KiB a CPU), up to
+ * 256 MiB; past it, all queued are handed on.  Records queued: 16 a KiB.
+ */
+#define MIN_HELD_BYTES		(16ull << 20)
+#define MAX_HELD_BYTES		(256ull << 20)
 
 struct perf_attr {
 	uint32_t type;			/* PERF_TYPE_*: 2 = tracepoint */
@@ -783,6 +791,10 @@ static int handle_user_record(struct perf_reader *pr, uint32_t type, const uint8
 		if (asize < ATTR_SIZE_VER0 || asize > size - 8)
 			return fail(pr, -EINVAL, "corrupt perf.data: an attribute record at byte %llu",
 				    (unsigned long long)pr->pos);
+		if ((size - 8 - asize) / 8 > MAX_IDS - pr->nr_ids)	/* as the file's table */
+			return fail(pr, -EINVAL, "corrupt perf.data: more than %u event ids (the "
+				    "attribute record at byte %llu)", MAX_IDS,
+				    (unsigned long long)pr->pos);
 		ret = add_attr(pr, rec + 8, asize);
 		if (ret)
 			return ret;
@@ -906,6 +918,14 @@ static void drop_done(struct perf_reader *pr)
 	}
 }
 
+/* How many bytes of the stream a round may hold (MIN_HELD_BYTES). */
+static uint64_t held_budget(const struct perf_reader *pr)
+{
+	uint64_t cpus = pr->r.info.header_ncpus > 0 ? (uint64_t)pr->r.info.header_ncpus : 0;
+
+	return MIN(MIN_HELD_BYTES + (cpus << 20), MAX_HELD_BYTES);
+}
+
 /*
  * Read records until a round can be handed on (1), the data ends (0), or
  * an error (-errno).  stop_at_tracing: return 1 as soon as the formats
@@ -984,7 +1004,31 @@ static int read_records(struct perf_reader *pr, bool stop_at_tracing)
 		if (extra > pr->data_end - pr->pos - size)
 			return fail(pr, -EINVAL, "truncated perf.data: the data of the record at "
 				    "byte %llu runs past the end", (unsigned long long)pr->pos);
+		/* a pipe's data after a record goes through the window */
+		if (pr->data_end == UINT64_MAX && extra > held_budget(pr))
+			return fail(pr, -EINVAL, "corrupt perf.data: the record at byte %llu claims "
+				    "%llu bytes of data after it (more than %llu MiB in a pipe)",
+				    (unsigned long long)pr->pos, (unsigned long long)extra,
+				    (unsigned long long)(held_budget(pr) >> 20));
 		pr->pos += size + extra;
+		/*
+		 * A round too long (or none, a stream without FINISHED_ROUND):
+		 * hand on the earlier half of the queue, as perf's
+		 * ordered_events does at its memory limit (OE_FLUSH__HALF), so
+		 * that memory holds the budget, not the stream; until it is
+		 * back within it, half again.  A later record of an earlier
+		 * time comes out of order (the model counts clock inversions).
+		 */
+		if (pr->q_nr >= held_budget(pr) / 64 ||
+		    pr->pos - MIN(pr->keep_off, pr->pos) > held_budget(pr)) {
+			if (!pr->q_nr) {
+				pr->keep_off = pr->pos;	/* nothing queued needs a byte */
+				continue;
+			}
+			sort_queue(pr);
+			flush_upto(pr, pr->q[pr->q_nr / 2].ts);
+			return 1;
+		}
 	}
 }
 
