@@ -25,7 +25,7 @@ static const struct cmd commands[] = {
 	{ "analyze", cmd_analyze, "report bad scheduler decisions and wakeup latency of a trace" },
 	{ "diff",    cmd_diff,    "compare runs metric by metric; fail a CI job on a regression" },
 	{ "dump",    cmd_dump,    "print the normalized events schedlint reads from a trace" },
-	{ "timehist", cmd_timehist, "one line per wakeup: when woken, waited, ran (perf sched timehist)" },
+	{ "timehist", cmd_timehist, "a row per context switch, as perf sched timehist prints it" },
 	{ "record",  cmd_record,  "record a trace.dat of a command's run through a tracefs instance" },
 	{ "explore", cmd_explore, "browse the analysis of a trace in the terminal" },
 };
