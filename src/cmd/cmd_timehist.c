@@ -66,7 +66,7 @@ static const char timehist_usage[] =
 	"  -V, --cpu-visual      a column per CPU marking the row's\n"
 	"  -C, --cpu=LIST        perf's name for --cpus\n"
 	"  -p, -t, --tid=PID     perf's names for --pid\n"
-	"      --time=FROM,TO    perf's form of --from/--to (seconds, either may be empty)\n"
+	"      --time=FROM,TO    perf's --from/--to (seconds, either may be empty)\n"
 	"      --no-pager        never page\n"
 	"Filters (the model still reads every event):\n"
 	"  --workload            only the tasks of the command schedlint record ran (the\n"
@@ -79,7 +79,7 @@ static const char timehist_usage[] =
 	"  --from=T, --to=T      only switches in this window (runs clipped to it):\n"
 	"                        trace seconds (913.5) or +DURATION from the trace start\n"
 	"  --reader=R            trace.dat reader: flyrecord (default) or libtracecmd\n"
-	"  --buffer=NAME         trace.dat: read this instance buffer (trace-cmd -B NAME)\n";
+	"  --buffer=NAME         trace.dat: this instance buffer (trace-cmd -B NAME)\n";
 
 enum {
 	OPT_STATE = SL_OPT__END + 1,
