@@ -112,6 +112,7 @@ static struct sl_diff_row *add_row(struct sl_diff *d, const struct sl_metric_val
 	row->name = xstrdup(mv->name);
 	row->unit = mv->unit;
 	row->comm = sl_metric_is_comm(mv->name);
+	row->worse = sl_metric_worse(mv->name);
 	row->shown = true;
 	row->verdict = -1;
 	row->cells = xcalloc(d->nr_sides, sizeof(*row->cells));
@@ -428,6 +429,7 @@ int sl_diff_add_rule(struct sl_diff *d, struct sl_rule *r, char *err, size_t err
 			row->verdict = v;
 	}
 	/* a row a rule names is always in the table, a comm beyond --top or a 0 -> 0 */
+	row->covered = true;
 	row->shown = true;
 	if (row->zero_hidden) {
 		row->zero_hidden = false;
@@ -436,7 +438,66 @@ int sl_diff_add_rule(struct sl_diff *d, struct sl_rule *r, char *err, size_t err
 	return 0;
 }
 
+static void verdict_line(const struct sl_diff *d, char *buf, size_t len);
+
+bool sl_diff_significant(const struct sl_diff *d, const struct sl_diff_cell *c)
+{
+	return c->compared && c->tested && c->p < 1 - d->opts.confidence;
+}
+
+void sl_diff_uncovered(const struct sl_diff *d, struct sl_diff_uncovered *u)
+{
+	memset(u, 0, sizeof(*u));
+	for (size_t i = 0; i < d->nr_rows; i++) {
+		const struct sl_diff_row *row = &d->rows[i];
+
+		for (size_t s = 1; s < d->nr_sides && !row->covered; s++) {
+			const struct sl_diff_cell *c = &row->cells[s];
+			int dir = c->delta > 0 ? 1 : c->delta < 0 ? -1 : 0;
+
+			if (!sl_diff_significant(d, c))
+				continue;
+			if (!row->worse || !dir)
+				u->other++;
+			else if (dir == row->worse)
+				u->worse++;
+			else
+				u->better++;
+		}
+	}
+}
+
+/* "; no rule covers 3 significant regressions, 1 improvement (2 more changes of no direction)" */
+static void summary_uncovered(const struct sl_diff *d, char *buf, size_t len)
+{
+	struct sl_diff_uncovered u;
+	size_t used;
+
+	buf[0] = 0;
+	sl_diff_uncovered(d, &u);
+	if (!u.worse && !u.better && !u.other)
+		return;
+	used = (size_t)snprintf(buf, len, "; no rule covers %zu significant regression%s and %zu "
+				"improvement%s", u.worse, u.worse == 1 ? "" : "s", u.better,
+				u.better == 1 ? "" : "s");
+	if (u.other && used < len)
+		snprintf(buf + used, len - used, " (and %zu change%s of no direction)", u.other,
+			 u.other == 1 ? "" : "s");
+}
+
 void sl_diff_summary(const struct sl_diff *d, char *buf, size_t len)
+{
+	char extra[200];
+	size_t used;
+
+	verdict_line(d, buf, len);
+	summary_uncovered(d, extra, sizeof(extra));
+	used = strlen(buf);
+	if (used < len)
+		snprintf(buf + used, len - used, "%s", extra);
+}
+
+static void verdict_line(const struct sl_diff *d, char *buf, size_t len)
 {
 	size_t noise = 0, skip = 0, unmeasured = 0;
 	const char *what = d->nr_sides > 2 ? " checks" : " rules";

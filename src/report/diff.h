@@ -54,6 +54,8 @@ struct sl_diff_row {
 	enum sl_metric_unit unit;
 	bool comm;			/* a per-comm row */
 	bool shown;			/* in the tables (per-comm: the busiest --top) */
+	int worse;			/* sl_metric_worse(): +1 higher is worse, -1 lower, 0 neither */
+	bool covered;			/* a rule names it (or its family) */
 	bool zero;			/* every run of every side 0 or not measured */
 	bool zero_hidden;		/* not shown for that alone (no --all) */
 	struct sl_diff_cell *cells;	/* one per side */
@@ -113,7 +115,22 @@ int sl_diff_add_rule(struct sl_diff *d, struct sl_rule *r, char *err, size_t err
 void sl_diff_note(struct sl_diff *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sl_diff_free(struct sl_diff *d);
 
-/* The one line under the table: "all 3 rules passed", "1 of 3 rules failed". */
+/* A significant change of a cell against side 0 (at the diff's confidence). */
+bool sl_diff_significant(const struct sl_diff *d, const struct sl_diff_cell *c);
+/*
+ * The significant changes no rule covers, over every row and compared
+ * side: worse (a regression), better, and of no direction (a metric that
+ * is neither better nor worse higher).
+ */
+struct sl_diff_uncovered {
+	size_t worse, better, other;
+};
+void sl_diff_uncovered(const struct sl_diff *d, struct sl_diff_uncovered *u);
+
+/*
+ * The one line under the table: "all 3 rules passed", "1 of 3 rules
+ * failed", and the significant changes no rule covers.
+ */
 void sl_diff_summary(const struct sl_diff *d, char *buf, size_t len);
 
 /* Outputs (diff_output.c); a write error shows in ferror(f). */

@@ -106,7 +106,17 @@ static const char *p_cell(char *buf, size_t len, const struct sl_diff_cell *c)
 
 static bool significant(const struct sl_diff *d, const struct sl_diff_cell *c)
 {
-	return c->compared && c->tested && c->p < 1 - d->opts.confidence;
+	return sl_diff_significant(d, c);
+}
+
+/* The % cell of two sides, "+82.4%*" when the change is significant. */
+static const char *pct_cell_marked(char *buf, size_t len, const struct sl_diff *d,
+				   const struct sl_diff_cell *c)
+{
+	pct_cell(buf, len, c);
+	if (significant(d, c) && strlen(buf) + 1 < len)
+		strcat(buf, "*");
+	return buf;
 }
 
 /*
@@ -207,7 +217,8 @@ static void test_legend(const struct sl_diff *d, char *buf, size_t len)
 	if (two_sides(d))
 		snprintf(buf, len, "p: two-sided Mann-Whitney U test of the per-run values "
 			 "(%zu vs %zu runs); a change is significant at %g%% confidence when "
-			 "p < %g", d->sides[0].nr, d->sides[1].nr, conf, 1 - d->opts.confidence);
+			 "p < %g, marked *", d->sides[0].nr, d->sides[1].nr, conf,
+			 1 - d->opts.confidence);
 	else
 		snprintf(buf, len, "*: differs from %s at %g%% confidence (two-sided Mann-Whitney "
 			 "U test of the per-run values, p < %g)", d->sides[0].name, conf,
@@ -284,7 +295,7 @@ static void text_two_sides(const struct sl_diff *d, FILE *f, const struct sl_rep
 		side_cell(cells[i][0], CELL, row->unit, &row->cells[0].range);
 		side_cell(cells[i][1], CELL, row->unit, &row->cells[1].range);
 		delta_cell(cells[i][2], CELL, row->unit, &row->cells[1]);
-		pct_cell(cells[i][3], CELL, &row->cells[1]);
+		pct_cell_marked(cells[i][3], CELL, d, &row->cells[1]);
 		p_cell(cells[i][4], CELL, &row->cells[1]);
 		w[0] = MAX(w[0], MIN(columns(row->name), 48));
 		for (int c = 0; c < ncol; c++)
@@ -547,7 +558,7 @@ void sl_diff_print_markdown(const struct sl_diff *d, FILE *f)
 			md_cell_text(f, side_cell(a, sizeof(a), row->unit, &row->cells[0].range));
 			md_cell_text(f, side_cell(a, sizeof(a), row->unit, &row->cells[1].range));
 			md_cell_text(f, delta_cell(a, sizeof(a), row->unit, &row->cells[1]));
-			md_cell_text(f, pct_cell(a, sizeof(a), &row->cells[1]));
+			md_cell_text(f, pct_cell_marked(a, sizeof(a), d, &row->cells[1]));
 			if (d->multi)
 				md_cell_text(f, p_cell(a, sizeof(a), &row->cells[1]));
 		} else {
@@ -612,7 +623,8 @@ static cJSON *runs_json(const struct sl_diff_side *s)
 }
 
 /* The change of a cell against side 0: delta, pct, from_zero, p. */
-static void change_json(cJSON *o, const struct sl_diff_cell *c, const struct sl_diff_cell *ref)
+static void change_json(cJSON *o, const struct sl_diff *d, const struct sl_diff_cell *c,
+			const struct sl_diff_cell *ref)
 {
 	if (c->compared) {
 		cJSON_AddNumberToObject(o, "delta", c->delta);
@@ -631,6 +643,7 @@ static void change_json(cJSON *o, const struct sl_diff_cell *c, const struct sl_
 		cJSON_AddNumberToObject(o, "p", c->p);
 	else
 		cJSON_AddNullToObject(o, "p");
+	cJSON_AddBoolToObject(o, "significant", significant(d, c));
 }
 
 cJSON *sl_diff_json(const struct sl_diff *d)
@@ -672,7 +685,7 @@ cJSON *sl_diff_json(const struct sl_diff *d)
 				row->cells[0].values, row->cells[0].valid, d->sides[0].nr));
 			cJSON_AddItemToObject(o, "new", range_json(&row->cells[1].range,
 				row->cells[1].values, row->cells[1].valid, d->sides[1].nr));
-			change_json(o, &row->cells[1], &row->cells[0]);
+			change_json(o, d, &row->cells[1], &row->cells[0]);
 		}
 		vs = cJSON_AddArrayToObject(o, "variants");
 		for (size_t s = 0; s < d->nr_sides; s++) {
@@ -683,7 +696,7 @@ cJSON *sl_diff_json(const struct sl_diff *d)
 			cJSON_AddItemToObject(v, "value", range_json(&c->range, c->values, c->valid,
 								     d->sides[s].nr));
 			if (s)
-				change_json(v, c, &row->cells[0]);
+				change_json(v, d, c, &row->cells[0]);
 			if (c->verdict >= 0)
 				cJSON_AddStringToObject(v, "verdict", sl_verdict_name(c->verdict));
 			cJSON_AddItemToArray(vs, v);
@@ -705,6 +718,16 @@ cJSON *sl_diff_json(const struct sl_diff *d)
 	notes = cJSON_AddArrayToObject(root, "notes");
 	for (size_t i = 0; i < d->nr_notes; i++)
 		cJSON_AddItemToArray(notes, cJSON_CreateString(d->notes[i]));
+	{
+		struct sl_diff_uncovered u;
+		cJSON *o = cJSON_AddObjectToObject(root, "uncovered");
+
+		sl_diff_uncovered(d, &u);
+		sl_json_add_u64(o, "regressions", u.worse);
+		sl_json_add_u64(o, "improvements", u.better);
+		sl_json_add_u64(o, "other", u.other);
+		cJSON_AddBoolToObject(o, "judged", d->multi && d->tested);
+	}
 	sl_json_add_u64(root, "failed", d->nr_failed);
 	cJSON_AddBoolToObject(root, "passed", d->nr_failed == 0);
 	sl_diff_summary(d, line, sizeof(line));

@@ -7,6 +7,7 @@
  * name checking and --list-metrics.
  */
 #include <cJSON.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,7 @@ struct metric_def {
 	const char *field;	/* the JSON field it comes from */
 	const char *hist;	/* SRC_ACCOUNTING: the histogram under accounting */
 	int kind;		/* SRC_SUMMARY, SRC_WHATIF: enum sl_kind (SRC_WHATIF: -1 all) */
+	int worse;		/* sl_metric_worse() */
 	char what[128];
 };
 
@@ -58,6 +60,8 @@ static struct metric_def *add_def(const char *name, enum sl_metric_unit unit,
 	snprintf(d->what, sizeof(d->what), "%s", what);
 	return d;
 }
+
+static int def_worse(const struct metric_def *d);
 
 static void build_defs(void)
 {
@@ -171,6 +175,30 @@ static void build_defs(void)
 			d->kind = k;
 		}
 	}
+	for (size_t i = 0; i < nr_defs; i++)
+		defs[i].worse = def_worse(&defs[i]);
+}
+
+/* Which way each metric gets worse (sl_metric_worse()), by its name. */
+static int def_worse(const struct metric_def *d)
+{
+	static const char *const higher[] = {
+		"wakeup.mean", "wakeup.p*", "wakeup.max", "sync-wake.remote_share",
+		"idle-time.*", "late-preemption.tick", "late-preemption.late_tick",
+		"contended-run.*", "preempted-wait.*",
+	};
+	static const char *const lower[] = { "sync-wake.local_share", "switches.per_s" };
+
+	/* a finding kind's count and cost: a bad decision more often, or dearer */
+	if (d->src == SRC_SUMMARY || d->src == SRC_SUMMARY_RATE)
+		return sl_kinds[d->kind].listed ? 1 : 0;
+	for (size_t i = 0; i < ARRAY_SIZE(higher); i++)
+		if (!fnmatch(higher[i], d->name, 0))
+			return 1;
+	for (size_t i = 0; i < ARRAY_SIZE(lower); i++)
+		if (!fnmatch(lower[i], d->name, 0))
+			return -1;
+	return 0;
 }
 
 /* --- reading the report --- */
@@ -660,6 +688,17 @@ static bool ends_with(const char *s, const char *suffix)
 	size_t n = strlen(s), m = strlen(suffix);
 
 	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+int sl_metric_worse(const char *canonical)
+{
+	build_defs();
+	if (sl_metric_is_comm(canonical))
+		return 1;	/* a comm's wakeup-latency p99 */
+	for (size_t i = 0; i < nr_defs; i++)
+		if (!strcmp(defs[i].name, canonical))
+			return defs[i].worse;
+	return 0;
 }
 
 bool sl_metric_is_comm(const char *canonical)

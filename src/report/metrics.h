@@ -80,6 +80,14 @@ const struct sl_metric_value *sl_metrics_get(const struct sl_metrics *ms, const 
 char *sl_metric_canonical(const char *name, enum sl_metric_unit *unit, char *err, size_t errlen);
 bool sl_metric_is_comm(const char *canonical);
 
+/*
+ * Which way a metric gets worse: +1 higher is worse (a latency, a cost, a
+ * count of bad decisions), -1 lower is worse (switches per second: the
+ * workload's throughput), 0 neither (a count of samples, migrations: a
+ * change says something moved, not that it got worse).
+ */
+int sl_metric_worse(const char *canonical);
+
 /* The documented list, for --list-metrics (and the man page). */
 void sl_metrics_list(FILE *f);
 

@@ -101,4 +101,50 @@ rc=$(run_rc "$TMP/out" "$TMP/err" diff --fail-on 'comm.sched_pipe.p99>+10%' "$TM
 expect_eq "a comm rule with a typo: did you mean comm.sched-pipe.p99" \
 	"$rc $(grep -c "no task named 'sched_pipe'.*; did you mean 'comm.sched-pipe.p99'?" "$TMP/err")" "2 1"
 
+# --- 4. significance marked in base/new mode, uncovered changes counted ---
+
+mkdir -p "$TMP/v" && tar -xzf testdata/gate/variants.tar.gz -C "$TMP/v"
+(cd "$TMP/v" && "$SCHEDLINT" diff --base free-*.json --new hog-*.json --fail-on 'wakeup.p99>+50%' --all) > "$TMP/out"
+(cd "$TMP/v" && "$SCHEDLINT" diff --json --base free-*.json --new hog-*.json --fail-on 'wakeup.p99>+50%') > "$TMP/d.json"
+# which rows the p column says are significant, and which the % column marks
+python3 - "$TMP/d.json" "$TMP/out" > "$TMP/sig" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+want = sorted(m["name"] for m in d["metrics"] if m["p"] is not None and m["p"] < 0.05)
+got = sorted(l.split()[0] for l in open(sys.argv[2])
+             if re.match(r"^[a-z]", l) and re.search(r"\d%\*  ", l))
+# the directions man/schedlint-diff.1 documents (OUTPUT): higher is worse
+# for latencies, the listed kinds' counts and costs, idle-time, ticks,
+# contended runs and preempted waits; lower for switches.per_s and
+# sync-wake.local_share; neither for the rest
+def worse(n):
+    if re.match(r"^(wakee-stacking|sync-wake-remote|late-preemption|idle-while-runnable)\.(count|cost|max_cost|per_s|cost_per_s)$", n):
+        return 1
+    if re.match(r"^(wakeup\.(mean|p\d+(_\d)?|max)|sync-wake\.remote_share|idle-time\..*|late-preemption\.(tick|late_tick)|contended-run\..*|preempted-wait\..*|comm\..*\.p99)$", n):
+        return 1
+    if n in ("switches.per_s", "sync-wake.local_share"):
+        return -1
+    return 0
+w = b = o = 0
+for m in d["metrics"]:
+    if m["name"] == "wakeup.p99" or m["p"] is None or m["p"] >= 0.05:
+        continue
+    k = worse(m["name"]) * (1 if m["delta"] > 0 else -1 if m["delta"] < 0 else 0)
+    if k > 0: w += 1
+    elif k < 0: b += 1
+    else: o += 1
+print(" ".join(want))
+print(" ".join(got))
+print(w, b, o, d["uncovered"]["regressions"], d["uncovered"]["improvements"], d["uncovered"]["other"])
+PY
+if [ "$(sed -n 1p "$TMP/sig")" = "$(sed -n 2p "$TMP/sig")" ] && [ "$(sed -n 1p "$TMP/sig" | wc -w)" -ge 5 ]; then
+	pass "base/new: every row with p < 0.05, and no other, is marked * ($(sed -n 1p "$TMP/sig" | wc -w) rows)"
+else
+	fail "base/new marks the significant rows" "p<0.05: $(sed -n 1p "$TMP/sig"); marked: $(sed -n 2p "$TMP/sig")"
+fi
+set -- $(sed -n 3p "$TMP/sig")
+expect_eq "the uncovered significant changes, by the documented directions: JSON = count" "$4 $5 $6" "$1 $2 $3"
+check "the summary line says them" grep -q "^1 rule passed; no rule covers $1 significant regressions and $2 improvements (and $3 changes of no direction)$" "$TMP/out"
+check "the legend says what * is" grep -q '^p: two-sided Mann-Whitney U test .*significant at 95% confidence when p < 0.05, marked \*$' "$TMP/out"
+
 echo "1..$_n"
