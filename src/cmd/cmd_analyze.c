@@ -34,7 +34,6 @@ static const char analyze_usage[] =
 	"  --brief               the summary screen only\n"
 	"  --full                list every task and kept finding, not the --top\n"
 	"  --top=N               findings of each kind and tasks listed (10)\n"
-	"  --no-pager            never page\n"
 	"  --json                the report as JSON (schema schedlint.report/1)\n"
 	"  --color[=WHEN]        auto (default: on a terminal, unless NO_COLOR or\n"
 	"                        TERM=dumb), always (a bare --color), never\n"
@@ -48,8 +47,7 @@ static const char analyze_usage[] =
 	"                        'skip' (default: it fails: it cannot be evaluated)\n"
 	"\n";
 
-enum { OPT_JSON = 1, OPT_COLOR, OPT_TOP, OPT_FAIL_ON, OPT_ALLOW_UNMEASURED, OPT_BRIEF, OPT_FULL,
-       OPT_NO_PAGER };
+enum { OPT_JSON = 1, OPT_COLOR, OPT_TOP, OPT_FAIL_ON, OPT_ALLOW_UNMEASURED, OPT_BRIEF, OPT_FULL };
 
 /*
  * Evaluate the absolute rules on the report object; the results go in
@@ -123,7 +121,6 @@ int cmd_analyze(int argc, char **argv)
 		{ "top",   required_argument, NULL, OPT_TOP },
 		{ "brief", no_argument,       NULL, OPT_BRIEF },
 		{ "full",  no_argument,       NULL, OPT_FULL },
-		{ "no-pager", no_argument,    NULL, OPT_NO_PAGER },
 		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 		{ "allow-unmeasured", no_argument, NULL, OPT_ALLOW_UNMEASURED },
 		{ "help",  no_argument,       NULL, 'h' },
@@ -164,9 +161,6 @@ int cmd_analyze(int argc, char **argv)
 				goto usage;
 			}
 			detail = c == OPT_BRIEF ? SL_DETAIL_BRIEF : SL_DETAIL_FULL;
-			break;
-		case OPT_NO_PAGER:
-			sl_no_pager = true;
 			break;
 		case 'i':
 			/* as trace-cmd report -i and perf report -i take it */

@@ -38,7 +38,8 @@ static const char dump_usage[] =
 	"  --comm=COMM           only events of or about tasks named COMM (repeatable)\n"
 	"  --reader=R            trace.dat reader: flyrecord (default) or libtracecmd\n"
 	"  --buffer=NAME         trace.dat: this instance buffer (trace-cmd -B NAME)\n"
-	"  --layout              where a trace.dat keeps its CPU data, not the events\n";
+	"  --layout              where a trace.dat keeps its CPU data, not the events\n"
+	"  --no-pager            never page (as schedlint --no-pager dump)\n";
 
 static void print_ctx(FILE *f, uint8_t ctx)
 {

@@ -9,6 +9,7 @@
 
 #include "model/topology.h"
 #include "options.h"
+#include "pager.h"
 #include "schedlint/analyzer.h"
 #include "util/util.h"
 
@@ -46,6 +47,7 @@ const char sl_analysis_options_help[] =
 	"                        reader) or libtracecmd (the reference, slow on zstd)\n"
 	"  --buffer=NAME         trace.dat: read this instance buffer (trace-cmd -B NAME)\n"
 	"                        instead of the top-level one\n"
+	"  --no-pager            never page (as schedlint --no-pager CMD)\n"
 	"Durations: 250000 (ns), 250us, 1.5ms, 2s.\n";
 
 void sl_config_init(struct sl_config *cfg)
@@ -224,6 +226,9 @@ int sl_config_option(struct sl_config *cfg, int id, const char *arg, const char 
 		return 0;
 	case SL_OPT_BUFFER:
 		cfg->read.dat_buffer = arg;
+		return 0;
+	case SL_OPT_NO_PAGER:
+		sl_no_pager = true;
 		return 0;
 	case SL_OPT_WORKLOAD:
 	case SL_OPT_SYSTEM:

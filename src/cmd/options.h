@@ -36,6 +36,7 @@ enum {
 	SL_OPT_BUFFER,
 	SL_OPT_WORKLOAD,
 	SL_OPT_SYSTEM,
+	SL_OPT_NO_PAGER,
 	SL_OPT__END,
 };
 
@@ -60,7 +61,8 @@ enum {
 	{ "reader",            required_argument, NULL, SL_OPT_READER }, \
 	{ "buffer",            required_argument, NULL, SL_OPT_BUFFER }, \
 	{ "workload",          no_argument,       NULL, SL_OPT_WORKLOAD }, \
-	{ "system",            no_argument,       NULL, SL_OPT_SYSTEM }
+	{ "system",            no_argument,       NULL, SL_OPT_SYSTEM }, \
+	{ "no-pager",          no_argument,       NULL, SL_OPT_NO_PAGER }
 
 /* The help text of those options, for each command's --help. */
 extern const char sl_analysis_options_help[];

@@ -294,6 +294,16 @@ inpty "PAGER='sed s/^/PAGED:/'" -- analyze --no-pager --brief "$P" > "$TMP/o"
 check "--no-pager" sh -c "grep -q 'schedlint 0.1.0' '$TMP/o' && ! grep -q PAGED '$TMP/o'"
 inpty "PAGER='sed s/^/PAGED:/'" -- --no-pager analyze --brief "$P" > "$TMP/o"
 check "schedlint --no-pager analyze" sh -c "grep -q 'schedlint 0.1.0' '$TMP/o' && ! grep -q PAGED '$TMP/o'"
+# timehist pages as analyze does; every command takes --no-pager among its own options
+inpty "PAGER='sed s/^/PAGED:/'" -- timehist "$P" > "$TMP/o"
+check "timehist on a terminal: through \$PAGER" grep -q '^PAGED: *time  *cpu  task name' "$TMP/o"
+inpty "PAGER='sed s/^/PAGED:/'" -- timehist --no-pager "$P" > "$TMP/o"
+check "timehist --no-pager" sh -c "grep -q 'task name' '$TMP/o' && ! grep -q PAGED '$TMP/o'"
+bad=""
+for c in analyze diff dump explore record timehist; do
+	"$SCHEDLINT" $c --no-pager --help > "$TMP/h" 2> "$TMP/err" && grep -q -- '--no-pager' "$TMP/h" || bad="$bad $c"
+done
+expect_eq "every command takes --no-pager and its --help says so" "$bad" ""
 inpty "PAGER='sed s/^/PAGED:/'" "SCHEDLINT_PAGER=" -- analyze --brief "$P" > "$TMP/o"
 check "SCHEDLINT_PAGER empty: no pager" sh -c "grep -q 'schedlint 0.1.0' '$TMP/o' && ! grep -q PAGED '$TMP/o'"
 inpty "PAGER=cat" -- analyze --brief "$P" > "$TMP/o"
