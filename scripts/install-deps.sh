@@ -4,7 +4,7 @@
 # `install-deps.sh fuzz` (make fuzz) adds clang and its libFuzzer runtime.
 PKGS="build-essential pkg-config libtraceevent-dev libtracecmd-dev libtracefs-dev
 libcjson-dev libncurses-dev libzstd-dev zlib1g-dev libcmocka-dev trace-cmd tmux python3 less man-db
-linux-perf rt-tests util-linux bsdutils time libxml2-utils zstd strace valgrind"
+linux-perf rt-tests util-linux bsdutils time libxml2-utils zstd strace valgrind jq"
 [ "$1" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
 
 missing=""

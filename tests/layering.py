@@ -50,6 +50,7 @@ HEADERS = {
     "include/schedlint/model.h": "src/model",
     "include/schedlint/picture.h": "src/model",
     "include/schedlint/report.h": "src/model",
+    "include/schedlint/series.h": "src/model",
 }
 
 # Folders whose files may call each other in a circle (explore's panels

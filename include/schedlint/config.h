@@ -53,6 +53,7 @@ struct sl_config {
 	bool assume_migratable;		/* treat tasks of unknown affinity as migratable */
 	bool exclude_inferred;		/* no latency sample ends at an inferred switch */
 	size_t max_findings;		/* findings kept in the lists (summaries count all) */
+	uint64_t window_ns;		/* latency over time: --window, 0 = from the span */
 	size_t keep_tasks;		/* dead tasks kept one by one, 0 = SL_KEEP_DEAD_TASKS */
 
 	/* filters: what the report covers (the model still sees every event) */

@@ -22,6 +22,7 @@
 #include "event.h"
 #include "hist.h"
 #include "reader.h"
+#include "series.h"
 #include "strtab.h"
 
 enum sl_task_state {
@@ -355,6 +356,8 @@ struct sl_model {
 	 * happened).  In the others too, but with --exclude-inferred.
 	 */
 	struct sl_hist latency_inferred;
+	/* the samples of latency over time (series.h) */
+	struct sl_series latency_series;
 
 	/*
 	 * last-level-cache domains: llc_of[cpu], -1 = a domain of its own.

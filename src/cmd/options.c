@@ -32,6 +32,8 @@ const char sl_analysis_options_help[] =
 	"                        show (their latency is a lower bound)\n"
 	"  --max-findings=N      keep each kind's N most costly findings in its list\n"
 	"                        (1000)\n"
+	"  --window=D            latency over time: windows of D (default: from the span,\n"
+	"                        100-250 windows of 1, 2 or 5 x 10^n)\n"
 	"  --keep-tasks=N        keep the last N dead tasks one by one; older ones are\n"
 	"                        folded into per-comm rows (65536)\n"
 	"Filters (the model still reads every event):\n"
@@ -118,6 +120,14 @@ int sl_config_option(struct sl_config *cfg, int id, const char *arg, const char 
 	switch (id) {
 	case SL_OPT_MIN_COST:
 		return duration_opt(cmd, "min-cost", arg, &cfg->min_cost_ns);
+	case SL_OPT_WINDOW:
+		if (duration_opt(cmd, "window", arg, &cfg->window_ns))
+			return -1;
+		if (!cfg->window_ns) {
+			error_msg("%s: --window must be positive", cmd);
+			return -1;
+		}
+		return 0;
 	case SL_OPT_SYNC_WINDOW:
 		return duration_opt(cmd, "sync-window", arg, &cfg->sync_window_ns);
 	case SL_OPT_TOLERANCE:

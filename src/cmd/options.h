@@ -37,6 +37,7 @@ enum {
 	SL_OPT_WORKLOAD,
 	SL_OPT_SYSTEM,
 	SL_OPT_NO_PAGER,
+	SL_OPT_WINDOW,
 	SL_OPT__END,
 };
 
@@ -62,7 +63,8 @@ enum {
 	{ "buffer",            required_argument, NULL, SL_OPT_BUFFER }, \
 	{ "workload",          no_argument,       NULL, SL_OPT_WORKLOAD }, \
 	{ "system",            no_argument,       NULL, SL_OPT_SYSTEM }, \
-	{ "no-pager",          no_argument,       NULL, SL_OPT_NO_PAGER }
+	{ "no-pager",          no_argument,       NULL, SL_OPT_NO_PAGER }, \
+	{ "window",            required_argument, NULL, SL_OPT_WINDOW }
 
 /* The help text of those options, for each command's --help. */
 extern const char sl_analysis_options_help[];

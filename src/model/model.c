@@ -1104,6 +1104,7 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 			if (!next->latency.count || at.latency > next->worst.latency)
 				next->worst = at;
 			sl_hist_add(&m->latency, sample.latency);
+			sl_series_add(&m->latency_series, sample.run_ts, sample.latency);
 			sl_hist_add_held(&next->latency, sample.latency);
 			sl_hist_add(&c->latency, sample.latency);
 			if (!sample.remote) {
@@ -1503,6 +1504,8 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 			m->cfg_store.to_ns += ts;
 			m->cfg_store.to_rel = false;
 		}
+		sl_series_start(&m->latency_series, m->cfg->from_set && m->cfg->from_ns > ts ?
+				m->cfg->from_ns : ts);
 	}
 	if (ts < m->now) {
 		m->clock_inversions++;
@@ -1623,6 +1626,7 @@ void sl_model_finish(struct sl_model *m)
 		    t->state == SL_TASK_WAKING)
 			end_wait(m, t, end);
 	}
+	sl_series_finish(&m->latency_series, m->cfg->to_set && m->cfg->to_ns < end ? m->cfg->to_ns : end);
 	FOR_EACH_ANALYZER(m, a)
 		if (a->ops->finish)
 			a->ops->finish(a, m);
@@ -1652,6 +1656,7 @@ struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *str
 	sl_hist_init(&m->latency_ipi);
 	sl_hist_init(&m->latency_noipi);
 	sl_hist_init(&m->latency_inferred);
+	sl_series_init(&m->latency_series, cfg->window_ns);
 	hash_grow(&p->hash);
 	m->llc_source = "default (one domain)";
 	if (cfg->llc_spec) {
@@ -1768,6 +1773,7 @@ void sl_model_free(struct sl_model *m)
 		sl_hist_free(&m->cpus[i].latency);
 	free(m->cpus);
 	sl_hist_free(&m->latency);
+	sl_series_free(&m->latency_series);
 	sl_hist_free(&m->latency_local);
 	sl_hist_free(&m->latency_remote);
 	sl_hist_free(&m->latency_ipi);

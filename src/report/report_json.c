@@ -444,6 +444,43 @@ static void findings_json(struct sl_model *m, cJSON *root)
 	cJSON_AddBoolToObject(root, "findings_truncated", m->findings->dropped > 0);
 }
 
+/*
+ * "latency_over_time": the windows of the wakeup-latency series
+ * (series.h), each {start_ns, count, p50_ns, p99_ns, max_ns}, and the
+ * worst of them (peak, its index; null without samples).
+ */
+static cJSON *series_json(const struct sl_model *m)
+{
+	const struct sl_series *s = &m->latency_series;
+	cJSON *o = cJSON_CreateObject();
+	cJSON *arr;
+	int peak = sl_series_peak(s);
+
+	sl_json_add_u64(o, "window_ns", s->window_ns);
+	if (s->requested_ns)
+		sl_json_add_u64(o, "window_requested_ns", s->requested_ns);
+	else
+		cJSON_AddNullToObject(o, "window_requested_ns");
+	sl_json_add_u64(o, "start_ns", s->origin);
+	arr = cJSON_AddArrayToObject(o, "windows");
+	for (uint32_t i = 0; i < s->nr; i++) {
+		const struct sl_series_window *w = &s->w[i];
+		cJSON *wo = cJSON_CreateObject();
+
+		sl_json_add_u64(wo, "start_ns", s->origin + i * s->window_ns);
+		sl_json_add_u64(wo, "count", w->count);
+		sl_json_add_u64(wo, "p50_ns", sl_series_percentile(s, i, 50));
+		sl_json_add_u64(wo, "p99_ns", sl_series_percentile(s, i, 99));
+		sl_json_add_u64(wo, "max_ns", w->max);
+		cJSON_AddItemToArray(arr, wo);
+	}
+	if (peak < 0)
+		cJSON_AddNullToObject(o, "peak");
+	else
+		cJSON_AddNumberToObject(o, "peak", peak);
+	return o;
+}
+
 cJSON *sl_report_json(struct sl_model *m, const char *path)
 {
 	cJSON *root = cJSON_CreateObject();
@@ -466,6 +503,7 @@ cJSON *sl_report_json(struct sl_model *m, const char *path)
 	cJSON_AddItemToObject(lat, "remote_no_ipi", sl_hist_json(&m->latency_noipi));
 	cJSON_AddItemToObject(lat, "worst", moment_json(m, &m->latency, &m->latency_worst, true));
 	cJSON_AddItemToObject(root, "wakeup_latency", lat);
+	cJSON_AddItemToObject(root, "latency_over_time", series_json(m));
 
 	tasks_json(m, root);
 	folded_json(m, root);

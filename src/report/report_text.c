@@ -287,6 +287,29 @@ static char *glued(char *s)
 	return s;
 }
 
+/*
+ * "peak     p99 1.20 ms in 913.560000-913.570000 (10.0 ms window, 340
+ * wakeups)": the worst window of latency over time (series.h)
+ */
+static void peak_line(struct sl_report *r, struct sl_model *m)
+{
+	const struct sl_series *s = &m->latency_series;
+	int peak = sl_series_peak(s);
+	const struct sl_series_window *w;
+	char d[32], a[32], b[32], win[32];
+	uint64_t start;
+
+	if (peak < 0)
+		return;
+	w = &s->w[peak];
+	start = s->origin + (uint64_t)peak * s->window_ns;
+	sl_report_wrap(r, 2, 11, "%-8s p99" SL_GLUE "%s in" SL_GLUE "%s-%s (%s window, %" PRIu64
+		       " wakeup%s)", "peak", (fmt_duration(d, sizeof(d), sl_series_percentile(s, (uint32_t)peak, 99)), glued(d)),
+		       fmt_ts(a, sizeof(a), start), fmt_ts(b, sizeof(b), start + s->window_ns),
+		       (fmt_duration(win, sizeof(win), s->window_ns), glued(win)), w->count,
+		       w->count == 1 ? "" : "s");
+}
+
 static void latency_section(struct sl_report *r, struct sl_model *m)
 {
 	sl_report_section(r, "Wakeup latency (waking -> running)");
@@ -305,6 +328,7 @@ static void latency_section(struct sl_report *r, struct sl_model *m)
 		sl_report_latency_row(r, 14, " remote no IPI", &m->latency_noipi);
 	inferred_rows(r, m);
 	worst_line(r, m, "worst", &m->latency_worst);
+	peak_line(r, m);
 }
 
 /* "1us", "20ms": a 1-2-5 boundary as a short label */

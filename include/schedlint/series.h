@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * series.h - wakeup latency over time: count, p50, p99 and max per window
+ *
+ * A sample belongs to the window its switch-in falls in; window 0 starts
+ * at the analysis' start (the first event, or --from).  Each window holds
+ * a small histogram of its own (16 buckets per power of two: a
+ * percentile within 3%, clamped to the window's exact max), never the
+ * samples, so the series costs a fixed amount of memory whatever the
+ * trace's length: SL_SERIES_FINE_MAX windows of 2.4 KB, allocated at once
+ * (the pages of windows never used are never touched).  Each window
+ * knows its lowest and highest bucket, so merging windows adds only those.
+ *
+ * The span is not known while the trace is read (a text stream, a
+ * trace.dat read once), so the windows start at 1 us and grow tenfold,
+ * merging their histograms, whenever more than SL_SERIES_FINE_MAX would
+ * be needed.  At the end, sl_series_finish() merges them once more by
+ * 1, 2 or 5 (the largest that still leaves 100 windows): a trace of
+ * 100 us or more gets 100 to 250 windows of a 1-2-5 width (1 ms, 2 ms,
+ * 5 ms, 10 ms, ...).  --window D fixes the width instead; a D that
+ * would need more than SL_SERIES_FIXED_MAX windows grows tenfold too
+ * (window_ns then differs from requested_ns).
+ */
+#ifndef SCHEDLINT_SERIES_H
+#define SCHEDLINT_SERIES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SL_SERIES_SUB_BITS	4			/* 16 buckets per power of two */
+#define SL_SERIES_SUB		(1u << SL_SERIES_SUB_BITS)
+#define SL_SERIES_MAX_LOG2	40			/* values >= 2^41 ns share the last bucket */
+#define SL_SERIES_BUCKETS	((SL_SERIES_MAX_LOG2 - SL_SERIES_SUB_BITS + 2) * SL_SERIES_SUB)
+#define SL_SERIES_FINE_MAX	1000			/* windows kept while reading (automatic) */
+#define SL_SERIES_FIXED_MAX	10000			/* with --window */
+#define SL_SERIES_FIRST_NS	1000			/* the automatic windows start at 1 us */
+#define SL_SERIES_MIN_WINDOWS	100			/* sl_series_finish() leaves at least this many */
+#define SL_SERIES_PEAK_MIN	10			/* samples a window needs to be the peak */
+
+struct sl_series_window {
+	uint64_t count;			/* samples whose switch-in falls in it */
+	uint64_t max;			/* the largest of them (exact), 0 when none */
+	uint16_t lo, hi;		/* its lowest and highest bucket used (valid: count) */
+};
+
+struct sl_series {
+	uint64_t origin;		/* start of window 0 (valid when started) */
+	uint64_t window_ns;		/* the width of a window now */
+	uint64_t requested_ns;		/* --window, 0 = automatic */
+	bool started;			/* sl_series_start() was called */
+	bool finished;			/* sl_series_finish(): nr windows span the analysis */
+	struct sl_series_window *w;	/* max_windows of them (NULL until a sample), nr used */
+	uint32_t *buckets;		/* window i's: buckets + i * SL_SERIES_BUCKETS */
+	uint32_t nr;
+	uint32_t max_windows;		/* coarsen beyond this many */
+};
+
+void sl_series_init(struct sl_series *s, uint64_t requested_ns);
+void sl_series_free(struct sl_series *s);
+/* Window 0 starts at origin (the first event, or --from). */
+void sl_series_start(struct sl_series *s, uint64_t origin);
+/* sl_series_add() when the window or its bucket is not there yet */
+void sl_series_add_slow(struct sl_series *s, uint64_t ts, uint64_t v);
+
+static inline unsigned sl_series_bucket(uint64_t v)
+{
+	unsigned g;
+
+	if (v < SL_SERIES_SUB)
+		return (unsigned)v;
+	g = 63 - (unsigned)__builtin_clzll(v);
+	if (g > SL_SERIES_MAX_LOG2)
+		return SL_SERIES_BUCKETS - 1;
+	return (g - SL_SERIES_SUB_BITS + 1) * SL_SERIES_SUB +
+	       ((unsigned)(v >> (g - SL_SERIES_SUB_BITS)) & (SL_SERIES_SUB - 1));
+}
+
+/* One sample of latency v, switched in at ts.  Inline: once per sample. */
+static inline void sl_series_add(struct sl_series *s, uint64_t ts, uint64_t v)
+{
+	uint64_t i = ts > s->origin ? (ts - s->origin) / s->window_ns : 0;
+	struct sl_series_window *w;
+	unsigned b;
+
+	if (i >= s->nr) {
+		sl_series_add_slow(s, ts, v);
+		return;
+	}
+	w = &s->w[i];
+	b = sl_series_bucket(v);
+	s->buckets[i * SL_SERIES_BUCKETS + b]++;
+	if (b < w->lo || !w->count)
+		w->lo = (uint16_t)b;
+	if (b > w->hi)
+		w->hi = (uint16_t)b;
+	w->count++;
+	if (v > w->max)
+		w->max = v;
+}
+
+/*
+ * The analysis ended at end: make the windows span [origin, end] and, when
+ * automatic, pick the final width (see above).
+ */
+void sl_series_finish(struct sl_series *s, uint64_t end);
+/* Nearest-rank percentile (0 < p <= 100) of window i, 0 when it is empty. */
+uint64_t sl_series_percentile(const struct sl_series *s, uint32_t i, double p);
+/*
+ * The worst window: the highest p99 among the windows with at least
+ * SL_SERIES_PEAK_MIN samples (among all when none has), the first of
+ * equal ones; -1 when no window has a sample.
+ */
+int sl_series_peak(const struct sl_series *s);
+
+#endif /* SCHEDLINT_SERIES_H */

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * series.c - wakeup latency over time (series.h)
+ *
+ * The per-sample path is sl_series_add() in the header; here are the rare
+ * steps: the first sample, growing the windows when the trace is longer
+ * than they can span, and the final width.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlint/series.h"
+#include "util/util.h"
+
+void sl_series_init(struct sl_series *s, uint64_t requested_ns)
+{
+	memset(s, 0, sizeof(*s));
+	s->requested_ns = requested_ns;
+	s->window_ns = requested_ns ? requested_ns : SL_SERIES_FIRST_NS;
+	s->max_windows = requested_ns ? SL_SERIES_FIXED_MAX : SL_SERIES_FINE_MAX;
+}
+
+void sl_series_free(struct sl_series *s)
+{
+	free(s->w);
+	free(s->buckets);
+	memset(s, 0, sizeof(*s));
+}
+
+void sl_series_start(struct sl_series *s, uint64_t origin)
+{
+	s->origin = origin;
+	s->started = true;
+}
+
+static uint32_t *buckets_of(const struct sl_series *s, uint32_t i)
+{
+	return s->buckets + (size_t)i * SL_SERIES_BUCKETS;
+}
+
+/* window d += window i, i emptied */
+static void window_merge(struct sl_series *s, uint32_t d, uint32_t i)
+{
+	struct sl_series_window *dst = &s->w[d], *src = &s->w[i];
+	uint32_t *db = buckets_of(s, d), *sb = buckets_of(s, i);
+
+	if (!src->count)
+		return;
+	for (unsigned b = src->lo; b <= src->hi; b++)
+		db[b] += sb[b];
+	memset(sb + src->lo, 0, (src->hi - src->lo + 1u) * sizeof(*sb));
+	if (!dst->count || src->lo < dst->lo)
+		dst->lo = src->lo;
+	if (!dst->count || src->hi > dst->hi)
+		dst->hi = src->hi;
+	dst->count += src->count;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	*src = (struct sl_series_window){ 0 };
+}
+
+/*
+ * Windows factor times as wide: window i takes the old i * factor ...
+ * i * factor + factor - 1.  In order, each old window's slot has been
+ * merged away (left empty) before a group's first window lands in it.
+ */
+static void coarsen(struct sl_series *s, uint32_t factor)
+{
+	for (uint32_t i = 1; i < s->nr; i++)
+		window_merge(s, i / factor, i);
+	s->nr = (s->nr + factor - 1) / factor;
+	s->window_ns *= factor;
+}
+
+/* Make room for ts's window (of the current width): grows the width as needed. */
+static void reach(struct sl_series *s, uint64_t ts)
+{
+	uint64_t i = ts > s->origin ? (ts - s->origin) / s->window_ns : 0;
+
+	while (i >= s->max_windows) {
+		coarsen(s, 10);
+		i = (ts - s->origin) / s->window_ns;
+	}
+	if (!s->w) {
+		/* large: calloc maps zero pages, touched only where used */
+		s->w = xcalloc(s->max_windows, sizeof(*s->w));
+		s->buckets = xcalloc((size_t)s->max_windows * SL_SERIES_BUCKETS, sizeof(*s->buckets));
+	}
+	if (i >= s->nr)
+		s->nr = (uint32_t)i + 1;
+}
+
+void sl_series_add_slow(struct sl_series *s, uint64_t ts, uint64_t v)
+{
+	if (!s->started)
+		sl_series_start(s, ts);
+	reach(s, ts);
+	sl_series_add(s, ts, v);
+}
+
+void sl_series_finish(struct sl_series *s, uint64_t end)
+{
+	uint32_t factor = 1, nr;
+
+	if (!s->started || s->finished)
+		return;
+	s->finished = true;
+	reach(s, end);
+	if (s->requested_ns)
+		return;
+	/* the largest of 1, 2, 5 that leaves SL_SERIES_MIN_WINDOWS */
+	nr = s->nr;
+	if ((nr + 4) / 5 >= SL_SERIES_MIN_WINDOWS)
+		factor = 5;
+	else if ((nr + 1) / 2 >= SL_SERIES_MIN_WINDOWS)
+		factor = 2;
+	if (factor > 1)
+		coarsen(s, factor);
+}
+
+/* The value a bucket stands for: its midpoint (values below 16 ns are exact). */
+static uint64_t bucket_mid(unsigned b)
+{
+	unsigned g, shift;
+
+	if (b < SL_SERIES_SUB)
+		return b;
+	g = b / SL_SERIES_SUB + SL_SERIES_SUB_BITS - 1;
+	shift = g - SL_SERIES_SUB_BITS;
+	return ((uint64_t)(SL_SERIES_SUB + b % SL_SERIES_SUB) << shift) + ((1ull << shift) >> 1);
+}
+
+uint64_t sl_series_percentile(const struct sl_series *s, uint32_t i, double p)
+{
+	const struct sl_series_window *w = &s->w[i];
+	const uint32_t *wb;
+	uint64_t rank, seen = 0;
+
+	if (i >= s->nr || !w->count)
+		return 0;
+	wb = buckets_of(s, i);
+	rank = (uint64_t)(p / 100.0 * (double)w->count + 0.999999);
+	if (rank < 1)
+		rank = 1;
+	if (rank > w->count)
+		rank = w->count;
+	for (unsigned b = w->lo; b <= w->hi; b++) {
+		seen += wb[b];
+		if (seen >= rank) {
+			uint64_t v = bucket_mid(b);
+
+			return v > w->max ? w->max : v;
+		}
+	}
+	return w->max;
+}
+
+int sl_series_peak(const struct sl_series *s)
+{
+	int best = -1;
+	uint64_t best_p99 = 0;
+	bool any_full = false;
+
+	for (uint32_t i = 0; i < s->nr; i++)
+		if (s->w[i].count >= SL_SERIES_PEAK_MIN)
+			any_full = true;
+	for (uint32_t i = 0; i < s->nr; i++) {
+		uint64_t p99;
+
+		if (!s->w[i].count || (any_full && s->w[i].count < SL_SERIES_PEAK_MIN))
+			continue;
+		p99 = sl_series_percentile(s, i, 99);
+		if (best < 0 || p99 > best_p99) {
+			best = (int)i;
+			best_p99 = p99;
+		}
+	}
+	return best;
+}
