@@ -7,10 +7,19 @@
  * written to its trace_marker before any event is enabled (so they are
  * the trace's first event, see SL_MARKER_LLC); CMD started once tracing
  * runs (or nothing, until --duration or a signal); every CPU's ring
- * buffer drained every DRAIN_MS into spool files (dat_write.c) and, with
- * --live, decoded and fed to the model (read_live.c) with a summary
- * refreshed every --interval; at the end a trace.dat and the instance
- * removed.
+ * buffer drained into spool files (dat_write.c) when it is WAKEUP_PERCENT
+ * full and every DRAIN_MS, and, with --live, decoded and fed to the model
+ * (read_live.c) with a summary refreshed every --interval; at the end a
+ * trace.dat and the instance removed.
+ *
+ * Not disturbing what we record: without --live full pages are spliced
+ * (the kernel moves them, we never copy them through our memory) and no
+ * event is decoded but the few the affinity re-reads follow; kallsyms,
+ * formats and cmdlines are read before tracing starts or after it stops;
+ * we work in runs of at most RUN_BUDGET_US and then sleep BREATHE_US if
+ * more is left, so we never hold a CPU long against the workload.  We
+ * keep the priority we were started with: the same task empties the
+ * buffers, and a lower one would lose events under a CPU-bound load.
  *
  * Leaving the kernel as found: everything we change is inside our
  * instance, and removing it undoes it all.  The signal handlers only set
@@ -68,9 +77,14 @@
 #include "schedlint/report.h"
 #include "util/util.h"
 
-#define DRAIN_MS		100	/* how often the ring buffers are read */
+#define DRAIN_MS		100	/* how often the ring buffers are read at the latest */
 #define DEFAULT_BUFFER_KB	4096	/* per CPU */
 #define BATCH_PAGES		64	/* pages read before they are written out */
+#define SPLICE_PAGES		32	/* pages moved by one splice: one step of a drain */
+#define WAKEUP_PERCENT		20	/* a CPU's buffer this full wakes us before DRAIN_MS */
+#define RUN_BUDGET_US		200	/* work done before we let the CPU go for BREATHE_US */
+#define BREATHE_US		100
+#define REREADS_PER_RUN		8	/* affinity re-reads (reads of /proc) per run */
 #define CMD_GRACE_MS		2000	/* after we stop: CMD's time to end before SIGTERM/SIGKILL */
 
 static const char record_usage[] =
@@ -166,8 +180,13 @@ struct record {
 	char llc_from[32];		/* where llc_spec came from: "cache-L3", "package", ... */
 	/* the tasks' affinity: swept at the start and the end, re-read after events */
 	struct sl_rec_affinity *aff;
-	struct sl_live *watch;		/* without --live: the events, for the re-reads */
+	struct sl_live *watch;		/* without --live: decodes the events the re-reads need */
 	struct sl_strtab *watch_strtab;
+	int watch_types[3];		/* their type ids: exec, migrate, fork (-1: none) */
+	bool poll_buffers;		/* buffer_percent set: a filling buffer wakes us */
+	bool round_due;			/* a DRAIN_MS round (partial pages too) is not done yet */
+	uint64_t next_round_ns;
+	struct pollfd *pollfd;		/* per CPU, for wait_buffers() */
 
 	/* CMD */
 	pid_t child;			/* 0 = none or reaped */
@@ -184,6 +203,7 @@ struct record {
 	struct sl_model *model;
 	struct sl_trace_info info;
 	uint64_t feed_limit;		/* events up to this are safe to feed */
+	uint64_t newest_read;		/* the newest event when the last read round ended */
 	struct sl_live_top top;
 	uint64_t next_refresh_ns;
 	char what[64];			/* the summary's title: CMD and its arguments */
@@ -281,6 +301,24 @@ static void wait_signals(struct record *rec, uint64_t ns)
 			       .tv_nsec = (long)(ns % 1000000000ULL) };
 
 	ppoll(NULL, 0, &ts, &rec->orig_mask);
+}
+
+/*
+ * Wait up to ns for a signal or, with buffers, for a CPU's buffer to
+ * fill to WAKEUP_PERCENT; true when a buffer woke us.
+ */
+static bool wait_buffers(struct record *rec, uint64_t ns, bool buffers)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL),
+			       .tv_nsec = (long)(ns % 1000000000ULL) };
+	nfds_t nr = 0;
+
+	if (buffers && rec->poll_buffers)
+		for (int cpu = 0; cpu < rec->tfs.nr_cpus; cpu++)
+			if (rec->tfs.pipe_fd[cpu] >= 0)
+				rec->pollfd[nr++] = (struct pollfd){ .fd = rec->tfs.pipe_fd[cpu],
+								      .events = POLLIN };
+	return ppoll(rec->pollfd, nr, &ts, &rec->orig_mask) > 0;
 }
 
 /*
@@ -423,13 +461,13 @@ static void end_child(struct record *rec)
 /* --- draining the ring buffers --- */
 
 /*
- * Feed the model the events up to limit, for at most budget_ns (0: no
- * limit) so that a slow analysis does not delay the next drain; what is
- * left waits in the live reader's queues.
+ * Feed the model the events up to limit, until give_up (CLOCK_MONOTONIC
+ * ns, 0: no limit) so that the analysis runs in short runs and does not
+ * delay the next drain; what is left waits in the live reader's queues.
+ * True when some was left.
  */
-static void live_feed(struct record *rec, uint64_t limit, uint64_t budget_ns)
+static bool live_feed(struct record *rec, uint64_t limit, uint64_t give_up)
 {
-	uint64_t give_up = budget_ns ? mono_ns() + budget_ns : 0;
 	struct sl_error err = { "" };
 	struct sl_event ev;
 	unsigned int n = 0;
@@ -445,83 +483,185 @@ static void live_feed(struct record *rec, uint64_t limit, uint64_t budget_ns)
 		sl_model_feed(rec->model, &ev);
 		if (rec->aff)
 			sl_rec_affinity_event(rec->aff, &ev, rec->strtab);
-		if (give_up && !(++n % 4096) && mono_ns() >= give_up)
+		if (give_up && !(++n % 64) && mono_ns() >= give_up)
 			break;
 	}
 	sl_live_info(rec->live, &rec->info);
+	return ret != 0;
+}
+
+static void watch_event(void *ctx, const struct sl_event *ev)
+{
+	struct record *rec = ctx;
+
+	sl_rec_affinity_event(rec->aff, ev, rec->watch_strtab);
+}
+
+/* The pages of cpu just spooled: lost-event counts, and the events the re-reads need. */
+static void look_at_pages(struct record *rec, int cpu, const uint8_t *pages, int n)
+{
+	int page_size = rec->tfs.page_size;
+
+	for (int i = 0; i < n; i++) {
+		const uint8_t *page = pages + (size_t)i * (size_t)page_size;
+		uint64_t missed_count;
+		bool missed;
+		int data = sl_page_info(page, page_size, rec->meta.long_size, &missed,
+					&missed_count);
+
+		if (data < 0) {
+			/* its length does not fit: kbuffer would read past it */
+			if (!rec->bad_pages++)
+				warn_msg("record: CPU %d's ring buffer gave a page with a corrupt "
+					 "header; its events are not followed", cpu);
+			continue;
+		}
+		if (missed) {
+			rec->pages_lost++;
+			rec->lost_in_pages += missed_count;
+		}
+		if (rec->watch && data)
+			sl_live_scan_page(rec->watch, cpu, page, rec->watch_types,
+					  ARRAY_SIZE(rec->watch_types), watch_event, rec);
+	}
 }
 
 /*
- * Read what every CPU's buffer holds now: pages to the spool, and to the
- * live reader.  At most a buffer's worth per CPU and round, so a CPU that
- * logs faster than we read cannot keep us from the others.
+ * One step: up to SPLICE_PAGES full pages of cpu spliced to its spool,
+ * then read back from the page cache for look_at_pages() (only when
+ * there are re-reads to follow).  1 pages moved, 0 none, -errno.
  */
-static int drain(struct record *rec, struct sl_error *err)
+static int splice_step(struct record *rec, int cpu, struct sl_error *err)
+{
+	struct sl_error werr;
+	size_t page_size = (size_t)rec->tfs.page_size;
+	uint64_t at;
+	ssize_t n;
+	int fd = sl_dat_writer_spool(rec->writer, cpu, &at, &werr);
+
+	if (fd < 0) {
+		sl_error_set(err, "%s: %s", rec->output, werr.msg);
+		return fd;
+	}
+	n = sl_tracefs_splice(&rec->tfs, cpu, fd, SPLICE_PAGES * page_size);
+	if (n < 0) {
+		/* a full disk: the user must learn which file it was */
+		sl_error_set(err, "%s: writing the pages of CPU %d beside it: %s", rec->output, cpu,
+			     strerror((int)-n));
+		return (int)n;
+	}
+	if (!n)
+		return 0;
+	sl_dat_writer_spooled(rec->writer, cpu, (uint64_t)n);
+	rec->pages += (uint64_t)n / page_size;
+	if (rec->watch && pread(fd, rec->batch, (size_t)n, (off_t)at) == n)
+		look_at_pages(rec, cpu, rec->batch, (int)((size_t)n / page_size));
+	return 1;
+}
+
+/*
+ * Read what cpu's buffer holds, the page the kernel is still filling
+ * included: into the spool, and to the live reader.  At most a buffer's
+ * worth, so a CPU that logs faster than we read cannot keep us from the
+ * others.
+ */
+static int read_pages(struct record *rec, int cpu, struct sl_error *err)
 {
 	int page_size = rec->tfs.page_size;
 	uint64_t max_pages = MAX(rec->buffer_kb * 1024 / (uint64_t)page_size, BATCH_PAGES);
+	uint64_t read_pages = 0;
+	bool empty = false;
 
-	for (int cpu = 0; cpu < rec->tfs.nr_cpus; cpu++) {
-		uint64_t read_pages = 0;
-		bool empty = false;
+	while (!empty && read_pages < max_pages) {
+		int n = 0;
 
-		while (!empty && read_pages < max_pages) {
-			int n = 0;
+		for (; n < BATCH_PAGES; n++) {
+			uint8_t *page = rec->batch + (size_t)n * (size_t)page_size;
+			ssize_t len = sl_tracefs_read_page(&rec->tfs, cpu, page);
+			uint64_t missed_count;
+			bool missed;
+			int data;
 
-			for (; n < BATCH_PAGES; n++) {
-				uint8_t *page = rec->batch + (size_t)n * (size_t)page_size;
-				ssize_t len = sl_tracefs_read_page(&rec->tfs, cpu, page);
-				uint64_t missed_count;
-				bool missed;
-				int data;
-
-				if (len < 0) {
-					sl_error_set(err, "reading CPU %d's ring buffer: %s", cpu,
-						     strerror((int)-len));
-					return (int)len;
-				}
-				if (len == 0) {
-					empty = true;
-					break;
-				}
-				if (len < page_size)
-					memset(page + len, 0, (size_t)(page_size - len));
-				data = sl_page_info(page, page_size, rec->meta.long_size, &missed,
-						    &missed_count);
-				if (data < 0) {
-					/* its length does not fit: kbuffer would read past it */
-					if (!rec->bad_pages++)
-						warn_msg("record: CPU %d's ring buffer gave a page with a "
-							 "corrupt header; such pages are left out", cpu);
-					n--;
-					continue;
-				}
-				if (!data && !missed) {
-					n--;	/* nothing in it */
-					continue;
-				}
-				if (missed) {
-					rec->pages_lost++;
-					rec->lost_in_pages += missed_count;
-				}
+			if (len < 0) {
+				sl_error_set(err, "reading CPU %d's ring buffer: %s", cpu,
+					     strerror((int)-len));
+				return (int)len;
 			}
-			if (!n)
+			if (len == 0) {
+				empty = true;
+				break;
+			}
+			if (len < page_size)
+				memset(page + len, 0, (size_t)(page_size - len));
+			data = sl_page_info(page, page_size, rec->meta.long_size, &missed,
+					    &missed_count);
+			if (data < 0) {
+				/* its length does not fit: kbuffer would read past it */
+				if (!rec->bad_pages++)
+					warn_msg("record: CPU %d's ring buffer gave a page with a "
+						 "corrupt header; such pages are left out", cpu);
+				n--;
 				continue;
-			struct sl_error werr;
-			int ret = sl_dat_writer_pages(rec->writer, cpu, rec->batch,
-						      (size_t)n * (size_t)page_size, &werr);
-
-			if (ret) {
-				/* a full disk: the user must learn which file it was */
-				sl_error_set(err, "%s: %s", rec->output, werr.msg);
-				return ret;
 			}
-			if (rec->live || rec->watch)
-				for (int i = 0; i < n; i++)
-					sl_live_add_page(rec->live ? rec->live : rec->watch, cpu,
-							 rec->batch + (size_t)i * (size_t)page_size);
-			rec->pages += (uint64_t)n;
-			read_pages += (uint64_t)n;
+			if (!data && !missed) {
+				n--;	/* nothing in it */
+				continue;
+			}
+			if (missed) {
+				rec->pages_lost++;
+				rec->lost_in_pages += missed_count;
+			}
+		}
+		if (!n)
+			continue;
+		struct sl_error werr;
+		int ret = sl_dat_writer_pages(rec->writer, cpu, rec->batch,
+					      (size_t)n * (size_t)page_size, &werr);
+
+		if (ret) {
+			/* a full disk: the user must learn which file it was */
+			sl_error_set(err, "%s: %s", rec->output, werr.msg);
+			return ret;
+		}
+		for (int i = 0; i < n; i++) {
+			const uint8_t *page = rec->batch + (size_t)i * (size_t)page_size;
+
+			if (rec->live)
+				sl_live_add_page(rec->live, cpu, page);
+			else if (rec->watch)
+				sl_live_scan_page(rec->watch, cpu, page, rec->watch_types,
+						  ARRAY_SIZE(rec->watch_types), watch_event, rec);
+		}
+		rec->pages += (uint64_t)n;
+		read_pages += (uint64_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Empty the buffers.  Full pages are spliced (without --live: their
+ * events are not decoded, but for the few the re-reads follow); the page
+ * each CPU is still filling is read only in a DRAIN_MS round (partial),
+ * so that what it holds is seen within a round.  --live reads every
+ * page: it decodes them all.  With a budget (give_up, CLOCK_MONOTONIC ns;
+ * 0 none) it stops once that is passed: 1, more is left; else 0 or -errno.
+ */
+static int drain(struct record *rec, bool partial, uint64_t give_up, struct sl_error *err)
+{
+	for (int cpu = 0; cpu < rec->tfs.nr_cpus; cpu++) {
+		int ret;
+
+		if (!rec->live) {
+			while ((ret = splice_step(rec, cpu, err)) > 0)
+				if (give_up && mono_ns() >= give_up)
+					return 1;
+			if (ret < 0)
+				return ret;
+		}
+		if (rec->live || partial) {
+			ret = read_pages(rec, cpu, err);
+			if (ret)
+				return ret;
 		}
 	}
 	return 0;
@@ -587,26 +727,22 @@ static int write_marker(void *ctx, const char *text)
 	return sl_tracefs_marker(&rec->tfs, text);
 }
 
-/* The events read so far ask for re-reads (with --live, live_feed() hands them over). */
-static void affinity_watch(struct record *rec)
+/*
+ * The re-reads the events read so far asked for (drain() hands them
+ * over, live_feed() with --live), at most max of them.
+ */
+static void affinity_watch(struct record *rec, size_t max)
 {
-	struct sl_error err;
-	struct sl_event ev;
-	int ret;
-
-	while (rec->watch && (ret = sl_live_next(rec->watch, UINT64_MAX, &ev, &err)) != 0)
-		if (ret > 0)
-			sl_rec_affinity_event(rec->aff, &ev, rec->watch_strtab);
-	if (sl_rec_affinity_flush(rec->aff, write_marker, rec))
+	if (sl_rec_affinity_flush_some(rec->aff, max, write_marker, rec))
 		warn_msg("record: cannot write a task's affinity to trace_marker");
 }
 
 /* While tracing still runs: the last re-reads, then every task still there. */
 static void affinity_end(struct record *rec, struct sl_error *err)
 {
-	if (!rec->aff || !err || drain(rec, err))
+	if (!rec->aff || !err || drain(rec, true, 0, err))
 		return;		/* the recording failed already */
-	affinity_watch(rec);
+	affinity_watch(rec, SIZE_MAX);
 	if (sl_rec_affinity_sweep(rec->aff, write_marker, rec))
 		warn_msg("record: cannot write the tasks' affinity at the end");
 }
@@ -666,13 +802,22 @@ static int setup(struct record *rec, struct sl_error *err)
 	rec->batch = xmalloc((size_t)BATCH_PAGES * (size_t)rec->tfs.page_size);
 	rec->aff = sl_rec_affinity_new("/proc");
 	if (!rec->want_live) {
+		/* the events it decodes have no kernel address to name: no kallsyms */
+		struct sl_dat_meta formats = rec->meta;
 		struct sl_error werr2;
 
+		formats.kallsyms = NULL;
+		formats.kallsyms_len = 0;
 		rec->watch_strtab = sl_strtab_new();
-		rec->watch = sl_live_new(&rec->meta, rec->watch_strtab, &werr2);
+		rec->watch = sl_live_new(&formats, rec->watch_strtab, &werr2);
 		if (!rec->watch)
 			warn_msg("record: %s: affinity changes during the recording are not followed",
 				 werr2.msg);
+		else {
+			rec->watch_types[0] = sl_live_event_id(rec->watch, "sched", "sched_process_exec");
+			rec->watch_types[1] = sl_live_event_id(rec->watch, "sched", "sched_migrate_task");
+			rec->watch_types[2] = sl_live_event_id(rec->watch, "sched", "sched_process_fork");
+		}
 	}
 	rec->llc_spec = sl_llc_spec_from_sysfs("/sys/devices/system/cpu", rec->llc_from,
 						sizeof(rec->llc_from));
@@ -694,6 +839,13 @@ static int setup(struct record *rec, struct sl_error *err)
 				 used ? " " : "", *arg);
 		}
 	}
+	/*
+	 * a CPU whose buffer fills faster than DRAIN_MS wakes us early (a
+	 * kernel without buffer_percent would wake us at every event: then
+	 * only the clock does)
+	 */
+	rec->poll_buffers = !sl_tracefs_wakeup_percent(&rec->tfs, WAKEUP_PERCENT);
+	rec->pollfd = xcalloc((size_t)rec->tfs.nr_cpus, sizeof(*rec->pollfd));
 	return sl_tracefs_open_pipes(&rec->tfs, err);
 }
 
@@ -791,6 +943,7 @@ static int start(struct record *rec, struct sl_error *err)
 static int record_loop(struct record *rec, struct sl_error *err)
 {
 	uint64_t deadline = rec->duration_ns ? rec->start_ns + rec->duration_ns : 0;
+	bool woke = false, more = false;
 	int ret;
 
 	rec->next_refresh_ns = rec->start_ns + rec->interval_ns;
@@ -798,12 +951,34 @@ static int record_loop(struct record *rec, struct sl_error *err)
 		fprintf(stderr, "schedlint record: recording to %s %s\n", rec->output,
 			deadline ? "for --duration (Ctrl-C stops earlier)" : "until Ctrl-C");
 	for (;;) {
-		uint64_t now, wait = DRAIN_MS * 1000000ULL;
+		uint64_t now = mono_ns(), give_up = now + RUN_BUDGET_US * 1000ULL, wait;
 
-		ret = drain(rec, err);
-		if (ret)
-			return ret;
-		affinity_watch(rec);
+		if (now >= rec->next_round_ns) {
+			rec->round_due = true;
+			rec->next_round_ns = now + DRAIN_MS * 1000000ULL;
+		}
+		if (!rec->live) {
+			ret = drain(rec, rec->round_due, give_up, err);
+			if (ret < 0)
+				return ret;
+			more = ret > 0;
+			if (!more)
+				rec->round_due = false;
+		} else if (rec->round_due || woke) {
+			/*
+			 * every CPU is read now: what was logged before the
+			 * last such read can no longer be preceded
+			 */
+			uint64_t safe = rec->newest_read;
+
+			ret = drain(rec, true, 0, err);
+			if (ret < 0)
+				return ret;
+			rec->round_due = false;
+			rec->feed_limit = safe;
+			rec->newest_read = sl_live_newest(rec->live);
+		}
+		affinity_watch(rec, REREADS_PER_RUN);
 		now = mono_ns();
 		if (child_changed) {
 			child_changed = 0;
@@ -814,17 +989,18 @@ static int record_loop(struct record *rec, struct sl_error *err)
 		    (deadline && now >= deadline))
 			break;
 		if (rec->live) {
-			live_feed(rec, rec->feed_limit, DRAIN_MS * 1000000ULL);
-			rec->feed_limit = sl_live_newest(rec->live);
+			more = live_feed(rec, rec->feed_limit, give_up);
 			if (now >= rec->next_refresh_ns) {
 				live_refresh(rec, now);
 				rec->next_refresh_ns = now + rec->interval_ns;
 			}
 			now = mono_ns();
 		}
+		/* work left: let the CPU go a moment, then go on */
+		wait = more ? BREATHE_US * 1000ULL : sl_dur(now, rec->next_round_ns);
 		if (deadline)
 			wait = MIN(wait, sl_dur(now, deadline));
-		wait_signals(rec, wait);
+		woke = wait_buffers(rec, wait, !more);
 	}
 	return 0;
 }
@@ -837,7 +1013,7 @@ static int stop(struct record *rec, struct sl_error *err)
 	affinity_end(rec, err);
 	sl_tracefs_tracing_on(&rec->tfs, false);
 	rec->end_ns = mono_ns();
-	ret = drain(rec, err);
+	ret = drain(rec, true, 0, err);
 	end_child(rec);
 	if (rec->live && !ret) {
 		live_feed(rec, UINT64_MAX, 0);
@@ -917,6 +1093,7 @@ static int record_cleanup(struct record *rec)
 	rec->writer = NULL;
 	sl_dat_meta_free(&rec->meta);
 	free(rec->batch);
+	free(rec->pollfd);
 	free(rec->llc_spec);
 	sl_rec_affinity_free(rec->aff);
 	sl_live_free(rec->watch);

@@ -25,6 +25,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -318,13 +319,15 @@ void sl_rec_affinity_event(struct sl_rec_affinity *ra, const struct sl_event *ev
 	ra->rereads[ra->nr_rereads++] = (struct reread){ .pid = pid, .at = ev->ts };
 }
 
-int sl_rec_affinity_flush(struct sl_rec_affinity *ra, sl_rec_write_fn write, void *ctx)
+int sl_rec_affinity_flush_some(struct sl_rec_affinity *ra, size_t max, sl_rec_write_fn write,
+			       void *ctx)
 {
 	struct marker_out o = { .write = write, .ctx = ctx, .count = &ra->markers };
 	char path[512], name[64], list[4096], tok[TOKEN_MAX + 64];
+	size_t n = MIN(max, ra->nr_rereads);
 
 	out_flush(&o);
-	for (size_t i = 0; i < ra->nr_rereads; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const struct reread *r = &ra->rereads[i];
 
 		snprintf(path, sizeof(path), "%s/%d/status", ra->proc, r->pid);
@@ -336,12 +339,19 @@ int sl_rec_affinity_flush(struct sl_rec_affinity *ra, sl_rec_write_fn write, voi
 		ra->tasks++;
 	}
 	out_flush(&o);
-	GROW(ra->last, ra->last_alloc, ra->nr_rereads);
-	for (size_t i = 0; i < ra->nr_rereads; i++)
+	GROW(ra->last, ra->last_alloc, n);
+	for (size_t i = 0; i < n; i++)
 		ra->last[i] = ra->rereads[i].pid;
-	ra->nr_last = ra->nr_rereads;
-	ra->nr_rereads = 0;
+	ra->nr_last = n;
+	/* the rest wait for the next flush, in the order they were asked for */
+	memmove(ra->rereads, ra->rereads + n, (ra->nr_rereads - n) * sizeof(*ra->rereads));
+	ra->nr_rereads -= n;
 	return o.err;
+}
+
+int sl_rec_affinity_flush(struct sl_rec_affinity *ra, sl_rec_write_fn write, void *ctx)
+{
+	return sl_rec_affinity_flush_some(ra, SIZE_MAX, write, ctx);
 }
 
 uint64_t sl_rec_affinity_markers(const struct sl_rec_affinity *ra)

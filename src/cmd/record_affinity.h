@@ -34,6 +34,12 @@ void sl_rec_affinity_event(struct sl_rec_affinity *ra, const struct sl_event *ev
 			   const struct sl_strtab *st);
 /* Re-read the tasks asked for and write what they may run on, with when. */
 int sl_rec_affinity_flush(struct sl_rec_affinity *ra, sl_rec_write_fn write, void *ctx);
+/*
+ * The same for the first max of them (each costs a read of /proc, tens of
+ * us); the others wait for the next flush.
+ */
+int sl_rec_affinity_flush_some(struct sl_rec_affinity *ra, size_t max, sl_rec_write_fn write,
+			       void *ctx);
 /* How many markers were written. */
 uint64_t sl_rec_affinity_markers(const struct sl_rec_affinity *ra);
 

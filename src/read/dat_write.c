@@ -422,23 +422,40 @@ void sl_dat_writer_cpus(struct sl_dat_writer *w, int nr_cpus, int page_size)
 		w->spool_fd[cpu] = -1;
 }
 
-int sl_dat_writer_pages(struct sl_dat_writer *w, int cpu, const void *pages, size_t len,
-			struct sl_error *err)
+int sl_dat_writer_spool(struct sl_dat_writer *w, int cpu, uint64_t *size, struct sl_error *err)
 {
-	int ret;
-
 	if (cpu < 0 || cpu >= w->nr_cpus)
 		return -EINVAL;
 	if (w->spool_fd[cpu] < 0) {
 		w->spool_fd[cpu] = open_spool(w->dir);
 		if (w->spool_fd[cpu] < 0) {
-			ret = -errno;
+			int ret = -errno;
+
 			sl_error_set(err, "cannot create a temporary file in %s: %s", w->dir,
 				     strerror(errno));
 			return ret;
 		}
 	}
-	ret = write_all(w->spool_fd[cpu], pages, len);
+	*size = w->spool_size[cpu];
+	return w->spool_fd[cpu];
+}
+
+void sl_dat_writer_spooled(struct sl_dat_writer *w, int cpu, uint64_t len)
+{
+	if (cpu >= 0 && cpu < w->nr_cpus)
+		w->spool_size[cpu] += len;
+}
+
+int sl_dat_writer_pages(struct sl_dat_writer *w, int cpu, const void *pages, size_t len,
+			struct sl_error *err)
+{
+	uint64_t size;
+	int fd = sl_dat_writer_spool(w, cpu, &size, err);
+	int ret;
+
+	if (fd < 0)
+		return fd;
+	ret = write_all(fd, pages, len);
 	if (ret) {
 		sl_error_set(err, "writing the pages of CPU %d beside it: %s", cpu, strerror(-ret));
 		return ret;

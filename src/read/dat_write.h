@@ -66,6 +66,13 @@ void sl_dat_writer_cpus(struct sl_dat_writer *w, int nr_cpus, int page_size);
 /* Append len bytes (whole pages) to cpu's data; -errno with err on a write error. */
 int sl_dat_writer_pages(struct sl_dat_writer *w, int cpu, const void *pages, size_t len,
 			struct sl_error *err);
+/*
+ * cpu's spool, for pages moved into it by someone else (splice): its fd
+ * (writing at its end) and in *size the bytes it holds; -errno with err.
+ * sl_dat_writer_spooled() then counts what was added.
+ */
+int sl_dat_writer_spool(struct sl_dat_writer *w, int cpu, uint64_t *size, struct sl_error *err);
+void sl_dat_writer_spooled(struct sl_dat_writer *w, int cpu, uint64_t len);
 /* Bytes of page data so far. */
 uint64_t sl_dat_writer_data_size(const struct sl_dat_writer *w);
 /*

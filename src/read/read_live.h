@@ -40,6 +40,21 @@ uint64_t sl_live_newest(const struct sl_live *l);
  */
 int sl_live_next(struct sl_live *l, uint64_t limit, struct sl_event *ev, struct sl_error *err);
 
+/* The type id of system:name in the formats, -1 when they lack it. */
+int sl_live_event_id(const struct sl_live *l, const char *system, const char *name);
+
+typedef void (*sl_live_scan_fn)(void *ctx, const struct sl_event *ev);
+
+/*
+ * Walk one page of cpu without queueing it, and decode only the events
+ * whose type id is in types (the few a caller follows): each handed to
+ * fn in the page's order.  A page without one costs a walk by the
+ * events' lengths, nothing more.  Returns the events kbuffer walked (0
+ * for such a page).
+ */
+size_t sl_live_scan_page(struct sl_live *l, int cpu, const void *page, const int *types,
+			 size_t nr_types, sl_live_scan_fn fn, void *ctx);
+
 /* What the stream told so far: formats, CPU count, lost events. */
 void sl_live_info(const struct sl_live *l, struct sl_trace_info *info);
 

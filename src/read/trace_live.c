@@ -7,7 +7,9 @@
  * enable files, buffer_size_kb, tracing_on and trace_marker; we read its
  * per_cpu/cpuN/trace_pipe_raw and stats, and, read-only, the event
  * formats, header_page/header_event, printk_formats, saved_cmdlines and
- * /proc/kallsyms for the trace.dat.  Nothing else: no current_tracer,
+ * /proc/kallsyms for the trace.dat.  Full pages are spliced from
+ * trace_pipe_raw to the spool (sl_tracefs_splice), the page the kernel is
+ * still filling read (sl_tracefs_read_page).  Nothing else: no current_tracer,
  * no set_ftrace_pid or any other function-tracer file (hardened kernels
  * refuse them, which is why trace-cmd record fails there), and nothing
  * of the top-level buffer, so other users of tracing are not disturbed.
@@ -403,8 +405,9 @@ int sl_tracefs_marker(struct sl_tracefs *t, const char *text)
 int sl_tracefs_open_pipes(struct sl_tracefs *t, struct sl_error *err)
 {
 	t->pipe_fd = xmalloc((size_t)t->nr_cpus * sizeof(*t->pipe_fd));
+	t->splice_fd = xmalloc((size_t)t->nr_cpus * sizeof(*t->splice_fd));
 	for (int cpu = 0; cpu < t->nr_cpus; cpu++)
-		t->pipe_fd[cpu] = -1;
+		t->pipe_fd[cpu] = t->splice_fd[cpu][0] = t->splice_fd[cpu][1] = -1;
 	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
 		char file[64];
 
@@ -438,6 +441,83 @@ ssize_t sl_tracefs_read_page(struct sl_tracefs *t, int cpu, void *buf)
 			continue;
 		return errno == EAGAIN ? 0 : -errno;
 	}
+}
+
+/* What the pipe could not pass to out_fd by splice: through our memory. */
+static int pipe_to_fd_by_copy(int from, int to, size_t len)
+{
+	char buf[1 << 14];
+
+	while (len) {
+		ssize_t n = read(from, buf, MIN(len, sizeof(buf)));
+		int ret;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		ret = write_all(to, buf, (size_t)n);
+		if (ret)
+			return ret;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * libtracefs has tracefs_cpu_write() for this; we do not use it because
+ * it sizes its pipe to /proc/sys/fs/pipe-max-size (1 MB: 256 pages moved
+ * in one call, a run of the recorder we could not bound) and returns what
+ * it wrote rather than what it took from the ring buffer.
+ */
+ssize_t sl_tracefs_splice(struct sl_tracefs *t, int cpu, int out_fd, size_t max)
+{
+	int fd = t->pipe_fd ? t->pipe_fd[cpu] : -1;
+	int *p = t->splice_fd ? t->splice_fd[cpu] : NULL;
+	ssize_t in, done = 0;
+
+	if (fd < 0 || !p)
+		return 0;
+	if (p[0] < 0) {
+		if (pipe2(p, O_CLOEXEC) < 0)
+			return -errno;
+		/* a pipe holds 16 pages unless told more; short of memory, it stays so */
+		fcntl(p[1], F_SETPIPE_SZ, (int)MIN(max, (size_t)1 << 20));
+	}
+	max -= max % (size_t)t->page_size;
+	do
+		in = splice(fd, NULL, p[1], NULL, max, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+	while (in < 0 && errno == EINTR);
+	if (in < 0)
+		return errno == EAGAIN ? 0 : -errno;
+	while (done < in) {
+		ssize_t out = splice(p[0], NULL, out_fd, NULL, (size_t)(in - done), SPLICE_F_MOVE);
+
+		if (out < 0 && errno == EINTR)
+			continue;
+		if (out < 0 && (errno == EINVAL || errno == EOPNOTSUPP)) {
+			/* a file system that takes no splice */
+			int ret = pipe_to_fd_by_copy(p[0], out_fd, (size_t)(in - done));
+
+			return ret ? ret : in;
+		}
+		if (out <= 0)
+			return out < 0 ? -errno : -EIO;
+		done += out;
+	}
+	return in;
+}
+
+int sl_tracefs_wakeup_percent(struct sl_tracefs *t, int pct)
+{
+	char text[16];
+
+	if (!tracefs_file_exists(t->instance, "buffer_percent"))
+		return -ENOENT;
+	snprintf(text, sizeof(text), "%d", pct);
+	if (tracefs_instance_file_write(t->instance, "buffer_percent", text) < 0)
+		return errno ? -errno : -EIO;
+	return 0;
 }
 
 static uint64_t stat_value(const char *text, const char *key)
@@ -600,11 +680,17 @@ int sl_tracefs_close(struct sl_tracefs *t, struct sl_error *err)
 	int ret = 0;
 
 	if (t->pipe_fd) {
-		for (int cpu = 0; cpu < t->nr_cpus; cpu++)
+		for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
 			if (t->pipe_fd[cpu] >= 0)
 				close(t->pipe_fd[cpu]);
+			for (int end = 0; end < 2; end++)
+				if (t->splice_fd[cpu][end] >= 0)
+					close(t->splice_fd[cpu][end]);
+		}
 		free(t->pipe_fd);
+		free(t->splice_fd);
 		t->pipe_fd = NULL;
+		t->splice_fd = NULL;
 	}
 	if (t->instance) {
 		/* removing it stops tracing in it, disables its events and frees its buffers */

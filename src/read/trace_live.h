@@ -26,6 +26,7 @@ struct sl_tracefs {
 	int nr_cpus;			/* its per_cpu/cpuN directories: highest N + 1 */
 	int page_size;			/* bytes of one ring-buffer page (sub-buffer) */
 	int *pipe_fd;			/* per CPU: trace_pipe_raw (non-blocking), -1 closed */
+	int (*splice_fd)[2];		/* per CPU: the pipe pages are spliced through, -1 none yet */
 	char **systems;			/* event systems with a wanted event */
 	size_t nr_systems;
 	char **wanted;			/* enable files to write when tracing starts */
@@ -85,6 +86,22 @@ int sl_tracefs_open_pipes(struct sl_tracefs *t, struct sl_error *err);
  * length, 0 when the buffer is empty now, -errno on error.
  */
 ssize_t sl_tracefs_read_page(struct sl_tracefs *t, int cpu, void *buf);
+
+/*
+ * Move up to max bytes of cpu's full pages from its trace_pipe_raw to
+ * out_fd through a pipe (splice(2), as trace-cmd record does: the kernel
+ * hands over its pages, we never copy them).  Only full pages move; the
+ * page the kernel is still filling stays for sl_tracefs_read_page().
+ * Returns the bytes moved (whole pages), 0 when there is no full page,
+ * -errno on failure (of the output: its errno, ENOSPC for a full disk).
+ */
+ssize_t sl_tracefs_splice(struct sl_tracefs *t, int cpu, int out_fd, size_t max);
+
+/*
+ * Wake a poll(2) of trace_pipe_raw only once a CPU's buffer is pct% full
+ * (the instance's buffer_percent); -errno when the kernel lacks it.
+ */
+int sl_tracefs_wakeup_percent(struct sl_tracefs *t, int pct);
 
 int sl_tracefs_cpu_stats(struct sl_tracefs *t, int cpu, struct sl_tracefs_stats *st);
 
