@@ -172,6 +172,7 @@ struct sl_cpu {
 	uint64_t wakeups;		/* wakeups enqueued here */
 	uint32_t max_queue;		/* most tasks waiting at once (the running one not counted) */
 	uint64_t queue_area;		/* integral of nr_queued over time, for the mean */
+	uint64_t queue_known_ns;	/* the time that integral covers: the mean's divisor */
 	uint64_t queue_since;		/* when nr_queued last changed */
 	struct sl_hist latency;		/* wakeup latency of tasks switched in here */
 	uint64_t implied_switches;	/* switches the trace did not show (see model.c) */

@@ -426,13 +426,20 @@ static inline void ensure_cpu(struct sl_model *m, int cpu)
 
 /*
  * Integrate the queue depth up to ts (for the time-weighted mean), over
- * the CPU's known time only: the mean is divided by busy + idle time, and
- * tasks woken onto a CPU not yet seen switching made "max 3, mean 3002".
+ * the CPU's known time only (tasks woken onto a CPU not yet seen
+ * switching made "max 3, mean 3002"), and divide by the time integrated:
+ * busy + idle time ends where a CPU lost events, the queue's time at the
+ * next event that changes it, so with lost events the mean went past the
+ * max (issue 32, 11: max 6, mean 17.37).
  */
 static void account_queue(struct sl_model *m, struct sl_cpu *c, uint64_t ts)
 {
-	if (c->queue_since && c->known)
-		c->queue_area += (uint64_t)c->nr_queued * sl_filter_clip(m->cfg, c->queue_since, ts);
+	if (c->known) {
+		uint64_t d = sl_filter_clip(m->cfg, c->queue_since, ts);
+
+		c->queue_area += (uint64_t)c->nr_queued * d;
+		c->queue_known_ns += d;
+	}
 	c->queue_since = ts;
 }
 
@@ -1434,6 +1441,8 @@ static void handle_lost(struct sl_model *m, const struct sl_event *ev, uint64_t 
 	c->lost_gaps++;
 
 	account_cpu(m, c, gap_start);
+	account_queue(m, c, gap_start);
+	c->queue_since = ts;	/* the queue's time is unknown too, until the next switch */
 	CALL_HOOK(m, H_CPU_UNKNOWN, on_cpu_unknown, c->cpu, gap_start, ts);
 
 	if (c->curr) {

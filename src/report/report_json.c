@@ -372,7 +372,6 @@ static void cpus_json(struct sl_model *m, cJSON *root)
 		if (!sl_filter_cpu(m->cfg, cpu))
 			continue;
 		cJSON *o = cJSON_CreateObject();
-		uint64_t known = c->busy_ns + c->idle_ns;
 
 		sl_json_add_i64(o, "cpu", cpu);
 		sl_json_add_u64(o, "busy_ns", c->busy_ns);
@@ -381,7 +380,8 @@ static void cpus_json(struct sl_model *m, cJSON *root)
 		sl_json_add_u64(o, "wakeups", c->wakeups);
 		sl_json_add_u64(o, "max_queue", c->max_queue);
 		cJSON_AddNumberToObject(o, "mean_queue",
-					known ? (double)c->queue_area / (double)known : 0.0);
+					c->queue_known_ns ?
+					(double)c->queue_area / (double)c->queue_known_ns : 0.0);
 		sl_json_add_u64(o, "lost_events", c->lost_events);
 		sl_json_add_u64(o, "lost_gaps", c->lost_gaps);
 		sl_json_add_u64(o, "implied_switches", c->implied_switches);

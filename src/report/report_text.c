@@ -454,7 +454,8 @@ static void cpus_section(struct sl_report *r, struct sl_model *m)
 		snprintf(b[C_WAKEUPS], sizeof(b[0]), "%" PRIu64, c->wakeups);
 		snprintf(b[C_MAXQ], sizeof(b[0]), "%u", c->max_queue);
 		snprintf(b[C_MEANQ], sizeof(b[0]), "%.2f",
-			 known ? (double)c->queue_area / (double)known : 0.0);
+			 c->queue_known_ns ?
+					(double)c->queue_area / (double)c->queue_known_ns : 0.0);
 		if (c->latency.count)
 			fmt_duration(b[C_P99], sizeof(b[0]), sl_hist_percentile(&c->latency, 99));
 		else
