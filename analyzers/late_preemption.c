@@ -204,6 +204,19 @@ struct lp_task {
 
 enum lp_unjudged { LP_UNKNOWN_START, LP_IMPLIED, LP_LOST, LP__NR_UNJUDGED };
 
+/* The late runs (findings) of one tick class: the kind's summary, and their waiters' delay. */
+struct lp_class_sum {
+	uint64_t count, cost, max_cost;	/* as struct sl_kind_summary counts them */
+	uint64_t delayed_ns;		/* their listed waiters' waits after the expected switch */
+};
+
+/*
+ * HRTICK on the traced machine: what decides whether a run at the first
+ * tick after its slice is the kernel's design (late-preemption-at-tick)
+ * or a finding.  hrtick_state() is the one place that decides it.
+ */
+enum lp_hrtick { LP_HRTICK_UNKNOWN = 0, LP_HRTICK_OFF };
+
 struct lp_priv {
 	enum sl_slice_model model;
 	uint64_t next_run_id;
@@ -233,8 +246,15 @@ struct lp_priv {
 	struct lp_late *held;
 	size_t nr_held, held_alloc;
 
+	/* late runs of CPUs with a tick seen, by class, as they come */
+	struct lp_class_sum class_sum[LP__NR_CLASSES];
 	/* late runs with no tick seen on their CPU: classified at the end, by HZ */
-	uint64_t tick_class_est[LP_NR_CAND][LP__NR_CLASSES];
+	struct lp_class_sum class_est[LP_NR_CAND][LP__NR_CLASSES];
+	/* set by finish: every late run by class (the estimated ones by the HZ used) */
+	struct lp_class_sum class_total[LP__NR_CLASSES];
+	enum lp_hrtick hrtick;
+	char hrtick_source[160];		/* where hrtick came from, for people */
+	const char *hrtick_source_key;		/* ... and for the JSON */
 	/* distributions: contended runs judged, and the wait of preempted tasks */
 	struct sl_hist contended_run;		/* t1 - max(t0, tc) */
 	struct sl_hist preempted_wait;		/* switched out runnable -> switched in */
@@ -255,6 +275,7 @@ struct lp_detail {
 	uint8_t model;
 	int32_t ticks;			/* ticks in (expected, t1], -1 until the end knows HZ */
 	uint8_t tick_class;		/* enum lp_tick_class */
+	bool culprit_outside;		/* R is not the workload's (the trace names one) */
 };
 
 static bool is_fair(const struct sl_task *t)
@@ -783,6 +804,9 @@ static void lp_message(const struct sl_finding *f, const struct sl_model *m, cha
 		n += snprintf(buf + n, len - (size_t)n, ", the workload's %s:%d %s",
 			      sl_str(m->strtab, d->max_wl_wait_comm), d->max_wl_wait_pid,
 			      fmt_duration(wait, sizeof(wait), d->max_wl_wait));
+	if (n > 0 && (size_t)n < len && d->culprit_outside)
+		n += snprintf(buf + n, len - (size_t)n, "; %s:%d is outside the workload",
+			      sl_str(m->strtab, f->comm), f->pid);
 	if (n < 0 || (size_t)n >= len || d->ticks < 0)
 		return;
 	if (d->tick_class == LP_TICK)
@@ -818,6 +842,8 @@ static void lp_json(const struct sl_finding *f, const struct sl_model *m, cJSON 
 	else
 		cJSON_AddNullToObject(o, "ticks");
 	cJSON_AddStringToObject(o, "tick_class", tick_class_names[d->tick_class]);
+	if (m->workload_pid)
+		cJSON_AddBoolToObject(o, "culprit_in_workload", !d->culprit_outside);
 }
 
 /* the run, from its switch-in to its switch-out */
@@ -850,6 +876,7 @@ struct lp_late {
 	uint8_t prev_class;		/* how R left at t1 */
 	bool at_timer;			/* t1 within the window after a local_timer_entry */
 	bool workload_waiter;		/* one of its waiters is the workload's */
+	bool culprit_outside;		/* R is not the workload's (the trace names one) */
 	uint64_t t0, tc, t1;
 	uint32_t nr_waiters, max_weight;
 	uint64_t sum_weight;
@@ -966,6 +993,32 @@ static uint64_t late_cost(const struct lp_priv *p, const struct sl_model *m,
 			l->t0, l->tc, l->t1, slice, expected);
 }
 
+/*
+ * With HRTICK off a run goes on until the first tick after its slice: one
+ * that ended then, or before it (blocked, exited, preempted by a wakeup),
+ * is the kernel's design.  Later (late-tick) or unknown is a finding.
+ */
+static bool by_tick(int tick_class)
+{
+	return tick_class == LP_TICK || tick_class == LP_NO_TICK;
+}
+
+static void class_add(struct lp_class_sum *s, uint64_t cost, uint64_t delayed)
+{
+	s->count++;
+	s->cost = s->cost + cost < s->cost ? UINT64_MAX : s->cost + cost;
+	s->max_cost = MAX(s->max_cost, cost);
+	s->delayed_ns += delayed;
+}
+
+static void class_merge(struct lp_class_sum *to, const struct lp_class_sum *from)
+{
+	to->count += from->count;
+	to->cost = to->cost + from->cost < to->cost ? UINT64_MAX : to->cost + from->cost;
+	to->max_cost = MAX(to->max_cost, from->max_cost);
+	to->delayed_ns += from->delayed_ns;
+}
+
 /* add_late - l is late by the final CPU count: the finding, and who it cost; false: filtered out */
 static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
 		     const struct lp_late *l, uint64_t slice, uint64_t expected, uint64_t cost)
@@ -979,7 +1032,7 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 		.nr_waiting = l->nr_waiters, .nr_listed = l->nr_listed, .model = (uint8_t)p->model,
 		.max_wait_pid = l->max_wait_pid, .max_wait_comm = l->max_wait_comm,
 		.max_wl_wait = l->max_wl_wait, .max_wl_wait_pid = l->max_wl_wait_pid,
-		.max_wl_wait_comm = l->max_wl_wait_comm,
+		.max_wl_wait_comm = l->max_wl_wait_comm, .culprit_outside = l->culprit_outside,
 	};
 	memcpy(d->waiting, l->listed_pid, l->nr_listed * sizeof(d->waiting[0]));
 
@@ -988,8 +1041,14 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 
 	d->tick_class = (uint8_t)tick_class;
 
+	/*
+	 * A run by the first tick goes to the list of late-preemption-at-tick
+	 * already, so that the two kinds are capped apart; split_at_tick()
+	 * moves it back if HRTICK is not off after all.
+	 */
 	struct sl_finding f = {
-		.kind = SL_KIND_LATE_PREEMPTION, .ts = l->t1, .cpu = l->cpu, .pid = l->pid,
+		.kind = by_tick(tick_class) ? SL_KIND_LATE_PREEMPTION_AT_TICK : SL_KIND_LATE_PREEMPTION,
+		.ts = l->t1, .cpu = l->cpu, .pid = l->pid,
 		.comm = l->comm, .cost = cost, .victim_in_workload = l->workload_waiter,
 		.ops = &lp_finding_ops, .detail = d,
 		.whatif = { .cpu = -1 },
@@ -999,17 +1058,22 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 		return false;
 
 	struct lp_task *lr = sl_task_priv(m, a, l->task);
+	uint64_t delayed = 0;
 
+	for (uint32_t i = 0; i < l->nr_listed; i++)
+		delayed += sl_dur(MAX(l->since[i], expected), l->until[i] ? l->until[i] : l->t1);
 	if (tick_class == LP_TICK_UNKNOWN) {
 		/* no tick on this CPU: the end classifies it with the HZ it infers */
 		for (int k = 0; k < LP_NR_CAND; k++) {
 			int32_t n;
 
 			if (p->cand_hz[k])
-				p->tick_class_est[k][estimate_ticks(p->cand_hz[k], cost, &n)]++;
+				class_add(&p->class_est[k][estimate_ticks(p->cand_hz[k], cost, &n)],
+					  cost, delayed);
 		}
 	} else {
 		c->tick_class[tick_class]++;
+		class_add(&p->class_sum[tick_class], cost, delayed);
 	}
 	p->late++;
 	c->late++;
@@ -1077,6 +1141,7 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 		.sum_weight = c->sum_weight,
 		.at_timer = c->have_tick && sl_dur(c->last_tick, t1) <= LP_TICK_WINDOW_NS,
 		.workload_waiter = c->workload_waiter,
+		.culprit_outside = m->workload_pid && !r->in_workload,
 	};
 
 	/*
@@ -1308,11 +1373,14 @@ static void classify_at_end(struct lp_priv *p, struct sl_model *m, struct sl_ana
 			p->tick_class[k] += c->tick_class[k];
 	}
 	for (int k = 0; k < LP__NR_CLASSES; k++) {
+		class_merge(&p->class_total[k], &p->class_sum[k]);
 		if (slot >= 0) {
-			p->tick_class[k] += p->tick_class_est[slot][k];
+			p->tick_class[k] += p->class_est[slot][k].count;
+			class_merge(&p->class_total[k], &p->class_est[slot][k]);
 		} else {
 			/* every candidate classified them all: slot 1's sum is their number */
-			p->tick_class[LP_TICK_UNKNOWN] += p->tick_class_est[1][k];
+			p->tick_class[LP_TICK_UNKNOWN] += p->class_est[1][k].count;
+			class_merge(&p->class_total[LP_TICK_UNKNOWN], &p->class_est[1][k]);
 		}
 	}
 	for (size_t i = 0; i < fs->lists[SL_KIND_LATE_PREEMPTION].nr; i++) {
@@ -1323,6 +1391,77 @@ static void classify_at_end(struct lp_priv *p, struct sl_model *m, struct sl_ana
 			d->tick_class = (uint8_t)estimate_ticks(slot >= 0 ? hz : 0,
 							    sl_dur(d->expected_len, d->ran), &d->ticks);
 	}
+}
+
+/*
+ * hrtick_state - is HRTICK off on the traced machine, and how do we know
+ *
+ * The trace does not carry the scheduler's features.  Until a recorded
+ * marker says (schedlint record, where debugfs is readable), the tick
+ * pattern decides: when the late preemptions came at the tick (the cause
+ * line: 80% of at least LP_MIN_LATE, HZ known), HRTICK is taken as off;
+ * otherwise it is unknown and no run is set apart.
+ */
+static void hrtick_state(struct lp_priv *p, struct sl_model *m)
+{
+	p->hrtick = LP_HRTICK_UNKNOWN;
+	p->hrtick_source_key = NULL;
+	p->hrtick_source[0] = '\0';
+	if (!p->cause[0])
+		return;
+	p->hrtick = LP_HRTICK_OFF;
+	p->hrtick_source_key = "tick pattern";
+	snprintf(p->hrtick_source, sizeof(p->hrtick_source),
+		 "assumed from the tick pattern: %" PRIu64 " of %" PRIu64
+		 " late preemptions came at the tick, HZ=%d", p->at_tick, p->late_preempt, sl_hz(m));
+}
+
+static bool pick_at_tick(const struct sl_finding *f, void *arg)
+{
+	const struct lp_detail *d = f->detail;
+
+	(void)arg;
+	return by_tick(d->tick_class);
+}
+
+static bool pick_any(const struct sl_finding *f, void *arg)
+{
+	(void)f;
+	(void)arg;
+	return true;
+}
+
+/*
+ * split_at_tick - with HRTICK off, the runs that ended by the first tick
+ * after their slice are the kernel's design: their own kind,
+ * late-preemption keeps the rest (late-tick, unknown).
+ *
+ * A run whose CPU showed ticks went to its kind's list when it was found
+ * (add_late); one of a CPU without timer events is classified only now,
+ * by the HZ the trace shows, and moves from late-preemption's list (on
+ * such a trace a capped list kept the most costly of both kinds).  With
+ * HRTICK not off, every late run is late-preemption's.  The summaries
+ * are the classes' totals, listed or not.
+ */
+static void split_at_tick(struct lp_priv *p, struct sl_model *m)
+{
+	struct sl_kind_summary rest = { 0 }, moved = { 0 };
+	bool off = p->hrtick == LP_HRTICK_OFF;
+
+	for (int k = 0; k < LP__NR_CLASSES; k++) {
+		const struct lp_class_sum *s = &p->class_total[k];
+		struct sl_kind_summary *to = off && by_tick(k) ? &moved : &rest;
+
+		to->count += s->count;
+		to->cost = to->cost + s->cost < to->cost ? UINT64_MAX : to->cost + s->cost;
+		to->max_cost = MAX(to->max_cost, s->max_cost);
+	}
+	if (off)
+		sl_findings_move(m->findings, SL_KIND_LATE_PREEMPTION, SL_KIND_LATE_PREEMPTION_AT_TICK,
+				 pick_at_tick, NULL, &rest, &moved);
+	else
+		sl_findings_move(m->findings, SL_KIND_LATE_PREEMPTION_AT_TICK, SL_KIND_LATE_PREEMPTION,
+				 pick_any, NULL, &moved, &rest);
 }
 
 static void lp_finish(struct sl_analyzer *a, struct sl_model *m)
@@ -1351,6 +1490,8 @@ static void lp_finish(struct sl_analyzer *a, struct sl_model *m)
 		snprintf(p->cause, sizeof(p->cause),
 			 "preemption only at tick, HZ=%d: HRTICK off or not armed", hz);
 	classify_at_end(p, m, a, hz, slot);
+	hrtick_state(p, m);
+	split_at_tick(p, m);
 }
 
 /* --- report --- */
@@ -1455,12 +1596,37 @@ static struct sl_task **task_list(struct sl_model *m, struct sl_analyzer *a, boo
 	return list;
 }
 
+/*
+ * The first screen's configuration line: the runs the tick ended right
+ * after their slice with HRTICK off, as one line, not as findings.
+ */
+static void lp_report_summary(struct sl_analyzer *a, struct sl_model *m, struct sl_report *r)
+{
+	const struct lp_priv *p = a->priv;
+	const struct sl_kind_summary *s = &m->findings->summary[SL_KIND_LATE_PREEMPTION_AT_TICK];
+	char cost[32], saved[32];
+
+	if (!s->count)
+		return;
+	fmt_duration(cost, sizeof(cost), s->cost);
+	fmt_duration(saved, sizeof(saved), p->class_total[LP_TICK].delayed_ns +
+		     p->class_total[LP_NO_TICK].delayed_ns);
+	fprintf(r->out, "\n%sConfiguration%s\n", sl_color(r, SL_C_BOLD), sl_color(r, SL_C_RESET));
+	sl_report_wrap(r, 2, 11, "%-8s %s%s%s: %" PRIu64 " runs went on past their slice, up to the"
+		       " first tick after it, %s in all; HRTICK would have saved their waiters %s of waiting"
+		       " (HRTICK off, %s); to turn it on: echo HRTICK >"
+		       " /sys/kernel/debug/sched/features", "HRTICK", sl_color(r, SL_C_YELLOW),
+		       sl_kinds[SL_KIND_LATE_PREEMPTION_AT_TICK].name, sl_color(r, SL_C_RESET),
+		       s->count, cost, saved, p->hrtick_source);
+}
+
 static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_report *r)
 {
 	struct lp_priv *p = a->priv;
 	char b[4][32];
 	struct sl_task **list;
 	size_t n;
+	bool outside = false;
 
 	sl_report_section(r, "Late preemption (fair tasks past their slice while others waited)");
 	model_line(r, m, p);
@@ -1478,6 +1644,12 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	if (p->runs)
 		fprintf(r->out, " (%.1f%%)", 100.0 * (double)p->late / (double)p->runs);
 	fputc('\n', r->out);
+	if (m->findings->summary[SL_KIND_LATE_PREEMPTION_AT_TICK].count)
+		fprintf(r->out, "           %" PRIu64 " by the first tick after their slice with"
+			" HRTICK off\n           (late-preemption-at-tick), %" PRIu64
+			" later or unknown (late-preemption)\n",
+			m->findings->summary[SL_KIND_LATE_PREEMPTION_AT_TICK].count,
+			m->findings->summary[SL_KIND_LATE_PREEMPTION].count);
 	if (p->unjudged[0] + p->unjudged[1] + p->unjudged[2]) {
 		const char *sep = "";
 
@@ -1489,6 +1661,11 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 			}
 		fputc('\n', r->out);
 	}
+	fprintf(r->out, "  HRTICK   %s", p->hrtick == LP_HRTICK_OFF ? "off, " :
+		"unknown (the trace does not say; runs at the tick stay late-preemption)");
+	if (p->hrtick == LP_HRTICK_OFF)
+		fputs(p->hrtick_source, r->out);
+	fputc('\n', r->out);
 	if (p->late) {
 		const uint64_t *k = p->tick_class;
 
@@ -1533,13 +1710,17 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 			const struct lp_task *lt = sl_task_priv(m, a, list[i]);
 			char name[40];
 
-			snprintf(name, sizeof(name), "%s:%d", sl_task_comm(m, list[i]), list[i]->pid);
+			snprintf(name, sizeof(name), "%s:%d%s", sl_task_comm(m, list[i]), list[i]->pid,
+				 m->workload_pid && !list[i]->in_workload ? " *" : "");
+			outside |= m->workload_pid && !list[i]->in_workload;
 			fprintf(r->out, "  %-24s %7" PRIu64 " %10s %10s %10s\n", name, lt->late,
 				fmt_duration(b[0], 32, lt->cost), fmt_duration(b[1], 32, lt->cost / lt->late),
 				fmt_duration(b[2], 32, lt->max_cost));
 		}
 		if (n > (size_t)r->top)
 			fprintf(r->out, "  ... %zu more (--json lists all)\n", n - (size_t)r->top);
+		if (outside)
+			fputs("  * outside the workload (a task schedlint record did not start)\n", r->out);
 	}
 	free(list);
 
@@ -1605,6 +1786,26 @@ static void lp_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 
 		for (int k = 0; k < LP__NR_CLASSES; k++)
 			sl_json_add_u64(tc, tick_class_names[k], p->tick_class[k]);
+	}
+	{
+		cJSON *h = cJSON_AddObjectToObject(o, "hrtick");
+		struct lp_class_sum t = p->class_total[LP_TICK];
+
+		class_merge(&t, &p->class_total[LP_NO_TICK]);
+
+		cJSON_AddStringToObject(h, "state", p->hrtick == LP_HRTICK_OFF ? "off" : "unknown");
+		if (p->hrtick_source_key) {
+			cJSON_AddStringToObject(h, "source", p->hrtick_source_key);
+			cJSON_AddStringToObject(h, "why", p->hrtick_source);
+		} else {
+			cJSON_AddNullToObject(h, "source");
+		}
+		/* the runs by the first tick, set apart or not, and their waiters' wait past the slice */
+		sl_json_add_u64(h, "tick_runs", t.count);
+		sl_json_add_u64(h, "tick_cost_ns", t.cost);
+		sl_json_add_u64(h, "would_save_wait_ns", t.delayed_ns);
+		cJSON_AddBoolToObject(h, "set_apart",
+				      m->findings->summary[SL_KIND_LATE_PREEMPTION_AT_TICK].count > 0);
 	}
 	cJSON_AddItemToObject(o, "contended_run", sl_hist_json(&p->contended_run));
 	cJSON_AddItemToObject(o, "wait_after_preemption", sl_hist_json(&p->preempted_wait));
@@ -1701,6 +1902,7 @@ const struct sl_analyzer_ops sl_late_preemption_analyzer = {
 	.on_cpu_unknown = lp_on_cpu_unknown,
 	.task_in_use = lp_task_in_use,
 	.finish = lp_finish,
+	.report_summary = lp_report_summary,
 	.report_text = lp_report_text,
 	.report_json = lp_report_json,
 	.destroy = lp_destroy,

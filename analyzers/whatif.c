@@ -87,10 +87,27 @@ static const uint8_t wi_sl_kind[WI__NR] = {
 
 static int wi_of(int kind)
 {
+	/* late-preemption moves its runs at the tick there at its finish: one what-if */
+	if (kind == SL_KIND_LATE_PREEMPTION_AT_TICK)
+		return WI_LATE;
 	for (int k = 0; k < WI__NR; k++)
 		if (wi_sl_kind[k] == kind)
 			return k;
 	return -1;
+}
+
+/*
+ * The findings of what-if kind k: late-preemption's include the runs it
+ * set apart as late-preemption-at-tick (the same late runs; their victims
+ * are in its what-if).
+ */
+static uint64_t kind_count(const struct sl_model *m, int k)
+{
+	uint64_t n = m->findings->summary[wi_sl_kind[k]].count;
+
+	if (k == WI_LATE)
+		n += m->findings->summary[SL_KIND_LATE_PREEMPTION_AT_TICK].count;
+	return n;
 }
 
 /* How a wakeup reached an idle CPU. */
@@ -1293,6 +1310,8 @@ static void finding_estimates(struct wi_priv *p, struct sl_model *m, const uint6
 		struct sl_finding *f = &fs[i];
 		struct sl_finding_whatif *x = &f->whatif;
 		int k = wi_of(f->kind);
+		/* the runs late-preemption set apart at its finish were claimed as its own */
+		int key_kind = k == WI_LATE ? SL_KIND_LATE_PREEMPTION : f->kind;
 		const struct wi_wait *w;
 		uint64_t v[3];
 
@@ -1306,7 +1325,7 @@ static void finding_estimates(struct wi_priv *p, struct sl_model *m, const uint6
 				v[q] = sync_est(p, x->fact, q);
 			x->now = f->cost;
 			x->basis = p->kind[k].basis;
-		} else if (k == WI_LATE && !find_key(p, keys, nr, f->kind, f->pid, f->ts)) {
+		} else if (k == WI_LATE && !find_key(p, keys, nr, key_kind, f->pid, f->ts)) {
 			const struct wi_late_key *lk = late_key_find(p, f->pid, f->ts);
 			struct wi_claim c = { 0 };
 
@@ -1322,7 +1341,7 @@ static void finding_estimates(struct wi_priv *p, struct sl_model *m, const uint6
 			x->pid = m->tasks[lk->task]->pid;
 			x->comm = m->tasks[lk->task]->comm;
 		} else {
-			w = find_key(p, keys, nr, f->kind, f->pid, f->ts);
+			w = find_key(p, keys, nr, key_kind, f->pid, f->ts);
 			if (!w || !(w->kinds & BIT(k)) || w->lost)
 				continue;
 			if (!estimate(p, w, k, 0, &v[0]))
@@ -1679,7 +1698,7 @@ static void wi_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	if (!p->done)
 		return;
 	for (int k = 0; k < WI__NR; k++)
-		findings += m->findings->summary[wi_sl_kind[k]].count;
+		findings += kind_count(m, k);
 	if (!findings)
 		return;
 	sl_report_section(r, "What if (each kind decided the other way, from this trace's own measurements)");
@@ -1687,7 +1706,7 @@ static void wi_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 		"kind", "findings", "p99 now", "if fixed", "wait saved", "basis", sl_color(r, SL_C_RESET));
 	for (int k = 0; k < WI__NR; k++) {
 		const struct wi_kind_result *kr = &p->kind[k];
-		uint64_t count = m->findings->summary[wi_sl_kind[k]].count;
+		uint64_t count = kind_count(m, k);
 
 		if (!count) {
 			fprintf(r->out, "  %-20s %8d\n", sl_kinds[wi_sl_kind[k]].name, 0);
@@ -1714,7 +1733,7 @@ static void wi_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	fprintf(r->out, "  %sestimates (median, p25..p75 of the measurements they come from):%s\n",
 		sl_color(r, SL_C_DIM), sl_color(r, SL_C_RESET));
 	for (int k = 0; k < WI__NR; k++)
-		if (m->findings->summary[wi_sl_kind[k]].count)
+		if (kind_count(m, k))
 			basis_line(r, p, k);
 	if (p->all.inferred)
 		fprintf(r->out, "  %" PRIu64 " of the samples replaced end at a switch the trace does"
@@ -1815,7 +1834,7 @@ static void wi_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 		const struct wi_kind_result *kr = &p->kind[k];
 		cJSON *ko = cJSON_AddObjectToObject(kinds, sl_kinds[wi_sl_kind[k]].name);
 
-		sl_json_add_u64(ko, "findings", m->findings->summary[wi_sl_kind[k]].count);
+		sl_json_add_u64(ko, "findings", kind_count(m, k));
 		result_json(ko, kr, m);
 		sl_json_add_u64(ko, "no_basis", kr->no_basis);
 		sl_json_add_u64(ko, "basis", kr->basis);
@@ -1826,7 +1845,7 @@ static void wi_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 		uint64_t findings = 0;
 
 		for (int k = 0; k < WI__NR; k++)
-			findings += m->findings->summary[wi_sl_kind[k]].count;
+			findings += kind_count(m, k);
 		sl_json_add_u64(x, "findings", findings);
 	}
 	result_json(x, &p->all, m);

@@ -71,6 +71,11 @@ struct sl_analyzer_ops {
 	void (*fold_task)(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t);
 	/* the end of the trace (m->last_ts) */
 	void (*finish)(struct sl_analyzer *a, struct sl_model *m);
+	/*
+	 * its lines on the terminal report's first screen, under the findings
+	 * table (a configuration finding's one line; optional)
+	 */
+	void (*report_summary)(struct sl_analyzer *a, struct sl_model *m, struct sl_report *r);
 	/* the analyzer's part of the terminal report and of the JSON object */
 	void (*report_text)(struct sl_analyzer *a, struct sl_model *m, struct sl_report *r);
 	void (*report_json)(struct sl_analyzer *a, struct sl_model *m, struct cJSON *root);

@@ -30,12 +30,25 @@ enum sl_kind {
 	SL_KIND_SYNC_WAKE_LOCAL,	/* a measurement: counted, never listed */
 	SL_KIND_LATE_PREEMPTION,
 	SL_KIND_IDLE_WHILE_RUNNABLE,
+	/*
+	 * late-preemption's runs that ended at the first tick after their
+	 * slice with HRTICK off: the kernel's design, a configuration
+	 * finding (one line on the first screen), apart so that
+	 * late-preemption keeps the runs later than that
+	 */
+	SL_KIND_LATE_PREEMPTION_AT_TICK,
 	SL_KIND__COUNT
 };
 
 struct sl_kind_info {
 	const char *name;		/* "wakee-stacking", as in JSON and --fail-on */
 	bool listed;			/* a finding (true) or a measurement (false) */
+	/*
+	 * A finding of the machine's configuration, not of a decision: the
+	 * first screen gives it one line of its own (the analyzer's
+	 * report_summary) instead of a row of the findings table.
+	 */
+	bool configuration;
 	const char *what;		/* one line for the report */
 	/*
 	 * What to do next, for the kind's report section (NULL: nothing to
@@ -153,6 +166,16 @@ bool sl_measure_add(struct sl_model *m, enum sl_kind kind, uint64_t ts, int cpu,
  * (valid until the next add).
  */
 const struct sl_finding *sl_findings_sorted(struct sl_findings *fs, size_t *nr);
+/*
+ * Move the kept findings of kind from that pick() chooses to kind to,
+ * at the end of the trace (an analyzer that learns only then which of
+ * two kinds its findings are).  The summaries become rest (from) and
+ * moved (to): the analyzer counted both, listed or not; each list's
+ * dropped count follows.
+ */
+void sl_findings_move(struct sl_findings *fs, enum sl_kind from, enum sl_kind to,
+		      bool (*pick)(const struct sl_finding *f, void *arg), void *arg,
+		      const struct sl_kind_summary *rest, const struct sl_kind_summary *moved);
 /* The kept findings of one kind, most costly first (valid until the next add). */
 const struct sl_finding *sl_findings_of_kind(struct sl_findings *fs, enum sl_kind kind, size_t *nr);
 void sl_finding_message(const struct sl_finding *f, const struct sl_model *m, char *buf, size_t len);

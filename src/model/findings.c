@@ -45,6 +45,16 @@ const struct sl_kind_info sl_kinds[SL_KIND__COUNT] = {
 			 "domain flags: cat /sys/kernel/debug/sched/domains/cpu0/domain*/flags",
 		.patch = "RFC \"sched: Implement shared wakequeue in CFS\" (not merged)",
 		.patch_url = "https://lore.kernel.org/r/ZJkqeXkPJMTl49GB@BLR-5CG11610CF.amd.com" },
+	[SL_KIND_LATE_PREEMPTION_AT_TICK] = { .name = "late-preemption-at-tick", .listed = true,
+		.configuration = true,
+		.what = "task ran past its slice to the next tick (HRTICK off: the kernel's design)",
+		.kernel = "with HRTICK off the slice's end is looked at by the tick only: "
+			  "sched_tick() -> task_tick_fair() -> update_curr() -> resched_curr()",
+		.knobs = "HRTICK: grep HRTICK /sys/kernel/debug/sched/features; "
+			 "on: echo HRTICK > /sys/kernel/debug/sched/features\n"
+			 "CONFIG_HZ: grep CONFIG_HZ= /boot/config-$(uname -r)",
+		.patch = "\"sched: Fix SCHED_HRTICK bug leading to late preemption of tasks\"",
+		.patch_url = "https://lore.kernel.org/r/20160919181747.l2sy56teyiqnmgmt@codeaurora.org" },
 };
 
 int sl_kind_by_name(const char *name)
@@ -237,6 +247,52 @@ static int by_cost_desc(const void *a, const void *b)
 	return (int)x->kind - (int)y->kind;
 }
 
+void sl_findings_move(struct sl_findings *fs, enum sl_kind from, enum sl_kind to,
+		      bool (*pick)(const struct sl_finding *f, void *arg), void *arg,
+		      const struct sl_kind_summary *rest, const struct sl_kind_summary *moved)
+{
+	struct sl_finding_list *lf = &fs->lists[from], *lt = &fs->lists[to];
+	size_t keep = 0;
+
+	unsort(fs, lf);
+	unsort(fs, lt);
+	for (size_t i = 0; i < lf->nr; i++) {
+		struct sl_finding f = lf->heap[i];
+
+		if (!pick(&f, arg)) {
+			lf->heap[keep++] = f;
+			continue;
+		}
+		f.kind = (uint8_t)to;
+		if (lt->nr < fs->max) {
+			lt->heap[lt->nr++] = f;
+			sift_up(lt, lt->nr - 1);
+			continue;
+		}
+		fs->nr--;	/* the cap of to: the cheaper of the two goes */
+		if (heap_less(&lt->heap[0], &f)) {
+			free_detail(&lt->heap[0]);
+			lt->heap[0] = f;
+			sift_down(lt, 0);
+		} else {
+			free_detail(&f);
+		}
+	}
+	lf->nr = keep;
+	for (size_t i = lf->nr / 2; i-- > 0;)
+		sift_down(lf, i);
+	fs->summary[from].count = rest->count;
+	fs->summary[from].cost = rest->cost;
+	fs->summary[from].max_cost = rest->max_cost;
+	fs->summary[to].count = moved->count;
+	fs->summary[to].cost = moved->cost;
+	fs->summary[to].max_cost = moved->max_cost;
+	fs->dropped -= lf->dropped + lt->dropped;
+	lf->dropped = rest->count > lf->nr ? rest->count - lf->nr : 0;
+	lt->dropped = moved->count > lt->nr ? moved->count - lt->nr : 0;
+	fs->dropped += lf->dropped + lt->dropped;
+}
+
 const struct sl_finding *sl_findings_of_kind(struct sl_findings *fs, enum sl_kind kind, size_t *nr)
 {
 	struct sl_finding_list *l = &fs->lists[kind];
@@ -282,6 +338,7 @@ bool sl_finding_whatif_text(const struct sl_finding *f, const struct sl_model *m
 		snprintf(what, sizeof(what), "if kept on cpu%d", x->cpu);
 		break;
 	case SL_KIND_LATE_PREEMPTION:
+	case SL_KIND_LATE_PREEMPTION_AT_TICK:
 		snprintf(what, sizeof(what), "if switched at the slice, %s:%d waits",
 			 sl_str(m->strtab, x->comm), x->pid);
 		break;

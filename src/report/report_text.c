@@ -696,6 +696,9 @@ static void summary_findings(struct sl_report *r, struct sl_model *m)
 		const struct sl_finding *f = NULL;
 		bool bad = s->count && sl_kinds[k].listed;
 
+		if (sl_kinds[k].configuration)
+			continue;	/* its analyzer's line below the table (report_summary) */
+
 		snprintf(b[S_KIND], sizeof(b[0]), "%s%s%s", sl_color(r, bad ? SL_C_RED : SL_C_RESET),
 			 sl_kinds[k].name, sl_color(r, SL_C_RESET));
 		snprintf(b[S_COUNT], sizeof(b[0]), "%" PRIu64, s->count);
@@ -829,6 +832,12 @@ static void summary(struct sl_report *r, struct sl_model *m)
 		sl_color(r, SL_C_RESET), r->path);
 	workload_line(r, m);
 	summary_findings(r, m);
+	for (int i = 0; i < m->nr_analyzers; i++) {
+		struct sl_analyzer *a = m->analyzers[i];
+
+		if (a->ops->report_summary)
+			a->ops->report_summary(a, m, r);
+	}
 	summary_latency(r, m);
 	trace_facts(r, m);
 }

@@ -4,7 +4,9 @@
 # hogs: four dd pinned to CPU 0 switch every 4 ms (the tick, HZ=250, HRTICK
 # off) while the EEVDF slice on 2 CPUs is 1.5 ms: about one finding per
 # dd-to-dd switch on CPU 0, each about 2.5 ms late, HZ=250 inferred and
-# the tick named as the cause.  pipe-pinned: a ping-pong on one CPU whose
+# the tick named as the cause; HRTICK is then taken as off, so the runs
+# that ended by the first tick after their slice are the kernel's design
+# (late-preemption-at-tick) and late-preemption keeps only the later ones.  pipe-pinned: a ping-pong on one CPU whose
 # runs are short: contended runs, none late.  The switch counts come from
 # trace-cmd report at test time, not from this file.
 . tests/lib.sh
@@ -24,7 +26,8 @@ out=$(python3 - "$TMP/hogs.json" "$dd_switches" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 n = int(sys.argv[2])
-f = [x for x in d["findings"] if x["kind"] == "late-preemption"]
+kinds = ("late-preemption", "late-preemption-at-tick")
+f = [x for x in d["findings"] if x["kind"] in kinds]
 cpu0 = [x for x in f if x["cpu"] == 0 and x["comm"] == "dd"]
 costs = sorted(x["cost_ns"] for x in cpu0)
 bad = []
@@ -32,8 +35,21 @@ if d["findings_truncated"]:
     bad.append("findings truncated")
 if not (0.95 * n <= len(cpu0) <= 1.02 * n):
     bad.append("%d findings for dd on CPU 0, %d dd switches" % (len(cpu0), n))
-if len(f) != d["summary"]["late-preemption"]["count"]:
-    bad.append("list %d != summary %d" % (len(f), d["summary"]["late-preemption"]["count"]))
+for k in kinds:
+    fk = [x for x in f if x["kind"] == k]
+    if len(fk) != d["summary"][k]["count"]:
+        bad.append("%s: list %d != summary %d" % (k, len(fk), d["summary"][k]["count"]))
+    # the split: by the first tick (or before it) vs later
+    want = {"tick", "no-tick"} if k == kinds[1] else {"late-tick", "unknown"}
+    if any(x["tick_class"] not in want for x in fk):
+        bad.append("%s holds a run of another tick class" % k)
+if len(f) != d["late_preemption"]["late"]:
+    bad.append("%d findings of both kinds, %d late runs" % (len(f), d["late_preemption"]["late"]))
+if d["late_preemption"]["hrtick"]["state"] != "off" or \
+   d["late_preemption"]["hrtick"]["source"] != "tick pattern":
+    bad.append("hrtick %s" % d["late_preemption"]["hrtick"])
+if not d["summary"]["late-preemption"]["count"] < 0.05 * len(f):
+    bad.append("late-preemption %d of %d late runs" % (d["summary"]["late-preemption"]["count"], len(f)))
 median = costs[len(costs) // 2] if costs else 0
 if not 2400000 <= median <= 2600000:
     bad.append("median cost %d ns, not about 2.5 ms" % median)
@@ -72,14 +88,14 @@ check "hogs: the text report names the cause" \
 out=$(python3 - "$TMP/cfs.json" "$TMP/hogs.json" <<'PY'
 import json, sys
 d, eevdf = (json.load(open(p)) for p in sys.argv[1:])
-f = [x for x in d["findings"] if x["kind"] == "late-preemption" and x["comm"] == "dd"]
+f = [x for x in d["findings"] if x["kind"].startswith("late-preemption") and x["comm"] == "dd"]
 bad = []
 if d["config"]["slice_model"] != "cfs" or d["late_preemption"]["model"] != "cfs":
     bad.append("model %s" % d["config"]["slice_model"])
 four = [x for x in f if x["nr_waiting"] == 3]
 if not four or any(x["slice_ns"] != 3000000 or x["cost_ns"] > 1100000 for x in four):
     bad.append("dd with 3 waiters: slices %s" % sorted({x["slice_ns"] for x in four}))
-if not 0 < len(f) < eevdf["summary"]["late-preemption"]["count"]:
+if not 0 < len(f) < eevdf["late_preemption"]["late"]:
     bad.append("%d findings" % len(f))
 print("; ".join(bad) if bad else "%d findings, 3 ms slices, at most %.3f ms late"
       % (len(f), max(x["cost_ns"] for x in four) / 1e6))
@@ -105,7 +121,7 @@ for name in hogs pipe-pinned hackbench; do
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
 def lp(d):
-    return sorted((x for x in d["findings"] if x["kind"] == "late-preemption"),
+    return sorted((x for x in d["findings"] if x["kind"].startswith("late-preemption")),
                   key=lambda x: (x["ts_ns"], x["cpu"]))
 fa, fb = lp(a), lp(b)
 bad = []
@@ -121,6 +137,9 @@ la, lb = a["late_preemption"], b["late_preemption"]
 for k in ("model", "hz", "cause", "late", "late_preemptions", "at_tick", "not_judged"):
     if la[k] != lb[k]:
         bad.append("%s: %s vs %s" % (k, la[k], lb[k]))
+for k in ("state", "source", "tick_runs", "set_apart"):
+    if la["hrtick"][k] != lb["hrtick"][k]:
+        bad.append("hrtick.%s: %s vs %s" % (k, la["hrtick"][k], lb["hrtick"][k]))
 print("; ".join(bad) if bad else "%d findings" % len(fa))
 sys.exit(1 if bad else 0)
 PY

@@ -298,6 +298,13 @@ void fuzz_check_finished(struct sl_model *m)
 				  (unsigned long long)s->max_cost, (unsigned long long)span);
 		if (s->max_cost > s->cost)
 			fuzz_fail("%s: max cost above the total", sl_kinds[k].name);
+		/* every finding counted is kept or dropped (also after late-preemption's split) */
+		if (sl_kinds[k].listed &&
+		    m->findings->lists[k].nr + m->findings->lists[k].dropped != s->count)
+			fuzz_fail("%s: %zu kept and %llu dropped of %llu", sl_kinds[k].name,
+				  m->findings->lists[k].nr,
+				  (unsigned long long)m->findings->lists[k].dropped,
+				  (unsigned long long)s->count);
 	}
 	f = sl_findings_sorted(m->findings, &nr);
 	for (size_t i = 0; i < nr; i++) {

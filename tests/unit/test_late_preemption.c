@@ -172,13 +172,21 @@ static int64_t num(cJSON *o, const char *path)
 	return (int64_t)v->valuedouble;
 }
 
+/* late-preemption, or one of the runs it set apart as late-preemption-at-tick */
+static bool is_late_run(cJSON *f)
+{
+	return !strcmp(get(f, "kind")->valuestring, "late-preemption") ||
+	       !strcmp(get(f, "kind")->valuestring, "late-preemption-at-tick");
+}
+
+/* The late runs' findings: both kinds */
 static int nr_findings(void)
 {
 	int n = 0;
 	cJSON *f;
 
 	cJSON_ArrayForEach(f, get(T.report, "findings"))
-		n += !strcmp(get(f, "kind")->valuestring, "late-preemption");
+		n += is_late_run(f);
 	return n;
 }
 
@@ -188,8 +196,7 @@ static cJSON *finding_at(uint64_t ts)
 	cJSON *f;
 
 	cJSON_ArrayForEach(f, get(T.report, "findings"))
-		if (!strcmp(get(f, "kind")->valuestring, "late-preemption") &&
-		    (uint64_t)num(f, "ts_ns") == ts)
+		if (is_late_run(f) && (uint64_t)num(f, "ts_ns") == ts)
 			return f;
 	fail_msg("no late-preemption finding at %llu", (unsigned long long)ts);
 	return NULL;
@@ -832,6 +839,12 @@ static void test_cause_tick_only(void **state)
 	assert_int_equal(num(cpu_entry(0), "at_tick"), 8);
 	assert_string_equal(get(lp(), "cause")->valuestring,
 			    "preemption only at tick, HZ=250: HRTICK off or not armed");
+	/* then HRTICK is taken as off: the runs at the first tick are set apart (issue 29) */
+	assert_string_equal(get(get(lp(), "hrtick"), "state")->valuestring, "off");
+	assert_string_equal(get(get(lp(), "hrtick"), "source")->valuestring, "tick pattern");
+	assert_int_equal(num(get(get(T.report, "summary"), "late-preemption-at-tick"), "count"), 8);
+	assert_int_equal(num(get(get(T.report, "summary"), "late-preemption"), "count"), 0);
+	assert_string_equal(get(finding_at(8011 * US), "kind")->valuestring, "late-preemption-at-tick");
 	cleanup();
 
 	hogs(1 * MS);
@@ -839,6 +852,10 @@ static void test_cause_tick_only(void **state)
 	assert_int_equal(num(lp(), "hz"), 250);
 	assert_int_equal(num(lp(), "at_tick"), 0);
 	assert_true(cJSON_IsNull(get(lp(), "cause")));
+	/* no tick pattern: HRTICK unknown, every late run stays late-preemption */
+	assert_string_equal(get(get(lp(), "hrtick"), "state")->valuestring, "unknown");
+	assert_int_equal(num(get(get(T.report, "summary"), "late-preemption-at-tick"), "count"), 0);
+	assert_int_equal(num(get(get(T.report, "summary"), "late-preemption"), "count"), 8);
 	cleanup();
 }
 
