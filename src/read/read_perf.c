@@ -117,6 +117,7 @@ enum {
 	FEAT_TRACING_DATA = 1,
 	FEAT_OSRELEASE = 4,
 	FEAT_NRCPUS = 7,
+	FEAT_DIR_FORMAT = 24,		/* the header file of a perf record --threads directory */
 	FEAT_BITS = 256,
 };
 
@@ -1285,6 +1286,8 @@ static int open_file(struct perf_reader *pr)
 		return truncated(pr, "the header", sizeof(hdr));
 	data_off = get_u64(hdr + 40);
 	data_size = get_u64(hdr + 48);
+	if (get_u64(hdr + 72 + 8 * (FEAT_DIR_FORMAT / 64)) >> (FEAT_DIR_FORMAT % 64) & 1)
+		return fail(pr, -ENOTSUP, "%s", SL_PERF_DIR_MSG);
 	/*
 	 * perf record writes the data size, and the feature sections with the
 	 * event formats after the data, when it ends (perf script refuses

@@ -9,6 +9,11 @@
 
 #include "schedlint/reader.h"
 
+/* What a perf record --threads directory, or its header file, is told. */
+#define SL_PERF_DIR_MSG "a perf.data directory (perf record --threads) or its header file: " \
+	"its samples are in the data.N files, which schedlint does not read; record " \
+	"without --threads"
+
 /*
  * Open a perf.data on fd (taken over), whose first prefix_len bytes
  * sl_reader_open() already read into prefix: a file, or pipe mode

@@ -121,8 +121,16 @@ int sl_reader_open(const char *path, const struct sl_read_opts *opts,
 	if (fstat(fd, &stbuf) < 0)
 		memset(&stbuf, 0, sizeof(stbuf));
 	if (S_ISDIR(stbuf.st_mode)) {
+		int data = openat(fd, "data", O_RDONLY | O_CLOEXEC);
+
+		n = data >= 0 ? read_full(data, head, 8) : -1;
+		if (data >= 0)
+			close(data);
 		close(fd);
-		sl_error_set(err, "is a directory, not a trace");
+		if (n == 8 && !memcmp(head, "PERFILE2", 8))
+			sl_error_set(err, "%s", SL_PERF_DIR_MSG);
+		else
+			sl_error_set(err, "is a directory, not a trace");
 		return -EISDIR;
 	}
 	n = read_full(fd, head, sizeof(head));

@@ -141,4 +141,14 @@ PY
 	fi
 done
 
+# --- a perf record --threads directory (issue 32, 14) ---
+# Its header file, data, has no samples (they are in data.N): it was
+# analyzed as an empty trace, exit 0; the directory was "not a trace".
+for f in threads.data threads.data/data; do
+	"$SCHEDLINT" analyze "$D/$f" > "$TMP/out" 2> "$TMP/err"
+	expect_eq "$f: exit 2, nothing on stdout, says it is a --threads directory" \
+		"$?, $(wc -c < "$TMP/out"), $(cat "$TMP/err")" \
+		"2, 0, schedlint: $D/$f: a perf.data directory (perf record --threads) or its header file: its samples are in the data.N files, which schedlint does not read; record without --threads"
+done
+
 echo "1..$_n"
