@@ -456,7 +456,8 @@ bool sl_task_active(const struct sl_task *t);
  * Filters (SPEC: --cpus, --pid, --comm, --from/--to; the workload, unless
  * --system, when the trace names one).  Inline: the model
  * and the analyzers ask several times per event, nearly always with no
- * filter given.
+ * filter given or the workload's alone (a call was 2% of analyze on a
+ * workload's trace).
  */
 bool sl_filter_task_list(const struct sl_config *cfg, const struct sl_strtab *st,
 			 const struct sl_task *t);
@@ -484,7 +485,9 @@ static inline bool sl_filter_task_none(const struct sl_config *cfg)
 static inline bool sl_filter_task(const struct sl_config *cfg, const struct sl_strtab *st,
 				  const struct sl_task *t)
 {
-	return sl_filter_task_none(cfg) || sl_filter_task_list(cfg, st, t);
+	if (!cfg->nr_pids && !cfg->nr_comms)	/* the workload alone, or no filter */
+		return !cfg->workload_active || (t && t->in_workload);
+	return sl_filter_task_list(cfg, st, t);
 }
 
 static inline bool sl_filter_time(const struct sl_config *cfg, uint64_t ts)
