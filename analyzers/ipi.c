@@ -250,7 +250,13 @@ static void ipi_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl
 {
 	struct ipi_priv *p = a->priv;
 
-	if (!p->have_events && !p->remote_wakeups && !p->wake_idle_without_ipi)
+	/*
+	 * A heading only over something: IPI entries traced but none in
+	 * --from/--to or --cpus, without send events, would leave it empty
+	 * (sends, when traced, are listed even at 0: none were sent)
+	 */
+	if (!p->have_send_events && !p->received && !p->csd_queued && !p->csd_run &&
+	    !p->remote_wakeups && !p->wake_idle_without_ipi && !p->send_to_wakeup.count)
 		return;
 	sl_report_section(r, "IPIs and remote wakeups");
 	if (p->have_send_events) {

@@ -3,10 +3,13 @@
  * main.c - schedlint: the subcommand table
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <spawn.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmds.h"
@@ -81,15 +84,68 @@ static bool unknown_command(const char *who, const char *name)
 	return best != NULL;
 }
 
+extern char **environ;
+
+/* Does man know page (installed, or on MANPATH)?  Asked without showing anything. */
+static bool man_has_page(const char *page)
+{
+	char *argv[] = { (char *)"man", (char *)"-w", (char *)page, NULL };
+	posix_spawn_file_actions_t fa;
+	int status;
+	pid_t pid;
+
+	if (posix_spawn_file_actions_init(&fa))
+		return false;
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	if (posix_spawnp(&pid, "man", &fa, NULL, argv, environ)) {
+		posix_spawn_file_actions_destroy(&fa);
+		return false;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return false;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 /*
- * The manual page of a command: the one beside the binary when it runs
- * from the source tree (man/), else the installed one.
+ * The page file next to the binary: man/PAGE.1 of the source tree it
+ * was built in, ../share/man/man1/PAGE.1 of the prefix it was installed
+ * or staged under, or PAGE.1 beside it.  0 and path, or -1.
+ */
+static int local_page(const char *page, char *path, size_t len)
+{
+	static const char *const where[] = { "%s/man/%s.1", "%s/../share/man/man1/%s.1", "%s/%s.1" };
+	char exe[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(where); i++) {
+		if (snprintf(path, len, where[i], exe, page) >= (int)len)
+			continue;
+		if (!access(path, R_OK))
+			return 0;
+	}
+	return -1;
+}
+
+/*
+ * The manual page of a command: the one next to the binary (man -l),
+ * else the installed one, else - no man, or no page anywhere (a staged
+ * binary) - the command's --help, with a line on stderr saying so.
  */
 static int help_command(const char *name)
 {
 	const struct cmd *c = name ? find_command(name) : NULL;
-	char page[64], exe[PATH_MAX], local[PATH_MAX + 80];
-	ssize_t n;
+	char page[64], local[PATH_MAX + 80];
+	const char *why;
 
 	if (!name) {
 		usage(stdout);
@@ -104,23 +160,22 @@ static int help_command(const char *name)
 		return 2;
 	}
 	fflush(stdout);
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		char *slash;
-
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(local, sizeof(local), "%s/man/%s.1", exe, page);
-			if (!access(local, R_OK))
-				execlp("man", "man", "-l", local, (char *)NULL);
-		}
+	if (!local_page(page, local, sizeof(local))) {
+		execlp("man", "man", "-l", local, (char *)NULL);
+		why = strerror(errno);
+	} else if (man_has_page(page)) {
+		execlp("man", "man", page, (char *)NULL);
+		why = strerror(errno);
+	} else {
+		why = NULL;
 	}
-	execlp("man", "man", page, (char *)NULL);
-	/* no man: the command's own summary will do */
-	fprintf(stderr, "schedlint help: cannot run man (%s); here is 'schedlint %s --help'\n",
-		strerror(errno), c ? c->name : "--help");
+	if (why)
+		fprintf(stderr, "schedlint help: cannot run man (%s); here is 'schedlint %s --help'\n",
+			why, c ? c->name : "--help");
+	else
+		fprintf(stderr, "schedlint help: no manual page %s here (not installed, none "
+			"next to the binary); here is 'schedlint %s --help'\n", page,
+			c ? c->name : "--help");
 	if (!c) {
 		usage(stdout);
 		return 0;

@@ -437,7 +437,7 @@ void sl_report_look_at(struct sl_report *r, const struct sl_model *m, int indent
 {
 	struct sl_moment mo;
 	char from[32], to[32], cpus[96] = "", path[512], buffer[300], filter[128];
-	char *words[12];
+	char *words[13];
 	int nr = 0;
 	size_t o = 0;
 
@@ -462,7 +462,11 @@ void sl_report_look_at(struct sl_report *r, const struct sl_model *m, int indent
 	}
 	words[nr++] = path;
 	print_command(r, indent, "look at: ", words, nr);
-	/* trace-cmd report has no time window: awk keeps the events of the moment */
+	/*
+	 * trace-cmd report has no time window: awk keeps the events of the
+	 * moment, by the time after the CPU field ("comm-pid [cpu] time:"): a
+	 * comm may hold spaces ("tmux: client"), so the time is not always $3
+	 */
 	if (!tracecmd || m->cfg->read.dat_buffer ||
 	    (m->info->format != SL_FMT_DAT6 && m->info->format != SL_FMT_DAT7))
 		return;
@@ -475,7 +479,8 @@ void sl_report_look_at(struct sl_report *r, const struct sl_model *m, int indent
 	words[nr++] = cpus;
 	words[nr++] = (char *)"|";
 	words[nr++] = (char *)"awk";
-	snprintf(filter, sizeof(filter), "'$3+0 >= %s && $3+0 <= %s'", from, to);
+	words[nr++] = (char *)"-F'] +'";
+	snprintf(filter, sizeof(filter), "'$2+0 >= %s && $2+0 <= %s'", from, to);
 	words[nr++] = filter;
 	print_command(r, indent, "         ", words, nr);
 }

@@ -181,5 +181,15 @@ if command -v trace-cmd >/dev/null 2>&1; then
 else
 	fail "trace-cmd is installed (scripts/install-deps.sh)"
 fi
+# its awk keys on the CPU field, not on a field number: a comm with spaces
+# (tmux's "tmux: client-23187") keeps its events (it had 1 of 3)
+printf '%s\n' \
+	'  tmux: client-23187 [000]   913.967200: sched_switch:        prev_comm=tmux: client' \
+	'          <idle>-0     [000]   913.967300: sched_waking:         comm=tmux: client' \
+	' a b c-12 [000]   913.968480: sched_wakeup:         comm=a b c' \
+	'            bash-1     [000]   913.969000: sched_switch:        prev_comm=bash' > "$TMP/spaces"
+awkcmd=$(sed -n 2p "$TMP/cmds" | sed 's/^.*| *//')
+expect_eq "pipe: the trace-cmd hint's awk keeps events of comms with spaces (3 of 4 in the window)" \
+	"$(sh -c "$awkcmd" < "$TMP/spaces" | wc -l)" 3
 
 echo "1..$_n"

@@ -375,6 +375,19 @@ check "help of a misspelt command: did you mean" grep -q "did you mean 'analyze'
 PATH=/nonexistent "$SCHEDLINT" help analyze > "$TMP/o" 2> "$TMP/err"
 check "no man on the machine: the command's --help instead" \
 	sh -c "grep -q 'cannot run man' '$TMP/err' && grep -q '^usage: schedlint analyze' '$TMP/o'"
+# a binary staged away from the source tree, its pages not installed: its
+# --help; staged under a prefix with share/man/man1: that page (man -l)
+mkdir -p "$TMP/stage/bin" "$TMP/prefix/bin" "$TMP/prefix/share/man/man1" "$TMP/noman"
+cp "$(readlink -f "$SCHEDLINT")" "$TMP/stage/bin/schedlint"
+cp "$(readlink -f "$SCHEDLINT")" "$TMP/prefix/bin/schedlint"
+cp man/schedlint-timehist.1 "$TMP/prefix/share/man/man1/"
+MANPATH="$TMP/noman" "$TMP/stage/bin/schedlint" help timehist > "$TMP/o" 2> "$TMP/err"
+expect_eq "help CMD, no page installed nor next to the binary: exit 0, its --help, one line why" \
+	"$?/$(grep -c '^usage: schedlint timehist' "$TMP/o")/$(grep -c 'no manual page schedlint-timehist' "$TMP/err")" "0/1/1"
+MANPAGER=cat MANWIDTH=80 MANPATH="$TMP/noman" "$TMP/prefix/bin/schedlint" help timehist > "$TMP/o" 2> "$TMP/err"
+expect_eq "help CMD of a binary staged under a prefix: its share/man page" \
+	"$?/$(grep -c '^SCHEDLINT-TIMEHIST(1)' "$TMP/o")/$(wc -c < "$TMP/err")" "0/1/0"
+rm -rf "$TMP/stage" "$TMP/prefix"
 
 "$SCHEDLINT" analze "$P" > "$TMP/o" 2> "$TMP/err"
 expect_eq "a misspelt command: exit 2" "$?" 2
@@ -461,4 +474,10 @@ for v in -v -V --version version; do
 	expect_eq "schedlint $v" "$("$SCHEDLINT" $v)" "schedlint 0.1.0"
 done
 
+# no heading over nothing: IPI entries traced, no sends, none in the window
+grep -v ipi_send "$TESTDATA/real/hogs.txt" > "$TMP/nosend.txt"
+"$SCHEDLINT" --no-pager analyze "$TMP/nosend.txt" > "$TMP/o" 2>&1
+"$SCHEDLINT" --no-pager analyze --from=+100ms --to=+101ms "$TMP/nosend.txt" > "$TMP/w" 2>&1
+expect_eq "IPIs and remote wakeups: listed when it has lines, no empty heading in a window without" \
+	"$(grep -A1 '^IPIs and remote wakeups' "$TMP/o" | sed -n 2p | awk '{ print $1 }')/$(grep -c '^IPIs and remote wakeups' "$TMP/w")" "received/0"
 echo "1..$_n"
