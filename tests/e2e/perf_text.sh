@@ -120,9 +120,12 @@ check "hogs.dat: its CPU count from the trace.dat header" \
 
 # --- latencies that end at an inferred switch are lower bounds.  cpu1
 # never logs B's switch-in: B's first event there (1.000050) shows it ran,
-# so it is inferred at the earliest time it can have happened, its
-# placement at A's switch-out (1.000020): B's latency 10 us is a lower
-# bound; A's (waking 1.000050, traced switch-in 1.000070) is 20 us.
+# so it is inferred at the earliest time it can have happened: its waking
+# (1.000010), after cpu1's last event (1.000001), not its placement at A's
+# switch-out (1.000020), which is only when the trace shows the placement
+# done (without sched_wakeup its enqueue is not shown): B's latency 0 is
+# the lower bound (it was 10 us: issue 32, 15); A's (waking 1.000050,
+# traced switch-in 1.000070) is 20 us.
 analyze "$P/inferred.perf.txt"
 expect_eq "inferred: two samples, one a lower bound" \
 	"$(j 'd["wakeup_latency"]["count"]') $(j 'd["wakeup_latency"]["inferred"]')" "2 1"
@@ -130,7 +133,21 @@ expect_eq "inferred: per task (A, B)" \
 	"$(j '[(t["pid"], t["wakeup_latency"]["inferred"]) for t in sorted(d["tasks"], key=lambda t: t["pid"])]')" \
 	"[(100, 0), (200, 1)]"
 expect_eq "inferred: per CPU" "$(j '[c["wakeup_latency"]["inferred"] for c in d["cpus"]]')" "[0, 1]"
-expect_eq "inferred: the lower bound is B's 10 us" "$(j 'd["wakeup_latency"]["min_ns"]')" 10000
+expect_eq "inferred: the lower bound is B's 0 us, A's 20 us" \
+	"$(j 'd["wakeup_latency"]["min_ns"], d["wakeup_latency"]["max_ns"]')" "(0, 20000)"
+# issue 32's case: T woken at 1.002 onto idle cpu0 (its last event 1.001),
+# seen running at 1.0061; its waker W switches out at 1.006.  The trace
+# allows a wait of 0 to 4.1 ms: "at least 4.00 ms" was reported.
+printf '%s\n' \
+ '               W   200 [001]     1.000000000:       sched:sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=W next_pid=200 next_prio=120' \
+ '               T   100 [000]     1.001000000:       sched:sched_switch: prev_comm=T prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120' \
+ '               W   200 [001]     1.002000000:       sched:sched_waking: comm=T pid=100 prio=120 target_cpu=000' \
+ '               W   200 [001]     1.006000000:       sched:sched_switch: prev_comm=W prev_pid=200 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120' \
+ '               T   100 [000]     1.006100000:       sched:sched_switch: prev_comm=T prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120' \
+	> "$TMP/late-waker.txt"
+analyze "$TMP/late-waker.txt"
+expect_eq "inferred switch-in, the waker going on 4 ms later: a lower bound of 0" \
+	"$(j 'd["wakeup_latency"]["count"], d["wakeup_latency"]["inferred"], d["wakeup_latency"]["max_ns"]')" "(1, 1, 0)"
 expect_eq "inferred: not excluded by default" "$(j 'd["config"]["exclude_inferred"]')" False
 analyze "$P/inferred.perf.txt" --exclude-inferred
 expect_eq "--exclude-inferred: A's sample only, the other counted" \
