@@ -431,6 +431,18 @@ static void note_event(struct text_reader *r, const struct text_line *line, cons
 }
 
 /*
+ * perf script --show-task-events (--show-mmap-events...): perf's own
+ * records of a fork, a comm, an exit, stamped 0 when synthesized at the
+ * start, are not events (the model names tasks from the tracepoints;
+ * taken as events they made the span 0 .. 2588 s: issue 32, 20).  Its
+ * PERF_RECORD_LOST is one, parsed as such before this is asked.
+ */
+static bool is_perf_record(const char *p, const char *end)
+{
+	return memmem(p, (size_t)(end - p), ": PERF_RECORD_", 14) != NULL;
+}
+
+/*
  * handle_line - one line of input.  Returns 1 with *ev filled (a held
  * lost marker of the event's CPU comes first: then the event waits in the
  * queue), 0 for a line that gives no event, or -errno.
@@ -444,8 +456,11 @@ static int handle_line(struct text_reader *r, const char *p, const char *end, st
 		end--;
 	/* event lines first: they are nearly all of the input */
 	if ((p == end || *p != '#') &&
-	    !text_parse_line(r, line_start, end, &line) && !text_parse_event(r, &line, ev))
-		goto event;
+	    !text_parse_line(r, line_start, end, &line) && !text_parse_event(r, &line, ev)) {
+		if (ev->type != SL_EV_OTHER || !is_perf_record(p, end))
+			goto event;
+		return 0;
+	}
 
 	p = skip_blanks(p, end);
 	if (p == end)
@@ -459,6 +474,8 @@ static int handle_line(struct text_reader *r, const char *p, const char *end, st
 		return 0;
 	/* perf script -g: callchain lines, tab-indented, under each event */
 	if (*line_start == '\t' && r->base.info.format == SL_FMT_PERF_SCRIPT)
+		return 0;
+	if (is_perf_record(p, end))
 		return 0;
 	return note_bad_line(r, p, end);
 

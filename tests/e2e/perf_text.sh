@@ -198,4 +198,13 @@ expect_eq "hogs-noheader: the same HZ from its timer events" \
 analyze "$P/swr.notimer.txt"
 expect_eq "swr.notimer: no HZ" "$(j 'd["late_preemption"]["hz"]')" None
 
+# --- perf script --show-task-events: perf's records are not events (issue 32, 20) ---
+xz -dc "$P/pipe-wakeup.task-events.txt.xz" > "$TMP/task-events.txt"
+"$SCHEDLINT" analyze --json "$TMP/task-events.txt" 2> "$TMP/err" | grep -v '"path":' > "$TMP/a.json"
+"$SCHEDLINT" analyze --json "$P/pipe-wakeup.txt" | grep -v '"path":' > "$TMP/b.json"
+check "--show-task-events: the analysis of the same text without them" cmp "$TMP/a.json" "$TMP/b.json"
+check "--show-task-events: no note on stderr" test ! -s "$TMP/err"
+"$SCHEDLINT" analyze "$TMP/task-events.txt" > "$TMP/out" 2>&1
+check "--show-task-events: no 'lines were not events' note" sh -c "! grep -q 'not events' '$TMP/out'"
+
 echo "1..$_n"
