@@ -191,6 +191,7 @@ struct record {
 	/* CMD */
 	pid_t child;			/* 0 = none or reaped */
 	int go_fd;			/* write end: CMD waits for a byte before exec */
+	int cmd_tty;			/* --live on a terminal: the pty CMD writes to, -1 none */
 	int exec_err_fd;		/* read end: errno of a failed exec, EOF on success */
 	bool child_started;
 	bool child_done;
@@ -364,6 +365,10 @@ static int prepare_child(struct record *rec, struct sl_error *err)
 		while (n < 0 && errno == EINTR);
 		if (n != 1 || byte != 'g')
 			_exit(0);	/* recording never started: do not run */
+		/* --live on a terminal: CMD's output is shown above the summaries */
+		for (int fd = 1; rec->cmd_tty >= 0 && fd <= 2; fd++)
+			if (isatty(fd))
+				dup2(rec->cmd_tty, fd);
 		execvp(rec->cmd[0], rec->cmd);
 		e = errno;
 		if (write(exec_err[1], &e, sizeof(e)) < 0)
@@ -372,6 +377,10 @@ static int prepare_child(struct record *rec, struct sl_error *err)
 	}
 	close(go[0]);
 	close(exec_err[1]);
+	if (rec->want_live) {
+		sl_live_top_pty_started(&rec->top, rec->cmd_tty);
+		rec->cmd_tty = -1;
+	}
 	rec->child = pid;
 	rec->go_fd = go[1];
 	rec->exec_err_fd = exec_err[0];
@@ -773,6 +782,10 @@ static int setup(struct record *rec, struct sl_error *err)
 		sl_error_set(err, "%s: %s", rec->output, werr.msg);
 		return -EIO;
 	}
+	if (rec->want_live) {
+		sl_live_top_init(&rec->top, stdout, isatty(STDOUT_FILENO));
+		rec->cmd_tty = rec->cmd ? sl_live_top_pty(&rec->top) : -1;
+	}
 	if (rec->cmd) {
 		ret = prepare_child(rec, err);
 		if (ret)
@@ -829,7 +842,6 @@ static int setup(struct record *rec, struct sl_error *err)
 			return -EINVAL;
 		sl_live_info(rec->live, &rec->info);
 		rec->model = sl_model_new(&rec->cfg, rec->strtab, &rec->info);
-		sl_live_top_init(&rec->top, stdout, isatty(STDOUT_FILENO));
 		snprintf(rec->what, sizeof(rec->what), "%s",
 			 rec->cmd ? "" : rec->duration_ns ? "until --duration" : "until Ctrl-C");
 		for (char **arg = rec->cmd; arg && *arg; arg++) {
@@ -1098,10 +1110,10 @@ static int record_cleanup(struct record *rec)
 	sl_rec_affinity_free(rec->aff);
 	sl_live_free(rec->watch);
 	sl_strtab_free(rec->watch_strtab);
-	if (rec->live) {
+	if (rec->top.out)	/* initialized (--live) */
 		sl_live_top_free(&rec->top);
+	if (rec->live)
 		sl_live_free(rec->live);
-	}
 	sl_model_free(rec->model);
 	sl_strtab_free(rec->strtab);
 	sl_config_free(&rec->cfg);
@@ -1164,9 +1176,12 @@ static int record_run(struct record *rec)
 		};
 
 		sl_model_finish(rec->model);
+		sl_live_top_pty_end(&rec->top);
 		if (!rec->live_out_failed) {
 			fputc('\n', stdout);
 			sl_report_text(&r, rec->model);
+			/* CMD's last lines, where the report would have scrolled them away */
+			sl_live_top_replay(&rec->top, rec->what);
 			fflush(stdout);
 		}
 	}
@@ -1228,7 +1243,7 @@ int cmd_record(int argc, char **argv)
 	};
 	struct record rec = {
 		.output = "trace.dat", .buffer_kb = DEFAULT_BUFFER_KB,
-		.interval_ns = 1000000000ULL, .go_fd = -1, .exec_err_fd = -1,
+		.interval_ns = 1000000000ULL, .go_fd = -1, .exec_err_fd = -1, .cmd_tty = -1,
 	};
 	bool reset = false;
 	char *end;

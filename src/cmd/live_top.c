@@ -14,11 +14,26 @@
  * "So far" matters for the findings: analyzers that decide at the end of
  * the trace (affinity is known only then) report their findings in the
  * final report, not here.
+ *
+ * CMD's output: on a terminal, what CMD printed below the block was
+ * erased by the next redraw (perf bench's results never showed).  CMD
+ * writes to a pty of ours instead, and a thread copies its complete
+ * lines above the block (erased, the lines, the block again), so they
+ * stay in the terminal's scrollback in the order written; an unfinished
+ * line waits for its end (a progress line rewritten with \r shows at its
+ * newline).  At the end its last lines are printed once more, after the
+ * report, so that they are on the screen when record returns.  Not on a
+ * terminal, nothing is redrawn: CMD writes where it was started to.
  */
+#define _GNU_SOURCE		/* ptsname_r */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "live_top.h"
 #include "schedlint/findings.h"
@@ -29,13 +44,19 @@ void sl_live_top_init(struct sl_live_top *top, FILE *out, bool tty)
 	memset(top, 0, sizeof(*top));
 	top->out = out;
 	top->tty = tty;
+	top->pty = -1;
+	pthread_mutex_init(&top->lock, NULL);
 }
 
 void sl_live_top_free(struct sl_live_top *top)
 {
+	sl_live_top_pty_end(top);
 	free(top->prev_known);
 	free(top->prev_busy);
+	free(top->frame);
 	top->prev_known = top->prev_busy = NULL;
+	top->frame = NULL;
+	pthread_mutex_destroy(&top->lock);
 }
 
 /* Busy time of c up to now, the running task's current stretch included. */
@@ -104,7 +125,7 @@ static void put_line(struct sl_live_top *top, int width, const char *text)
 }
 
 static void draw_frame(struct sl_live_top *top, const struct sl_model *m,
-		       const struct sl_live_status *st, int width)
+		       const struct sl_live_status *st, int width, long *body)
 {
 	FILE *f = top->out;
 	char line[1024], a[32], b[32], c[32], d[32];
@@ -122,6 +143,10 @@ static void draw_frame(struct sl_live_top *top, const struct sl_model *m,
 	}
 	top->lines = 0;
 	top->width = width;
+	if (body) {
+		fflush(f);
+		*body = ftell(f);
+	}
 
 	snprintf(line, sizeof(line), "schedlint record --live  %5.1f s  %s", st->wall_ns / 1e9,
 		 st->what);
@@ -196,6 +221,173 @@ static void draw_frame(struct sl_live_top *top, const struct sl_model *m,
 	top->refreshes++;
 }
 
+/* Keep the end of what CMD wrote, for the replay. */
+static void keep_tail(struct sl_live_top *top, const char *buf, size_t n)
+{
+	if (n >= sizeof(top->tail)) {
+		buf += n - sizeof(top->tail);
+		n = sizeof(top->tail);
+	}
+	if (top->nr_tail + n > sizeof(top->tail)) {
+		size_t drop = top->nr_tail + n - sizeof(top->tail);
+
+		memmove(top->tail, top->tail + drop, top->nr_tail - drop);
+		top->nr_tail -= drop;
+	}
+	memcpy(top->tail + top->nr_tail, buf, n);
+	top->nr_tail += n;
+}
+
+/*
+ * CMD wrote buf (lock held): its complete lines go above the block - the
+ * block erased, the lines, the block again -, an unfinished line waits
+ * (unless it is longer than we keep, or flush: CMD ended).
+ */
+static void show_output(struct sl_live_top *top, const char *buf, size_t n, bool flush)
+{
+	int fd = fileno(top->out);
+	const char *nl = n ? memrchr(buf, '\n', n) : NULL;
+	size_t whole = nl ? (size_t)(nl - buf) + 1 : 0;
+	char erase[32], last;
+
+	if (!whole && !flush && top->nr_partial + n <= sizeof(top->partial)) {
+		memcpy(top->partial + top->nr_partial, buf, n);
+		top->nr_partial += n;
+		return;
+	}
+	if (!whole)
+		whole = n;	/* all of it goes out, ended below */
+	if (top->lines) {
+		snprintf(erase, sizeof(erase), "\r\033[%dA\033[J", top->lines);
+		write_all(fd, erase, strlen(erase));
+	}
+	last = whole ? buf[whole - 1] : top->nr_partial ? top->partial[top->nr_partial - 1] : '\n';
+	write_all(fd, top->partial, top->nr_partial);
+	keep_tail(top, top->partial, top->nr_partial);
+	write_all(fd, buf, whole);
+	keep_tail(top, buf, whole);
+	top->wrote = top->wrote || whole || top->nr_partial;
+	top->nr_partial = 0;
+	if (last != '\n') {
+		write_all(fd, "\r\n", 2);	/* the block starts on a line of its own */
+		keep_tail(top, "\n", 1);
+	}
+	if (whole < n) {
+		memcpy(top->partial, buf + whole, n - whole);
+		top->nr_partial = n - whole;
+	}
+	if (top->lines && top->frame)
+		write_all(fd, top->frame, top->frame_len);
+}
+
+/* Copy what CMD wrote so far (lock held); flush: its unfinished line too. */
+static void copy_output(struct sl_live_top *top, bool flush)
+{
+	char buf[8192];
+	ssize_t n;
+
+	if (top->pty < 0)
+		return;
+	while ((n = read(top->pty, buf, sizeof(buf))) > 0)
+		show_output(top, buf, (size_t)n, false);
+	if (flush && top->nr_partial)
+		show_output(top, "", 0, true);
+}
+
+/* The copier: waits for CMD's output, shows it. */
+static void *copier_main(void *arg)
+{
+	struct sl_live_top *top = arg;
+	struct pollfd pfd = { .fd = top->pty, .events = POLLIN };
+
+	while (!top->stop_copying) {
+		int r = poll(&pfd, 1, 100);
+
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r > 0 && (pfd.revents & (POLLIN | POLLHUP | POLLERR))) {
+			pthread_mutex_lock(&top->lock);
+			copy_output(top, false);
+			pthread_mutex_unlock(&top->lock);
+			if (!(pfd.revents & POLLIN))
+				usleep(100000);	/* CMD's side closed: nothing to read until it ends */
+		}
+	}
+	return NULL;
+}
+
+int sl_live_top_pty(struct sl_live_top *top)
+{
+	char name[128];
+	struct winsize ws;
+	int master, slave;
+
+	if (!top->tty)
+		return -1;
+	master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (master < 0)
+		return -1;
+	if (grantpt(master) || unlockpt(master) || ptsname_r(master, name, sizeof(name))) {
+		close(master);
+		return -1;
+	}
+	slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (slave < 0) {
+		close(master);
+		return -1;
+	}
+	if (!ioctl(fileno(top->out), TIOCGWINSZ, &ws))
+		ioctl(slave, TIOCSWINSZ, &ws);
+	fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
+	top->pty = master;
+	return slave;
+}
+
+void sl_live_top_pty_started(struct sl_live_top *top, int cmd_fd)
+{
+	if (cmd_fd >= 0)
+		close(cmd_fd);	/* CMD has it: its end is CMD's (and its children's) */
+	if (top->pty < 0)
+		return;
+	top->stop_copying = false;
+	top->copying = !pthread_create(&top->copier, NULL, copier_main, top);
+}
+
+void sl_live_top_pty_end(struct sl_live_top *top)
+{
+	if (top->copying) {
+		top->stop_copying = true;
+		pthread_join(top->copier, NULL);
+		top->copying = false;
+	}
+	if (top->pty < 0)
+		return;
+	pthread_mutex_lock(&top->lock);
+	copy_output(top, true);
+	pthread_mutex_unlock(&top->lock);
+	close(top->pty);
+	top->pty = -1;
+}
+
+void sl_live_top_replay(struct sl_live_top *top, const char *cmd)
+{
+	const int max_lines = 5;
+	size_t start = top->nr_tail;
+	int lines = 0;
+
+	if (!top->wrote || !top->nr_tail)
+		return;
+	/* the last max_lines lines (the tail ends with a newline) */
+	while (start > 0 && lines <= max_lines)
+		if (top->tail[--start] == '\n' && ++lines > max_lines)
+			start++;
+	fflush(top->out);
+	fprintf(top->out, "\n%s: its last lines (all it wrote is above the summaries):\n",
+		cmd && *cmd ? cmd : "CMD");
+	fflush(top->out);
+	write_all(fileno(top->out), top->tail + start, top->nr_tail - start);
+}
+
 /*
  * The frame is composed in memory and written at once: a terminal's
  * stdout is line-buffered, and a frame written a line at a time shows
@@ -208,20 +400,34 @@ int sl_live_top_draw(struct sl_live_top *top, const struct sl_model *m,
 	int width = out_width(top), ret = 0;
 	char *frame = NULL;
 	size_t len = 0;
+	long body = 0;
 
+	pthread_mutex_lock(&top->lock);
+	/* what CMD wrote until now goes above this frame */
+	copy_output(top, false);
 	mem = open_memstream(&frame, &len);
 	if (!mem) {
-		draw_frame(top, m, st, width);	/* no memory: as it comes */
-		return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+		draw_frame(top, m, st, width, NULL);	/* no memory: as it comes */
+		ret = fflush(out) == 0 && !ferror(out) ? 0 : -1;
+		pthread_mutex_unlock(&top->lock);
+		return ret;
 	}
 	top->out = mem;
-	draw_frame(top, m, st, width);
+	draw_frame(top, m, st, width, &body);
 	top->out = out;
 	if (fclose(mem) || fflush(out) || ferror(out))
 		ret = -1;
 	/* past stdio: its first write on a line-buffered stream splits a frame */
 	if (!ret && write_all(fileno(out), frame, len))
 		ret = -1;
+	/* the block without the erase before it: drawn again below CMD's lines */
+	if (!ret && top->tty && body >= 0 && (size_t)body <= len) {
+		free(top->frame);
+		top->frame_len = len - (size_t)body;
+		top->frame = xmalloc(top->frame_len + 1);
+		memcpy(top->frame, frame + body, top->frame_len);
+	}
 	free(frame);
+	pthread_mutex_unlock(&top->lock);
 	return ret;
 }

@@ -5,7 +5,8 @@
 # failing CMD, the output's directory removed while recording, event
 # names that are paths, every fatal signal, a file size limit, PID
 # namespaces, nohup, stdout closed or full, a SIGKILLed record's
-# instance, --live at 80x24, the first summary's busy share.
+# instance, --live at 80x24 (and CMD's output kept), the first summary's
+# busy share.
 # Devices and FIFOs are scratch ones in a private mount namespace (a
 # tmpfs), never the real /dev.  Needs root; skipped otherwise.
 . tests/lib.sh
@@ -299,6 +300,54 @@ if command -v tmux > /dev/null; then
 else
 	echo "ok $((_n + 1)) - --live at 80x24 # SKIP no tmux"
 fi
+
+# --- --live keeps CMD's output (issue 34: perf bench's results were erased) ---
+# On a terminal CMD writes to a pty of ours, its lines go above the
+# summaries, in order, and its last lines again after the report: the
+# last one is on the screen (80x24) when record returns.  In a pipe CMD
+# writes to the pipe itself.  The workload prints a line, an unfinished
+# line ended later, and its last line.
+cat > "$TMP/talk.sh" <<'EOF2'
+echo "# Running the talking workload"
+i=0
+while [ $i -lt 3 ]; do sleep 0.3; echo "talk step $i"; i=$((i + 1)); done
+printf 'talk partial...'
+sleep 0.3
+echo ' talk-ended'
+echo 'talk: the last line, usecs/op'
+EOF2
+if command -v tmux > /dev/null; then
+	sock=schedlint-talk-$$
+	tmux -L $sock new-session -d -x 80 -y 24 \
+		"'$SCHEDLINT' record --live --interval 100ms -o '$TMP/talk.dat' -- sh '$TMP/talk.sh' 2>/dev/null; touch '$TMP/talk.end'; sleep 600"
+	i=0
+	while [ ! -e "$TMP/talk.end" ] && [ $i -lt 600 ]; do
+		i=$((i + 1))
+		sleep 0.2
+	done
+	sleep 0.2
+	tmux -L $sock capture-pane -p > "$TMP/screen"
+	tmux -L $sock capture-pane -p -S -1000 > "$TMP/history"
+	tmux -L $sock kill-server
+	expect_eq "--live at 80x24: CMD's last line on the screen after the run" \
+		"$(grep -c '^talk: the last line, usecs/op' "$TMP/screen")" 1
+	# the history: CMD's lines once each, in order, before the report
+	expect_eq "--live at 80x24: all CMD wrote, in order, above the summaries" \
+		"$(sed -n '1,/^Findings/p' "$TMP/history" | grep '^# Running\|^talk' | tr '\n' '|')" \
+		"# Running the talking workload|talk step 0|talk step 1|talk step 2|talk partial... talk-ended|talk: the last line, usecs/op|"
+	expect_eq "--live at 80x24: one summary block above the report" \
+		"$(sed -n '1,/^Findings/p' "$TMP/history" | grep -c '^schedlint record --live ')" 1
+else
+	echo "ok $((_n + 1)) - --live keeps CMD's output at 80x24 # SKIP no tmux"
+fi
+"$SCHEDLINT" record --live --interval 100ms -o "$TMP/talk.dat" -- sh "$TMP/talk.sh" 2>/dev/null | cat > "$TMP/talk.out"
+# (the summaries are printed as CMD writes: one may fall inside its unfinished line)
+expect_eq "--live | cat: CMD's output in the output, in order, each once" \
+	"$(python3 -c 'import sys; t = open(sys.argv[1]).read()
+w = ["# Running the talking workload", "talk step 0", "talk step 1", "talk step 2",
+     "talk partial...", "talk-ended", "talk: the last line, usecs/op"]
+print(all(t.count(x) == 1 for x in w) and [t.index(x) for x in w] == sorted(t.index(x) for x in w))' "$TMP/talk.out")" True
+rm -f "$TMP/talk.dat"
 
 # --live on a terminal writes each frame at once (stdout on a tty is
 # line-buffered: written a line at a time, a frame showed half-drawn):
