@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -171,7 +172,7 @@ static int spool_check_head(struct spool *sp)
 	if (!sp->head_len)
 		snprintf(sp->err, sizeof(sp->err), "empty file, not a trace");
 	else if (sp->head_len >= 3 && !memcmp(sp->head, dat_magic, 3))
-		snprintf(sp->err, sizeof(sp->err), "a trace.dat cannot be read from stdin: give its file name");
+		snprintf(sp->err, sizeof(sp->err), "a trace.dat cannot be read from a pipe: give its file name");
 	else if (nul)
 		snprintf(sp->err, sizeof(sp->err), "binary data (a NUL byte at offset %zu), not a text trace",
 			 (size_t)(nul - sp->head));
@@ -185,13 +186,13 @@ static int spool_check_head(struct spool *sp)
  * Look at stdin, then start copying it: 0 with *analysis_fd (the pipe to
  * analyze), or -1 with the reason in sp->err and nothing started.
  */
-static int spool_start(struct spool *sp, pthread_t *thread, int *analysis_fd)
+static int spool_start(struct spool *sp, int in_fd, pthread_t *thread, int *analysis_fd)
 {
 	char path[4096];
 	struct statvfs fs;
 	int fds[2];
 
-	sp->in_fd = STDIN_FILENO;
+	sp->in_fd = in_fd;
 	sp->dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	if (spool_check_head(sp))
 		return -1;
@@ -244,7 +245,8 @@ int cmd_explore(int argc, char **argv)
 	pthread_t spool_tid;
 	const char *path = NULL, *i_path = NULL, *color = "auto";
 	char spooled[64], analyzed[64];
-	int c, ret, analysis_fd = -1, status;
+	int c, ret, analysis_fd = -1, in_fd = -1, status;
+	struct stat st;
 
 	memset(&x, 0, sizeof(x));
 	sl_config_init(&cfg);
@@ -275,24 +277,41 @@ int cmd_explore(int argc, char **argv)
 	if (sl_trace_operand("explore", argc, argv, i_path, &path))
 		goto usage;
 	x.name = path;
-	if (!strcmp(path, "-")) {
-		/* look before copying: a terminal to show it on, then what comes on stdin */
+	/*
+	 * stdin, and a FIFO or <(...) named: what cannot be opened and read
+	 * again is kept as stdin is (explore opened a FIFO a second time,
+	 * its writer gone: blocked for ever; issue 32, 24)
+	 */
+	if (!strcmp(path, "-"))
+		in_fd = STDIN_FILENO;
+	else if (!stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		in_fd = -2;
+	if (in_fd != -1) {
+		/* look before copying: a terminal to show it on, then what comes */
 		if (!isatty(STDOUT_FILENO)) {
 			error_msg("explore: stdout is not a terminal (schedlint analyze writes the report as text)");
 			sl_config_free(&cfg);
 			return 2;
 		}
+		if (in_fd == -2 && (in_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			error_msg("%s: cannot open: %s", path, strerror(errno));
+			sl_config_free(&cfg);
+			return 2;
+		}
 		sp = xcalloc(1, sizeof(*sp));
-		if (spool_start(sp, &spool_tid, &analysis_fd)) {
-			error_msg("-: %s", sp->err);
+		ret = spool_start(sp, in_fd, &spool_tid, &analysis_fd);
+		if (ret) {
+			error_msg("%s: %s", path, sp->err);
 			free(sp);
+			if (in_fd != STDIN_FILENO)
+				close(in_fd);
 			sl_config_free(&cfg);
 			return 2;
 		}
 		snprintf(spooled, sizeof(spooled), "/dev/fd/%d", sp->file_fd);
 		snprintf(analyzed, sizeof(analyzed), "/dev/fd/%d", analysis_fd);
+		x.name = in_fd == STDIN_FILENO ? "stdin" : path;
 		path = spooled;
-		x.name = "stdin";
 	}
 
 	xp_config(&cfg);	/* explore's own sample keeper, for the histogram and the tasks */
@@ -308,13 +327,15 @@ int cmd_explore(int argc, char **argv)
 		/* the copy ends with the analysis: at the end of stdin, or when it stopped reading */
 		close(analysis_fd);
 		pthread_join(spool_tid, NULL);
+		if (in_fd != STDIN_FILENO)
+			close(in_fd);
 		if (sp->err[0]) {
-			error_msg("-: %s", sp->err);
+			error_msg("%s: %s", in_fd == STDIN_FILENO ? "-" : x.name, sp->err);
 			goto fail;
 		}
 	}
 	if (ret < 0) {
-		error_msg("%s: %s", sp ? "-" : x.name, err.msg);
+		error_msg("%s: %s", sp && in_fd == STDIN_FILENO ? "-" : x.name, err.msg);
 		goto fail;
 	}
 	if (!isatty(STDOUT_FILENO)) {

@@ -378,3 +378,15 @@ tmx send-keys -t x 3
 see "stdin: the timeline reads it again" "cursor "
 tmx send-keys -t x q
 ended "stdin: q" 0
+
+# --- a trace through a FIFO (or <(...)): kept as stdin is (issue 32, 24) ---
+# explore read the FIFO, then opened it again to read its windows: the
+# writer gone, open() blocked for ever, the screen blank, q ignored.
+mkfifo "$TMP/ff"
+( cat "$TESTDATA/real/hogs.txt" > "$TMP/ff" & )
+start 80 24 "" "$TMP/ff"
+see "FIFO: opens" "explore ff"
+tmx send-keys -t x 3
+see "FIFO: the timeline reads it again" "cursor "
+tmx send-keys -t x q
+ended "FIFO: q" 0
