@@ -20,12 +20,15 @@
 
 #define SL_HIST_GROUPS 57	/* group 0: [0,256) exact; group g: [2^(g+7), 2^(g+8)) */
 #define SL_HIST_HELD 4		/* sl_hist_add_held(): samples whose buckets are counted together */
+#define SL_HIST_NARROW 1	/* in a group's pointer: it counts in 8 bits (hist.c) */
 
 struct sl_hist {
 	uint64_t count;
 	uint64_t sum;		/* saturates at UINT64_MAX */
 	uint64_t min, max;
-	uint32_t **groups;	/* SL_HIST_GROUPS, NULL until the first sample */
+	uint32_t **groups;	/* SL_HIST_GROUPS, NULL until the first sample; a group
+				 * sl_hist_add_held() made counts in 8 bits (SL_HIST_NARROW)
+				 * until a bucket passes 255 */
 	uint32_t *sparse;	/* or, compacted: (group << 8 | index, count) pairs */
 	uint32_t nr_sparse;
 	uint32_t nr_held;	/* sl_hist_add_held(): buckets not yet counted */
@@ -34,7 +37,7 @@ struct sl_hist {
 
 void sl_hist_init(struct sl_hist *h);
 void sl_hist_free(struct sl_hist *h);
-/* sl_hist_add() when v's group is not there yet or h is compact */
+/* sl_hist_add() when v's group is not there yet, is narrow, or h is compact */
 void sl_hist_add_alloc(struct sl_hist *h, uint64_t v);
 
 /*
@@ -54,7 +57,7 @@ static inline void sl_hist_add(struct sl_hist *h, uint64_t v)
 		g = 63 - (unsigned)__builtin_clzll(v) - 7;
 		i = (unsigned)(v >> g) & 127;
 	}
-	if (!h->groups || !(hg = h->groups[g])) {
+	if (!h->groups || !(hg = h->groups[g]) || ((uintptr_t)hg & SL_HIST_NARROW)) {
 		sl_hist_add_alloc(h, v);
 		return;
 	}

@@ -68,12 +68,29 @@ void sl_hist_init(struct sl_hist *h)
 	memset(h, 0, sizeof(*h));
 }
 
+/*
+ * A narrow group (SL_HIST_NARROW in its pointer) counts in 8 bits: a
+ * quarter of the memory, for the histograms whose samples come through
+ * sl_hist_add_held() (a task's: hundreds of them, rarely in the cache;
+ * a bucket increment there was 7% of analyze's CPU time on a hackbench
+ * trace).  A bucket that would pass 255 widens its group to 32 bits.
+ */
+static inline bool is_narrow(const uint32_t *p)
+{
+	return (uintptr_t)p & SL_HIST_NARROW;
+}
+
+static inline uint8_t *narrow_of(const uint32_t *p)
+{
+	return (uint8_t *)((uintptr_t)p & ~(uintptr_t)SL_HIST_NARROW);
+}
+
 void sl_hist_free(struct sl_hist *h)
 {
 	if (h->groups) {
 		for (int g = 0; g < SL_HIST_GROUPS; g++)
 			if (h->groups[g])
-				free(h->groups[g]);
+				free(narrow_of(h->groups[g]));
 		free(h->groups);
 	}
 	free(h->sparse);
@@ -85,13 +102,55 @@ static inline const uint32_t *group(const struct sl_hist *h, int g)
 	return h->groups ? h->groups[g] : NULL;
 }
 
+/* Group g in 32 bits: made, or widened from 8 */
 static uint32_t *group_alloc(struct sl_hist *h, int g)
 {
+	uint32_t *hg;
+
 	if (!h->groups)
 		h->groups = xcalloc(SL_HIST_GROUPS, sizeof(*h->groups));
-	if (!h->groups[g])
-		h->groups[g] = xcalloc((size_t)group_size(g), sizeof(uint32_t));
-	return h->groups[g];
+	hg = h->groups[g];
+	if (!hg) {
+		hg = h->groups[g] = xcalloc((size_t)group_size(g), sizeof(uint32_t));
+	} else if (is_narrow(hg)) {
+		uint8_t *n8 = narrow_of(hg);
+
+		hg = xmalloc((size_t)group_size(g) * sizeof(uint32_t));
+		for (int i = 0; i < group_size(g); i++)
+			hg[i] = n8[i];
+		free(n8);
+		h->groups[g] = hg;
+	}
+	return hg;
+}
+
+/* n more samples in bucket (g, i), in whichever width its group has */
+static void bucket_add(struct sl_hist *h, int g, int i, uint32_t n)
+{
+	const uint32_t *hg = group(h, g);
+
+	if (hg && is_narrow(hg) && narrow_of(hg)[i] <= 255 - MIN(n, 255u)) {
+		narrow_of(hg)[i] += (uint8_t)n;
+		return;
+	}
+	uint32_t *b = &group_alloc(h, g)[i];
+
+	*b = *b > UINT32_MAX - n ? UINT32_MAX : *b + n;
+}
+
+/* The count cell of bucket (g, i) for a held sample: a new group is narrow */
+static inline void *held_cell(struct sl_hist *h, int g, int i, bool *narrow)
+{
+	uint32_t *hg;
+
+	if (!h->groups)
+		h->groups = xcalloc(SL_HIST_GROUPS, sizeof(*h->groups));
+	hg = h->groups[g];
+	if (!hg)
+		hg = h->groups[g] = (uint32_t *)((uintptr_t)xcalloc((size_t)group_size(g), 1) |
+						 SL_HIST_NARROW);
+	*narrow = is_narrow(hg);
+	return *narrow ? (void *)(narrow_of(hg) + i) : (void *)(hg + i);
 }
 
 static void expand(struct sl_hist *h);
@@ -99,16 +158,32 @@ static void expand(struct sl_hist *h);
 /* Count the held buckets: their loads overlap instead of one miss each. */
 static void settle(struct sl_hist *h)
 {
-	uint32_t *b[SL_HIST_HELD];
+	void *b[SL_HIST_HELD];
+	bool narrow[SL_HIST_HELD];
 	uint32_t n = h->nr_held;
 
 	if (h->sparse)
 		expand(h);
 	for (uint32_t k = 0; k < n; k++)
-		b[k] = &group_alloc(h, (int)(h->held[k] >> 8))[h->held[k] & 0xff];
-	for (uint32_t k = 0; k < n; k++)
-		if (*b[k] != UINT32_MAX)
-			(*b[k])++;
+		b[k] = held_cell(h, (int)(h->held[k] >> 8), (int)(h->held[k] & 0xff), &narrow[k]);
+	for (uint32_t k = 0; k < n; k++) {
+		if (narrow[k]) {
+			uint8_t *c = b[k];
+
+			if (*c != 255) {
+				(*c)++;
+				continue;
+			}
+			/* widened: the cells computed for the rest may be gone */
+			for (; k < n; k++)
+				bucket_add(h, (int)(h->held[k] >> 8), (int)(h->held[k] & 0xff), 1);
+			break;
+		}
+		uint32_t *c = b[k];
+
+		if (*c != UINT32_MAX)
+			(*c)++;
+	}
 	h->nr_held = 0;
 }
 
@@ -142,6 +217,25 @@ static inline int next_nonzero(const uint32_t *hg, int k, int n)
 	return n;
 }
 
+/* next_nonzero() of a narrow group: eight buckets tested at once */
+static inline int next_nonzero8(const uint8_t *hg, int k, int n)
+{
+	for (; k < n && (k & 7); k++)
+		if (hg[k])
+			return k;
+	for (; k < n; k += 8) {
+		uint64_t a;
+
+		memcpy(&a, hg + k, sizeof(a));
+		if (a)
+			break;
+	}
+	for (; k < n; k++)
+		if (hg[k])
+			return k;
+	return n;
+}
+
 /* inlined: a call per bucket was most of a walk's cost */
 static inline __attribute__((always_inline))
 bool walk_next(const struct sl_hist *h, struct walk *w, int *g, int *i, uint32_t *count)
@@ -163,6 +257,17 @@ bool walk_next(const struct sl_hist *h, struct walk *w, int *g, int *i, uint32_t
 
 		if (!hg)
 			continue;
+		if (is_narrow(hg)) {
+			k = next_nonzero8(narrow_of(hg), k, n);
+			if (k < n) {
+				*g = w->g;
+				*i = k;
+				*count = narrow_of(hg)[k];
+				w->i = k + 1;
+				return true;
+			}
+			continue;
+		}
 		k = next_nonzero(hg, k, n);
 		if (k < n) {
 			*g = w->g;
@@ -218,12 +323,22 @@ void sl_hist_compact(struct sl_hist *h)
 
 		if (!hg)
 			continue;
-		for (i = next_nonzero(hg, 0, n); i < n; i = next_nonzero(hg, i + 1, n)) {
-			sparse[2 * nr] = (uint32_t)g << 8 | (uint32_t)i;
-			sparse[2 * nr + 1] = hg[i];
-			nr++;
+		if (is_narrow(hg)) {
+			const uint8_t *h8 = narrow_of(hg);
+
+			for (i = next_nonzero8(h8, 0, n); i < n; i = next_nonzero8(h8, i + 1, n)) {
+				sparse[2 * nr] = (uint32_t)g << 8 | (uint32_t)i;
+				sparse[2 * nr + 1] = h8[i];
+				nr++;
+			}
+		} else {
+			for (i = next_nonzero(hg, 0, n); i < n; i = next_nonzero(hg, i + 1, n)) {
+				sparse[2 * nr] = (uint32_t)g << 8 | (uint32_t)i;
+				sparse[2 * nr + 1] = hg[i];
+				nr++;
+			}
 		}
-		free(h->groups[g]);
+		free(narrow_of(h->groups[g]));
 	}
 	free(h->groups);
 	h->groups = NULL;
@@ -319,7 +434,9 @@ void sl_hist_remove(struct sl_hist *dst, const struct sl_hist *src)
 	while (walk_next(src, &w, &g, &i, &c)) {
 		uint32_t *b = dst->groups ? dst->groups[g] : NULL;
 
-		if (b)
+		if (b && is_narrow(b))
+			narrow_of(b)[i] = narrow_of(b)[i] > c ? (uint8_t)(narrow_of(b)[i] - c) : 0;
+		else if (b)
 			b[i] = b[i] > c ? b[i] - c : 0;
 	}
 	dst->count = dst->count > src->count ? dst->count - src->count : 0;

@@ -326,6 +326,71 @@ static void test_remove(void **state)
 	sl_hist_free(&rest);
 }
 
+/*
+ * A held histogram's groups count in 8 bits until a bucket passes 255:
+ * the same answers as 32 bits before and after the widening, with
+ * samples held, added, merged in, removed, compacted and counted at once.
+ */
+static void test_narrow(void **state)
+{
+	struct sl_hist plain, held, part;
+	const uint64_t vals[] = { 7, 1000, 1003, 250000, 260000, 9000000 };
+
+	(void)state;
+	sl_hist_init(&plain);
+	sl_hist_init(&held);
+	for (int i = 0; i < 200; i++)
+		for (size_t k = 0; k < sizeof(vals) / sizeof(vals[0]); k++) {
+			sl_hist_add(&plain, vals[k]);
+			sl_hist_add_held(&held, vals[k]);
+		}
+	assert_same(&plain, &held);
+	assert_true((uintptr_t)held.groups[0] & SL_HIST_NARROW);	/* 200 in a bucket */
+	assert_false((uintptr_t)plain.groups[0] & SL_HIST_NARROW);
+	for (int i = 0; i < 300; i++) {		/* 1000 and 7 pass 255, not 250000 */
+		sl_hist_add(&plain, i % 2 ? 1000 : 7);
+		sl_hist_add_held(&held, i % 2 ? 1000 : 7);
+	}
+	assert_same(&plain, &held);
+	assert_false((uintptr_t)held.groups[0] & SL_HIST_NARROW);	/* widened */
+	assert_true((uintptr_t)held.groups[10] & SL_HIST_NARROW);	/* 250000's group */
+
+	/* a plain add, a counted add and a merge into narrow groups widen them */
+	sl_hist_add(&plain, 250002);
+	sl_hist_add(&held, 250002);
+	sl_hist_add_count(&plain, 9000001, 1000);
+	sl_hist_add_count(&held, 9000001, 1000);
+	sl_hist_add_held(&held, 1003);
+	sl_hist_add(&plain, 1003);
+	sl_hist_init(&part);
+	sl_hist_add_held(&part, 250000);
+	sl_hist_merge(&held, &part);
+	sl_hist_merge(&plain, &part);
+	assert_same(&plain, &held);
+
+	/* removed from a narrow group: its counts go down */
+	sl_hist_free(&part);
+	sl_hist_init(&part);
+	for (int i = 0; i < 50; i++)
+		sl_hist_add_held(&part, 9000000);
+	sl_hist_add_held(&held, 9000000);
+	sl_hist_add(&plain, 9000000);
+	sl_hist_remove(&held, &part);
+	sl_hist_remove(&plain, &part);
+	assert_same(&plain, &held);
+	assert_int_equal(held.count, plain.count);
+
+	/* compacted from both widths, and back */
+	sl_hist_compact(&held);
+	assert_same(&plain, &held);
+	sl_hist_add_held(&held, 5);
+	sl_hist_add(&plain, 5);
+	assert_same(&plain, &held);
+	sl_hist_free(&plain);
+	sl_hist_free(&held);
+	sl_hist_free(&part);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_add_count),
 		cmocka_unit_test(test_remove),
+		cmocka_unit_test(test_narrow),
 	};
 	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);
 }
