@@ -1611,13 +1611,12 @@ static void lp_report_summary(struct sl_analyzer *a, struct sl_model *m, struct 
 	fmt_duration(cost, sizeof(cost), s->cost);
 	fmt_duration(saved, sizeof(saved), p->class_total[LP_TICK].delayed_ns +
 		     p->class_total[LP_NO_TICK].delayed_ns);
-	fprintf(r->out, "\n%sConfiguration%s\n", sl_color(r, SL_C_BOLD), sl_color(r, SL_C_RESET));
-	sl_report_wrap(r, 2, 11, "%-8s %s%s%s: %" PRIu64 " runs went on past their slice, up to the"
-		       " first tick after it, %s in all; HRTICK would have saved their waiters %s of waiting"
-		       " (HRTICK off, %s); to turn it on: echo HRTICK >"
-		       " /sys/kernel/debug/sched/features", "HRTICK", sl_color(r, SL_C_YELLOW),
-		       sl_kinds[SL_KIND_LATE_PREEMPTION_AT_TICK].name, sl_color(r, SL_C_RESET),
-		       s->count, cost, saved, p->hrtick_source);
+	/* three lines under the findings table: the first screen is 24 */
+	sl_report_wrap(r, 2, 11, "%-8s off (%s): %" PRIu64 " runs went on to the tick past their"
+		       " slice, %s (%s%s%s); HRTICK would save their waiters %s: echo HRTICK >"
+		       " /sys/kernel/debug/sched/features", "HRTICK", p->hrtick_source_key, s->count,
+		       cost, sl_color(r, SL_C_YELLOW), sl_kinds[SL_KIND_LATE_PREEMPTION_AT_TICK].name,
+		       sl_color(r, SL_C_RESET), saved);
 }
 
 static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_report *r)

@@ -68,6 +68,33 @@ struct sl_wakeup_moment {
 	bool inferred;			/* the switch-in is inferred: the latency is a lower bound */
 };
 
+/* How a task became runnable (its wait's start): perf sched latency counts them all. */
+enum sl_wait_kind {
+	SL_WAIT_WAKEUP = 0,		/* woken from sleep: from its waking */
+	SL_WAIT_PREEMPTED,		/* switched out preempted ("R+"): from the switch-out */
+	SL_WAIT_RUNNABLE,		/* switched out "R": schedule() while runnable (a
+					 * preemption at return to user, a yield): from then */
+	SL_WAIT_NEW,			/* a new task: from its sched_wakeup_new */
+	SL_WAIT__NR,
+};
+extern const char *const sl_wait_kind_names[SL_WAIT__NR];
+
+/*
+ * One runnable wait, from the task's becoming runnable (enum sl_wait_kind)
+ * to its switch-in: the longest of a task or of the trace (the first of
+ * equal ones), perf sched latency's "max delay" with its start and end.
+ */
+struct sl_wait_moment {
+	uint64_t wait;			/* to - from */
+	uint64_t from, to;
+	int32_t cpu;			/* where it ran */
+	int32_t pid;
+	uint32_t comm;			/* the task's comm at the switch-in */
+	uint64_t serial;		/* the task's (sl_wait_comm()) */
+	uint8_t kind;			/* enum sl_wait_kind */
+	bool inferred;			/* the switch-in is inferred: at least this long */
+};
+
 /* From `from` on, a task may run on the CPUs of mask (an id of the model's). */
 struct sl_aff_span {
 	uint64_t from;
@@ -84,6 +111,7 @@ struct sl_task {
 	int32_t cpu;			/* RUNNING/QUEUED/PENDING: that CPU; else the last one, -1 unknown */
 	uint64_t since;			/* when it entered its state (0 when unknown) */
 	uint64_t runnable_since;	/* QUEUED/PENDING/WAKING: start of the current wait */
+	uint8_t wait_kind;		/* enum sl_wait_kind of that wait */
 
 	/* the wakeup in flight: from its waking until the task runs */
 	bool wake_valid;		/* a latency sample is due at switch-in */
@@ -143,6 +171,10 @@ struct sl_task {
 	struct sl_hist latency;		/* wakeup latency samples that pass the filters
 					 * (sl_hist_add_held: its buckets are cold) */
 	struct sl_wakeup_moment worst;	/* the worst of them (valid when latency.count) */
+	/* its longest runnable wait of any kind in the filters, not across lost events (valid: to) */
+	struct sl_wait_moment wait_worst;
+	uint64_t fork_delay;		/* sched_wakeup_new to its first run (valid: fork_delay_seen) */
+	bool fork_delay_seen;
 };
 
 struct sl_cpu {
@@ -357,6 +389,23 @@ struct sl_model {
 	 * happened).  In the others too, but with --exclude-inferred.
 	 */
 	struct sl_hist latency_inferred;
+	/*
+	 * Runnable waits of any kind (after a wakeup, a preemption or a fork)
+	 * in the filters, not across lost events: the longest, perf sched
+	 * latency's max (valid: its to); and the new tasks' first waits, from
+	 * sched_wakeup_new to their first run (not wakeup latency samples).
+	 */
+	struct sl_wait_moment wait_worst;
+	struct sl_wait_moment wait_worst_by[SL_WAIT__NR];	/* the same by kind */
+	/*
+	 * The longest as perf 6.1 (Debian 12's) counts: it reads wakeups from
+	 * sched_wakeup only (not sched_waking: a perf sched record has none),
+	 * and the preempted state "R+" of kernels since 4.14 as a sleep, so
+	 * its delays are the waits after "R", after sched_wakeup_new, and
+	 * after a sched_wakeup from that event's time.
+	 */
+	struct sl_wait_moment wait_worst_perf61;
+	struct sl_hist fork_delay;
 	/* the samples of latency over time (series.h) */
 	struct sl_series latency_series;
 
@@ -447,6 +496,12 @@ const struct sl_cpuset *sl_task_allowed_at(const struct sl_model *m, const struc
 					   uint64_t ts);
 uint32_t sl_cpuset_count(const struct sl_cpuset *s);
 const char *sl_task_comm(const struct sl_model *m, const struct sl_task *t);
+/*
+ * The name of the task of a wait as perf sched latency gives it: its last
+ * comm (a task named perf until it exec'd sched-pipe is sched-pipe);
+ * the comm at the wait when the task is no longer kept.
+ */
+uint32_t sl_wait_comm(const struct sl_model *m, const struct sl_wait_moment *w);
 /* The folded tasks of comm (interned), NULL none (task_fold.c). */
 const struct sl_folded_comm *sl_folded_comm(const struct sl_model *m, uint32_t comm);
 /* Did t run, wait or wake (the report lists such tasks, in the filters)? */

@@ -337,6 +337,13 @@ const char *sl_task_comm(const struct sl_model *m, const struct sl_task *t)
 	return t ? sl_str(m->strtab, t->comm) : "<idle>";
 }
 
+uint32_t sl_wait_comm(const struct sl_model *m, const struct sl_wait_moment *w)
+{
+	const struct sl_task *t = sl_model_task(m, w->pid);
+
+	return t && t->serial == w->serial ? t->comm : w->comm;
+}
+
 /* Per-CPU kernel threads: "ksoftirqd/3", "kworker/3:1", "kworker/1:1H", "migration/2". */
 static bool comm_is_percpu_kthread(const char *comm)
 {
@@ -565,6 +572,66 @@ static void add_pending(struct sl_model *m, struct sl_task *t, int cpu, uint64_t
 	cpu_changed(m, c, ts);
 }
 
+static bool gap_since(const struct sl_model *m, int cpu, uint64_t since);
+
+const char *const sl_wait_kind_names[SL_WAIT__NR] = {
+	[SL_WAIT_WAKEUP] = "wakeup", [SL_WAIT_PREEMPTED] = "preemption",
+	[SL_WAIT_RUNNABLE] = "switch-out R", [SL_WAIT_NEW] = "fork",
+};
+
+/* The longest so far (to = 0: none yet; perf keeps the first of equal ones). */
+static void keep_longest(struct sl_wait_moment *worst, const struct sl_wait_moment *w)
+{
+	if (!worst->to || w->wait > worst->wait)
+		*worst = *w;
+}
+
+/*
+ * note_wait - t, runnable since runnable_since, is switched in on c at ts:
+ * one runnable wait of any kind (perf sched latency's delay), and for a
+ * new task its fork-to-first-run delay.  Not across lost events on either
+ * CPU (as wakeup latency); an inferred switch-in makes it a lower bound.
+ */
+static void note_wait(struct sl_model *m, const struct sl_cpu *c, struct sl_task *t, uint64_t ts,
+		      bool inferred)
+{
+	uint64_t from = t->runnable_since, wait = sl_dur(from, ts);
+	uint8_t kind = t->wait_kind;
+	struct sl_wait_moment w;
+
+	/* most waits are the longest of nothing: a few compares per switch-in (to = 0: none yet) */
+	if (!from || (t->wait_worst.to && wait <= t->wait_worst.wait &&
+		      m->wait_worst_by[kind].to && wait <= m->wait_worst_by[kind].wait &&
+		      kind != SL_WAIT_NEW &&
+		      (kind == SL_WAIT_PREEMPTED ||
+		       (m->wait_worst_perf61.to && wait <= m->wait_worst_perf61.wait))))
+		return;
+	if (gap_since(m, c->cpu, from) || (t->cpu != c->cpu && gap_since(m, t->cpu, from)) ||
+	    !sl_filter_task(m->cfg, m->strtab, t) || !sl_filter_cpu(m->cfg, c->cpu) ||
+	    !sl_filter_time(m->cfg, ts))
+		return;
+	w = (struct sl_wait_moment){
+		.wait = wait, .from = from, .to = ts, .cpu = c->cpu, .pid = t->pid,
+		.comm = t->comm, .serial = t->serial, .kind = kind, .inferred = inferred,
+	};
+	if (kind == SL_WAIT_NEW && !t->fork_delay_seen) {
+		sl_hist_add(&m->fork_delay, wait);
+		t->fork_delay = wait;
+		t->fork_delay_seen = true;
+	}
+	keep_longest(&t->wait_worst, &w);
+	keep_longest(&m->wait_worst, &w);
+	keep_longest(&m->wait_worst_by[kind], &w);
+	if (kind == SL_WAIT_WAKEUP && t->wakeup_ts && t->wakeup_ts >= from) {
+		/* perf 6.1: from the sched_wakeup */
+		w.from = t->wakeup_ts;
+		w.wait = sl_dur(w.from, ts);
+		keep_longest(&m->wait_worst_perf61, &w);
+	} else if (kind != SL_WAIT_WAKEUP && kind != SL_WAIT_PREEMPTED) {
+		keep_longest(&m->wait_worst_perf61, &w);
+	}
+}
+
 /* The wait of a runnable task ends (switch-in, or its state became unknown). */
 static void end_wait(struct sl_model *m, struct sl_task *t, uint64_t ts)
 {
@@ -600,6 +667,7 @@ static void start_wakeup(struct sl_model *m, struct sl_task *t, int32_t waker_pi
 	t->ipi_ts = 0;
 	t->wake_seq++;
 	t->runnable_since = ts;
+	t->wait_kind = SL_WAIT_WAKEUP;
 	if (sl_filter_task(m->cfg, m->strtab, t) && sl_filter_time(m->cfg, ts))
 		t->wakeups++;
 }
@@ -813,6 +881,7 @@ static void handle_wakeup_new(struct sl_model *m, const struct sl_event *ev, uin
 	detach(m, t, ts);
 	t->wake_valid = false;	/* rule 5: a new task, not a wakeup */
 	t->runnable_since = ts;
+	t->wait_kind = SL_WAIT_NEW;
 	enqueue(m, t, dest, ts, SL_RUNNABLE_NEW);
 }
 
@@ -1000,6 +1069,8 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 				prev->preemptions++;
 			prev->wake_valid = false;
 			prev->runnable_since = ts;
+			prev->wait_kind = ev->sw.prev_class == SL_PREV_PREEMPTED ? SL_WAIT_PREEMPTED
+										  : SL_WAIT_RUNNABLE;
 			enqueue(m, prev, c->cpu, ts, SL_RUNNABLE_PREEMPTED);
 			break;
 		case SL_PREV_DEAD:
@@ -1063,8 +1134,10 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 						   sl_filter_cpu(m->cfg, c->cpu) && sl_filter_time(m->cfg, ts);
 			}
 		}
-		if (was_runnable)
+		if (was_runnable) {
+			note_wait(m, c, next, ts, p->implied);
 			end_wait(m, next, ts);
+		}
 		next->wake_valid = false;
 		next->wake_unconfirmed = false;
 		next->runnable_since = 0;
@@ -1678,6 +1751,7 @@ struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *str
 	sl_hist_init(&m->latency_ipi);
 	sl_hist_init(&m->latency_noipi);
 	sl_hist_init(&m->latency_inferred);
+	sl_hist_init(&m->fork_delay);
 	sl_series_init(&m->latency_series, cfg->window_ns);
 	hash_grow(&p->hash);
 	m->llc_source = "default (one domain)";
@@ -1801,6 +1875,7 @@ void sl_model_free(struct sl_model *m)
 	sl_hist_free(&m->latency_ipi);
 	sl_hist_free(&m->latency_noipi);
 	sl_hist_free(&m->latency_inferred);
+	sl_hist_free(&m->fork_delay);
 	free(m->event_counts);
 	free(m->llc_of);
 	sl_findings_free(m->findings);

@@ -226,6 +226,48 @@ static cJSON *moment_json(struct sl_model *m, const struct sl_hist *h, const str
 	return o;
 }
 
+/* One runnable wait of any kind (perf sched latency's max delay and its start/end). */
+static cJSON *wait_moment_json(struct sl_model *m, const struct sl_wait_moment *w, bool with_task)
+{
+	cJSON *o;
+
+	if (!w->to)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	sl_json_add_u64(o, "wait_ns", w->wait);
+	sl_json_add_u64(o, "from_ns", w->from);
+	sl_json_add_u64(o, "to_ns", w->to);
+	cJSON_AddStringToObject(o, "after", sl_wait_kind_names[w->kind]);
+	sl_json_add_i64(o, "cpu", w->cpu);
+	cJSON_AddBoolToObject(o, "inferred", w->inferred);
+	if (with_task) {
+		/* named as perf sched latency names it: the task's last comm */
+		sl_json_add_i64(o, "pid", w->pid);
+		cJSON_AddStringToObject(o, "comm", sl_str(m->strtab, sl_wait_comm(m, w)));
+	}
+	cJSON_AddStringToObject(o, "comm_then", sl_str(m->strtab, w->comm));
+	return o;
+}
+
+/*
+ * Every runnable wait, after a wakeup, a preemption or a fork: the longest (perf sched latency's max); the new tasks' fork-to-
+ * first-run delays, apart from the wakeup latency.
+ */
+static void waits_json(struct sl_model *m, cJSON *root)
+{
+	cJSON *o = cJSON_AddObjectToObject(root, "runnable_wait");
+
+	cJSON *by = cJSON_CreateObject();
+
+	cJSON_AddItemToObject(o, "max", wait_moment_json(m, &m->wait_worst, true));
+	for (int k = 0; k < SL_WAIT__NR; k++)
+		cJSON_AddItemToObject(by, sl_wait_kind_names[k],
+				      wait_moment_json(m, &m->wait_worst_by[k], true));
+	cJSON_AddItemToObject(o, "max_after", by);
+	cJSON_AddItemToObject(o, "max_as_perf_6_1", wait_moment_json(m, &m->wait_worst_perf61, true));
+	cJSON_AddItemToObject(root, "fork_delay", sl_hist_json(&m->fork_delay));
+}
+
 /*
  * The CPUs t may run on at the end of the trace as recorded ("0-3,8"),
  * null when the trace recorded none for it; its moves by a migration/N
@@ -282,6 +324,11 @@ static void tasks_json(struct sl_model *m, cJSON *root)
 		sl_json_add_u64(o, "preemptions", t->preemptions);
 		sl_json_add_u64(o, "migrations", t->migrations);
 		sl_json_add_i64(o, "prio", t->prio);
+		cJSON_AddItemToObject(o, "max_wait", wait_moment_json(m, &t->wait_worst, false));
+		if (t->fork_delay_seen)
+			sl_json_add_u64(o, "fork_delay_ns", t->fork_delay);
+		else
+			cJSON_AddNullToObject(o, "fork_delay_ns");
 		affinity_json(m, t, o);
 		cJSON_AddItemToArray(tasks, o);
 	}
@@ -503,6 +550,7 @@ cJSON *sl_report_json(struct sl_model *m, const char *path)
 	cJSON_AddItemToObject(lat, "remote_no_ipi", sl_hist_json(&m->latency_noipi));
 	cJSON_AddItemToObject(lat, "worst", moment_json(m, &m->latency, &m->latency_worst, true));
 	cJSON_AddItemToObject(root, "wakeup_latency", lat);
+	waits_json(m, root);
 	cJSON_AddItemToObject(root, "latency_over_time", series_json(m));
 
 	tasks_json(m, root);

@@ -265,6 +265,79 @@ static void inferred_rows(struct sl_report *r, struct sl_model *m)
 		m->latency.count);
 }
 
+static char *glued(char *s);
+
+/*
+ * "max wait 30.53 ms: sh:7575 runnable after preemption 2593.273729, ran
+ * 2593.304255 on cpu0": the longest runnable wait of any kind.
+ */
+/* "sh:7575", or "sched-pipe:12926 (perf then)": named as perf names it, its last comm */
+static const char *wait_task(char *buf, size_t len, struct sl_model *m, const struct sl_wait_moment *w)
+{
+	if (sl_wait_comm(m, w) != w->comm)
+		snprintf(buf, len, "%s:%d (%s then)", sl_str(m->strtab, sl_wait_comm(m, w)), w->pid,
+			 sl_str(m->strtab, w->comm));
+	else
+		snprintf(buf, len, "%s:%d", sl_str(m->strtab, w->comm), w->pid);
+	return buf;
+}
+
+static void max_delay_line(struct sl_report *r, struct sl_model *m, bool brief)
+{
+	const struct sl_wait_moment *w = &m->wait_worst, *p = &m->wait_worst_perf61;
+	char d[32], a[32], b[32], task[160];
+
+	if (!w->to)
+		return;
+	if (brief) {
+		/* the first screen: two lines */
+		sl_report_wrap(r, 2, 11, "%-8s %s (any kind: perf's max delay): %s after" SL_GLUE
+			       "%s %s" SL_GLUE ".." SL_GLUE "%s" SL_GLUE "cpu%d%s", "max wait",
+			       fmt_duration(d, sizeof(d), w->wait), wait_task(task, sizeof(task), m, w),
+			       sl_wait_kind_names[w->kind], fmt_ts(a, sizeof(a), w->from),
+			       fmt_ts(b, sizeof(b), w->to), w->cpu, w->inferred ? " (at least)" : "");
+		return;
+	}
+	sl_report_wrap(r, 2, 11, "%-8s %s: %s runnable after" SL_GLUE "%s %s, ran" SL_GLUE "%s"
+		       SL_GLUE "on" SL_GLUE "cpu%d%s (the longest wait of any kind: perf sched"
+		       " latency's max delay)", "max wait", fmt_duration(d, sizeof(d), w->wait),
+		       wait_task(task, sizeof(task), m, w), sl_wait_kind_names[w->kind],
+		       fmt_ts(a, sizeof(a), w->from), fmt_ts(b, sizeof(b), w->to), w->cpu,
+		       w->inferred ? " (an inferred switch-in: at least this long)" : "");
+	if (!p->to || (p->pid == w->pid && p->from == w->from && p->to == w->to))
+		return;
+	/* perf 6.1 counts fewer kinds (see max_as_perf_6_1 in model.h) */
+	sl_report_wrap(r, 11, 11, "perf 6.1's max delay (sched_wakeup only, \"R+\" not a wait): %s,"
+		       " %s after" SL_GLUE "%s %s .. %s", fmt_duration(d, sizeof(d), p->wait),
+		       wait_task(task, sizeof(task), m, p), sl_wait_kind_names[p->kind],
+		       fmt_ts(a, sizeof(a), p->from), fmt_ts(b, sizeof(b), p->to));
+}
+
+/* "new      12 tasks, fork to first run (not wakeups): p50 1.2 ms, max 27.8 ms" */
+static void fork_delay_line(struct sl_report *r, struct sl_model *m)
+{
+	char a[32], c[32];
+
+	if (!m->fork_delay.count)
+		return;
+	fmt_duration(a, sizeof(a), sl_hist_percentile(&m->fork_delay, 50));
+	fmt_duration(c, sizeof(c), m->fork_delay.max);
+	sl_report_wrap(r, 2, 11, "%-8s %" PRIu64 " tasks, fork to first run (not wakeups): p50"
+		       SL_GLUE "%s, max" SL_GLUE "%s", "new", m->fork_delay.count, glued(a), glued(c));
+}
+
+/* The latency section's rows of the other waits: new tasks' first run, the longest wait. */
+static void other_wait_rows(struct sl_report *r, struct sl_model *m)
+{
+	if (m->fork_delay.count) {
+		fputs("\n  new tasks, fork (sched_wakeup_new) to first run, apart from the wakeups:\n",
+		      r->out);
+		sl_report_latency_header(r, 14);
+		sl_report_latency_row(r, 14, "new task", &m->fork_delay);
+	}
+	max_delay_line(r, m, false);
+}
+
 /* "worst    1.33 ms: tail:8336 woken 913.967145, ran 913.968480 on cpu1" */
 static void worst_line(struct sl_report *r, struct sl_model *m, const char *label,
 		       const struct sl_wakeup_moment *w)
@@ -316,6 +389,7 @@ static void latency_section(struct sl_report *r, struct sl_model *m)
 	if (!m->latency.count) {
 		fputs("  no wakeup-latency samples\n", r->out);
 		inferred_rows(r, m);
+		other_wait_rows(r, m);
 		return;
 	}
 	sl_report_latency_header(r, 14);
@@ -329,6 +403,7 @@ static void latency_section(struct sl_report *r, struct sl_model *m)
 	inferred_rows(r, m);
 	worst_line(r, m, "worst", &m->latency_worst);
 	peak_line(r, m);
+	other_wait_rows(r, m);
 }
 
 /* "1us", "20ms": a 1-2-5 boundary as a short label */
@@ -541,7 +616,7 @@ static void folded_line(struct sl_report *r, const struct sl_model *m)
 
 static void tasks_section(struct sl_report *r, struct sl_model *m)
 {
-	enum { T_TASK, T_WAKEUPS, T_P50, T_P99, T_MAX, T_WOKEN, T_RAN, T_RUN, T_WAIT,
+	enum { T_TASK, T_WAKEUPS, T_P50, T_P99, T_MAX, T_WOKEN, T_RAN, T_MAXWAIT, T_RUN, T_WAIT,
 	       T_PREEM, T_MIGR, T__NR };
 	struct sl_col cols[T__NR] = {
 		[T_TASK] = { "task", 20, 0, true },
@@ -551,6 +626,8 @@ static void tasks_section(struct sl_report *r, struct sl_model *m)
 		[T_MAX] = { "max", 8, 0, false },
 		[T_WOKEN] = { "max woken", ts_width(m), 0, false },
 		[T_RAN] = { "max ran", ts_width(m), 3, false },
+		/* the longest wait of any kind: perf sched latency's max delay */
+		[T_MAXWAIT] = { "max wait", 8, 2, false },
 		[T_RUN] = { "run", 9, 6, false },
 		[T_WAIT] = { "wait", 9, 5, false },
 		[T_PREEM] = { "preem", 6, 8, false },
@@ -580,7 +657,8 @@ static void tasks_section(struct sl_report *r, struct sl_model *m)
 		if (cols[i].width < (int)strlen(cols[i].head))
 			cols[i].width = (int)strlen(cols[i].head);
 	mask = sl_cols_fit(r, 2, cols, T__NR);
-	sl_report_section(r, "Tasks by wakeup-latency p99 (max: the worst wakeup, woken .. ran)");
+	sl_report_section(r, "Tasks by wakeup-latency p99 (max: the worst wakeup, woken .. ran;"
+			  " max wait: its longest wait of any kind)");
 	sl_cols_row(r, 2, cols, T__NR, mask, NULL);
 	shown = listed(r, n);
 	for (size_t i = 0; i < shown; i++) {
@@ -593,6 +671,10 @@ static void tasks_section(struct sl_report *r, struct sl_model *m)
 		sl_report_cell(b[T_MAX], sizeof(b[0]), t->latency.max);
 		fmt_ts(b[T_WOKEN], sizeof(b[0]), t->worst.wake_ts);
 		fmt_ts(b[T_RAN], sizeof(b[0]), t->worst.run_ts);
+		if (t->wait_worst.to)
+			sl_report_cell(b[T_MAXWAIT], sizeof(b[0]), t->wait_worst.wait);
+		else
+			snprintf(b[T_MAXWAIT], sizeof(b[0]), "-");
 		fmt_duration(b[T_RUN], sizeof(b[0]), t->run_ns);
 		fmt_duration(b[T_WAIT], sizeof(b[0]), t->wait_ns);
 		snprintf(b[T_PREEM], sizeof(b[0]), "%" PRIu64, t->preemptions);
@@ -736,6 +818,8 @@ static void summary_latency(struct sl_report *r, struct sl_model *m)
 	fprintf(r->out, "\n%sWakeup latency%s", sl_color(r, SL_C_BOLD), sl_color(r, SL_C_RESET));
 	if (!m->latency.count) {
 		fputs("  no samples\n", r->out);
+		fork_delay_line(r, m);
+		max_delay_line(r, m, true);
 		return;
 	}
 	fmt_duration(a, sizeof(a), sl_hist_percentile(&m->latency, 50));
@@ -745,6 +829,8 @@ static void summary_latency(struct sl_report *r, struct sl_model *m)
 	fprintf(r->out, "  %" PRIu64 " wakeups: p50" SL_GLUE "%s, p99" SL_GLUE "%s, max" SL_GLUE "%s\n",
 		m->latency.count, glued(a), glued(b), glued(c));
 	worst_line(r, m, "worst", &m->latency_worst);
+	fork_delay_line(r, m);
+	max_delay_line(r, m, true);
 }
 
 /* "0-3,8" */
