@@ -183,6 +183,12 @@ int cmd_analyze(int argc, char **argv)
 				error_msg("analyze: %s", err_rule);
 				goto usage;
 			}
+			if (rules[nr_rules].family) {
+				error_msg("analyze: --fail-on '%s': a family of metrics is for schedlint "
+					  "diff; name one metric here ('wakeup.p99>500us')", optarg);
+				nr_rules++;
+				goto usage;
+			}
 			if (sl_rule_needs_base(&rules[nr_rules++])) {
 				error_msg("analyze: --fail-on '%s': a change (+N, +N%%) needs two runs: "
 					  "use schedlint diff, or an absolute limit here "

@@ -48,6 +48,12 @@ static const char diff_usage[] =
 	"                          'switches.per_s<-10%'\n"
 	"                        durations take units (500us); from a base of 0 any\n"
 	"                        increase is +inf%: it crosses every '>' threshold\n"
+	"                        METRIC may be a family: 'wakeup.p*', '*.cost_per_s'\n"
+	"                        (fails when a member fails); a relative threshold\n"
+	"                        may have a floor: 'wakeup.p*>+20%&+250ns'\n"
+	"  --fail-on=default     the default gate (also with no --fail-on):\n"
+	"                          'wakeup.p*>+35%&+250ns', for each finding kind\n"
+	"                          'KIND.cost_per_s>+20%&+1ms/s', 'switches.per_s<-20%'\n"
 	"  --fail-on=none        no rules: the table only, exit 0\n"
 	"  --list-metrics        list the metrics rules can name, and exit\n"
 	"  --confidence=P        of the test, in percent (default 95)\n"
@@ -93,6 +99,8 @@ struct diff_args {
 	size_t nr_rules;
 	bool json, markdown, options_given, allow_unmeasured, all;
 	bool no_rules;			/* --fail-on none */
+	bool default_rules;		/* --fail-on default, or no --fail-on at all */
+	bool implicit_default;		/* ... the latter */
 	const char *junit, *color;
 	double confidence;
 	int top;
@@ -422,6 +430,10 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 				a->no_rules = true;	/* the table only: nothing can fail */
 				break;
 			}
+			if (!strcmp(optarg, "default")) {
+				a->default_rules = true;
+				break;
+			}
 			a->rules = xrealloc(a->rules, (a->nr_rules + 1) * sizeof(*a->rules));
 			if (sl_rule_parse(optarg, &a->rules[a->nr_rules], err, sizeof(err))) {
 				error_msg("diff: %s", err);
@@ -459,9 +471,23 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 			push_path(&a->pos, &a->nr_pos, argv[optind]);
 	}
 
-	if (a->no_rules && a->nr_rules) {
-		error_msg("diff: --fail-on none and a rule ('%s'): which is it?", a->rules[0].text);
+	if (a->no_rules && (a->nr_rules || a->default_rules)) {
+		error_msg("diff: --fail-on none and a rule ('%s'): which is it?",
+			  a->nr_rules ? a->rules[0].text : "default");
 		return -1;
+	}
+	if (!a->no_rules && !a->nr_rules && !a->default_rules)
+		a->default_rules = a->implicit_default = true;
+	if (a->default_rules) {
+		/* the default gate, after the rules given with it */
+		for (const char *const *t = sl_default_rules(); *t; t++) {
+			a->rules = xrealloc(a->rules, (a->nr_rules + 1) * sizeof(*a->rules));
+			if (sl_rule_parse(*t, &a->rules[a->nr_rules], err, sizeof(err))) {
+				error_msg("diff: the default gate: %s", err);	/* a bug */
+				return -1;
+			}
+			a->rules[a->nr_rules++].from_default = true;
+		}
 	}
 	if (a->json && a->markdown) {
 		error_msg("diff: --json or --markdown, not both");
@@ -614,6 +640,10 @@ int cmd_diff(int argc, char **argv)
 		error_msg("diff: %s", err);
 		goto out;
 	}
+	if (a.implicit_default)
+		sl_diff_note(&d, "no --fail-on: the default gate (--fail-on default: every wakeup "
+			     "percentile, each finding kind's cost per second, switches per second; "
+			     "man schedlint-diff, DEFAULT GATE); --fail-on none for the table alone");
 	if (workload_trace)
 		sl_diff_note(&d, "workload: the traces' metrics are of the command schedlint "
 			     "record ran (%s: %s) and its tasks; --system for every task",

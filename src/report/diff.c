@@ -380,16 +380,142 @@ static int verdict_rank(int v)
 	}
 }
 
+/* Evaluate rule r on one row, every side against side 0, into res[side]. */
+static void eval_on_row(struct sl_diff *d, const struct sl_rule *r, struct sl_diff_row *row,
+			struct sl_rule_result *res)
+{
+	struct sl_rule member = *r;
+
+	member.unit = row->unit;	/* a family of mixed units: relative, each its own */
+	for (size_t s = 1; s < d->nr_sides; s++) {
+		struct sl_diff_cell *cell = &row->cells[s];
+		struct sl_compare c = {
+			.base = &row->cells[0].range, .new = &cell->range, .multi = d->multi,
+			.tested = cell->tested, .p = cell->p, .confidence = d->opts.confidence,
+			.allow_unmeasured = d->opts.allow_unmeasured,
+		};
+		int v;
+
+		sl_rule_eval(&member, &c, &res[s]);
+		v = (int)res[s].verdict;
+		if (verdict_rank(v) > verdict_rank(cell->verdict))
+			cell->verdict = v;
+		if (verdict_rank(v) > verdict_rank(row->verdict))
+			row->verdict = v;
+	}
+	/* a row a rule names is always in the table, a comm beyond --top or a 0 -> 0 */
+	row->covered = true;
+	/* a family's member, or a default rule's row, when it did more than pass */
+	if (!(r->family || r->from_default) ||
+	    (row->verdict >= 0 && row->verdict != SL_VERDICT_PASS)) {
+		row->shown = true;
+		if (row->zero_hidden) {
+			row->zero_hidden = false;
+			d->zero_hidden--;
+		}
+	}
+}
+
+/* "wakeup.p50 (+64.0%, +340 ns, p = 0.008)": a family member in a line */
+static size_t member_brief(char *buf, size_t len, const struct sl_diff_row *row, size_t s,
+			   const struct sl_rule_result *res)
+{
+	const struct sl_diff_cell *c = &row->cells[s];
+	char pct[32], delta[48], p[32] = "";
+
+	if (res->verdict == SL_VERDICT_UNMEASURED || res->verdict == SL_VERDICT_SKIP)
+		return (size_t)snprintf(buf, len, "%s (not measured)", row->name);
+	if (isinf(c->pct))
+		snprintf(pct, sizeof(pct), "%sinf%%", c->pct > 0 ? "+" : "-");
+	else
+		snprintf(pct, sizeof(pct), "%+.1f%%", c->pct);
+	sl_metric_fmt_delta(delta, sizeof(delta), row->unit, c->delta);
+	if (!isnan(res->p))
+		snprintf(p, sizeof(p), res->p < 0.001 ? ", p < 0.001" : ", p = %.3f", res->p);
+	return (size_t)snprintf(buf, len, "%s (%s, %s%s)", row->name, pct, delta, p);
+}
+
+/* A family's result on side s: the worst member's verdict, the members that made it. */
+static void family_result(const struct sl_diff *d, const struct sl_diff_rule *dr, size_t s,
+			  struct sl_rule_result *out)
+{
+	int worst = SL_VERDICT_PASS;
+	size_t n = 0, used, shown = 0;
+	const char *what;
+
+	memset(out, 0, sizeof(*out));
+	out->p = NAN;
+	for (size_t m = 0; m < dr->nr_members; m++) {
+		const struct sl_rule_result *res = &dr->member_results[m * d->nr_sides + s];
+
+		out->crossed |= res->crossed;
+		if (verdict_rank((int)res->verdict) > verdict_rank(worst)) {
+			worst = (int)res->verdict;
+			out->observed = res->observed;
+			out->p = res->p;
+		}
+	}
+	out->verdict = (enum sl_verdict)worst;
+	for (size_t m = 0; m < dr->nr_members; m++)
+		n += (int)dr->member_results[m * d->nr_sides + s].verdict == worst;
+	switch (worst) {
+	case SL_VERDICT_FAIL:
+		what = "failed";
+		break;
+	case SL_VERDICT_UNMEASURED:
+		what = "not measured (a rule that cannot be evaluated fails)";
+		break;
+	case SL_VERDICT_NOISE:
+		what = "crossed, within the noise";
+		break;
+	case SL_VERDICT_SKIP:
+		what = "not measured, allowed";
+		break;
+	default:
+		snprintf(out->why, sizeof(out->why), "%zu metric%s, none crossed", dr->nr_members,
+			 dr->nr_members == 1 ? "" : "s");
+		return;
+	}
+	used = (size_t)snprintf(out->why, sizeof(out->why), "%zu of %zu metric%s %s:", n,
+				dr->nr_members, dr->nr_members == 1 ? "" : "s", what);
+	for (size_t m = 0; m < dr->nr_members && used < sizeof(out->why); m++) {
+		const struct sl_rule_result *res = &dr->member_results[m * d->nr_sides + s];
+		char brief[160];
+
+		if ((int)res->verdict != worst)
+			continue;
+		member_brief(brief, sizeof(brief), &d->rows[dr->members[m]], s, res);
+		/* room for ", and N more" */
+		if (used + strlen(brief) + 2 > sizeof(out->why) - 16) {
+			snprintf(out->why + used, sizeof(out->why) - used, ", and %zu more", n - shown);
+			return;
+		}
+		used += (size_t)snprintf(out->why + used, sizeof(out->why) - used, "%s %s",
+					 shown ? "," : "", brief);
+		shown++;
+	}
+}
+
 int sl_diff_add_rule(struct sl_diff *d, struct sl_rule *r, char *err, size_t errlen)
 {
 	struct sl_diff_rule *dr;
-	struct sl_diff_row *row = NULL;
+	size_t *members = xcalloc(d->nr_rows + 1, sizeof(*members)), nr = 0;
 	const char *missing = NULL;
 
-	for (size_t i = 0; i < d->nr_rows && !row; i++)
+	/* a comm may have '*' or '[' in its name: a row of that very name is no family */
+	for (size_t i = 0; i < d->nr_rows && r->family; i++)
 		if (!strcmp(d->rows[i].name, r->metric))
-			row = &d->rows[i];
-	if (!row) {
+			r->family = false;
+	for (size_t i = 0; i < d->nr_rows; i++)
+		if (r->family ? !fnmatch(r->metric, d->rows[i].name, 0) : !strcmp(d->rows[i].name, r->metric))
+			members[nr++] = i;
+	if (!nr && r->family) {
+		snprintf(err, errlen, "--fail-on '%s': no metric of the runs matches '%s' (a comm's "
+			 "p99 is there when every run has the comm)", r->text, r->metric);
+		free(members);
+		return -1;
+	}
+	if (!nr) {
 		/* only a per-comm metric can be missing: every report has the rest */
 		for (size_t s = 0; s < d->nr_sides && !missing; s++)
 			side_has(&d->sides[s], r->metric, &missing);
@@ -401,39 +527,29 @@ int sl_diff_add_rule(struct sl_diff *d, struct sl_rule *r, char *err, size_t err
 			       strlen(SL_METRIC_COMM_SUFFIX)),
 			 r->metric + strlen(SL_METRIC_COMM_PREFIX), missing ? missing : "every run",
 			 did_you_mean(dym, sizeof(dym), closest_row(d, r->metric)));
+		free(members);
 		return -1;
 	}
 	d->rules = xrealloc(d->rules, (d->nr_rules + 1) * sizeof(*d->rules));
 	dr = &d->rules[d->nr_rules++];
+	memset(dr, 0, sizeof(*dr));
 	dr->rule = *r;
 	memset(r, 0, sizeof(*r));
-	dr->row = (size_t)(row - d->rows);
+	dr->row = members[0];
+	dr->members = members;
+	dr->nr_members = nr;
 	dr->results = xcalloc(d->nr_sides, sizeof(*dr->results));
+	dr->member_results = xcalloc(nr * d->nr_sides, sizeof(*dr->member_results));
+	for (size_t m = 0; m < nr; m++)
+		eval_on_row(d, &dr->rule, &d->rows[members[m]], &dr->member_results[m * d->nr_sides]);
 	for (size_t s = 1; s < d->nr_sides; s++) {
-		struct sl_diff_cell *cell = &row->cells[s];
-		struct sl_compare c = {
-			.base = &row->cells[0].range, .new = &cell->range, .multi = d->multi,
-			.tested = cell->tested, .p = cell->p, .confidence = d->opts.confidence,
-			.allow_unmeasured = d->opts.allow_unmeasured,
-		};
-		int v;
-
-		sl_rule_eval(&dr->rule, &c, &dr->results[s]);
-		v = (int)dr->results[s].verdict;
+		if (dr->rule.family)
+			family_result(d, dr, s, &dr->results[s]);
+		else
+			dr->results[s] = dr->member_results[s];
 		d->nr_checks++;
-		if (sl_verdict_failed(v))
+		if (sl_verdict_failed((int)dr->results[s].verdict))
 			d->nr_failed++;
-		if (verdict_rank(v) > verdict_rank(cell->verdict))
-			cell->verdict = v;
-		if (verdict_rank(v) > verdict_rank(row->verdict))
-			row->verdict = v;
-	}
-	/* a row a rule names is always in the table, a comm beyond --top or a 0 -> 0 */
-	row->covered = true;
-	row->shown = true;
-	if (row->zero_hidden) {
-		row->zero_hidden = false;
-		d->zero_hidden--;
 	}
 	return 0;
 }
@@ -467,21 +583,27 @@ void sl_diff_uncovered(const struct sl_diff *d, struct sl_diff_uncovered *u)
 	}
 }
 
-/* "; no rule covers 3 significant regressions, 1 improvement (2 more changes of no direction)" */
+/* "; not covered by a rule, significant: 3 regressions, 1 improvement, 2 changes of no direction" */
 static void summary_uncovered(const struct sl_diff *d, char *buf, size_t len)
 {
 	struct sl_diff_uncovered u;
-	size_t used;
+	const char *sep = "; not covered by a rule, significant:";
+	size_t used = 0;
 
 	buf[0] = 0;
 	sl_diff_uncovered(d, &u);
-	if (!u.worse && !u.better && !u.other)
-		return;
-	used = (size_t)snprintf(buf, len, "; no rule covers %zu significant regression%s and %zu "
-				"improvement%s", u.worse, u.worse == 1 ? "" : "s", u.better,
-				u.better == 1 ? "" : "s");
+	if (u.worse && used < len) {
+		used += (size_t)snprintf(buf + used, len - used, "%s %zu regression%s", sep, u.worse,
+					 u.worse == 1 ? "" : "s");
+		sep = ",";
+	}
+	if (u.better && used < len) {
+		used += (size_t)snprintf(buf + used, len - used, "%s %zu improvement%s", sep, u.better,
+					 u.better == 1 ? "" : "s");
+		sep = ",";
+	}
 	if (u.other && used < len)
-		snprintf(buf + used, len - used, " (and %zu change%s of no direction)", u.other,
+		snprintf(buf + used, len - used, "%s %zu change%s of no direction", sep, u.other,
 			 u.other == 1 ? "" : "s");
 }
 
@@ -512,7 +634,7 @@ static void verdict_line(const struct sl_diff *d, char *buf, size_t len)
 	if (d->nr_checks == 1)
 		what = d->nr_sides > 2 ? " check" : " rule";
 	if (!d->nr_rules)
-		snprintf(buf, len, "no --fail-on rules: nothing can fail");
+		snprintf(buf, len, "--fail-on none: nothing can fail");
 	else if (d->nr_failed)
 		snprintf(buf, len, "%zu of %zu%s failed%s", d->nr_failed, d->nr_checks, what,
 			 unmeasured ? " (some not measured)" : "");
@@ -568,6 +690,8 @@ void sl_diff_free(struct sl_diff *d)
 	for (size_t i = 0; i < d->nr_rules; i++) {
 		sl_rule_free(&d->rules[i].rule);
 		free(d->rules[i].results);
+		free(d->rules[i].members);
+		free(d->rules[i].member_results);
 	}
 	free(d->rules);
 	for (size_t i = 0; i < d->nr_notes; i++)

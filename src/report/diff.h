@@ -66,8 +66,11 @@ struct sl_diff_row {
 /* A rule, evaluated on each side against side 0. */
 struct sl_diff_rule {
 	struct sl_rule rule;
-	size_t row;			/* index in rows */
-	struct sl_rule_result *results;	/* per side; [0] unused */
+	size_t row;			/* index in rows (a family: its first member) */
+	size_t *members;		/* the rows it covers: one, or a family's */
+	size_t nr_members;
+	struct sl_rule_result *results;	/* per side; [0] unused (a family: the worst member) */
+	struct sl_rule_result *member_results;	/* [member * nr_sides + side] */
 };
 
 struct sl_diff_opts {

@@ -246,6 +246,29 @@ static void rule_label(const struct sl_diff *d, const struct sl_diff_rule *dr, s
 		snprintf(buf, len, "%s [%s]", dr->rule.text, d->sides[s].name);
 }
 
+/* Under a family's line, each member that did not simply pass, with its numbers. */
+static void text_members(const struct sl_diff *d, const struct sl_diff_rule *dr, size_t s,
+			 FILE *f, const struct sl_report *r)
+{
+	int nw = 4;
+
+	if (!dr->rule.family)
+		return;
+	for (size_t m = 0; m < dr->nr_members; m++)
+		nw = MAX(nw, MIN(columns(d->rows[dr->members[m]].name), 48));
+	for (size_t m = 0; m < dr->nr_members; m++) {
+		const struct sl_rule_result *res = &dr->member_results[m * d->nr_sides + s];
+		int v = (int)res->verdict;
+
+		if (v == SL_VERDICT_PASS)
+			continue;
+		fprintf(f, "         %s%-5s%s  ", sl_color(r, verdict_color(v)), verdict_word(v),
+			sl_color(r, SL_C_RESET));
+		pad_right(f, d->rows[dr->members[m]].name, nw);
+		fprintf(f, "  %s\n", res->why);
+	}
+}
+
 static void text_rules(const struct sl_diff *d, FILE *f, const struct sl_report *r)
 {
 	int rw = 4;
@@ -270,6 +293,7 @@ static void text_rules(const struct sl_diff *d, FILE *f, const struct sl_report 
 				sl_color(r, SL_C_RESET));
 			pad_right(f, label, rw);
 			fprintf(f, "  %s\n", res->why);
+			text_members(d, &d->rules[i], s, f, r);
 		}
 	}
 }
@@ -709,9 +733,31 @@ cJSON *sl_diff_json(const struct sl_diff *d)
 	rules = cJSON_AddArrayToObject(root, "rules");
 	for (size_t i = 0; i < d->nr_rules; i++) {
 		for (size_t s = 1; s < d->nr_sides; s++) {
-			cJSON *o = sl_rule_json(&d->rules[i].rule, &d->rules[i].results[s]);
+			const struct sl_diff_rule *dr = &d->rules[i];
+			cJSON *o = sl_rule_json(&dr->rule, &dr->results[s]), *members;
 
 			cJSON_AddStringToObject(o, "variant", d->sides[s].name);
+			/* every metric the rule covers, with its own verdict */
+			members = cJSON_AddArrayToObject(o, "members");
+			for (size_t m = 0; m < dr->nr_members; m++) {
+				const struct sl_rule_result *res = &dr->member_results[m * d->nr_sides + s];
+				cJSON *mo = cJSON_CreateObject();
+
+				cJSON_AddStringToObject(mo, "metric", d->rows[dr->members[m]].name);
+				cJSON_AddStringToObject(mo, "verdict", sl_verdict_name(res->verdict));
+				cJSON_AddBoolToObject(mo, "failed", sl_verdict_failed(res->verdict));
+				if (res->verdict == SL_VERDICT_SKIP || res->verdict == SL_VERDICT_UNMEASURED ||
+				    !isfinite(res->observed))
+					cJSON_AddNullToObject(mo, "observed");
+				else
+					cJSON_AddNumberToObject(mo, "observed", res->observed);
+				if (isnan(res->p))
+					cJSON_AddNullToObject(mo, "p");
+				else
+					cJSON_AddNumberToObject(mo, "p", res->p);
+				cJSON_AddStringToObject(mo, "message", res->why);
+				cJSON_AddItemToArray(members, mo);
+			}
 			cJSON_AddItemToArray(rules, o);
 		}
 	}

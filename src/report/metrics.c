@@ -697,6 +697,36 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+int sl_metric_family(const char *pattern, enum sl_metric_unit *unit, bool *mixed,
+		     char *err, size_t errlen)
+{
+	size_t n = 0;
+
+	build_defs();
+	*mixed = false;
+	for (size_t i = 0; i < nr_defs; i++) {
+		if (fnmatch(pattern, defs[i].name, 0))
+			continue;
+		if (n++ && defs[i].unit != *unit)
+			*mixed = true;
+		*unit = defs[i].unit;
+	}
+	/* a per-comm p99 is ns, and which comms there are only the runs say */
+	if (!fnmatch(pattern, SL_METRIC_COMM_PREFIX "x" SL_METRIC_COMM_SUFFIX, 0) ||
+	    sl_metric_is_comm(pattern)) {
+		if (n && *unit != SL_UNIT_NS)
+			*mixed = true;
+		*unit = SL_UNIT_NS;
+		n++;
+	}
+	if (!n) {
+		snprintf(err, errlen, "no metric matches the family '%s' (schedlint diff "
+			 "--list-metrics lists them)", pattern);
+		return -1;
+	}
+	return 0;
+}
+
 int sl_metric_worse(const char *canonical)
 {
 	build_defs();

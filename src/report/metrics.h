@@ -79,6 +79,14 @@ const struct sl_metric_value *sl_metrics_get(const struct sl_metrics *ms, const 
  */
 char *sl_metric_canonical(const char *name, enum sl_metric_unit *unit, char *err, size_t errlen);
 bool sl_metric_is_comm(const char *canonical);
+/*
+ * A family's pattern (fnmatch, as --metric): 0 with *unit the members'
+ * unit and *mixed set when they differ; -1 with err filled when it can
+ * match no metric (a comm pattern, "comm.*.p99", is checked against the
+ * runs later).
+ */
+int sl_metric_family(const char *pattern, enum sl_metric_unit *unit, bool *mixed,
+		     char *err, size_t errlen);
 
 /*
  * Which way a metric gets worse: +1 higher is worse (a latency, a cost, a

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rules.h"
+#include "schedlint/findings.h"
 #include "util/util.h"
 
 static char *trimmed(const char *s, size_t len)
@@ -65,8 +66,9 @@ int sl_rule_parse(const char *text, struct sl_rule *r, char *err, size_t errlen)
 	const char *op = NULL;
 	char *value = NULL;
 	const char *num;
+	char *floor;
 	size_t vlen;
-	bool sign, pct;
+	bool sign, pct, mixed_units = false;
 
 	memset(r, 0, sizeof(*r));
 	/* the operator is the last '<' or '>': comm names may hold anything */
@@ -88,20 +90,63 @@ int sl_rule_parse(const char *text, struct sl_rule *r, char *err, size_t errlen)
 			free(metric);
 			goto bad;
 		}
-		r->metric = sl_metric_canonical(metric, &r->unit, merr, sizeof(merr));
-		free(metric);
-		if (!r->metric) {
-			snprintf(err, errlen, "--fail-on '%s': %s", text, merr);
-			goto bad;
+		if (strpbrk(metric, "*?[")) {
+			bool mixed;
+
+			r->family = true;
+			r->metric = metric;
+			if (sl_metric_family(metric, &r->unit, &mixed, merr, sizeof(merr))) {
+				snprintf(err, errlen, "--fail-on '%s': %s", text, merr);
+				goto bad;
+			}
+			if (mixed)
+				r->unit = SL_UNIT_COUNT;
+			mixed_units = mixed;
+		} else {
+			r->metric = sl_metric_canonical(metric, &r->unit, merr, sizeof(merr));
+			free(metric);
+			if (!r->metric) {
+				snprintf(err, errlen, "--fail-on '%s': %s", text, merr);
+				goto bad;
+			}
 		}
 	}
 	value = trimmed(op + 1, strlen(op + 1));
+	/* "+20%&+250ns": a relative threshold and a floor */
+	floor = strchr(value, '&');
+	if (floor) {
+		char *f = floor + 1;
+
+		*floor = 0;
+		while (isspace((unsigned char)*f))
+			f++;
+		if ((*f != '+' && *f != '-') || parse_amount(f + 1, r->unit, &r->floor)) {
+			snprintf(err, errlen, "--fail-on '%s': '%s' is not a floor (a signed change "
+				 "in the metric's unit after '&': '%c+20%%&+250ns')", text, f, r->op);
+			goto bad;
+		}
+		if (*f == '-')
+			r->floor = -r->floor;
+		r->has_floor = true;
+		{
+			char *end = floor;	/* the relative part, trimmed */
+
+			while (end > value && isspace((unsigned char)end[-1]))
+				*--end = 0;
+		}
+	}
 	vlen = strlen(value);
 	sign = value[0] == '+' || value[0] == '-';
 	pct = vlen && value[vlen - 1] == '%';
 	num = value + sign;
 	if (pct)
 		value[vlen - 1] = 0;
+	if (mixed_units && !(sign && pct)) {
+		snprintf(err, errlen, "--fail-on '%s': the family '%s' has metrics of different "
+			 "units: a relative threshold only ('%s%c+10%%')", text, r->metric,
+			 r->metric, r->op);
+		goto bad;
+	}
 	if (sign && pct) {
 		char *end;
 
@@ -125,6 +170,17 @@ int sl_rule_parse(const char *text, struct sl_rule *r, char *err, size_t errlen)
 	}
 	if (value[0] == '-')
 		r->threshold = -r->threshold;
+	if (r->has_floor && r->form != SL_RULE_PERCENT) {
+		snprintf(err, errlen, "--fail-on '%s': a floor ('&...') goes with a relative "
+			 "threshold ('%c+20%%&+250ns')", text, r->op);
+		goto bad;
+	}
+	if (mixed_units && (r->form != SL_RULE_PERCENT || r->has_floor)) {
+		snprintf(err, errlen, "--fail-on '%s': the family '%s' has metrics of different "
+			 "units: a relative threshold only ('%s%c+10%%')", text, r->metric,
+			 r->metric, r->op);
+		goto bad;
+	}
 	free(value);
 	return 0;
 
@@ -138,6 +194,33 @@ bad:
 	free(value);
 	sl_rule_free(r);
 	return -1;
+}
+
+const char *const *sl_default_rules(void)
+{
+	static char kinds[SL_KIND__COUNT][96];
+	static const char *rules[SL_KIND__COUNT + 3];
+	size_t n = 0;
+
+	if (rules[0])
+		return rules;
+	/*
+	 * p50 .. p99.9: wherever the distribution moves.  35%: on a loaded
+	 * 2-CPU VM the p50 of runs a minute apart drifted by a third (README,
+	 * "A/A across"); 250 ns: well above a histogram bucket's width at 1 us.
+	 */
+	rules[n++] = "wakeup.p*>+35%&+250ns";
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
+		if (!sl_kinds[k].listed)
+			continue;
+		/* 1 ms/s: a thousandth of a CPU, so 0 -> one finding is not a regression */
+		snprintf(kinds[k], sizeof(kinds[k]), "%s.cost_per_s>+20%%&+1ms/s", sl_kinds[k].name);
+		rules[n++] = kinds[k];
+	}
+	/* the workload switches less often: it gets less done */
+	rules[n++] = "switches.per_s<-20%";
+	rules[n] = NULL;
+	return rules;
 }
 
 void sl_rule_free(struct sl_rule *r)
@@ -240,7 +323,7 @@ void sl_rule_eval(const struct sl_rule *r, const struct sl_compare *c,
 		  struct sl_rule_result *res)
 {
 	const struct sl_range *base = c->base, *new = c->new;
-	char obs[64], thr[64], b[48], n[48], pbuf[32];
+	char obs[160], thr[64], b[48], n[48], pbuf[32];
 	double observed, alpha = 1 - c->confidence;
 	const char *cmp;
 	bool crossed, compared;
@@ -276,6 +359,29 @@ void sl_rule_eval(const struct sl_rule *r, const struct sl_compare *c,
 	}
 	crossed = r->op == '>' ? observed > r->threshold : observed < r->threshold;
 	cmp = crossed ? (r->op == '>' ? ">" : "<") : (r->op == '>' ? "<=" : ">=");
+	if (r->has_floor) {
+		/* the change in the metric's unit must be beyond the floor too */
+		double delta = new->median - base->median;
+		bool beyond = r->op == '>' ? delta > r->floor : delta < r->floor;
+		char dl[48], fl[48];
+
+		sl_metric_fmt_delta(dl, sizeof(dl), r->unit, delta);
+		sl_metric_fmt_delta(fl, sizeof(fl), r->unit, r->floor);
+		size_t used = strlen(obs);
+		int k;
+
+		/* "+55.0% > +20%, +290 ns > +250 ns" or "..., +120 ns <= +250 ns (the floor)" */
+		if (crossed)
+			k = snprintf(obs + used, sizeof(obs) - used, " %s %s, %s %s %s%s", cmp, thr, dl,
+				     beyond ? (r->op == '>' ? ">" : "<") : (r->op == '>' ? "<=" : ">="),
+				     fl, beyond ? "" : " (the floor)");
+		else
+			k = snprintf(obs + used, sizeof(obs) - used, " %s %s", cmp, thr);
+		if (k < 0)
+			obs[used] = 0;
+		crossed = crossed && beyond;
+		cmp = NULL;	/* said in obs */
+	}
 	res->crossed = crossed;
 	res->observed = observed;
 	compared = r->form != SL_RULE_ABSOLUTE && c->multi && c->tested;
@@ -293,8 +399,12 @@ void sl_rule_eval(const struct sl_rule *r, const struct sl_compare *c,
 			 obs, cmp, thr);
 		return;
 	}
-	len = snprintf(res->why, sizeof(res->why), "%s %s %s (%s%s -> %s)", obs, cmp, thr,
-		       c->multi ? "medians " : "", b, n);
+	if (cmp)
+		len = snprintf(res->why, sizeof(res->why), "%s %s %s (%s%s -> %s)", obs, cmp, thr,
+			       c->multi ? "medians " : "", b, n);
+	else
+		len = snprintf(res->why, sizeof(res->why), "%s (%s%s -> %s)", obs,
+			       c->multi ? "medians " : "", b, n);
 	if (!crossed || len < 0 || (size_t)len >= sizeof(res->why))
 		return;
 	if (!compared) {
@@ -327,6 +437,11 @@ cJSON *sl_rule_json(const struct sl_rule *r, const struct sl_rule_result *res)
 	cJSON_AddStringToObject(o, "op", op);
 	cJSON_AddStringToObject(o, "form", forms[r->form]);
 	cJSON_AddNumberToObject(o, "threshold", r->threshold);
+	if (r->has_floor)
+		cJSON_AddNumberToObject(o, "floor", r->floor);
+	else
+		cJSON_AddNullToObject(o, "floor");
+	cJSON_AddBoolToObject(o, "family", r->family);
 	cJSON_AddStringToObject(o, "verdict", sl_verdict_name(res->verdict));
 	cJSON_AddBoolToObject(o, "failed", sl_verdict_failed(res->verdict));
 	cJSON_AddBoolToObject(o, "crossed", res->crossed);

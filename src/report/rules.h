@@ -5,8 +5,16 @@
  *   METRIC > VALUE     absolute: the (new) value is above VALUE
  *   METRIC > +VALUE    the change new - base is above +VALUE
  *   METRIC > +N%       the relative change is above +N%
+ *   METRIC > +N%&+VALUE  both: the relative change above +N% and the
+ *                      change above +VALUE (a floor: 1 us -> 2 us is
+ *                      +100% but may be too little to matter)
  *   and the same with '<' (and usually '-') for metrics where lower is
  *   worse, e.g. 'switches.per_s<-10%'.
+ *
+ * METRIC may be a family: a shell pattern over the metric names
+ * ('wakeup.p*', '*.cost_per_s', 'comm.*.p99'); the rule is evaluated on
+ * every member and fails when any member fails (diff.c).  A family of
+ * mixed units takes relative thresholds only.
  *
  * VALUE is in the metric's unit; time metrics take durations (500us,
  * 1.5ms; a bare number is ns); a share takes '%' in its absolute form.
@@ -46,12 +54,24 @@ enum sl_rule_form {
 
 struct sl_rule {
 	char *text;			/* as the user wrote it */
-	char *metric;			/* canonical name */
-	enum sl_metric_unit unit;
+	char *metric;			/* canonical name, or a family's pattern */
+	bool family;			/* metric is a shell pattern ("wakeup.p*") */
+	bool from_default;		/* one of the default gate's (sl_default_rules()) */
+	enum sl_metric_unit unit;	/* a family of mixed units: relative only */
 	char op;			/* '>' or '<' */
 	enum sl_rule_form form;
 	double threshold;		/* value, signed delta, or signed percent */
+	bool has_floor;			/* SL_RULE_PERCENT "&+250ns": the change must */
+	double floor;			/* also be beyond this signed delta */
 };
+
+/*
+ * The default gate (--fail-on default, or no --fail-on): every wakeup
+ * percentile p50..p99.9 relative with a floor, each listed finding kind's
+ * cost per second, the workload's switches per second.  The rules' texts,
+ * in order; NULL-terminated, static.
+ */
+const char *const *sl_default_rules(void);
 
 /* 0, or -1 with err filled (one line naming the rule). */
 int sl_rule_parse(const char *text, struct sl_rule *r, char *err, size_t errlen);

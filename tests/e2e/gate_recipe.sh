@@ -1,9 +1,11 @@
 #!/bin/sh
 # gate_recipe.sh - the README's CI recipe holds on identical runs and fires
-# on a regression (issue 22), proved on runs recorded once and committed:
-# tests/gate/run.sh takes the recipe out of README.md and runs it over
-# testdata/gate/runs.tar.gz (10 A/A and 10 A/B comparisons, 5 runs a side);
-# the numbers it prints are the README's.  And the README's variant table
+# on a regression (issues 22, 30), proved on runs recorded once and
+# committed: tests/gate/run.sh takes the recipe out of README.md and runs it
+# over testdata/gate/runs.tar.gz (10 A/A and 10 A/B comparisons, 5 runs a
+# side) and testdata/gate/busy.tar.gz (10 A/B comparisons beside a busy
+# loop on each CPU), and 20 A/A comparisons made of their base runs; the
+# numbers it prints are the README's.  And the README's variant table
 # is what schedlint diff --variant prints from testdata/gate/variants.tar.gz.
 . tests/lib.sh
 case $SCHEDLINT in /*) ;; *) SCHEDLINT=$PWD/$SCHEDLINT ;; esac
@@ -13,6 +15,8 @@ sh tests/gate/run.sh > "$TMP/gate.log" 2>&1
 rc=$?
 aa=$(sed -n 's/^A\/A: \([0-9]*\) false alarms in \([0-9]*\) comparisons.*/\1 of \2/p' "$TMP/gate.log")
 ab=$(sed -n 's/^A\/B: \([0-9]*\) of \([0-9]*\) comparisons detected.*/\1 of \2/p' "$TMP/gate.log")
+busy=$(sed -n 's/^A\/B busy: \([0-9]*\) of \([0-9]*\) comparisons detected.*/\1 of \2/p' "$TMP/gate.log")
+across=$(sed -n 's/^A\/A across: \([0-9]*\) false alarms in \([0-9]*\) comparisons.*/\1 of \2/p' "$TMP/gate.log")
 expect_eq "the recipe on the committed runs: exit 0, passed" "$rc $(tail -n 1 "$TMP/gate.log")" "0 gate-check: passed"
 expect_eq "A/A: 0 false alarms in 10 comparisons" "$aa" "0 of 10"
 if [ "${ab%% *}" -ge 9 ] 2> /dev/null && [ "${ab#* of }" = 10 ]; then
@@ -20,10 +24,16 @@ if [ "${ab%% *}" -ge 9 ] 2> /dev/null && [ "${ab#* of }" = 10 ]; then
 else
 	fail "A/B: detected in >= 9 of 10" "got '$ab'; $(grep '^A/B ' "$TMP/gate.log" | head -10)"
 fi
+if [ "${busy%% *}" -ge 9 ] 2> /dev/null && [ "${busy#* of }" = 10 ]; then
+	pass "A/B busy: a busy loop on each CPU detected in $busy comparisons (>= 9)"
+else
+	fail "A/B busy: detected in >= 9 of 10" "got '$busy'; $(grep '^A/B busy ' "$TMP/gate.log" | head -10)"
+fi
+expect_eq "A/A across: 0 false alarms in 20 comparisons of batches a minute apart" "$across" "0 of 20"
 expect_eq "every comparison ran and wrote valid JUnit and Markdown" \
-	"$(grep -c '^A/[AB] *[0-9]*: exit [01],' "$TMP/gate.log")" 20
+	"$(grep -c '^A/[AB] *[a-z]* *[0-9]*: exit [01],' "$TMP/gate.log")" 50
 # the README states what the script measures, word for word
-for series in A/A A/B; do
+for series in A/A A/B "A/B busy" "A/A across"; do
 	line=$(grep "^$series: " "$TMP/gate.log")
 	if [ -n "$line" ] && grep -qF -- "$line" README.md; then
 		pass "README.md has the measured '$series' line"
@@ -32,7 +42,7 @@ for series in A/A A/B; do
 	fi
 done
 # the replay cannot pass on a run it does not have: comparison 11 is broken
-AA=11 AB=0 sh tests/gate/run.sh > "$TMP/gate11.log" 2>&1
+SERIES=aa AA=11 sh tests/gate/run.sh > "$TMP/gate11.log" 2>&1
 rc=$?
 if [ "$rc" = 2 ] && grep -q '^A/A 11: exit 2' "$TMP/gate11.log" &&
    grep -q '1 comparisons could not run' "$TMP/gate11.log"; then
