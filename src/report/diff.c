@@ -59,6 +59,8 @@ static void fill_cell(const struct sl_diff_side *s, const char *name, struct sl_
 
 		c->values[i] = v->value;
 		c->valid[i] = v->valid;
+		if (v->absent && !c->absent)
+			c->absent = s->runs[i].path;
 		*samples += v->samples;
 		if (!v->valid && !unmeasured)
 			unmeasured = v->unmeasured;
@@ -394,9 +396,23 @@ static void eval_on_row(struct sl_diff *d, const struct sl_rule *r, struct sl_di
 			.tested = cell->tested, .p = cell->p, .confidence = d->opts.confidence,
 			.allow_unmeasured = d->opts.allow_unmeasured,
 		};
+		const char *absent = row->cells[0].absent ? row->cells[0].absent : cell->absent;
 		int v;
 
-		sl_rule_eval(&member, &c, &res[s]);
+		if (r->from_default && absent) {
+			/*
+			 * The default gate was not asked for by name: a metric a
+			 * saved report predates (a kind split out since) passes it
+			 * by, said so, rather than failing every old baseline.
+			 */
+			memset(&res[s], 0, sizeof(res[s]));
+			res[s].verdict = SL_VERDICT_SKIP;
+			res[s].p = NAN;
+			snprintf(res[s].why, sizeof(res[s].why), "not in %s (a report made before "
+				 "schedlint had %s): the default gate skips it", absent, row->name);
+		} else {
+			sl_rule_eval(&member, &c, &res[s]);
+		}
 		v = (int)res[s].verdict;
 		if (verdict_rank(v) > verdict_rank(cell->verdict))
 			cell->verdict = v;

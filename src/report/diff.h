@@ -39,6 +39,7 @@ struct sl_diff_side {
 struct sl_diff_cell {
 	double *values;			/* per run */
 	bool *valid;
+	const char *absent;		/* a run whose report predates the metric, or NULL */
 	struct sl_range range;
 	/* against side 0 (side 0's own cell: unused) */
 	bool compared;			/* both sides measured it: delta and pct hold */

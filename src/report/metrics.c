@@ -382,6 +382,7 @@ static int extract_def(struct extract *x, const struct metric_def *d, struct sl_
 	const cJSON *lat, *summary, *ko, *ipi;
 	double count, a, b, secs, sum = 0;
 	const char *unmeasured = NULL;
+	bool absent = false;
 	double value = 0;
 
 	switch (d->src) {
@@ -415,6 +416,7 @@ static int extract_def(struct extract *x, const struct metric_def *d, struct sl_
 		    !member(summary, sl_kinds[d->kind].name)) {
 			/* issue 29 split it from late-preemption: a report from before has none */
 			unmeasured = "not in the report (made before late-preemption-at-tick was split out)";
+			absent = true;
 			break;
 		}
 		ko = need_object(x, summary, "summary", sl_kinds[d->kind].name);
@@ -458,6 +460,7 @@ static int extract_def(struct extract *x, const struct metric_def *d, struct sl_
 
 		if (!acct) {
 			unmeasured = "a report without run/idle accounting (older schedlint)";
+			absent = true;
 			break;
 		}
 		snprintf(path, sizeof(path), "accounting.%s", d->hist);
@@ -475,6 +478,7 @@ static int extract_def(struct extract *x, const struct metric_def *d, struct sl_
 
 		if (!acct) {
 			unmeasured = "a report without run/idle accounting (older schedlint)";
+			absent = true;
 			break;
 		}
 		if (window_s(x, &secs) || need_number(x, acct, "accounting", "cpu_moves", &sum))
@@ -494,9 +498,10 @@ static int extract_def(struct extract *x, const struct metric_def *d, struct sl_
 			parent = o;
 			o = member(o, k);
 		}
-		if (!json_number(o, &value))
+		if (!json_number(o, &value)) {
 			unmeasured = "not in this report (made by an older schedlint)";
-		else if (json_number(member(parent, "count"), &count) && !count &&
+			absent = true;
+		} else if (json_number(member(parent, "count"), &count) && !count &&
 			 strcmp(d->field + strlen(d->field) - 6, ".count"))
 			unmeasured = "no samples";	/* an empty histogram's percentiles */
 		break;
@@ -539,14 +544,15 @@ static int extract_def(struct extract *x, const struct metric_def *d, struct sl_
 
 		ko = d->kind < 0 ? member(w, "all") : member(member(w, "kinds"), sl_kinds[d->kind].name);
 		from = saved ? ko : member(ko, "if_fixed");
-		if (!json_number(member(from, d->field), &value))
+		if (!json_number(member(from, d->field), &value)) {
 			unmeasured = "no what-if in the report (made before schedlint had one)";
-		else if (!saved && (!json_number(member(from, "count"), &count) || !count))
+			absent = true;
+		} else if (!saved && (!json_number(member(from, "count"), &count) || !count))
 			unmeasured = "no wakeup-latency samples";
 		break;
 	}
 	}
-	push(ms, d->name, d->unit, unmeasured, value);
+	push(ms, d->name, d->unit, unmeasured, value)->absent = absent;
 	return 0;
 }
 

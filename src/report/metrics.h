@@ -36,6 +36,7 @@ struct sl_metric_value {
 	double value;
 	double samples;			/* per-comm: its wakeup-latency samples (to rank) */
 	const char *unmeasured;		/* !valid: why ("no wakeup-latency samples") */
+	bool absent;			/* !valid because the report predates the metric */
 };
 
 /* The metrics of one run (one report), static ones first, then per comm. */
