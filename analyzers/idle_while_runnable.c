@@ -634,10 +634,11 @@ static void iwr_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl
 			continue;
 		shown++;
 		sl_finding_message(f, m, msg, sizeof(msg));
-		fprintf(r->out, "\n  %s#%zu  %s%s  cpu%d idle %s%s%s next to %s:%d\n     %s\n",
+		fprintf(r->out, "\n  %s#%zu  %s%s  cpu%d idle %s%s%s next to %s:%d%s\n     %s\n",
 			sl_color(r, SL_C_BOLD), shown, fmt_ts(b1, sizeof(b1), f->ts), sl_color(r, SL_C_RESET),
 			f->cpu, sl_color(r, SL_C_YELLOW), fmt_duration(b2, sizeof(b2), f->cost),
-			sl_color(r, SL_C_RESET), sl_str(m->strtab, f->comm), f->pid, msg);
+			sl_color(r, SL_C_RESET), sl_str(m->strtab, f->comm), f->pid,
+			sl_recorder_note(m, f->pid), msg);
 		fprintf(r->out, "     queued %s, cpu%d idle %s .. %s, wait over %s\n",
 			fmt_ts(b1, sizeof(b1), d->start), f->cpu, fmt_ts(b2, sizeof(b2), f->ts),
 			fmt_ts(b3, sizeof(b3), f->ts + f->cost), fmt_ts(msg, sizeof(msg), d->end));

@@ -796,13 +796,15 @@ static void lp_message(const struct sl_finding *f, const struct sl_model *m, cha
 		n += snprintf(buf + n, len - (size_t)n, " (%u waiting)", d->nr_waiting);
 	if (n < 0 || (size_t)n >= len)
 		return;
-	n += snprintf(buf + n, len - (size_t)n, "; %s:%d waited %s", sl_str(m->strtab, d->max_wait_comm),
-		      d->max_wait_pid, fmt_duration(wait, sizeof(wait), d->max_wait));
+	n += snprintf(buf + n, len - (size_t)n, "; %s:%d%s waited %s", sl_str(m->strtab, d->max_wait_comm),
+		      d->max_wait_pid, sl_recorder_note(m, d->max_wait_pid),
+		      fmt_duration(wait, sizeof(wait), d->max_wait));
 	/* the report is the workload's: name its victim when the longest is not */
 	if (n > 0 && (size_t)n < len && m->cfg->workload_active && d->max_wl_wait_pid >= 0 &&
 	    d->max_wl_wait_pid != d->max_wait_pid)
-		n += snprintf(buf + n, len - (size_t)n, ", the workload's %s:%d %s",
+		n += snprintf(buf + n, len - (size_t)n, ", the workload's %s:%d%s %s",
 			      sl_str(m->strtab, d->max_wl_wait_comm), d->max_wl_wait_pid,
+			      sl_recorder_note(m, d->max_wl_wait_pid),
 			      fmt_duration(wait, sizeof(wait), d->max_wl_wait));
 	if (n > 0 && (size_t)n < len && d->culprit_outside)
 		n += snprintf(buf + n, len - (size_t)n, "; %s:%d is outside the workload",
@@ -1715,6 +1717,8 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 			fprintf(r->out, "  %-24s %7" PRIu64 " %10s %10s %10s\n", name, lt->late,
 				fmt_duration(b[0], 32, lt->cost), fmt_duration(b[1], 32, lt->cost / lt->late),
 				fmt_duration(b[2], 32, lt->max_cost));
+			if (*sl_recorder_note(m, list[i]->pid))
+				fprintf(r->out, "   %s\n", sl_recorder_note(m, list[i]->pid));
 		}
 		if (n > (size_t)r->top)
 			fprintf(r->out, "  ... %zu more (--json lists all)\n", n - (size_t)r->top);
@@ -1734,6 +1738,8 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 			snprintf(name, sizeof(name), "%s:%d", sl_task_comm(m, list[i]), list[i]->pid);
 			fprintf(r->out, "  %-24s %7" PRIu64 " %10s\n", name, lt->delayed,
 				fmt_duration(b[0], 32, lt->delayed_ns));
+			if (*sl_recorder_note(m, list[i]->pid))
+				fprintf(r->out, "   %s\n", sl_recorder_note(m, list[i]->pid));
 		}
 		if (n > (size_t)r->top)
 			fprintf(r->out, "  ... %zu more (--json lists all)\n", n - (size_t)r->top);

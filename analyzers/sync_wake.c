@@ -158,8 +158,9 @@ static void sync_message(const struct sl_finding *f, const struct sl_model *m, c
 	const struct sync_detail *d = f->detail;
 	char after[32];
 
-	snprintf(buf, len, "woken by %s:%d, which slept %s later leaving cpu%d idle; "
+	snprintf(buf, len, "woken by %s:%d%s, which slept %s later leaving cpu%d idle; "
 		 "placed on cpu%d%s", sl_str(m->strtab, d->waker_comm), d->waker_pid,
+		 sl_recorder_note(m, d->waker_pid),
 		 fmt_duration(after, sizeof(after), d->sleep_after), d->waker_cpu, f->cpu,
 		 d->ipi ? " with an IPI" : "");
 }

@@ -138,15 +138,17 @@ static void stack_message(const struct sl_finding *f, const struct sl_model *m, 
 			 d->nr_pending, d->nr_pending == 1 ? "" : "s");
 	} else {
 		if (d->busy_pid)
-			n = (size_t)snprintf(load, sizeof(load), " running %s:%d",
-					     sl_str(m->strtab, d->busy_comm), d->busy_pid);
+			n = (size_t)snprintf(load, sizeof(load), " running %s:%d%s",
+					     sl_str(m->strtab, d->busy_comm), d->busy_pid,
+					     sl_recorder_note(m, d->busy_pid));
 		/* a long comm truncates load: n is what snprintf wanted to write */
 		if (waiting && n < sizeof(load))
 			snprintf(load + n, sizeof(load) - n, " with %u waiting", waiting);
 	}
 	if (d->waker_pid > 0)
-		snprintf(by, sizeof(by), "%s:%d", waker ? sl_task_comm(m, waker) :
-			 d->waker_comm ? sl_str(m->strtab, d->waker_comm) : "?", d->waker_pid);
+		snprintf(by, sizeof(by), "%s:%d%s", waker ? sl_task_comm(m, waker) :
+			 d->waker_comm ? sl_str(m->strtab, d->waker_comm) : "?", d->waker_pid,
+			 sl_recorder_note(m, d->waker_pid));
 	else
 		snprintf(by, sizeof(by), "an interrupt");
 	snprintf(buf, len, "woken by %s on cpu%d; placed on cpu%d%s while cpu%s %s idle",
@@ -497,9 +499,10 @@ static void stack_report_text(struct sl_analyzer *a, struct sl_model *m, struct 
 			continue;
 		shown++;
 		sl_finding_message(f, m, msg, sizeof(msg));
-		fprintf(r->out, "\n  %s#%zu  %s%s  cpu%d  %s:%d waited %s%s%s (%s)\n     %s\n",
+		fprintf(r->out, "\n  %s#%zu  %s%s  cpu%d  %s:%d%s waited %s%s%s (%s)\n     %s\n",
 			sl_color(r, SL_C_BOLD), shown, fmt_ts(b1, sizeof(b1), f->ts), sl_color(r, SL_C_RESET),
-			f->cpu, sl_str(m->strtab, f->comm), f->pid, sl_color(r, SL_C_YELLOW),
+			f->cpu, sl_str(m->strtab, f->comm), f->pid, sl_recorder_note(m, f->pid),
+			sl_color(r, SL_C_YELLOW),
 			fmt_duration(b2, sizeof(b2), f->cost), sl_color(r, SL_C_RESET),
 			reason_names[d->reason], msg);
 		fprintf(r->out, "     waking %s, placed %s, ran %s\n",

@@ -10,13 +10,18 @@ the sched_switch off it), over the whole trace and while the workload ran.
 The recorder's tasks: --marker, the task that wrote the schedlint
 workload marker ("schedlint: workload pid=..."), which is schedlint
 record itself; or --pid PID (repeatable) and/or --comm COMM (its tasks
-of that name).  The workload: the tasks named --workload-comm; the
-window "while the workload runs" is from the first to the last
-sched_switch of one of them.
+of that name).  The workload: the tasks named --workload-comm, or with
+--workload-marker the task the marker names and every task forked from
+one of its tasks; the window "while the workload runs" is from the
+first to the last sched_switch of one of them.
 
 A run that ended with the recorder still runnable (prev_state R, R+) was
 preempted: its length is the scheduler's doing as much as the
-recorder's; the others ended because the recorder slept.
+recorder's; the others ended because the recorder slept.  A burst is
+the recorder's time on a CPU from a wakeup to its next sleep, its runs
+cut by preemptions added up: the work it did at a stretch, which the
+recorder controls whatever else the machine runs (a preemption stretches
+a run, never a burst's CPU time).
 """
 import argparse
 import json
@@ -30,6 +35,7 @@ LINE = re.compile(r'^\s*(?P<comm>.*?)[- ]\s*(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+'
 SWITCH = re.compile(r'prev_comm=(?P<pcomm>.*?) prev_pid=(?P<ppid>\d+) .*prev_state=(?P<state>\S+)'
                     r' ==> next_comm=(?P<ncomm>.*?) next_pid=(?P<npid>\d+) ')
 MARKER = re.compile(r'schedlint: workload pid=(\d+)')
+FORK = re.compile(r'pid=(\d+) child_comm=.*? child_pid=(\d+)')
 
 
 def main():
@@ -37,7 +43,8 @@ def main():
     ap.add_argument('--marker', action='store_true')
     ap.add_argument('--pid', type=int, action='append', default=[])
     ap.add_argument('--comm', action='append', default=[])
-    ap.add_argument('--workload-comm', required=True)
+    ap.add_argument('--workload-comm')
+    ap.add_argument('--workload-marker', action='store_true')
     ap.add_argument('--long-us', type=float, default=500.0)
     a = ap.parse_args()
 
@@ -49,6 +56,7 @@ def main():
     running = {}             # cpu -> start of the recorder's run there
     seen_cpu = set()
     w_first = w_last = None
+    workload = set()
 
     for line in sys.stdin:
         m = LINE.match(line)
@@ -67,6 +75,12 @@ def main():
             mm = MARKER.search(m['rest'])
             if mm:
                 rec_pids.add(pid)
+                if a.workload_marker and not workload:
+                    workload.add(int(mm[1]))
+        if name == 'sched_process_fork' and workload:
+            f = FORK.search(m['rest'])
+            if f and int(f[1]) in workload:
+                workload.add(int(f[2]))
         if a.comm and m['comm'].strip() in a.comm:
             rec_pids.add(pid)
         if cpu not in seen_cpu:
@@ -85,7 +99,8 @@ def main():
             rec_pids.add(ppid)
         if a.comm and s['ncomm'] in a.comm:
             rec_pids.add(npid)
-        if a.workload_comm in (s['pcomm'], s['ncomm']):
+        if (a.workload_comm in (s['pcomm'], s['ncomm']) or
+                ppid in workload or npid in workload):
             if w_first is None:
                 w_first = ts
             w_last = ts
@@ -96,8 +111,20 @@ def main():
     for cpu, start in running.items():
         runs.append((start, last_ts, False))
 
+    def bursts(rs):
+        out, cur = [], 0.0
+        for s, e, preempted in sorted(rs):
+            cur += (e - s) * 1e6
+            if not preempted:
+                out.append(cur)
+                cur = 0.0
+        if cur:
+            out.append(cur)
+        return out
+
     def summary(rs, span):
         lens = sorted((e - s) * 1e6 for s, e, _ in rs)
+        bs = bursts(rs)
         total = sum(lens)
         long_runs = [r for r in rs if (r[1] - r[0]) * 1e6 > a.long_us]
         return {
@@ -108,6 +135,8 @@ def main():
             'long_runs': len(long_runs),
             'long_runs_not_preempted': sum(1 for r in long_runs if not r[2]),
             'cpu_share_pct': round(100.0 * total / 1e6 / span, 2) if span > 0 else 0.0,
+            'longest_burst_us': round(max(bs), 1) if bs else 0.0,
+            'long_bursts': sum(1 for b in bs if b > a.long_us),
         }
 
     span = (last_ts - first_ts) if events else 0.0

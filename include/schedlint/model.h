@@ -279,6 +279,14 @@ struct sl_switch_info {
 #define SL_MARKER_WORKLOAD_CMD	" cmd="
 
 /*
+ * schedlint record's own task, written after the LLC groups: its pid
+ * ("schedlint: recorder pid=4241"), which the report names as the
+ * recorder.  Recordings before it name it only as the writer of the
+ * workload marker.
+ */
+#define SL_MARKER_RECORDER	"schedlint: recorder pid="
+
+/*
  * Where tasks may run, as schedlint record reads it from /proc
  * (Cpus_allowed_list): SL_MARKER_AFFINITY, then tokens "PIDS=CPUS" (range
  * lists: "1-45,47=0-3 46=0"), each at most 1 KB, a marker at most about
@@ -378,6 +386,19 @@ struct sl_model {
 	int32_t workload_pid;
 	char workload_cmd[256];		/* its command line as the marker gives it */
 	uint32_t nr_workload_tasks;	/* tasks that are its (the root and its forks) */
+
+	/*
+	 * schedlint record itself (SL_MARKER_RECORDER, else the task that
+	 * wrote the workload marker; 0: none), and its runs on a CPU,
+	 * whatever the filters (it is never
+	 * the workload's, yet a report must say what it cost)
+	 */
+	int32_t recorder_pid;
+	uint64_t recorder_run_ns;	/* time running, from its switches in to out */
+	uint64_t recorder_runs;		/* runs ended by a switch out */
+	uint64_t recorder_preempted;	/* of them, ended still runnable */
+	uint64_t recorder_longest_ns;	/* the longest run */
+	uint64_t recorder_longest_ts;	/* when it began */
 
 	struct sl_hist latency;		/* every sample in the filter */
 	struct sl_wakeup_moment latency_worst;	/* the worst of them (valid when latency.count) */
@@ -502,6 +523,11 @@ const char *sl_task_comm(const struct sl_model *m, const struct sl_task *t);
  * the comm at the wait when the task is no longer kept.
  */
 uint32_t sl_wait_comm(const struct sl_model *m, const struct sl_wait_moment *w);
+/*
+ * " (schedlint record itself)" when pid is the recorder that wrote the
+ * trace (a finding's culprit or victim must say so), else "".
+ */
+const char *sl_recorder_note(const struct sl_model *m, int32_t pid);
 /* The folded tasks of comm (interned), NULL none (task_fold.c). */
 const struct sl_folded_comm *sl_folded_comm(const struct sl_model *m, uint32_t comm);
 /* Did t run, wait or wake (the report lists such tasks, in the filters)? */

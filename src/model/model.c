@@ -332,6 +332,11 @@ static struct sl_task *get_task(struct sl_model *m, int32_t pid, uint32_t comm, 
 	return t;
 }
 
+const char *sl_recorder_note(const struct sl_model *m, int32_t pid)
+{
+	return pid > 0 && pid == m->recorder_pid ? " (schedlint record itself)" : "";
+}
+
 const char *sl_task_comm(const struct sl_model *m, const struct sl_task *t)
 {
 	return t ? sl_str(m->strtab, t->comm) : "<idle>";
@@ -997,6 +1002,20 @@ static void early_waking_applies(struct sl_model *m, struct sl_task *t, uint64_t
 
 /* --- sched_switch (rule 6) --- */
 
+/* A run of schedlint record itself ended at ts (it was switched out). */
+static void recorder_run(struct sl_model *m, const struct sl_task *t, uint64_t ts, bool preempted)
+{
+	uint64_t ran = sl_dur(t->since, ts);
+
+	m->recorder_run_ns += ran;
+	m->recorder_runs++;
+	m->recorder_preempted += preempted;
+	if (ran > m->recorder_longest_ns) {
+		m->recorder_longest_ns = ran;
+		m->recorder_longest_ts = t->since;
+	}
+}
+
 /* Affinity evidence: t ran on cpu (switched in, or switched out, there). */
 static void seen_running(struct sl_task *t, int cpu)
 {
@@ -1052,6 +1071,9 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 		if (sw.prev_known) {
 			if (sl_filter_task(m->cfg, m->strtab, prev) && sl_filter_cpu(m->cfg, c->cpu))
 				prev->run_ns += sl_filter_clip(m->cfg, prev->since, ts);
+			if (prev->pid == m->recorder_pid)
+				recorder_run(m, prev, ts, ev->sw.prev_class == SL_PREV_RUNNABLE ||
+						 ev->sw.prev_class == SL_PREV_PREEMPTED);
 			prev->state = SL_TASK_UNKNOWN;	/* about to be set below */
 		} else if (prev->state != SL_TASK_RUNNING || prev->cpu != c->cpu) {
 			/* rule 8 (first sight) or an inconsistency: take the event as the truth */
@@ -1480,8 +1502,21 @@ static void handle_marker(struct sl_model *m, const struct sl_event *ev)
 	char spec[4096];
 	int *dom, nr_cpus, nr_domains;
 
+	if (!strncmp(text, SL_MARKER_RECORDER, strlen(SL_MARKER_RECORDER))) {
+		long pid = strtol(text + strlen(SL_MARKER_RECORDER), NULL, 10);
+
+		if (m->recorder_pid <= 0 && pid > 0 && pid <= INT32_MAX)
+			m->recorder_pid = (int32_t)pid;
+		return;
+	}
 	if (!strncmp(text, SL_MARKER_WORKLOAD, strlen(SL_MARKER_WORKLOAD))) {
 		workload_marker(m, text + strlen(SL_MARKER_WORKLOAD));
+		/*
+		 * a recording before the recorder marker: the task that wrote
+		 * this is record (unless it is the workload, as in scenarios)
+		 */
+		if (!m->recorder_pid && ev->pid > 0 && ev->pid != m->workload_pid)
+			m->recorder_pid = ev->pid;
 		return;
 	}
 	if (!strncmp(text, SL_MARKER_AFFINITY, strlen(SL_MARKER_AFFINITY))) {

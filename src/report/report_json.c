@@ -27,6 +27,28 @@ static const char *const known_events[] = {
 	"csd_function_entry",
 };
 
+/* schedlint record itself, which wrote the trace (its markers name it); null when none. */
+static void recorder_json(const struct sl_model *m, cJSON *t)
+{
+	uint64_t span = sl_dur(m->first_ts, m->last_ts);
+	cJSON *o;
+
+	if (m->recorder_pid <= 0) {
+		cJSON_AddNullToObject(t, "recorder");
+		return;
+	}
+	o = cJSON_AddObjectToObject(t, "recorder");
+	sl_json_add_i64(o, "pid", m->recorder_pid);
+	sl_json_add_u64(o, "run_ns", m->recorder_run_ns);
+	sl_json_add_u64(o, "runs", m->recorder_runs);
+	sl_json_add_u64(o, "preempted_runs", m->recorder_preempted);
+	sl_json_add_u64(o, "longest_run_ns", m->recorder_longest_ns);
+	sl_json_add_u64(o, "longest_run_ts_ns", m->recorder_longest_ts);
+	cJSON_AddNumberToObject(o, "cpu_share", span ? (double)m->recorder_run_ns / (double)span : 0.0);
+	cJSON_AddNumberToObject(o, "ns_per_event",
+				m->nr_events ? (double)m->recorder_run_ns / (double)m->nr_events : 0.0);
+}
+
 static cJSON *trace_json(struct sl_model *m, const char *path)
 {
 	const struct sl_trace_info *info = m->info;
@@ -64,6 +86,7 @@ static cJSON *trace_json(struct sl_model *m, const char *path)
 	sl_json_add_u64(t, "formats_ignored", info->formats_ignored);
 	cJSON_AddBoolToObject(t, "has_sched_waking", m->seen_waking);
 	cJSON_AddBoolToObject(t, "has_sched_wakeup", m->seen_wakeup);
+	recorder_json(m, t);
 	return t;
 }
 
@@ -469,6 +492,8 @@ static void findings_json(struct sl_model *m, cJSON *root)
 		sl_json_add_i64(o, "cpu", f->cpu);
 		sl_json_add_i64(o, "pid", f->pid);
 		cJSON_AddStringToObject(o, "comm", sl_str(m->strtab, f->comm));
+		if (*sl_recorder_note(m, f->pid))
+			cJSON_AddTrueToObject(o, "recorder");
 		sl_json_add_u64(o, "cost_ns", f->cost);
 		sl_finding_message(f, m, msg, sizeof(msg));
 		cJSON_AddStringToObject(o, "message", msg);

@@ -131,6 +131,28 @@ static int count_pair(struct sl_report *r, int col, const char *name, uint64_t c
 	return fact_chunk(r, col, pair);
 }
 
+/*
+ * What schedlint record, which wrote the trace, cost while it recorded:
+ * its own runs on the CPUs it recorded, and their share of one CPU over
+ * the span (what a reader of the trace must discount).
+ */
+static void recorder_line(struct sl_report *r, const struct sl_model *m)
+{
+	uint64_t span = sl_dur(m->first_ts, m->last_ts);
+	char a[32], b[32], ts[32];
+
+	fprintf(r->out, "  recorder schedlint record itself, pid %d: %.1f%% of a CPU (%s)\n",
+		m->recorder_pid, span ? 100.0 * (double)m->recorder_run_ns / (double)span : 0.0,
+		fmt_duration(a, sizeof(a), m->recorder_run_ns));
+	fprintf(r->out, "           %.0f ns per event, %" PRIu64 " runs",
+		m->nr_events ? (double)m->recorder_run_ns / (double)m->nr_events : 0.0,
+		m->recorder_runs);
+	if (m->recorder_runs)
+		fprintf(r->out, ", the longest %s at %s", fmt_duration(b, sizeof(b),
+			m->recorder_longest_ns), fmt_ts(ts, sizeof(ts), m->recorder_longest_ts));
+	fputc('\n', r->out);
+}
+
 static void trace_facts(struct sl_report *r, struct sl_model *m)
 {
 	const struct sl_trace_info *info = m->info;
@@ -160,6 +182,9 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 	if (m->type_counts[SL_EV_OTHER])
 		count_pair(r, col, "other", m->type_counts[SL_EV_OTHER]);
 	fputc('\n', r->out);
+
+	if (m->recorder_pid > 0)
+		recorder_line(r, m);
 
 	if (m->lost_gaps) {
 		char head[96], chunk[64];
@@ -692,7 +717,7 @@ static void tasks_section(struct sl_report *r, struct sl_model *m)
 /* The detail list: each listed kind's most costly findings. */
 static void findings_section(struct sl_report *r, struct sl_model *m)
 {
-	char a[32], ts[32], msg[512], task[64];
+	char a[32], ts[32], msg[512], task[96];
 	bool any = false;
 
 	for (int k = 0; k < SL_KIND__COUNT; k++) {
@@ -720,7 +745,8 @@ static void findings_section(struct sl_report *r, struct sl_model *m)
 		fputc('\n', r->out);
 		for (size_t i = 0; i < shown; i++, f++) {
 			sl_finding_message(f, m, msg, sizeof(msg));
-			snprintf(task, sizeof(task), "%s:%d", sl_str(m->strtab, f->comm), f->pid);
+			snprintf(task, sizeof(task), "%s:%d%s", sl_str(m->strtab, f->comm), f->pid,
+				 sl_recorder_note(m, f->pid));
 			/* one line, wrapped under its timestamp's end */
 			sl_report_wrap(r, 4, 8, "%s%s%s cpu%-3d %s%9s%s  %s  %s", sl_color(r, SL_C_BOLD),
 				       fmt_ts(ts, sizeof(ts), f->ts), sl_color(r, SL_C_RESET), f->cpu,
@@ -795,13 +821,14 @@ static void summary_findings(struct sl_report *r, struct sl_model *m)
 		else if (s->count)
 			f = worst_kept(m, k);
 		if (f) {
-			char ts[32], task[64];
+			char ts[32], task[96];
 			int room;
 
 			snprintf(b[S_AT], sizeof(b[0]), " %s cpu%d", fmt_ts(ts, sizeof(ts), f->ts), f->cpu);
 			room = width - used - (int)strlen(b[S_AT]) - 1;
 			/* the task when it fits whole: the latency line and the detail name it too */
-			snprintf(task, sizeof(task), "%s:%d", sl_str(m->strtab, f->comm), f->pid);
+			snprintf(task, sizeof(task), "%s:%d%s", sl_str(m->strtab, f->comm), f->pid,
+				 sl_recorder_note(m, f->pid));
 			if (sl_display_width(task) <= room)
 				snprintf(b[S_AT] + strlen(b[S_AT]), sizeof(b[0]) - strlen(b[S_AT]), " %s",
 					 task);
