@@ -84,7 +84,7 @@
 #define WAKEUP_PERCENT		20	/* a CPU's buffer this full wakes us before DRAIN_MS */
 #define RUN_BUDGET_US		200	/* work done before we let the CPU go for BREATHE_US */
 #define BREATHE_US		100
-#define REREADS_PER_RUN		8	/* affinity re-reads (reads of /proc) per run */
+#define REREADS_PER_RUN		4	/* affinity re-reads (reads of /proc, ~25 us each) per run */
 #define CMD_GRACE_MS		2000	/* after we stop: CMD's time to end before SIGTERM/SIGKILL */
 
 static const char record_usage[] =
@@ -205,6 +205,9 @@ struct record {
 	struct sl_trace_info info;
 	uint64_t feed_limit;		/* events up to this are safe to feed */
 	uint64_t newest_read;		/* the newest event when the last read round ended */
+	uint64_t start_cpu_ns;		/* our CPU time when tracing started (cpu_ns()) */
+	uint64_t end_cpu_ns;		/* and when it stopped */
+	uint64_t analysis_cpu_ns;	/* of it since, spent decoding, analyzing, drawing */
 	struct sl_live_top top;
 	uint64_t next_refresh_ns;
 	char what[64];			/* the summary's title: CMD and its arguments */
@@ -234,6 +237,15 @@ static bool stops_recording(int sig)
 		if (stop_signals[i] == sig)
 			return true;
 	return sig >= SIGRTMIN && sig <= SIGRTMAX;
+}
+
+/* Our own CPU time (user + system), of this process: CMD is another. */
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 static uint64_t mono_ns(void)
@@ -477,6 +489,7 @@ static void end_child(struct record *rec)
  */
 static bool live_feed(struct record *rec, uint64_t limit, uint64_t give_up)
 {
+	uint64_t cpu_start = cpu_ns();
 	struct sl_error err = { "" };
 	struct sl_event ev;
 	unsigned int n = 0;
@@ -496,6 +509,7 @@ static bool live_feed(struct record *rec, uint64_t limit, uint64_t give_up)
 			break;
 	}
 	sl_live_info(rec->live, &rec->info);
+	rec->analysis_cpu_ns += sl_dur(cpu_start, cpu_ns());
 	return ret != 0;
 }
 
@@ -693,12 +707,15 @@ static uint64_t kernel_lost(struct record *rec)
 
 static void live_refresh(struct record *rec, uint64_t now)
 {
+	uint64_t cpu_start = cpu_ns();
 	struct sl_live_status st = {
 		.wall_ns = now - rec->start_ns,
 		.what = rec->what,
 		.kernel_lost = kernel_lost(rec),
 		.behind_ns = sl_dur(rec->model->now, sl_live_newest(rec->live)),
 		.bytes = sl_dat_writer_data_size(rec->writer),
+		.analysis_cpu_ns = rec->analysis_cpu_ns,
+		.record_cpu_ns = sl_dur(rec->analysis_cpu_ns, sl_dur(rec->start_cpu_ns, cpu_start)),
 	};
 
 	if (rec->live_out_failed)
@@ -709,6 +726,8 @@ static void live_refresh(struct record *rec, uint64_t now)
 		rec->live_out_failed = true;
 		rec->live_out_errno = errno ? errno : EIO;
 	}
+	/* drawing is the analysis's too (counted from the next summary on) */
+	rec->analysis_cpu_ns += sl_dur(cpu_start, cpu_ns());
 }
 
 /*
@@ -930,6 +949,16 @@ static int start(struct record *rec, struct sl_error *err)
 				 "analyze will need --llc %s", rec->llc_spec);
 		sl_tracefs_tracing_on(&rec->tfs, false);
 	}
+	/* our own task, which the report names as the recorder wherever it shows */
+	{
+		char text[64];
+
+		snprintf(text, sizeof(text), SL_MARKER_RECORDER "%d", (int)getpid());
+		if (sl_tracefs_tracing_on(&rec->tfs, true) || sl_tracefs_marker(&rec->tfs, text))
+			warn_msg("record: cannot write its own pid to trace_marker; analyze will "
+				 "not name the recorder");
+		sl_tracefs_tracing_on(&rec->tfs, false);
+	}
 	/* every task's affinity, before any event too */
 	if (sl_tracefs_tracing_on(&rec->tfs, true) ||
 	    sl_rec_affinity_sweep(rec->aff, write_marker, rec))
@@ -945,6 +974,7 @@ static int start(struct record *rec, struct sl_error *err)
 		return ret;
 	}
 	rec->start_ns = mono_ns();
+	rec->start_cpu_ns = cpu_ns();
 	if (rec->cmd && !stop_signal) {
 		write_workload_marker(rec);
 		return start_child(rec, err);
@@ -969,6 +999,7 @@ static int record_loop(struct record *rec, struct sl_error *err)
 			rec->round_due = true;
 			rec->next_round_ns = now + DRAIN_MS * 1000000ULL;
 		}
+		more = false;
 		if (!rec->live) {
 			ret = drain(rec, rec->round_due, give_up, err);
 			if (ret < 0)
@@ -990,7 +1021,11 @@ static int record_loop(struct record *rec, struct sl_error *err)
 			rec->feed_limit = safe;
 			rec->newest_read = sl_live_newest(rec->live);
 		}
-		affinity_watch(rec, REREADS_PER_RUN);
+		/* the re-reads (reads of /proc) within the run's budget too */
+		if (!more && mono_ns() < give_up && sl_rec_affinity_pending(rec->aff)) {
+			affinity_watch(rec, REREADS_PER_RUN);
+			more = sl_rec_affinity_pending(rec->aff) > 0;
+		}
 		now = mono_ns();
 		if (child_changed) {
 			child_changed = 0;
@@ -1001,7 +1036,7 @@ static int record_loop(struct record *rec, struct sl_error *err)
 		    (deadline && now >= deadline))
 			break;
 		if (rec->live) {
-			more = live_feed(rec, rec->feed_limit, give_up);
+			more = live_feed(rec, rec->feed_limit, give_up) || more;
 			if (now >= rec->next_refresh_ns) {
 				live_refresh(rec, now);
 				rec->next_refresh_ns = now + rec->interval_ns;
@@ -1012,7 +1047,8 @@ static int record_loop(struct record *rec, struct sl_error *err)
 		wait = more ? BREATHE_US * 1000ULL : sl_dur(now, rec->next_round_ns);
 		if (deadline)
 			wait = MIN(wait, sl_dur(now, deadline));
-		woke = wait_buffers(rec, wait, !more);
+		/* with --live a filling buffer cuts the analysis short: reading comes first */
+		woke = wait_buffers(rec, wait, !more || rec->live);
 	}
 	return 0;
 }
@@ -1031,6 +1067,7 @@ static int stop(struct record *rec, struct sl_error *err)
 		live_feed(rec, UINT64_MAX, 0);
 		live_refresh(rec, rec->end_ns);	/* the last summary: everything read */
 	}
+	rec->end_cpu_ns = cpu_ns();
 	return ret;
 }
 
@@ -1169,6 +1206,19 @@ static int record_run(struct record *rec)
 		fputs("schedlint record: LLC groups unknown (no CPU in sysfs): analyze with --llc\n",
 		      stderr);
 
+	if (rec->live) {
+		uint64_t wall = sl_dur(rec->start_ns, rec->end_ns), own = sl_dur(rec->start_cpu_ns,
+									   rec->end_cpu_ns);
+
+		/* --live's price, apart from the recording's */
+		if (wall)
+			fprintf(stderr, "schedlint record: its own CPU while recording: %.2f s reading "
+				"and writing (%.1f%% of a CPU), %.2f s live analysis (%.1f%%)\n",
+				sl_dur(rec->analysis_cpu_ns, own) / 1e9,
+				100.0 * (double)sl_dur(rec->analysis_cpu_ns, own) / (double)wall,
+				rec->analysis_cpu_ns / 1e9,
+				100.0 * (double)rec->analysis_cpu_ns / (double)wall);
+	}
 	if (rec->live) {
 		struct sl_report r = {
 			.out = stdout, .color = isatty(STDOUT_FILENO) && sl_color_env_allows(),

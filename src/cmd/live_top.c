@@ -165,6 +165,16 @@ static void draw_frame(struct sl_live_top *top, const struct sl_model *m,
 			 st->behind_ns / 1e9);
 	put_line(top, width, line);
 
+	/* what this costs the machine: the price of --live is the analysis */
+	if (dt)
+		snprintf(line, sizeof(line), "  own cost  recording %.1f%% of a CPU, live analysis %.1f%%",
+			 100.0 * (double)sl_dur(top->prev_record_cpu_ns, st->record_cpu_ns) / (double)dt,
+			 100.0 * (double)sl_dur(top->prev_analysis_cpu_ns, st->analysis_cpu_ns) /
+			 (double)dt);
+	else
+		snprintf(line, sizeof(line), "  own cost  -");
+	put_line(top, width, line);
+
 	fmt_count(a, sizeof(a), m->latency.count);
 	if (m->latency.count)
 		snprintf(line, sizeof(line), "  wakeups   %s measured   latency p50 %s  p99 %s  max %s", a,
@@ -218,6 +228,8 @@ static void draw_frame(struct sl_live_top *top, const struct sl_model *m,
 
 	top->prev_events = m->nr_events;
 	top->prev_wall_ns = st->wall_ns;
+	top->prev_record_cpu_ns = st->record_cpu_ns;
+	top->prev_analysis_cpu_ns = st->analysis_cpu_ns;
 	top->refreshes++;
 }
 

@@ -19,6 +19,8 @@ struct sl_live_top {
 	int width;			/* the terminal's width when it was drawn */
 	uint64_t prev_events;		/* model events at the previous refresh */
 	uint64_t prev_wall_ns;		/* and its wall time */
+	uint64_t prev_record_cpu_ns;	/* and our CPU times then */
+	uint64_t prev_analysis_cpu_ns;
 	uint64_t *prev_busy;		/* per CPU busy time then */
 	uint64_t *prev_known;		/* per CPU time its state was known then */
 	int nr_prev;			/* entries of prev_busy and prev_known */
@@ -50,6 +52,8 @@ struct sl_live_status {
 	uint64_t kernel_lost;		/* ring-buffer overruns + drops (per-CPU stats) */
 	uint64_t behind_ns;		/* newest event read - newest event analyzed */
 	uint64_t bytes;			/* page data written so far */
+	uint64_t record_cpu_ns;		/* our CPU time reading and writing pages, so far */
+	uint64_t analysis_cpu_ns;	/* our CPU time decoding and analyzing, so far */
 };
 
 void sl_live_top_init(struct sl_live_top *top, FILE *out, bool tty);

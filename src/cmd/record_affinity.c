@@ -354,6 +354,11 @@ int sl_rec_affinity_flush(struct sl_rec_affinity *ra, sl_rec_write_fn write, voi
 	return sl_rec_affinity_flush_some(ra, SIZE_MAX, write, ctx);
 }
 
+size_t sl_rec_affinity_pending(const struct sl_rec_affinity *ra)
+{
+	return ra ? ra->nr_rereads : 0;
+}
+
 uint64_t sl_rec_affinity_markers(const struct sl_rec_affinity *ra)
 {
 	return ra->markers;

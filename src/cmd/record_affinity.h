@@ -40,6 +40,8 @@ int sl_rec_affinity_flush(struct sl_rec_affinity *ra, sl_rec_write_fn write, voi
  */
 int sl_rec_affinity_flush_some(struct sl_rec_affinity *ra, size_t max, sl_rec_write_fn write,
 			       void *ctx);
+/* Re-reads asked for and not flushed yet. */
+size_t sl_rec_affinity_pending(const struct sl_rec_affinity *ra);
 /* How many markers were written. */
 uint64_t sl_rec_affinity_markers(const struct sl_rec_affinity *ra);
 
