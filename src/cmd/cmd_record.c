@@ -31,7 +31,14 @@
  * report.  A signal ignored when we started (nohup) stays ignored, but
  * SIGINT and SIGQUIT, which shells ignore in every background job.
  * Ctrl-C reaches CMD too (same process group): we stop recording, give
- * CMD a moment to end, and SIGTERM it if it does not.  Only SIGKILL can
+ * CMD a moment to end, and SIGTERM it if it does not.  The workload is CMD
+ * and every process it starts: record is their subreaper
+ * (PR_SET_CHILD_SUBREAPER), so one whose parent ends is reparented to
+ * record, not to init, and when record ends CMD (--duration, a signal)
+ * it ends them all: SIGTERM, then SIGKILL after a grace time, until it
+ * has no child left (it ended only CMD's pid, its children ran on:
+ * issue 32, 18).  A CMD that ends by itself leaves what it started
+ * running, as perf record does.  Only SIGKILL can
  * leave the instance behind, and the next record removes it (an instance
  * is ours while we hold a lock on it, see trace_live.c).
  *
@@ -58,6 +65,8 @@
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -348,6 +357,8 @@ static int prepare_child(struct record *rec, struct sl_error *err)
 		return -errno;
 	}
 	fflush(NULL);
+	/* the workload's orphans come to us, to be ended with it (end_workload) */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	pid = fork();
 	if (pid < 0) {
 		int ret = -errno;
@@ -441,13 +452,99 @@ static void reap_child(struct record *rec, bool block)
 	}
 }
 
-/* After recording stopped: let CMD end by itself for a moment, then end it. */
+/*
+ * Reap the workload's processes that ended after being reparented to us
+ * (the subreaper); CMD's own status is reap_child()'s.
+ */
+static void reap_orphans(struct record *rec)
+{
+	siginfo_t si;
+
+	for (;;) {
+		si.si_pid = 0;
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || !si.si_pid)
+			return;
+		if (si.si_pid == rec->child) {
+			reap_child(rec, true);
+			continue;
+		}
+		while (waitpid(si.si_pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+}
+
+/* Our children (the workload's processes reparented to us, CMD): how many put in pids. */
+static size_t our_children(pid_t *pids, size_t max)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t self = getpid();
+	size_t n = 0;
+
+	if (!d)
+		return 0;
+	while (n < max && (de = readdir(d))) {
+		char path[300], buf[512], *p;
+		FILE *f;
+		long ppid;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+		fclose(f);
+		/* "pid (comm) S ppid ...": the comm may hold anything, so from its last ')' */
+		if (p && sscanf(p + 1, " %*c %ld", &ppid) == 1 && ppid == self)
+			pids[n++] = (pid_t)atol(de->d_name);
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * End what is left of the workload once CMD is ended: SIGTERM to every
+ * child we have (a child's own children come to us when it ends), then
+ * SIGKILL past the grace time, until none is left.
+ */
+static void end_workload(struct record *rec)
+{
+	uint64_t term_until = mono_ns() + CMD_GRACE_MS * 1000000ULL;
+	uint64_t give_up = term_until + 5000 * 1000000ULL;
+	pid_t pids[4096];
+	size_t n;
+
+	for (;;) {
+		bool kill_now = mono_ns() >= term_until;
+
+		reap_orphans(rec);
+		n = our_children(pids, ARRAY_SIZE(pids));
+		if (!n || mono_ns() >= give_up)
+			return;
+		for (size_t i = 0; i < n; i++)
+			kill(pids[i], kill_now ? SIGKILL : SIGTERM);
+		wait_signals(rec, 20 * 1000000ULL);
+	}
+}
+
+static void end_child_pid(struct record *rec);
+
+/* After recording stopped: let CMD end by itself for a moment, then end it, and all it started. */
 static void end_child(struct record *rec)
+{
+	if (!rec->child || rec->child_done)
+		return;
+	end_child_pid(rec);
+	if (rec->child_started)
+		end_workload(rec);
+}
+
+static void end_child_pid(struct record *rec)
 {
 	uint64_t deadline;
 
-	if (!rec->child || rec->child_done)
-		return;
 	if (rec->go_fd >= 0) {
 		/* never started: closing the pipe makes it exit */
 		close(rec->go_fd);
@@ -1030,6 +1127,7 @@ static int record_loop(struct record *rec, struct sl_error *err)
 		if (child_changed) {
 			child_changed = 0;
 			reap_child(rec, false);
+			reap_orphans(rec);
 		}
 		/* stop() reads and feeds the rest */
 		if (stop_signal || (rec->cmd && (rec->child_done || !rec->child_started)) ||

@@ -374,3 +374,25 @@ frames=$(wc -l < "$TMP/frames")
 whole=$(grep -c '  busy ' "$TMP/frames")
 check "--live on a pty: frames written ($frames)" test "$frames" -ge 3
 expect_eq "--live on a pty: each frame in one write" "$whole" "$frames"
+
+# --- record ends the whole workload, not only CMD's pid (issue 32, 18) ---
+# CMD's children ran on after --duration (and after the SIGKILL of a CMD
+# ignoring SIGTERM), reparented to init.  record is their subreaper: at
+# --duration and on a signal every one of them ends.  (A private mount
+# namespace: nothing here writes outside $TMP.)
+survivors() { pgrep -f "^sleep 31(41|42|43|44|45|46)$" | tr '\n' ' '; }
+unshare -m --propagation private "$SCHEDLINT" record --duration 1 -o "$TMP/wl1.dat" \
+	-- sh -c 'sleep 3141 & sleep 3142; wait' > /dev/null 2>&1
+expect_eq "--duration: CMD's children end with it (exit 0)" "$?, $(survivors)" "0, "
+unshare -m --propagation private "$SCHEDLINT" record --duration 1 -o "$TMP/wl2.dat" \
+	-- sh -c "trap '' TERM; sleep 3143 & sleep 3144; wait" > /dev/null 2>&1
+expect_eq "--duration, a workload ignoring SIGTERM: SIGKILLed, none left" "$?, $(survivors)" "0, "
+unshare -m --propagation private "$SCHEDLINT" record -o "$TMP/wl3.dat" \
+	-- sh -c "sleep 3145 & sleep 3146; wait" > /dev/null 2>&1 &
+pid=$!
+i=0
+while [ "$(pgrep -c -f '^sleep 314[56]$')" != 2 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $pid
+wait $pid
+expect_eq "SIGTERM to record: ends it and the whole workload (exit 0)" "$?, $(survivors)" "0, "
+for p in $(pgrep -f "^sleep 314[1-6]$"); do kill -KILL $p; done
