@@ -151,7 +151,8 @@ static int help_command(const char *name)
 		usage(stdout);
 		return 0;
 	}
-	if (!strcmp(name, "schedlint"))
+	/* help and version are described in schedlint(1) ("did you mean 'help'" was the answer) */
+	if (!strcmp(name, "schedlint") || !strcmp(name, "help") || !strcmp(name, "version"))
 		snprintf(page, sizeof(page), "schedlint");
 	else if (c)
 		snprintf(page, sizeof(page), "schedlint-%s", c->name);

@@ -369,6 +369,10 @@ MANPAGER=cat MANWIDTH=80 "$SCHEDLINT" help diff > "$TMP/o" 2>&1
 check "schedlint help diff opens its man page" grep -q '^SCHEDLINT-DIFF(1)' "$TMP/o"
 "$SCHEDLINT" help > "$TMP/o"
 check "schedlint help alone: the commands" grep -q '^  analyze ' "$TMP/o"
+# (issue 32, 19: "unknown command 'help'; did you mean 'help'?", exit 2)
+MANPAGER=cat MANWIDTH=80 "$SCHEDLINT" help help > "$TMP/o" 2> "$TMP/err"
+expect_eq "schedlint help help: schedlint(1), exit 0, nothing on stderr" \
+	"$?, $(grep -c '^SCHEDLINT(1)' "$TMP/o"), $(wc -c < "$TMP/err")" "0, 1, 0"
 "$SCHEDLINT" help anlyze > "$TMP/o" 2> "$TMP/err"
 expect_eq "help of an unknown command: exit 2" "$?" 2
 check "help of a misspelt command: did you mean" grep -q "did you mean 'analyze'" "$TMP/err"
