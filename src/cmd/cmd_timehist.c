@@ -553,8 +553,10 @@ static int copy_out(FILE *spool)
 		return -1;
 	}
 	while ((n = fread(buf, 1, sizeof(buf), spool)) > 0)
-		if (fwrite(buf, 1, n, stdout) != n)
+		if (fwrite(buf, 1, n, stdout) != n) {
+			sl_output_failed(errno);	/* its errno, not a later EIO */
 			break;
+		}
 	return ferror(spool) ? -1 : 0;
 }
 

@@ -23,6 +23,14 @@ void sl_output_begin(FILE *f)
 		setvbuf(f, buf, _IOFBF, sizeof(buf));
 }
 
+static int first_errno;		/* sl_output_failed() */
+
+void sl_output_failed(int e)
+{
+	if (!first_errno)
+		first_errno = e;
+}
+
 int sl_output_end(FILE *f)
 {
 	static bool reported;
@@ -31,7 +39,7 @@ int sl_output_end(FILE *f)
 	errno = 0;
 	if (fflush(f) == 0 && !ferror(f))
 		return 0;
-	e = errno ? errno : EIO;
+	e = errno ? errno : first_errno ? first_errno : EIO;
 	if (f == stdout && sl_pager_active()) {
 		/* the user quit the pager (EPIPE): what is left unread is not lost */
 		clearerr(f);

@@ -22,6 +22,12 @@ void sl_output_begin(FILE *f);
  */
 int sl_output_end(FILE *f);
 /*
+ * A write to stdout failed with errno e where the caller saw it: the
+ * message of sl_output_end() names it (stdio's error flag keeps no errno,
+ * and a later flush may fail without one: "Input/output error").
+ */
+void sl_output_failed(int e);
+/*
  * --color[=WHEN]: "always" (also a bare --color, when NULL), "never", or
  * "auto": stdout is a terminal and the environment allows colors.
  */

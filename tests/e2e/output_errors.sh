@@ -7,10 +7,13 @@
 T=$TESTDATA/real/hogs.dat
 BIG=$TESTDATA/real/hackbench.dat	# its dump is megabytes: head closes early
 
-# The commands that write (later ones join when they exist).
+# The commands that write (later ones join when they exist).  timehist
+# of pipe.dat lost the errno ("Input/output error": issue 32, 13).
 cmds="analyze $T
 analyze --json $T
 dump $T
+timehist $T
+timehist $TESTDATA/real/pipe.dat
 analyze --help
 dump --help
 --help
