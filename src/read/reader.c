@@ -179,10 +179,22 @@ int sl_reader_open(const char *path, const struct sl_read_opts *opts,
 			return -EINVAL;
 		}
 		ret = read_dat_open(path, opts, strtab, out, err);
-	} else if ((size_t)n >= 8 && (!memcmp(head, "PERFILE2", 8) || !memcmp(head, "2ELIFREP", 8))) {
-		ret = sl_read_perf_open(fd, head, (size_t)n, strtab, out, err);
 	} else {
-		ret = sl_read_text_open(fd, head, (size_t)n, strtab, out, err);
+		bool perf = (size_t)n >= 8 && (!memcmp(head, "PERFILE2", 8) ||
+						 !memcmp(head, "2ELIFREP", 8));
+
+		/* a trace.dat's options, where they mean nothing: said, not ignored (issue 32, 16) */
+		if (opts->dat_buffer || opts->dat_reader != SL_DAT_READER_DEFAULT) {
+			sl_error_set(err, "%s applies to a trace.dat; a %s has %s", opts->dat_buffer ?
+				     "--buffer" : "--reader", perf ? "perf.data" : "text trace",
+				     opts->dat_buffer ? "no instance buffers" : "one reader");
+			close(fd);
+			return -EINVAL;
+		}
+		if (perf)
+			ret = sl_read_perf_open(fd, head, (size_t)n, strtab, out, err);
+		else
+			ret = sl_read_text_open(fd, head, (size_t)n, strtab, out, err);
 	}
 	if (ret < 0)
 		return ret;

@@ -118,4 +118,15 @@ expect_eq "unknown option: exit 2" "$?" 2
 "$SCHEDLINT" frobnicate > "$TMP/out" 2> "$TMP/err"
 expect_eq "unknown command: exit 2" "$?" 2
 
+# --- a trace.dat's options on a perf.data or a text: refused (issue 32, 16) ---
+# --buffer=x on a text or a perf.data analyzed everything, exit 0, no word.
+for f in real/pipe.txt perf/pipe.data; do
+	for o in --buffer=x --reader=libtracecmd; do
+		"$SCHEDLINT" analyze $o "$TESTDATA/$f" > "$TMP/out" 2> "$TMP/err"
+		expect_eq "analyze $o $f: exit 2, one line saying so, nothing on stdout" \
+			"$?, $(wc -l < "$TMP/err"), $(grep -c -- "${o%%=*} applies to a trace.dat" "$TMP/err"), $(wc -c < "$TMP/out")" \
+			"2, 1, 1, 0"
+	done
+done
+
 echo "1..$_n"
