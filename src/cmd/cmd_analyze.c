@@ -3,7 +3,9 @@
  * cmd_analyze.c - schedlint analyze: the report of one trace
  */
 #include <cJSON.h>
+#include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include "report/metrics.h"
 #include "report/report.h"
 #include "report/rules.h"
+#include "../../analyzers/timeline.h"
 #include "schedlint/analysis.h"
 #include "schedlint/report.h"
 #include "util/util.h"
@@ -35,6 +38,9 @@ static const char analyze_usage[] =
 	"  --full                list every task and kept finding, not the --top\n"
 	"  --top=N               findings of each kind and tasks listed (10)\n"
 	"  --json                the report as JSON (schema schedlint.report/1)\n"
+	"  --html=FILE           also the report as one self-contained HTML page with\n"
+	"                        plots, written to FILE ('-': stdout, instead of the\n"
+	"                        text report)\n"
 	"  --color[=WHEN]        auto (default: on a terminal, unless NO_COLOR or\n"
 	"                        TERM=dumb), always (a bare --color), never\n"
 	"\n"
@@ -47,7 +53,8 @@ static const char analyze_usage[] =
 	"                        'skip' (default: it fails: it cannot be evaluated)\n"
 	"\n";
 
-enum { OPT_JSON = 1, OPT_COLOR, OPT_TOP, OPT_FAIL_ON, OPT_ALLOW_UNMEASURED, OPT_BRIEF, OPT_FULL };
+enum { OPT_JSON = 1, OPT_COLOR, OPT_TOP, OPT_FAIL_ON, OPT_ALLOW_UNMEASURED, OPT_BRIEF, OPT_FULL,
+       OPT_HTML };
 
 /*
  * Evaluate the absolute rules on the report object; the results go in
@@ -106,6 +113,82 @@ static void rules_text(struct sl_report *r, const struct sl_rule *rules, size_t 
 		failed, nr, nr == 1 ? "" : "s", sl_color(r, SL_C_RESET));
 }
 
+/*
+ * --html=FILE is written over only when it is absent or an HTML page:
+ * "--html a.dat b.dat" must not replace a trace, nor the file name the
+ * trace itself.
+ */
+static int html_path_check(const char *html, const char *trace)
+{
+	char head[64];
+	size_t n;
+	FILE *f;
+
+	if (sl_output_is_input(html, &trace, 1) == 0) {
+		error_msg("analyze: --html=%s is the trace being analyzed: it would be written over",
+			  html);
+		return -1;
+	}
+	if (!(f = fopen(html, "rb")))
+		return 0;
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	while (n && strchr(" \t\r\n", head[0]))
+		memmove(head, head + 1, --n);
+	if (!n || head[0] == '<')
+		return 0;
+	error_msg("analyze: --html=%s: the file exists and is no HTML page: not written over "
+		  "(--html=FILE names the page to write)", html);
+	return -1;
+}
+
+/*
+ * The page goes to a temporary file beside FILE, renamed over it once
+ * whole: an error never leaves half a page, nor takes away an older one.
+ */
+static int write_html(const char *html, struct sl_model *m, const char *trace)
+{
+	size_t len = strlen(html);
+	char *tmp = xmalloc(len + 16);
+	int fd, ret = -1;
+	FILE *f;
+
+	snprintf(tmp, len + 16, "%s.tmp.XXXXXX", html);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		error_msg("%s: cannot create the page beside it: %s", html, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	fchmod(fd, 0644);
+	f = fdopen(fd, "w");
+	if (!f) {
+		error_msg("%s: %s", html, strerror(errno));
+		close(fd);
+		goto out;
+	}
+	sl_report_html(f, m, trace);
+	if (fflush(f) || ferror(f)) {
+		error_msg("%s: write error: %s", html, strerror(errno));
+		fclose(f);
+		goto out;
+	}
+	if (fclose(f)) {
+		error_msg("%s: write error: %s", html, strerror(errno));
+		goto out;
+	}
+	if (rename(tmp, html)) {
+		error_msg("%s: %s", html, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (ret)
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}
+
 static void free_rules(struct sl_rule *rules, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++)
@@ -117,6 +200,7 @@ int cmd_analyze(int argc, char **argv)
 {
 	static const struct option long_opts[] = {
 		{ "json",  no_argument,       NULL, OPT_JSON },
+		{ "html",  required_argument, NULL, OPT_HTML },
 		{ "color", optional_argument, NULL, OPT_COLOR },
 		{ "top",   required_argument, NULL, OPT_TOP },
 		{ "brief", no_argument,       NULL, OPT_BRIEF },
@@ -130,7 +214,8 @@ int cmd_analyze(int argc, char **argv)
 	struct sl_config cfg;
 	struct sl_analysis *an = NULL;
 	struct sl_error err = { "" };
-	const char *path = NULL, *color = "auto";
+	const char *path = NULL, *color = "auto", *html = NULL;
+	const struct sl_analyzer_ops **with_timeline = NULL;
 	enum sl_report_detail detail = SL_DETAIL_DEFAULT;
 	bool json = false;
 	int c, top = 10, status = 0;
@@ -148,6 +233,13 @@ int cmd_analyze(int argc, char **argv)
 		switch (c) {
 		case OPT_JSON:
 			json = true;
+			break;
+		case OPT_HTML:
+			if (!*optarg) {
+				error_msg("analyze: --html needs a file name ('-' for stdout)");
+				goto usage;
+			}
+			html = optarg;
 			break;
 		case OPT_COLOR:
 			if (sl_parse_color("analyze", optarg, &color))
@@ -226,11 +318,26 @@ int cmd_analyze(int argc, char **argv)
 	}
 	if (!path)
 		path = "trace.dat";
+	if (html && json && !strcmp(html, "-")) {
+		error_msg("analyze: --json and --html=- both want stdout");
+		goto usage;
+	}
+	if (html && strcmp(html, "-") && html_path_check(html, path))
+		goto usage;
+	if (html) {
+		/* the time plots' windows: an analyzer of their own, only when asked */
+		with_timeline = xcalloc((size_t)cfg.nr_analyzers + 1, sizeof(*with_timeline));
+		memcpy(with_timeline, cfg.analyzers, (size_t)cfg.nr_analyzers * sizeof(*with_timeline));
+		with_timeline[cfg.nr_analyzers] = &sl_timeline_analyzer;
+		cfg.analyzers = with_timeline;
+		cfg.nr_analyzers++;
+	}
 
 	if (sl_analysis_run(path, &cfg, NULL, NULL, &an, &err) < 0) {
 		error_msg("%s: %s", path, err.msg);
 		sl_config_free(&cfg);
 		free_rules(rules, nr_rules);
+		free(with_timeline);
 		return 2;
 	}
 
@@ -244,6 +351,19 @@ int cmd_analyze(int argc, char **argv)
 		}
 	}
 
+	if (html && strcmp(html, "-") && write_html(html, an->model, path)) {
+		status = 2;
+		goto out;
+	}
+	if (html && !strcmp(html, "-")) {
+		sl_output_begin(stdout);
+		sl_report_html(stdout, an->model, path);
+		if (sl_output_end(stdout) < 0)
+			status = 2;
+		else if (failed)
+			status = 1;
+		goto out;
+	}
 	if (!json) {
 		/* both decided on the terminal itself, before a pager takes stdout */
 		report.width = sl_term_width();
@@ -288,11 +408,13 @@ out:
 	free_rules(rules, nr_rules);
 	sl_analysis_free(an);
 	sl_config_free(&cfg);
+	free(with_timeline);
 	return status;
 
 usage:
 	fputs("usage: schedlint analyze [options] [TRACE]   (--help for the options)\n", stderr);
 	sl_config_free(&cfg);
+	free(with_timeline);
 	free_rules(rules, nr_rules);
 	return 2;
 }

@@ -15,6 +15,8 @@
 #ifndef SCHEDLINT_REPORT_REPORT_H
 #define SCHEDLINT_REPORT_REPORT_H
 
+#include <stdio.h>
+
 #include "schedlint/report.h"
 
 struct cJSON;
@@ -22,5 +24,12 @@ struct cJSON;
 /* The whole terminal report / JSON object of an analysis. */
 void sl_report_text(struct sl_report *r, struct sl_model *m);
 struct cJSON *sl_report_json(struct sl_model *m, const char *path);
+/* Parts of the terminal report, for the HTML page: the detail sections
+ * but the findings' lists, and the trace facts (unwrapped). */
+void sl_report_text_details(struct sl_report *r, struct sl_model *m);
+void sl_report_text_facts(struct sl_report *r, struct sl_model *m);
+/* The report as one self-contained HTML page (report_html.c); the time
+ * plots need sl_timeline_analyzer among the model's analyzers. */
+void sl_report_html(FILE *out, struct sl_model *m, const char *path);
 
 #endif /* SCHEDLINT_REPORT_REPORT_H */

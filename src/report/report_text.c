@@ -955,7 +955,12 @@ static void summary(struct sl_report *r, struct sl_model *m)
 	trace_facts(r, m);
 }
 
-static void details(struct sl_report *r, struct sl_model *m)
+void sl_report_text_facts(struct sl_report *r, struct sl_model *m)
+{
+	trace_facts(r, m);
+}
+
+void sl_report_text_details(struct sl_report *r, struct sl_model *m)
 {
 	latency_section(r, m);
 	histogram_section(r, m);
@@ -967,6 +972,11 @@ static void details(struct sl_report *r, struct sl_model *m)
 		if (a->ops->report_text)
 			a->ops->report_text(a, m, r);
 	}
+}
+
+static void details(struct sl_report *r, struct sl_model *m)
+{
+	sl_report_text_details(r, m);
 	findings_section(r, m);
 }
 

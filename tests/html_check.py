@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""html_check.py - hold an analyze --html page against the JSON report of the same trace
+
+  html_check.py PAGE DOM REPORT.json [NETLOG.json]
+
+PAGE is the file schedlint wrote, DOM what headless Chromium made of it
+(--dump-dom: the page as rendered), REPORT the same analysis as JSON.
+Prints one line per problem and exits 1, or prints a summary and exits 0:
+
+- the sections the page promises are in the DOM (summary, latency, CPUs
+  over time, one per listed finding kind, details, trace facts), and at
+  least three SVG plots;
+- the histogram's bars (their titles give each bar's count) add up to the
+  report's wakeup count; the CDF ends at 100%;
+- one mark per kept finding (the report's findings list), each kind's
+  table links to marks that exist;
+- nothing outside the page is referred to: no src, no href but to a
+  fragment of the page, no url() or @import in a style, no script, link,
+  img, iframe, object or embed element -- in the file and in the DOM;
+- with a Chromium net log, no request but for the page itself (Chromium's
+  own services, which run with any page, are told apart by host).
+"""
+import json
+import re
+import sys
+from html.parser import HTMLParser
+
+LOADING_TAGS = {"script", "link", "img", "iframe", "object", "embed", "audio", "video", "source",
+                "track", "frame", "base", "meta-refresh"}
+URL_ATTRS = {"src", "href", "xlink:href", "srcset", "poster", "data", "action", "formaction",
+             "background", "manifest", "ping"}
+# what the browser itself asks for whatever page it shows
+BROWSER_HOSTS = re.compile(r"^https?://([a-z0-9-]+\.)*(google\.com|googleapis\.com|gvt1\.com|"
+                           r"gstatic\.com)(/|:|$)")
+
+
+class Page(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids = set()
+        self.plots = 0
+        self.bar_counts = []
+        self.marks = set()
+        self.links = []
+        self.outside = []
+        self.in_bar = False
+        self.cdf_points = None
+        self.style = []
+        self.in_style = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.add(a["id"])
+        cls = (a.get("class") or "").split()
+        if tag == "svg" and "plot" in cls:
+            self.plots += 1
+        if tag == "rect" and "bar" in cls:
+            self.in_bar = True
+        if "mk" in cls and (a.get("id") or "").startswith("f-"):
+            self.marks.add(a["id"])
+        if tag == "polyline" and "cdf" in cls:
+            self.cdf_points = a.get("points", "")
+        if tag in LOADING_TAGS:
+            self.outside.append(f"<{tag}> element")
+        if tag == "meta" and (a.get("http-equiv") or "").lower() == "refresh":
+            self.outside.append("<meta http-equiv=refresh>")
+        if tag == "style":
+            self.in_style = True
+        for k, v in attrs:
+            if k in URL_ATTRS and v is not None:
+                if k == "href" and v.startswith("#"):
+                    if tag == "a":
+                        self.links.append(v[1:])
+                    continue
+                self.outside.append(f"{tag} {k}={v!r}")
+            if k == "style" and v and ("url(" in v or "@import" in v):
+                self.outside.append(f"{tag} style={v!r}")
+
+    def handle_endtag(self, tag):
+        if tag == "rect":
+            self.in_bar = False
+        if tag == "style":
+            self.in_style = False
+
+    def handle_data(self, data):
+        if self.in_bar:
+            m = re.search(r":\s*(\d+)\s*$", data)
+            if m:
+                self.bar_counts.append(int(m.group(1)))
+        if self.in_style:
+            self.style.append(data)
+
+
+def parse(text):
+    p = Page()
+    p.feed(text)
+    p.close()
+    return p
+
+
+def main():
+    page_path, dom_path, report_path = sys.argv[1:4]
+    netlog = sys.argv[4] if len(sys.argv) > 4 else None
+    problems = []
+    with open(page_path, encoding="utf-8") as f:
+        page = parse(f.read())
+    with open(dom_path, encoding="utf-8") as f:
+        dom = parse(f.read())
+    with open(report_path, encoding="utf-8") as f:
+        rep = json.load(f)
+
+    for name, p in (("file", page), ("DOM", dom)):
+        for o in p.outside:
+            problems.append(f"{name}: refers outside the page: {o}")
+        css = "".join(p.style)
+        if "url(" in css or "@import" in css:
+            problems.append(f"{name}: the style sheet loads something (url() or @import)")
+
+    want = ["summary", "latency", "cpus", "findings", "details", "facts"]
+    # every kind with a listed finding has its section (a measurement, never listed, none)
+    listed = {f["kind"] for f in rep.get("findings", [])}
+    for k in sorted(listed):
+        want.append("kind-" + k)
+    for i in want:
+        if i not in dom.ids:
+            problems.append(f"DOM: no section id={i}")
+    if dom.plots < 3 and rep["wakeup_latency"]["count"]:
+        problems.append(f"DOM: {dom.plots} SVG plots, 3 at least expected")
+
+    count = rep["wakeup_latency"]["count"]
+    if count:
+        if sum(dom.bar_counts) != count:
+            problems.append(f"histogram: bars add up to {sum(dom.bar_counts)}, the report has "
+                            f"{count} wakeups")
+        pts = (dom.cdf_points or "").split()
+        if not pts:
+            problems.append("CDF: no points")
+        else:
+            ys = [float(p.split(",")[1]) for p in pts]
+            if min(ys) != ys[-1]:
+                problems.append("CDF: its last point is not its highest (not 100%)")
+            # SVG y grows downwards: a CDF going down would be a y growing
+            if any(b > a for a, b in zip(ys, ys[1:])):
+                problems.append("CDF: goes down")
+    kept = len(rep.get("findings", []))
+    if len(dom.marks) != kept:
+        problems.append(f"marks: {len(dom.marks)} on the CPU map, the report keeps {kept} findings")
+    for link in dom.links:
+        if link not in dom.ids:
+            problems.append(f"link to #{link}: no element has that id")
+
+    if netlog:
+        with open(netlog, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        for url in sorted(set(re.findall(r'"url":"([^"]*)"', text))):
+            if url.startswith(("file:", "data:", "about:", "chrome:")) or BROWSER_HOSTS.match(url):
+                continue
+            problems.append(f"net log: the page asked for {url}")
+
+    for p in problems:
+        print(p)
+    if problems:
+        return 1
+    print(f"{len(want)} sections, {dom.plots} plots, {len(dom.bar_counts)} bars = {count} "
+          f"wakeups, {len(dom.marks)} marks, {len(dom.links)} links")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
