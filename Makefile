@@ -155,7 +155,9 @@ run: deps
 
 # tests/e2e/instr_budget.sh counts the release build's instructions in
 # every mode (under SANITIZE=1 too), so check builds it as well.
-check: deps
+# check also installs what only the tests use (chromium renders the HTML pages)
+check:
+	@sh scripts/install-deps.sh check
 	@$(MAKE) --no-print-directory all $(UNIT_BINS) $(REPLAY_BINS)
 	@$(MAKE) --no-print-directory SANITIZE= build/rel/schedlint build/rel/bench/read_only
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run.sh $(UNIT_BINS)

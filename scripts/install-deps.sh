@@ -1,11 +1,14 @@
 #!/bin/sh
 # install-deps.sh - install the Debian 12 packages schedlint needs, if missing.
 # Called by `make run` and `make check`; quiet when everything is there.
-# `install-deps.sh fuzz` (make fuzz) adds clang and its libFuzzer runtime.
+# `install-deps.sh fuzz` (make fuzz) adds clang and its libFuzzer runtime;
+# `install-deps.sh check` (make check) what only the tests use: chromium, which
+# renders analyze --html's page headless (tests/e2e/html.sh).
 PKGS="build-essential pkg-config libtraceevent-dev libtracecmd-dev libtracefs-dev
 libcjson-dev libncurses-dev libzstd-dev zlib1g-dev libcmocka-dev trace-cmd tmux python3 less man-db
 linux-perf rt-tests util-linux bsdutils time libxml2-utils zstd strace valgrind jq"
 [ "$1" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
+[ "$1" = check ] && PKGS="$PKGS chromium"
 
 missing=""
 for p in $PKGS; do

@@ -2,6 +2,7 @@
 """html_check.py - hold an analyze --html page against the JSON report of the same trace
 
   html_check.py PAGE DOM REPORT.json [NETLOG.json]
+  html_check.py --diff PAGE DOM DIFF.json [NETLOG.json]
 
 PAGE is the file schedlint wrote, DOM what headless Chromium made of it
 (--dump-dom: the page as rendered), REPORT the same analysis as JSON.
@@ -17,6 +18,10 @@ Prints one line per problem and exits 1, or prints a summary and exits 0:
 - nothing outside the page is referred to: no src, no href but to a
   fragment of the page, no url() or @import in a style, no script, link,
   img, iframe, object or embed element -- in the file and in the DOM;
+- (--diff, a schedlint diff --html page against diff --json) the verdict,
+  rules, distributions and table sections; a line per run of each side
+  and one per side's medians; a table row per metric the JSON has, its
+  failing rows marked; the verdict line names the failed checks;
 - with a Chromium net log, no request but for the page itself (Chromium's
   own services, which run with any page, are told apart by host).
 """
@@ -37,6 +42,11 @@ BROWSER_HOSTS = re.compile(r"^https?://([a-z0-9-]+\.)*(google\.com|googleapis\.c
 class Page(HTMLParser):
     def __init__(self):
         super().__init__()
+        self.polylines = []
+        self.rows = 0
+        self.fail_rows = 0
+        self.in_table = None
+        self.text = []
         self.ids = set()
         self.plots = 0
         self.bar_counts = []
@@ -61,6 +71,14 @@ class Page(HTMLParser):
             self.marks.add(a["id"])
         if tag == "polyline" and "cdf" in cls:
             self.cdf_points = a.get("points", "")
+        if tag == "polyline":
+            self.polylines.append(cls)
+        if tag == "section":
+            self.in_table = a.get("id")
+        if tag == "tr" and self.in_table == "table":
+            self.rows += 1
+            if "fail" in cls:
+                self.fail_rows += 1
         if tag in LOADING_TAGS:
             self.outside.append(f"<{tag}> element")
         if tag == "meta" and (a.get("http-equiv") or "").lower() == "refresh":
@@ -84,6 +102,7 @@ class Page(HTMLParser):
             self.in_style = False
 
     def handle_data(self, data):
+        self.text.append(data)
         if self.in_bar:
             m = re.search(r":\s*(\d+)\s*$", data)
             if m:
@@ -99,23 +118,79 @@ def parse(text):
     return p
 
 
-def main():
-    page_path, dom_path, report_path = sys.argv[1:4]
-    netlog = sys.argv[4] if len(sys.argv) > 4 else None
+def outside_problems(page, dom):
     problems = []
-    with open(page_path, encoding="utf-8") as f:
-        page = parse(f.read())
-    with open(dom_path, encoding="utf-8") as f:
-        dom = parse(f.read())
-    with open(report_path, encoding="utf-8") as f:
-        rep = json.load(f)
-
     for name, p in (("file", page), ("DOM", dom)):
         for o in p.outside:
             problems.append(f"{name}: refers outside the page: {o}")
         css = "".join(p.style)
         if "url(" in css or "@import" in css:
             problems.append(f"{name}: the style sheet loads something (url() or @import)")
+    return problems
+
+
+def netlog_problems(netlog):
+    problems = []
+    with open(netlog, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    for url in sorted(set(re.findall(r'"url":"([^"]*)"', text))):
+        if url.startswith(("file:", "data:", "about:", "chrome:")) or BROWSER_HOSTS.match(url):
+            continue
+        problems.append(f"net log: the page asked for {url}")
+    return problems
+
+
+def check_diff(page_path, dom_path, diff_path, netlog):
+    with open(page_path, encoding="utf-8") as f:
+        page = parse(f.read())
+    with open(dom_path, encoding="utf-8") as f:
+        dom = parse(f.read())
+    with open(diff_path, encoding="utf-8") as f:
+        d = json.load(f)
+    problems = outside_problems(page, dom)
+    for i in ("verdict", "rules", "distributions", "table"):
+        if i not in dom.ids:
+            problems.append(f"DOM: no section id={i}")
+    sides = d["variants"]
+    for si, side in enumerate(sides):
+        runs = sum(1 for c in dom.polylines if "run" in c and f"side-{si}" in c)
+        medians = sum(1 for c in dom.polylines if "median" in c and f"side-{si}" in c)
+        if runs != len(side["runs"]) or medians != 1:
+            problems.append(f"distributions: side {side['name']} has {runs} run lines and "
+                            f"{medians} median lines, {len(side['runs'])} and 1 expected")
+    rows = sum(1 for m in d["metrics"] if m["shown"])
+    if dom.rows - 1 != rows:
+        problems.append(f"table: {dom.rows - 1} rows, diff --json shows {rows} metrics")
+    failed = sum(1 for m in d["metrics"] if m["shown"] and any(
+        r.get("failed") for r in d["rules"] if r["metric"] == m["name"]))
+    if dom.fail_rows != failed:
+        problems.append(f"table: {dom.fail_rows} rows marked failed, {failed} expected")
+    text = " ".join(dom.text)
+    if d["rules"] and d["failed"] and "FAILED" not in text:
+        problems.append("verdict: the page does not say FAILED")
+    if netlog:
+        problems += netlog_problems(netlog)
+    for p in problems:
+        print(p)
+    if problems:
+        return 1
+    print(f"{len(sides)} sides, {len(dom.polylines)} lines, {rows} rows, {failed} failed")
+    return 0
+
+
+def main():
+    if sys.argv[1] == "--diff":
+        return check_diff(sys.argv[2], sys.argv[3], sys.argv[4],
+                          sys.argv[5] if len(sys.argv) > 5 else None)
+    page_path, dom_path, report_path = sys.argv[1:4]
+    netlog = sys.argv[4] if len(sys.argv) > 4 else None
+    with open(page_path, encoding="utf-8") as f:
+        page = parse(f.read())
+    with open(dom_path, encoding="utf-8") as f:
+        dom = parse(f.read())
+    with open(report_path, encoding="utf-8") as f:
+        rep = json.load(f)
+    problems = outside_problems(page, dom)
 
     want = ["summary", "latency", "cpus", "findings", "details", "facts"]
     # every kind with a listed finding has its section (a measurement, never listed, none)
@@ -151,12 +226,7 @@ def main():
             problems.append(f"link to #{link}: no element has that id")
 
     if netlog:
-        with open(netlog, encoding="utf-8", errors="replace") as f:
-            text = f.read()
-        for url in sorted(set(re.findall(r'"url":"([^"]*)"', text))):
-            if url.startswith(("file:", "data:", "about:", "chrome:")) or BROWSER_HOSTS.match(url):
-                continue
-            problems.append(f"net log: the page asked for {url}")
+        problems += netlog_problems(netlog)
 
     for p in problems:
         print(p)

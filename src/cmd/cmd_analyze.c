@@ -3,9 +3,7 @@
  * cmd_analyze.c - schedlint analyze: the report of one trace
  */
 #include <cJSON.h>
-#include <errno.h>
 #include <getopt.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,80 +111,16 @@ static void rules_text(struct sl_report *r, const struct sl_rule *rules, size_t 
 		failed, nr, nr == 1 ? "" : "s", sl_color(r, SL_C_RESET));
 }
 
-/*
- * --html=FILE is written over only when it is absent or an HTML page:
- * "--html a.dat b.dat" must not replace a trace, nor the file name the
- * trace itself.
- */
-static int html_path_check(const char *html, const char *trace)
+struct html_args {
+	struct sl_model *m;
+	const char *trace;
+};
+
+static void html_page(FILE *f, const void *arg)
 {
-	char head[64];
-	size_t n;
-	FILE *f;
+	const struct html_args *h = arg;
 
-	if (sl_output_is_input(html, &trace, 1) == 0) {
-		error_msg("analyze: --html=%s is the trace being analyzed: it would be written over",
-			  html);
-		return -1;
-	}
-	if (!(f = fopen(html, "rb")))
-		return 0;
-	n = fread(head, 1, sizeof(head), f);
-	fclose(f);
-	while (n && strchr(" \t\r\n", head[0]))
-		memmove(head, head + 1, --n);
-	if (!n || head[0] == '<')
-		return 0;
-	error_msg("analyze: --html=%s: the file exists and is no HTML page: not written over "
-		  "(--html=FILE names the page to write)", html);
-	return -1;
-}
-
-/*
- * The page goes to a temporary file beside FILE, renamed over it once
- * whole: an error never leaves half a page, nor takes away an older one.
- */
-static int write_html(const char *html, struct sl_model *m, const char *trace)
-{
-	size_t len = strlen(html);
-	char *tmp = xmalloc(len + 16);
-	int fd, ret = -1;
-	FILE *f;
-
-	snprintf(tmp, len + 16, "%s.tmp.XXXXXX", html);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		error_msg("%s: cannot create the page beside it: %s", html, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	fchmod(fd, 0644);
-	f = fdopen(fd, "w");
-	if (!f) {
-		error_msg("%s: %s", html, strerror(errno));
-		close(fd);
-		goto out;
-	}
-	sl_report_html(f, m, trace);
-	if (fflush(f) || ferror(f)) {
-		error_msg("%s: write error: %s", html, strerror(errno));
-		fclose(f);
-		goto out;
-	}
-	if (fclose(f)) {
-		error_msg("%s: write error: %s", html, strerror(errno));
-		goto out;
-	}
-	if (rename(tmp, html)) {
-		error_msg("%s: %s", html, strerror(errno));
-		goto out;
-	}
-	ret = 0;
-out:
-	if (ret)
-		unlink(tmp);
-	free(tmp);
-	return ret;
+	sl_report_html(f, h->m, h->trace);
 }
 
 static void free_rules(struct sl_rule *rules, size_t nr)
@@ -322,7 +256,12 @@ int cmd_analyze(int argc, char **argv)
 		error_msg("analyze: --json and --html=- both want stdout");
 		goto usage;
 	}
-	if (html && strcmp(html, "-") && html_path_check(html, path))
+	if (html && strcmp(html, "-") && sl_output_is_input(html, &path, 1) == 0) {
+		error_msg("analyze: --html=%s is the trace being analyzed: it would be written over",
+			  html);
+		goto usage;
+	}
+	if (html && strcmp(html, "-") && sl_html_path_check("analyze", html))
 		goto usage;
 	if (html) {
 		/* the time plots' windows: an analyzer of their own, only when asked */
@@ -351,7 +290,8 @@ int cmd_analyze(int argc, char **argv)
 		}
 	}
 
-	if (html && strcmp(html, "-") && write_html(html, an->model, path)) {
+	if (html && strcmp(html, "-") &&
+	    sl_write_whole(html, html_page, &(struct html_args){ an->model, path })) {
 		status = 2;
 		goto out;
 	}

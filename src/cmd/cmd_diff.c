@@ -64,6 +64,8 @@ static const char diff_usage[] =
 	"  --json                the diff as JSON (schema schedlint.diff/1)\n"
 	"  --markdown            a Markdown table, for a pull-request comment\n"
 	"  --junit=FILE          also write JUnit XML, one test case per rule\n"
+	"  --html=FILE           also write the comparison as one self-contained HTML\n"
+	"                        page (the distributions overlaid, the table)\n"
 	"  --color[=WHEN]        auto (default: on a terminal, unless NO_COLOR or\n"
 	"                        TERM=dumb), always (a bare --color), never\n"
 	"  --top=N               per-comm rows shown, busiest first (10)\n"
@@ -77,7 +79,7 @@ static const char diff_usage[] =
 enum {
 	OPT_JSON = 256, OPT_MARKDOWN, OPT_JUNIT, OPT_COLOR, OPT_TOP, OPT_FAIL_ON,
 	OPT_BASE, OPT_NEW, OPT_LIST_METRICS, OPT_VARIANT, OPT_CONFIDENCE,
-	OPT_ALLOW_UNMEASURED, OPT_METRIC, OPT_ALL,
+	OPT_ALLOW_UNMEASURED, OPT_METRIC, OPT_ALL, OPT_HTML,
 };
 
 /* A side as given: its name and its runs' paths. */
@@ -101,7 +103,7 @@ struct diff_args {
 	bool no_rules;			/* --fail-on none */
 	bool default_rules;		/* --fail-on default, or no --fail-on at all */
 	bool implicit_default;		/* ... the latter */
-	const char *junit, *color;
+	const char *junit, *color, *html;
 	double confidence;
 	int top;
 };
@@ -318,6 +320,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 		{ "json",         no_argument,       NULL, OPT_JSON },
 		{ "markdown",     no_argument,       NULL, OPT_MARKDOWN },
 		{ "junit",        required_argument, NULL, OPT_JUNIT },
+		{ "html",         required_argument, NULL, OPT_HTML },
 		{ "color",        optional_argument, NULL, OPT_COLOR },
 		{ "top",          required_argument, NULL, OPT_TOP },
 		{ "fail-on",      required_argument, NULL, OPT_FAIL_ON },
@@ -409,6 +412,15 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 			if (junit_path_check(optarg))
 				return -1;
 			a->junit = optarg;
+			break;
+		case OPT_HTML:
+			if (!*optarg || !strcmp(optarg, "-")) {
+				error_msg("diff: --html needs a file name");
+				return -1;
+			}
+			if (sl_html_path_check("diff", optarg))
+				return -1;
+			a->html = optarg;
 			break;
 		case OPT_COLOR:
 			if (sl_parse_color("diff", optarg, &a->color))
@@ -550,6 +562,17 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 			return -1;
 		}
 	}
+	for (size_t s = 0; a->html && s < a->nr_sides; s++) {
+		long i = sl_output_is_input(a->html, a->sides[s].paths, a->sides[s].nr);
+
+		if (i >= 0) {
+			error_msg("diff: --html=%s is the run %s of this diff: it would be "
+				  "written over before it is read", a->html,
+				  !strcmp(a->sides[s].paths[i], "-") ? "on standard input" :
+				  a->sides[s].paths[i]);
+			return -1;
+		}
+	}
 	for (size_t s = 0; a->junit && s < a->nr_sides; s++) {
 		long i = sl_output_is_input(a->junit, a->sides[s].paths, a->sides[s].nr);
 
@@ -587,6 +610,27 @@ static void junit_error(const struct diff_args *a)
 
 	if (a->junit && sl_diff_write_junit_error(a->junit, error_msg_last(), err, sizeof(err)))
 		error_msg("diff: --junit: %s", err);
+}
+
+static void html_diff(FILE *f, const void *d)
+{
+	sl_diff_print_html(d, f);
+}
+
+static void html_error_page(FILE *f, const void *message)
+{
+	sl_diff_print_html_error(f, message);
+}
+
+/* On exit 2 with --html, as with --junit: the page says why. */
+static void html_error(const struct diff_args *a)
+{
+	char message[1024];
+
+	if (!a->html)
+		return;
+	snprintf(message, sizeof(message), "%s", error_msg_last() ? error_msg_last() : "");
+	sl_write_whole(a->html, html_error_page, message);
 }
 
 /*
@@ -687,10 +731,15 @@ int cmd_diff(int argc, char **argv)
 		a.junit = NULL;		/* said once: not again by junit_error() */
 		goto out;
 	}
+	if (a.html && sl_write_whole(a.html, html_diff, &d)) {
+		a.html = NULL;		/* said once: not again by html_error() */
+		goto out;
+	}
 	status = d.nr_failed ? 1 : 0;
 out:
 	if (status == 2) {
 		junit_error(&a);
+		html_error(&a);
 		if (!wrote)
 			markdown_error(&a, error_msg_last());
 	}

@@ -103,3 +103,65 @@ int sl_parse_color(const char *cmd, const char *arg, const char **when)
 	*when = arg ? arg : "always";
 	return 0;
 }
+
+int sl_html_path_check(const char *cmd, const char *path)
+{
+	char head[64];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return 0;
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	while (n && strchr(" \t\r\n", head[0]))
+		memmove(head, head + 1, --n);
+	if (!n || head[0] == '<')
+		return 0;
+	error_msg("%s: --html=%s: the file exists and is no HTML page: not written over "
+		  "(--html=FILE names the page to write)", cmd, path);
+	return -1;
+}
+
+int sl_write_whole(const char *path, void (*fn)(FILE *f, const void *arg), const void *arg)
+{
+	size_t len = strlen(path) + 16;
+	char *tmp = xmalloc(len);
+	int fd, ret = -1;
+	FILE *f;
+
+	snprintf(tmp, len, "%s.tmp.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		error_msg("%s: cannot write it: %s", path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	fchmod(fd, 0644);
+	f = fdopen(fd, "w");
+	if (!f) {
+		error_msg("%s: %s", path, strerror(errno));
+		close(fd);
+		goto out;
+	}
+	fn(f, arg);
+	if (fflush(f) || ferror(f)) {
+		error_msg("%s: write error: %s", path, strerror(errno ? errno : EIO));
+		fclose(f);
+		goto out;
+	}
+	if (fclose(f)) {
+		error_msg("%s: write error: %s", path, strerror(errno));
+		goto out;
+	}
+	if (rename(tmp, path)) {
+		error_msg("%s: %s", path, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (ret)
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}

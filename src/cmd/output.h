@@ -42,6 +42,19 @@ bool sl_color_env_allows(void);
  * index of the input it is, or -1.
  */
 long sl_output_is_input(const char *path, const char *const *inputs, size_t nr);
+/*
+ * --html=FILE (analyze, diff): FILE is written over only when it is absent
+ * or an HTML page, so "--html a.dat b.dat" never replaces a trace or a
+ * saved report; -1 with a message naming cmd and FILE.
+ */
+int sl_html_path_check(const char *cmd, const char *path);
+/*
+ * Write path whole or not at all: fn writes into a temporary file beside
+ * it, renamed over path once written and flushed (an error never leaves
+ * half a page, nor takes away the one there was).  -1 with one message
+ * naming path.
+ */
+int sl_write_whole(const char *path, void (*fn)(FILE *f, const void *arg), const void *arg);
 /* Check --color's argument (NULL: a bare --color, "always"); -1 with a message. */
 int sl_parse_color(const char *cmd, const char *arg, const char **when);
 

@@ -118,6 +118,9 @@ int sl_diff_build(struct sl_diff *d, const struct sl_diff_opts *opts, char *err,
 int sl_diff_add_rule(struct sl_diff *d, struct sl_rule *r, char *err, size_t errlen);
 void sl_diff_note(struct sl_diff *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sl_diff_free(struct sl_diff *d);
+/* The comparison as one self-contained HTML page (diff_html.c), and the page of an error. */
+void sl_diff_print_html(const struct sl_diff *d, FILE *out);
+void sl_diff_print_html_error(FILE *out, const char *message);
 
 /* A significant change of a cell against side 0 (at the diff's confidence). */
 bool sl_diff_significant(const struct sl_diff *d, const struct sl_diff_cell *c);

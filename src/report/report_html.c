@@ -24,6 +24,7 @@
 #include "report.h"
 #include "schedlint/model.h"
 #include "schedlint/report.h"
+#include "schedlint/series.h"
 #include "util/util.h"
 
 #define PLOT_W		960	/* SVG width of every plot */
@@ -54,6 +55,21 @@ static void esc(FILE *out, const char *s)
 		default: fputc(*s, out);
 		}
 	}
+}
+
+/* An axis label: "500 ns", "2 us", "10 ms" (fmt_duration's "0.00 us" says nothing at 1 ns). */
+static const char *axis_ns(char *buf, size_t len, uint64_t ns)
+{
+	static const struct { uint64_t div; const char *unit; } u[] = {
+		{ 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" }, { 1, "ns" },
+	};
+
+	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+		if (ns >= u[i].div || u[i].div == 1) {
+			snprintf(buf, len, "%g %s", (double)ns / (double)u[i].div, u[i].unit);
+			break;
+		}
+	return buf;
 }
 
 static const char *color_of(int kind)
@@ -272,9 +288,9 @@ static void histogram(struct page *p, const struct sl_hist *h)
 
 		fprintf(out, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 			"fill=\"#0072B2\"><title>%s..: %" PRIu64 "</title></rect>", x + 1,
-			20 + H - bh, bw - 2, bh, fmt_duration(a, sizeof(a), sl_hist_row_lo(i)), rows[i]);
+			20 + H - bh, bw - 2, bh, axis_ns(a, sizeof(a), sl_hist_row_lo(i)), rows[i]);
 		fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>", x + bw / 2,
-			H + 36, fmt_duration(a, sizeof(a), sl_hist_row_lo(i)));
+			H + 36, axis_ns(a, sizeof(a), sl_hist_row_lo(i)));
 	}
 	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/></svg>\n",
 		MARGIN_L, H + 20, PLOT_W - MARGIN_R, H + 20);
@@ -309,7 +325,7 @@ static void cdf(struct page *p, const struct sl_hist *h)
 
 		fprintf(out, "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>"
 			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>", x, x, 10 + H, x,
-			H + 26, fmt_duration(a, sizeof(a), (uint64_t)pow(10, d)));
+			H + 26, axis_ns(a, sizeof(a), (uint64_t)(pow(10, d) + 0.5)));
 	}
 	fputs("<polyline class=\"cdf\" fill=\"none\" stroke=\"#D55E00\" stroke-width=\"2\" points=\"", out);
 	while (sl_hist_next(h, &it, &lo, &hi, &n)) {
@@ -326,9 +342,11 @@ static void cdf(struct page *p, const struct sl_hist *h)
 
 		if (sl_pcts[i] != 50 && sl_pcts[i] != 99 && sl_pcts[i] != 99.9)
 			continue;
+		/* the label left of its line near the right edge */
 		fprintf(out, "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#555\" "
-			"stroke-dasharray=\"3 3\"/><text x=\"%.1f\" y=\"%.0f\">%s %s</text>", x, x, 10 + H,
-			x + 3, 22 + 12.0 * i / 3, sl_pct_names[i], fmt_duration(a, sizeof(a), v));
+			"stroke-dasharray=\"3 3\"/><text x=\"%.1f\" y=\"%.0f\" text-anchor=\"%s\">%s %s"
+			"</text>", x, x, 10 + H, x > PLOT_W - 150 ? x - 3 : x + 3, 22 + 12.0 * i / 3,
+			x > PLOT_W - 150 ? "end" : "start", sl_pct_names[i], fmt_duration(a, sizeof(a), v));
 	}
 	fprintf(out, "<text x=\"%d\" y=\"%.0f\">wakeup latency (log scale); share of wakeups at or "
 		"below</text></svg>\n", MARGIN_L, H + 44);
@@ -372,6 +390,121 @@ static void latency(struct page *p)
 	histogram(p, &m->latency);
 	cdf(p, &m->latency);
 	fputs("</section>\n", out);
+}
+
+/* p50, p99 and max per window of the model's series (log scale), and the findings' times. */
+static void latency_time(struct page *p)
+{
+	FILE *out = p->out;
+	struct sl_model *m = p->m;
+	const struct sl_series *s = &m->latency_series;
+	double H = 200, l0, l1;
+	uint64_t lo = UINT64_MAX, hi = 0, top = 1;
+	static const struct { double pct; const char *name, *color, *dash; } lines[] = {
+		{ 50, "p50", "#0072B2", "" }, { 99, "p99", "#D55E00", "" },
+		{ 0, "max", "#999999", "2 2" },
+	};
+	char a[32];
+	int peak;
+
+	fputs("<section id=\"latency-time\"><h2>Wakeup latency over time</h2>\n", out);
+	if (!s->finished || !s->nr || !m->latency.count) {
+		fputs("<p>No wakeup-latency samples in this trace.</p></section>\n", out);
+		return;
+	}
+	for (uint32_t i = 0; i < s->nr; i++) {
+		if (!s->w[i].count)
+			continue;
+		lo = MIN(lo, sl_series_percentile(s, i, 50));
+		hi = MAX(hi, s->w[i].max);
+		top = MAX(top, s->w[i].count);
+	}
+	l0 = floor(log10((double)MAX(lo, 1)));
+	l1 = ceil(log10((double)MAX(hi, 2)));
+	if (l1 <= l0)
+		l1 = l0 + 1;
+	peak = sl_series_peak(s);
+	fprintf(out, "<p class=\"note\">Per window of %s: p50, p99 and the longest wakeup "
+		"latency (log scale), the wakeups in each window (bars, below)", fmt_duration(a,
+		sizeof(a), s->window_ns));
+	if (peak >= 0)
+		fprintf(out, "; the worst window (highest p99) starts at +%s",
+			fmt_duration(a, sizeof(a), (uint64_t)peak * s->window_ns));
+	fputs(". Findings are ticked on top, one colour per kind.</p>\n", out);
+	fprintf(out, "<svg class=\"plot\" id=\"latency-over-time\" width=\"%d\" height=\"%.0f\" "
+		"role=\"img\" aria-label=\"wakeup latency over time\">", PLOT_W, H + 120);
+	for (double d = l0; d <= l1; d++) {
+		double y = 20 + H - H * (d - l0) / (l1 - l0);
+
+		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>", MARGIN_L, y,
+			PLOT_W - MARGIN_R, y, MARGIN_L - 4, y + 4,
+			axis_ns(a, sizeof(a), (uint64_t)(pow(10, d) + 0.5)));
+	}
+	if (peak >= 0)
+		fprintf(out, "<rect x=\"%.1f\" y=\"20\" width=\"%.1f\" height=\"%.0f\" fill=\"#F0E442\" "
+			"fill-opacity=\"0.5\"><title>the worst window</title></rect>",
+			x_of_ts(p, s->origin + (uint64_t)peak * s->window_ns),
+			MAX(1.0, x_of_ts(p, s->origin + (uint64_t)(peak + 1) * s->window_ns) -
+				 x_of_ts(p, s->origin + (uint64_t)peak * s->window_ns)), H);
+	for (size_t l = 0; l < sizeof(lines) / sizeof(lines[0]); l++) {
+		bool open = false;
+
+		for (uint32_t i = 0; i < s->nr; i++) {
+			uint64_t v;
+			double x, y;
+
+			if (!s->w[i].count) {
+				if (open)
+					fputs("\"/>", out);
+				open = false;
+				continue;
+			}
+			v = lines[l].pct ? sl_series_percentile(s, i, lines[l].pct) : s->w[i].max;
+			x = x_of_ts(p, s->origin + (uint64_t)i * s->window_ns);
+			y = 20 + H - H * (log10((double)MAX(v, 1)) - l0) / (l1 - l0);
+			y = MIN(MAX(y, 20.0), 20 + H);
+			if (!open)
+				fprintf(out, "<polyline class=\"series %s\" fill=\"none\" stroke=\"%s\" "
+					"stroke-width=\"1.5\" stroke-dasharray=\"%s\" points=\"", lines[l].name,
+					lines[l].color, lines[l].dash);
+			open = true;
+			/* a step per window: a lone window still shows */
+			fprintf(out, "%.1f,%.1f %.1f,%.1f ", x, y,
+				MAX(x_of_ts(p, s->origin + (uint64_t)(i + 1) * s->window_ns), x + 2), y);
+		}
+		if (open)
+			fputs("\"/>", out);
+		fprintf(out, "<text x=\"%d\" y=\"%zu\" fill=\"%s\">%s</text>", PLOT_W - MARGIN_R - 40,
+			32 + 13 * l, lines[l].color, lines[l].name);
+	}
+	/* the wakeups per window, under the latency */
+	for (uint32_t i = 0; i < s->nr; i++) {
+		double x0 = x_of_ts(p, s->origin + (uint64_t)i * s->window_ns);
+		double x1 = x_of_ts(p, s->origin + (uint64_t)(i + 1) * s->window_ns);
+		double bh = 40.0 * (double)s->w[i].count / (double)top;
+
+		if (s->w[i].count)
+			fprintf(out, "<rect class=\"count\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+				"height=\"%.1f\" fill=\"#56B4E9\"><title>%" PRIu64 " wakeups</title></rect>",
+				x0, 30 + H + 40 - bh, MAX(x1 - x0 - 0.5, 0.5), bh, s->w[i].count);
+	}
+	/* findings' times as ticks along the top */
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
+		size_t nr;
+		const struct sl_finding *f = sl_findings_of_kind(m->findings, k, &nr);
+
+		if (!sl_kinds[k].listed)
+			continue;
+		for (size_t i = 0; i < nr; i++, f++) {
+			double x = x_of_ts(p, f->ts);
+
+			fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\"/>",
+				x, 4 + 3 * (k % 5), x, 10 + 3 * (k % 5), color_of(k));
+		}
+	}
+	time_axis(p, 34 + H + 40);
+	fputs("</svg>\n</section>\n", out);
 }
 
 /* The findings' marks on a time plot: one per kept finding, at its time, on row y_of(cpu). */
@@ -603,11 +736,13 @@ void sl_report_html(FILE *out, struct sl_model *m, const char *path)
 		SCHEDLINT_VERSION);
 	esc(out, path);
 	fputs("</h1>\n<nav><a href=\"#summary\">summary</a><a href=\"#latency\">latency</a>"
+	      "<a href=\"#latency-time\">latency over time</a>"
 	      "<a href=\"#cpus\">CPUs over time</a><a href=\"#findings\">findings</a>"
 	      "<a href=\"#details\">details</a><a href=\"#facts\">trace facts</a></nav>\n", out);
 	summary(&p);
 	worst_moments(&p);
 	latency(&p);
+	latency_time(&p);
 	cpus(&p);
 	fputs("<div id=\"findings\">\n", out);
 	findings(&p);

@@ -22,7 +22,9 @@ render() {
 		> "$2" 2> "$TMP/chrome.err"
 }
 
-traces="$(ls "$TESTDATA"/real/*.dat "$TESTDATA"/real/*.txt "$TESTDATA"/perf/*.data)"
+# every real trace (a perf record --threads directory is refused by analyze, see perf_data.sh)
+traces="$( (find "$TESTDATA"/real -maxdepth 1 -type f \( -name '*.dat' -o -name '*.txt' \);
+	find "$TESTDATA"/perf -maxdepth 1 -type f -name '*.data') | sort)"
 for t in $traces; do
 	name=$(basename "$t")
 	page="$TMP/$name.html"
@@ -117,11 +119,63 @@ if [ -w /dev/full ]; then
 	expect_eq "--html=- on a full disk: exit 2" "$?" 2
 fi
 
+# diff --html: the recorded gate runs of tests/gate (A/A and A/B)
+mkdir -p "$TMP/runs"
+tar xzf "$TESTDATA/gate/runs.tar.gz" -C "$TMP/runs" ./aa-1 ./ab-1
+for pair in aa-1 ab-1; do
+	r=$TMP/runs/$pair
+	"$SCHEDLINT" diff --json --base "$r"/base-*.json --new "$r"/new-*.json \
+		--fail-on 'wakeup.p99>+50%' > "$TMP/$pair.json"
+	want=$?
+	"$SCHEDLINT" diff --html="$TMP/$pair.html" --base "$r"/base-*.json --new "$r"/new-*.json \
+		--fail-on 'wakeup.p99>+50%' > "$TMP/$pair.txt" 2> "$TMP/err"
+	expect_eq "diff --html $pair: the exit status is the diff's ($want)" "$?" "$want"
+	if [ -n "$CHROMIUM" ]; then
+		render "$TMP/$pair.html" "$TMP/dom.html" "$TMP/net.json"
+		if out=$(python3 tests/html_check.py --diff "$TMP/$pair.html" "$TMP/dom.html" "$TMP/$pair.json" "$TMP/net.json"); then
+			pass "diff --html $pair: rendered, a line per run and side, a row per metric ($out)"
+		else
+			fail "diff --html $pair: rendered, a line per run and side, a row per metric" "$out"
+		fi
+	else
+		fail "diff --html $pair: rendered in headless Chromium" "no chromium"
+	fi
+done
+check "diff --html: the A/B page says FAILED" grep -q "FAILED: 1 of 1 checks failed" "$TMP/ab-1.html"
+check "diff --html: the A/A page says passed" grep -q "Passed: all 1 checks" "$TMP/aa-1.html"
+r=$TMP/runs/ab-1
+cp "$r/base-1.json" "$TMP/keep.json"
+"$SCHEDLINT" diff --html "$r/base-1.json" --base "$r"/base-*.json --new "$r"/new-*.json > /dev/null 2> "$TMP/err"
+expect_eq "diff --html naming a run: exit 2" "$?" 2
+check "diff --html naming a run: the run is untouched" cmp "$r/base-1.json" "$TMP/keep.json"
+"$SCHEDLINT" diff --html="$TMP/err.html" "$r/base-1.json" "$TMP/missing.json" > /dev/null 2>&1
+expect_eq "diff --html with a run that cannot be read: exit 2" "$?" 2
+check "diff --html with a run that cannot be read: the page says why" grep -q "missing.json" "$TMP/err.html"
+
 # size: the page of the largest committed trace stays small (the time
 # plots have a fixed number of windows, the marks one per kept finding)
 big=$(ls -S $traces | head -1)
 "$SCHEDLINT" analyze --html="$TMP/big.html" "$big" > /dev/null
 size=$(wc -c < "$TMP/big.html")
 check "the page of the largest trace ($(basename "$big"), $size bytes) is under 8 MB" test "$size" -lt 8000000
+
+# written in under 2x the work of analyze --json on the largest committed
+# trace: counted in instructions (valgrind, every process), not timed
+ir() {
+	SCHEDLINT_THREADS=1 valgrind --tool=cachegrind --cache-sim=no --trace-children=yes \
+		--cachegrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+		sed -n 's/.*I *refs: *//p' | tr -d , | awk '{ s += $1 } END { print s + 0 }'
+}
+bench=$TESTDATA/bench/hackbench-g4.dat
+REL=${INSTR_BUILD:-build/rel}
+if command -v valgrind > /dev/null; then
+	j=$(ir "$REL/schedlint" analyze --json "$bench")
+	h=$(ir "$REL/schedlint" analyze --no-pager --html="$TMP/bench.html" "$bench")
+	echo "# instructions: analyze --json $j, analyze --html (and the text report) $h"
+	check "analyze --html costs under 2x analyze --json ($h vs $j instructions)" \
+		test "$j" -gt 0 -a "$h" -lt $((2 * j))
+else
+	fail "valgrind is installed (scripts/install-deps.sh)"
+fi
 
 echo "1..$_n"
