@@ -95,6 +95,30 @@ struct sl_wait_moment {
 	bool inferred;			/* the switch-in is inferred: at least this long */
 };
 
+/*
+ * The scheduling class of a task, for the latency rows by class.  Where it
+ * comes from (sl_task_class()): a policy recorded in the trace when there
+ * is one (sl_task.policy), else inferred from the prio the events give:
+ * -1 deadline (binary formats only: a text may print -1 for "none"),
+ * 0..99 real-time, 100..139 fair (SCHED_NORMAL, BATCH and IDLE alike;
+ * sched_ext's tasks too: only a recorded policy tells them).
+ */
+enum sl_sched_class {
+	SL_CLASS_DL = 0,
+	SL_CLASS_RT,
+	SL_CLASS_FAIR,
+	SL_CLASS_EXT,
+	SL_CLASS_UNKNOWN,
+	SL_CLASS__NR,
+};
+extern const char *const sl_sched_class_names[SL_CLASS__NR];	/* "dl", "rt", "fair", ... */
+
+enum sl_class_source {
+	SL_CLASS_FROM_NONE = 0,		/* unknown */
+	SL_CLASS_FROM_PRIO,		/* inferred from the events' prio */
+	SL_CLASS_FROM_POLICY,		/* a policy recorded in the trace */
+};
+
 /* From `from` on, a task may run on the CPUs of mask (an id of the model's). */
 struct sl_aff_span {
 	uint64_t from;
@@ -105,6 +129,8 @@ struct sl_task {
 	int32_t pid;
 	uint32_t comm;			/* interned; the latest name seen */
 	int32_t prio;			/* kernel prio 0..139 (< 100: RT/DL), -1 unknown */
+	bool prio_dl;			/* a binary trace gave its prio as -1: deadline */
+	int8_t policy;			/* SCHED_* recorded in the trace, -1 none (sl_task_class()) */
 	uint8_t state;			/* enum sl_task_state */
 	uint8_t runnable_reason;	/* enum sl_runnable_reason; valid when QUEUED/PENDING */
 	char block_letter;		/* 'S', 'D', ... when BLOCKED */
@@ -427,6 +453,13 @@ struct sl_model {
 	 */
 	struct sl_wait_moment wait_worst_perf61;
 	struct sl_hist fork_delay;
+	/*
+	 * Wakeup latency by scheduling class (sl_task_class(), each task by
+	 * the class it had last): filled from the tasks' histograms when they
+	 * are folded and at the end of the trace, not per sample.
+	 */
+	struct sl_hist latency_class[SL_CLASS__NR];
+	uint64_t class_tasks[SL_CLASS__NR][3];	/* tasks with samples, by enum sl_class_source */
 	/* the samples of latency over time (series.h) */
 	struct sl_series latency_series;
 
@@ -528,6 +561,14 @@ uint32_t sl_wait_comm(const struct sl_model *m, const struct sl_wait_moment *w);
  * trace (a finding's culprit or victim must say so), else "".
  */
 const char *sl_recorder_note(const struct sl_model *m, int32_t pid);
+/*
+ * sl_task_class - t's scheduling class, and where that came from: the
+ * one place that decides it (a recorded policy first, then the prio).
+ */
+enum sl_sched_class sl_task_class(const struct sl_model *m, const struct sl_task *t,
+				  enum sl_class_source *source);
+/* Into the latency rows by class (the model calls it as it folds a task, and at the end). */
+void sl_class_take_task(struct sl_model *m, const struct sl_task *t);
 /* The folded tasks of comm (interned), NULL none (task_fold.c). */
 const struct sl_folded_comm *sl_folded_comm(const struct sl_model *m, uint32_t comm);
 /* Did t run, wait or wake (the report lists such tasks, in the filters)? */

@@ -291,6 +291,7 @@ static struct sl_task *new_task(struct sl_model *m, int32_t pid)
 	t->pid = pid;
 	t->serial = ++m->tasks_seen;
 	t->prio = -1;
+	t->policy = -1;
 	t->cpu = -1;
 	t->first_cpu = -1;
 	t->waker_pid = -1;
@@ -327,8 +328,13 @@ static struct sl_task *get_task(struct sl_model *m, int32_t pid, uint32_t comm, 
 			t->exec_seen = true;
 		t->comm = comm;
 	}
-	if (prio >= 0)
+	if (prio >= 0) {
 		t->prio = prio;
+		t->prio_dl = false;
+	} else if (prio == -1 && !p->implied && (m->info->format == SL_FMT_DAT6 ||
+		   m->info->format == SL_FMT_DAT7 || m->info->format == SL_FMT_PERF_DATA)) {
+		t->prio_dl = true;	/* SCHED_DEADLINE: p->prio is -1 (a text's -1 may be "none") */
+	}
 	return t;
 }
 
@@ -1757,6 +1763,8 @@ void sl_model_finish(struct sl_model *m)
 			end_wait(m, t, end);
 	}
 	sl_series_finish(&m->latency_series, m->cfg->to_set && m->cfg->to_ns < end ? m->cfg->to_ns : end);
+	for (uint32_t i = 0; i < m->nr_tasks; i++)
+		sl_class_take_task(m, m->tasks[i]);
 	FOR_EACH_ANALYZER(m, a)
 		if (a->ops->finish)
 			a->ops->finish(a, m);
@@ -1787,6 +1795,8 @@ struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *str
 	sl_hist_init(&m->latency_noipi);
 	sl_hist_init(&m->latency_inferred);
 	sl_hist_init(&m->fork_delay);
+	for (int k = 0; k < SL_CLASS__NR; k++)
+		sl_hist_init(&m->latency_class[k]);
 	sl_series_init(&m->latency_series, cfg->window_ns);
 	hash_grow(&p->hash);
 	m->llc_source = "default (one domain)";
@@ -1911,6 +1921,8 @@ void sl_model_free(struct sl_model *m)
 	sl_hist_free(&m->latency_noipi);
 	sl_hist_free(&m->latency_inferred);
 	sl_hist_free(&m->fork_delay);
+	for (int k = 0; k < SL_CLASS__NR; k++)
+		sl_hist_free(&m->latency_class[k]);
 	free(m->event_counts);
 	free(m->llc_of);
 	sl_findings_free(m->findings);

@@ -60,6 +60,7 @@ void sl_fold_task_numbers(struct sl_model *m, const struct sl_task *t)
 			m->folded_pids = xcalloc(m->cfg->nr_pids, sizeof(*m->folded_pids));
 		m->folded_pids[i] = true;
 	}
+	sl_class_take_task(m, t);
 	f = folded_row(m, t->comm);
 	if (!sl_task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
 		return;

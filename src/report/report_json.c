@@ -291,6 +291,35 @@ static void waits_json(struct sl_model *m, cJSON *root)
 	cJSON_AddItemToObject(root, "fork_delay", sl_hist_json(&m->fork_delay));
 }
 
+/* Where a class row's tasks' classes came from: "prio" (inferred), "policy" (recorded), "mixed". */
+static const char *class_source(const struct sl_model *m, int k)
+{
+	const uint64_t *n = m->class_tasks[k];
+
+	if (n[SL_CLASS_FROM_POLICY] && n[SL_CLASS_FROM_PRIO])
+		return "mixed";
+	return n[SL_CLASS_FROM_POLICY] ? "policy" : n[SL_CLASS_FROM_PRIO] ? "prio" : NULL;
+}
+
+/* Wakeup latency by scheduling class (sched_class.c): a row per class, with its tasks and source. */
+static void class_json(struct sl_model *m, cJSON *root)
+{
+	cJSON *o = cJSON_AddObjectToObject(root, "latency_by_class");
+
+	for (int k = 0; k < SL_CLASS__NR; k++) {
+		cJSON *h = sl_hist_json(&m->latency_class[k]);
+		const char *src = class_source(m, k);
+
+		sl_json_add_u64(h, "tasks", m->class_tasks[k][0] + m->class_tasks[k][1] +
+			       m->class_tasks[k][2]);
+		if (src)
+			cJSON_AddStringToObject(h, "source", src);
+		else
+			cJSON_AddNullToObject(h, "source");
+		cJSON_AddItemToObject(o, sl_sched_class_names[k], h);
+	}
+}
+
 /*
  * The CPUs t may run on at the end of the trace as recorded ("0-3,8"),
  * null when the trace recorded none for it; its moves by a migration/N
@@ -576,6 +605,7 @@ cJSON *sl_report_json(struct sl_model *m, const char *path)
 	cJSON_AddItemToObject(lat, "worst", moment_json(m, &m->latency, &m->latency_worst, true));
 	cJSON_AddItemToObject(root, "wakeup_latency", lat);
 	waits_json(m, root);
+	class_json(m, root);
 	cJSON_AddItemToObject(root, "latency_over_time", series_json(m));
 
 	tasks_json(m, root);

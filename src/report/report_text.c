@@ -347,8 +347,9 @@ static void fork_delay_line(struct sl_report *r, struct sl_model *m)
 		return;
 	fmt_duration(a, sizeof(a), sl_hist_percentile(&m->fork_delay, 50));
 	fmt_duration(c, sizeof(c), m->fork_delay.max);
-	sl_report_wrap(r, 2, 11, "%-8s %" PRIu64 " tasks, fork to first run (not wakeups): p50"
-		       SL_GLUE "%s, max" SL_GLUE "%s", "new", m->fork_delay.count, glued(a), glued(c));
+	sl_report_wrap(r, 2, 11, "%-8s %" PRIu64 " task%s, fork to first run (not wakeups): p50"
+		       SL_GLUE "%s, max" SL_GLUE "%s", "new", m->fork_delay.count,
+		       m->fork_delay.count == 1 ? "" : "s", glued(a), glued(c));
 }
 
 /* The latency section's rows of the other waits: new tasks' first run, the longest wait. */
@@ -361,6 +362,35 @@ static void other_wait_rows(struct sl_report *r, struct sl_model *m)
 		sl_report_latency_row(r, 14, "new task", &m->fork_delay);
 	}
 	max_delay_line(r, m, false);
+}
+
+/*
+ * The rows by scheduling class, when more than one class has samples:
+ * "RT", "DL", "fair", "ext", "unknown", each said inferred from the prio
+ * (or recorded) below.
+ */
+static void class_rows(struct sl_report *r, struct sl_model *m)
+{
+	static const char *const label[SL_CLASS__NR] = {
+		[SL_CLASS_DL] = " DL", [SL_CLASS_RT] = " RT", [SL_CLASS_FAIR] = " fair",
+		[SL_CLASS_EXT] = " ext", [SL_CLASS_UNKNOWN] = " class unknown",
+	};
+	uint64_t policy = 0, prio = 0;
+	int classes = 0;
+
+	for (int k = 0; k < SL_CLASS__NR; k++) {
+		classes += m->latency_class[k].count > 0;
+		policy += m->class_tasks[k][SL_CLASS_FROM_POLICY];
+		prio += m->class_tasks[k][SL_CLASS_FROM_PRIO];
+	}
+	if (classes < 2)
+		return;
+	for (int k = 0; k < SL_CLASS__NR; k++)
+		if (m->latency_class[k].count)
+			sl_report_latency_row(r, 14, label[k], &m->latency_class[k]);
+	fprintf(r->out, "  classes: %s (each task by its last)\n",
+		policy && prio ? "recorded policies, else inferred from the prio" :
+		policy ? "the recorded policies" : "inferred from the prio (<100 RT, -1 DL)");
 }
 
 /* "worst    1.33 ms: tail:8336 woken 913.967145, ran 913.968480 on cpu1" */
@@ -425,6 +455,7 @@ static void latency_section(struct sl_report *r, struct sl_model *m)
 		sl_report_latency_row(r, 14, " remote + IPI", &m->latency_ipi);
 	if (m->latency_noipi.count && m->latency_ipi.count)
 		sl_report_latency_row(r, 14, " remote no IPI", &m->latency_noipi);
+	class_rows(r, m);
 	inferred_rows(r, m);
 	worst_line(r, m, "worst", &m->latency_worst);
 	peak_line(r, m);
