@@ -44,6 +44,7 @@ HEADERS = {
     "include/schedlint/analysis.h": "src/model",
     "include/schedlint/analyzer.h": "src/model",
     "include/schedlint/config.h": "src/model",
+    "include/schedlint/context.h": "src/model",
     "include/schedlint/findings.h": "src/model",
     "include/schedlint/held.h": "src/model",
     "include/schedlint/hist.h": "src/model",

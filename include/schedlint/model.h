@@ -172,6 +172,8 @@ struct sl_task {
 	uint32_t nr_aff, aff_alloc;
 	bool aff_stale;			/* recorded, then a stopper move, an exec or a fork from
 					 * a stale task: record's re-read not seen yet */
+	uint32_t sched_kind;		/* its recorded policy, nice, slice and group
+					 * (context.c, sl_task_sched()), 0 none */
 
 	/* accounting (clipped to --from/--to) */
 	uint64_t run_ns;		/* time running */
@@ -353,6 +355,7 @@ struct sl_folded_comm {
 struct sl_analyzer;
 struct sl_findings;
 struct sl_aff_state;
+struct sl_context;
 
 struct sl_model {
 	const struct sl_config *cfg;	/* points at cfg_store */
@@ -407,6 +410,9 @@ struct sl_model {
 	uint32_t exec_name;		/* "sched_process_exec" interned, once met (0: not yet) */
 	uint64_t affinity_bad_tokens;	/* marker tokens that were not PIDS=CPUS[@NS] */
 	uint64_t stopper_moves;		/* moves by a migration/N stopper */
+
+	/* the scheduling context schedlint record wrote (context.h), NULL none */
+	struct sl_context *ctx;
 
 	/* the workload the trace names (SL_MARKER_WORKLOAD), pid 0 = none */
 	int32_t workload_pid;

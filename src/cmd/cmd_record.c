@@ -78,6 +78,7 @@
 #include "output.h"
 #include "pager.h"
 #include "record_affinity.h"
+#include "record_context.h"
 #include "read/dat_write.h"
 #include "read/read_live.h"
 #include "read/trace_live.h"
@@ -189,6 +190,8 @@ struct record {
 	char llc_from[32];		/* where llc_spec came from: "cache-L3", "package", ... */
 	/* the tasks' affinity: swept at the start and the end, re-read after events */
 	struct sl_rec_affinity *aff;
+	/* policies, groups, kernel settings: written at the start and the end, re-read at exec */
+	struct sl_rec_context *sched;
 	struct sl_live *watch;		/* without --live: decodes the events the re-reads need */
 	struct sl_strtab *watch_strtab;
 	int watch_types[3];		/* their type ids: exec, migrate, fork (-1: none) */
@@ -602,6 +605,8 @@ static bool live_feed(struct record *rec, uint64_t limit, uint64_t give_up)
 		sl_model_feed(rec->model, &ev);
 		if (rec->aff)
 			sl_rec_affinity_event(rec->aff, &ev, rec->strtab);
+		if (rec->sched)
+			sl_rec_context_event(rec->sched, &ev, rec->strtab);
 		if (give_up && !(++n % 64) && mono_ns() >= give_up)
 			break;
 	}
@@ -615,6 +620,7 @@ static void watch_event(void *ctx, const struct sl_event *ev)
 	struct record *rec = ctx;
 
 	sl_rec_affinity_event(rec->aff, ev, rec->watch_strtab);
+	sl_rec_context_event(rec->sched, ev, rec->watch_strtab);
 }
 
 /* The pages of cpu just spooled: lost-event counts, and the events the re-reads need. */
@@ -860,6 +866,8 @@ static void affinity_watch(struct record *rec, size_t max)
 {
 	if (sl_rec_affinity_flush_some(rec->aff, max, write_marker, rec))
 		warn_msg("record: cannot write a task's affinity to trace_marker");
+	if (sl_rec_context_flush(rec->sched, write_marker, rec))
+		warn_msg("record: cannot write a task's policy and group to trace_marker");
 }
 
 /* While tracing still runs: the last re-reads, then every task still there. */
@@ -870,6 +878,8 @@ static void affinity_end(struct record *rec, struct sl_error *err)
 	affinity_watch(rec, SIZE_MAX);
 	if (sl_rec_affinity_sweep(rec->aff, write_marker, rec))
 		warn_msg("record: cannot write the tasks' affinity at the end");
+	if (sl_rec_context_sweep(rec->sched, write_marker, rec))
+		warn_msg("record: cannot write the tasks' policies and groups at the end");
 }
 
 /* --- setup, the loop, the end --- */
@@ -930,6 +940,7 @@ static int setup(struct record *rec, struct sl_error *err)
 	sl_dat_writer_cpus(rec->writer, rec->tfs.nr_cpus, rec->tfs.page_size);
 	rec->batch = xmalloc((size_t)BATCH_PAGES * (size_t)rec->tfs.page_size);
 	rec->aff = sl_rec_affinity_new("/proc");
+	rec->sched = sl_rec_context_new("", NULL);
 	if (!rec->want_live) {
 		/* the events it decodes have no kernel address to name: no kallsyms */
 		struct sl_dat_meta formats = rec->meta;
@@ -1061,6 +1072,11 @@ static int start(struct record *rec, struct sl_error *err)
 	    sl_rec_affinity_sweep(rec->aff, write_marker, rec))
 		warn_msg("record: cannot write the tasks' affinity to trace_marker; "
 			 "analyze will infer it");
+	/* the kernel's settings and every task's policy and group, before any event too */
+	if (sl_rec_context_kernel(rec->sched, write_marker, rec) ||
+	    sl_rec_context_sweep(rec->sched, write_marker, rec))
+		warn_msg("record: cannot write the tasks' policies and groups to trace_marker; "
+			 "analyze will infer their classes and know no groups");
 	sl_tracefs_tracing_on(&rec->tfs, false);
 	ret = sl_tracefs_enable_wanted(&rec->tfs, err);
 	if (ret)
@@ -1243,6 +1259,7 @@ static int record_cleanup(struct record *rec)
 	free(rec->pollfd);
 	free(rec->llc_spec);
 	sl_rec_affinity_free(rec->aff);
+	sl_rec_context_free(rec->sched);
 	sl_live_free(rec->watch);
 	sl_strtab_free(rec->watch_strtab);
 	if (rec->top.out)	/* initialized (--live) */
@@ -1303,6 +1320,8 @@ static int record_run(struct record *rec)
 	else
 		fputs("schedlint record: LLC groups unknown (no CPU in sysfs): analyze with --llc\n",
 		      stderr);
+	if (rec->sched)
+		fprintf(stderr, "schedlint record: kernel %s\n", sl_rec_context_summary(rec->sched));
 
 	if (rec->live) {
 		uint64_t wall = sl_dur(rec->start_ns, rec->end_ns), own = sl_dur(rec->start_cpu_ns,

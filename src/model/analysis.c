@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "schedlint/analysis.h"
+#include "schedlint/context.h"
 #include "util/util.h"
 
 #define BATCH_EVENTS	2048
@@ -391,6 +392,11 @@ int sl_analysis_run(const char *path, const struct sl_config *cfg,
 		return ret;
 	}
 	sl_model_finish(an->model);
+	if (an->model->ctx && an->model->ctx->error[0]) {
+		sl_error_set(err, "%s", an->model->ctx->error);
+		sl_analysis_free(an);
+		return -EINVAL;
+	}
 	if (cfg->scope == SL_SCOPE_WORKLOAD && !an->model->workload_pid) {
 		sl_error_set(err, "--workload: the trace names no workload "
 			     "(schedlint record -- CMD names one)");

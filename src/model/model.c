@@ -24,6 +24,7 @@
 #include "schedlint/findings.h"
 #include "schedlint/model.h"
 #include "affinity.h"
+#include "context_model.h"
 #include "task_fold.h"
 #include "topology.h"
 #include "util/util.h"
@@ -306,6 +307,7 @@ static struct sl_task *new_task(struct sl_model *m, int32_t pid)
 	m->tasks[t->index] = t;
 	hash_insert(&p->hash, t);
 	sl_aff_new_task(m, t);	/* a mask recorded before it was seen */
+	sl_ctx_new_task(m, t);	/* and its scheduling context */
 	return t;
 }
 
@@ -1327,6 +1329,7 @@ static void handle_fork(struct sl_model *m, const struct sl_event *ev, uint64_t 
 	parent = sl_model_task(m, ev->fork.parent_pid);
 	if (parent)
 		sl_aff_inherit(m, parent, t, ts);	/* the kernel copies the mask at fork */
+	sl_ctx_inherit(parent, t);	/* and policy, nice and groups */
 	/* a mask copied from one out of date is too; record re-reads such a child */
 	t->aff_stale = parent && parent->aff_stale;
 	if (parent && parent->in_workload && !t->in_workload) {
@@ -1491,6 +1494,42 @@ static void affinity_marker(struct sl_model *m, const char *text, uint64_t ts)
 }
 
 /*
+ * A sched marker (SL_MARKER_SCHED, context.h): each token's policy, nice,
+ * slice and group go to the tasks it names; a pid not seen yet gets them
+ * when it appears.  A marker never makes a task.
+ */
+static void sched_marker(struct sl_model *m, const char *text, uint64_t ts)
+{
+	char pids[1024];
+
+	while (*text) {
+		size_t len = strcspn(text, " ");
+		const char *p = pids;
+		uint32_t kind;
+		int32_t lo, hi;
+		int ret;
+
+		if (len && !sl_ctx_parse_sched(m, text, len, ts, pids, sizeof(pids), &kind)) {
+			while ((ret = sl_aff_next_pids(&p, &lo, &hi)) > 0) {
+				for (int64_t pid = lo; pid <= hi; pid++) {
+					struct sl_task *t = sl_model_task(m, (int32_t)pid);
+
+					if (t)
+						t->sched_kind = kind;
+					else
+						sl_ctx_pending(m, (int32_t)pid, kind);
+					m->ctx->tasks_recorded++;
+				}
+			}
+			if (ret < 0)
+				sl_ctx_garbage(m, ts, "sched token", text, len);
+		}
+		text += len;
+		text += strspn(text, " ");
+	}
+}
+
+/*
  * handle_marker - facts the recorder wrote into the trace itself
  *
  * schedlint record writes the machine's LLC groups to its instance's
@@ -1529,6 +1568,12 @@ static void handle_marker(struct sl_model *m, const struct sl_event *ev)
 		affinity_marker(m, text + strlen(SL_MARKER_AFFINITY), ev->ts);
 		return;
 	}
+	if (!strncmp(text, SL_MARKER_SCHED, strlen(SL_MARKER_SCHED))) {
+		sched_marker(m, text + strlen(SL_MARKER_SCHED), ev->ts);
+		return;
+	}
+	if (sl_ctx_marker(m, text, ev->ts))
+		return;
 	if (strncmp(text, SL_MARKER_LLC, prefix) || m->cfg->llc_spec || m->nr_llc_cpus)
 		return;
 	text += prefix;
@@ -1907,6 +1952,7 @@ void sl_model_free(struct sl_model *m)
 		free(m->tasks[i]);
 	}
 	sl_aff_free(m);
+	sl_ctx_free(m);
 	free(m->tasks);
 	sl_fold_free(m);
 	free(p->dead);

@@ -13,6 +13,7 @@
 
 #include "model/slice.h"
 #include "report.h"
+#include "schedlint/context.h"
 #include "schedlint/analyzer.h"
 #include "schedlint/findings.h"
 #include "util/util.h"
@@ -88,6 +89,70 @@ static cJSON *trace_json(struct sl_model *m, const char *path)
 	cJSON_AddBoolToObject(t, "has_sched_wakeup", m->seen_wakeup);
 	recorder_json(m, t);
 	return t;
+}
+
+static void fact_json(cJSON *o, const char *name, const struct sl_kernel_fact *f)
+{
+	cJSON *x = cJSON_AddObjectToObject(o, name);
+
+	if (f->value[0]) {
+		cJSON_AddStringToObject(x, "value", f->value);
+		cJSON_AddStringToObject(x, "from", f->from);
+	} else {
+		cJSON_AddNullToObject(x, "value");
+		cJSON_AddStringToObject(x, "from", "unknown");
+	}
+}
+
+/*
+ * "context": the kernel's settings with their sources, the groups the
+ * trace defines, and how many tasks' policies and groups were recorded
+ * (else inferred from prio, else unknown).
+ */
+static void context_json(const struct sl_model *m, cJSON *root)
+{
+	static const struct sl_kernel_fact none;
+	const struct sl_context *c = m->ctx;
+	cJSON *o = cJSON_AddObjectToObject(root, "context");
+	cJSON *groups;
+	uint64_t recorded = 0, inferred = 0, unknown = 0;
+
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		const struct sl_task *t = m->tasks[i];
+		bool rec;
+
+		if (!t || !sl_task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
+			continue;
+		if (sl_task_class(m, t, &rec) == SL_CLASS_UNKNOWN)
+			unknown++;
+		else if (rec)
+			recorded++;
+		else
+			inferred++;
+	}
+	cJSON_AddBoolToObject(o, "recorded", c && c->recorded);
+	fact_json(o, "hz", c ? &c->hz : &none);
+	fact_json(o, "hrtick", c ? &c->hrtick : &none);
+	fact_json(o, "preempt", c ? &c->preempt : &none);
+	sl_json_add_u64(o, "tasks_recorded", recorded);
+	sl_json_add_u64(o, "tasks_class_from_prio", inferred);
+	sl_json_add_u64(o, "tasks_unknown", unknown);
+	cJSON_AddStringToObject(o, "groups_source", c && c->recorded ? "recorded" : "unknown");
+	groups = cJSON_AddArrayToObject(o, "groups");
+	for (uint32_t g = 0; g < sl_model_nr_groups(m); g++) {
+		const struct sl_group *gr = sl_model_group(m, g);
+		cJSON *x;
+
+		if (!gr)
+			continue;
+		x = cJSON_CreateObject();
+		sl_json_add_u64(x, "id", g);
+		sl_json_add_u64(x, "parent", gr->parent);
+		cJSON_AddStringToObject(x, "kind", sl_group_kind_name(gr->kind));
+		cJSON_AddStringToObject(x, "name", gr->name);
+		sl_json_add_u64(x, "weight", gr->weight);
+		cJSON_AddItemToArray(groups, x);
+	}
 }
 
 static bool is_known_event(const char *name)
@@ -595,6 +660,7 @@ cJSON *sl_report_json(struct sl_model *m, const char *path)
 	cJSON_AddItemToObject(root, "trace", trace_json(m, path));
 	events_json(m, root);
 	config_json(m, root);
+	context_json(m, root);
 
 	lat = sl_hist_json(&m->latency);
 	sl_json_add_u64(lat, "inferred", m->latency_inferred.count);

@@ -20,6 +20,7 @@
 
 #include "model/slice.h"
 #include "report.h"
+#include "schedlint/context.h"
 #include "schedlint/analyzer.h"
 #include "schedlint/findings.h"
 #include "util/util.h"
@@ -82,6 +83,67 @@ static void llc_line(struct sl_report *r, const struct sl_model *m)
 }
 
 static void filter_lines(struct sl_report *r, struct sl_model *m);
+
+/*
+ * The scheduling context: the kernel's settings and where each came
+ * from, and whether policies and groups were recorded (schedlint record)
+ * or only what the trace's prio says is known.  Never silent: a report
+ * whose shares assume one flat group says so.
+ */
+static void context_lines(struct sl_report *r, const struct sl_model *m)
+{
+	const struct sl_context *c = m->ctx;
+	uint64_t recorded = 0, inferred = 0, unknown = 0;
+	uint32_t autogroups = 0, cgroups = 0;
+
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		const struct sl_task *t = m->tasks[i];
+		bool rec;
+
+		if (!t || !sl_task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
+			continue;
+		if (sl_task_class(m, t, &rec) == SL_CLASS_UNKNOWN)
+			unknown++;
+		else if (rec)
+			recorded++;
+		else
+			inferred++;
+	}
+	if (c && (c->hz.value[0] || c->hrtick.value[0] || c->preempt.value[0])) {
+		const char *sep = "";
+
+		fputs("  kernel  ", r->out);
+		if (c->hz.value[0]) {
+			fprintf(r->out, " HZ %s (%s)", c->hz.value, c->hz.from);
+			sep = ",";
+		}
+		if (c->hrtick.value[0]) {
+			fprintf(r->out, "%s HRTICK %s (%s)", sep, c->hrtick.value, c->hrtick.from);
+			sep = ",";
+		}
+		if (c->preempt.value[0])
+			fprintf(r->out, "%s preempt %s (%s)", sep, c->preempt.value, c->preempt.from);
+		fputc('\n', r->out);
+	}
+	for (uint32_t g = 1; c && g < c->nr_groups; g++)
+		if (c->groups[g].defined && c->groups[g].kind == SL_GROUP_AUTOGROUP)
+			autogroups++;
+		else if (c->groups[g].defined)
+			cgroups++;
+	if (c && c->recorded) {
+		fprintf(r->out, "  context  policies and groups recorded for %" PRIu64 " of %" PRIu64
+			" tasks (schedlint record): %" PRIu32 " autogroups, %" PRIu32 " cgroups\n",
+			recorded, recorded + inferred + unknown, autogroups, cgroups);
+		if (inferred || unknown)
+			fprintf(r->out, "           the others: class from their prio %" PRIu64
+				", unknown %" PRIu64 ", group unknown (counted in the root)\n",
+				inferred, unknown);
+	} else {
+		fprintf(r->out, "  context  not recorded: class from the trace's prio (%" PRIu64
+			" tasks, %" PRIu64 " unknown); groups unknown: shares assume one flat "
+			"group\n", inferred, unknown);
+	}
+}
 
 /* The workload the trace names, and whether the report covers only it. */
 static void workload_line(struct sl_report *r, const struct sl_model *m)
@@ -173,6 +235,7 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 		fmt_duration(d, sizeof(d), sl_dur(m->first_ts, m->last_ts)), m->nr_events);
 	filter_lines(r, m);
 	llc_line(r, m);
+	context_lines(r, m);
 
 	fputs("  events  ", r->out);
 	col = 10;
