@@ -14,6 +14,7 @@ extern const struct sl_analyzer_ops sl_late_preemption_analyzer;
 extern const struct sl_analyzer_ops sl_idle_while_runnable_analyzer;
 extern const struct sl_analyzer_ops sl_accounting_analyzer;
 extern const struct sl_analyzer_ops sl_idle_time_analyzer;
+extern const struct sl_analyzer_ops sl_shares_analyzer;
 extern const struct sl_analyzer_ops sl_whatif_analyzer;
 
 const struct sl_analyzer_ops *const sl_analyzer_registry[] = {
@@ -24,6 +25,7 @@ const struct sl_analyzer_ops *const sl_analyzer_registry[] = {
 	&sl_idle_while_runnable_analyzer,
 	&sl_accounting_analyzer,
 	&sl_idle_time_analyzer,
+	&sl_shares_analyzer,
 	&sl_whatif_analyzer,		/* last: it reads the others' findings at the end */
 };
 

@@ -87,8 +87,8 @@ static void filter_lines(struct sl_report *r, struct sl_model *m);
 /*
  * The scheduling context: the kernel's settings and where each came
  * from, and whether policies and groups were recorded (schedlint record)
- * or only what the trace's prio says is known.  Never silent: a report
- * whose shares assume one flat group says so.
+ * or only what the trace's prio says is known.  Never silent: without
+ * groups no shares are computed, and the report says why.
  */
 static void context_lines(struct sl_report *r, const struct sl_model *m)
 {
@@ -140,8 +140,8 @@ static void context_lines(struct sl_report *r, const struct sl_model *m)
 				inferred, unknown);
 	} else {
 		fprintf(r->out, "  context  not recorded: class from the trace's prio (%" PRIu64
-			" tasks, %" PRIu64 " unknown); groups unknown: shares assume one flat "
-			"group\n", inferred, unknown);
+			" tasks, %" PRIu64 " unknown); groups unknown: no CPU shares "
+			"computed\n", inferred, unknown);
 	}
 }
 

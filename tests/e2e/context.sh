@@ -4,7 +4,8 @@
 # without them.
 #
 # 1. A trace without context markers says so in the trace facts and the
-#    JSON (classes from prio, groups unknown): never silently flat.
+#    JSON (classes from prio, groups unknown) and computes no shares:
+#    never silently flat.
 # 2. The shares scenario's markers are read: kernel settings with their
 #    sources, the groups, every task's policy recorded.
 # 3. A garbage context marker stops the analysis: exit 2, one line
@@ -24,8 +25,10 @@ assert c['recorded'] is False and c['groups_source'] == 'unknown', c
 assert c['hz'] == {'value': None, 'from': 'unknown'}, c
 assert c['tasks_recorded'] == 0 and c['tasks_class_from_prio'] > 0, c
 assert [g['kind'] for g in c['groups']] == ['root'], c
+s = json.load(open(sys.argv[1]))['shares']
+assert s['computed'] is False and s['tasks'] == [] and s['groups_source'] == 'unknown', s
 PY
-); then pass "pipe.dat (no markers): JSON context says unknown"
+); then pass "pipe.dat (no markers): JSON context says unknown, no shares computed"
 else fail "pipe.dat (no markers): JSON context says unknown" "$out"; fi
 
 SCN=$TESTDATA/scenarios/shares-autogroups
