@@ -440,17 +440,19 @@ static struct group_total *folded_of(struct sh_priv *p, uint32_t group)
 	return &p->folded[group];
 }
 
-/* A dead task folded: its latency stays in its group's row. */
+/* A dead task folded: its run time and latency stay in its group's row. */
 static void sh_fold_task(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t)
 {
-	struct sh_task *st = sl_task_priv(m, a, t);
 	struct group_total *g;
+	uint32_t group = task_group(m, t);
 
+	if (!((struct sh_priv *)a->priv)->started)
+		return;
+	g = folded_of(a->priv, group);
+	g->run_ns += t->run_ns;
 	if (!sl_filter_task(m->cfg, m->strtab, t) || !sl_task_active(t))
 		return;
-	g = folded_of(a->priv, st->group);
 	sl_hist_merge(&g->latency, &t->latency);
-	g->run_ns += t->run_ns;
 	g->tasks++;
 }
 
@@ -497,17 +499,15 @@ static struct group_total *totals(struct sl_analyzer *a, struct sl_model *m, uin
 	}
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
 		const struct sl_task *t = m->tasks[i];
-		const struct sh_task *st;
+		uint32_t group;
 
-		if (!t || !sl_task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
+		if (!t)
 			continue;
-		st = sl_task_priv(m, a, t);
-		if (st->group >= n)
+		group = task_group(m, t);	/* its last: a task that moved counts there */
+		if (group >= n)
 			continue;
-		g[st->group].tasks++;
-		sl_hist_merge(&g[st->group].latency, &t->latency);
-		/* its run time to its group and the group's ancestors */
-		for (uint32_t id = st->group, depth = 0; depth < SL_CTX_MAX_GROUPS; depth++) {
+		/* its run time to its group and the group's ancestors, in the filters or not */
+		for (uint32_t id = group, depth = 0; depth < SL_CTX_MAX_GROUPS; depth++) {
 			const struct sl_group *gr = sl_model_group(m, id);
 
 			g[id].run_ns += t->run_ns;
@@ -515,6 +515,10 @@ static struct group_total *totals(struct sl_analyzer *a, struct sl_model *m, uin
 				break;
 			id = gr->parent;
 		}
+		if (!sl_task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
+			continue;
+		g[group].tasks++;
+		sl_hist_merge(&g[group].latency, &t->latency);
 	}
 	for (uint32_t i = 0; i < p->nr_folded && i < n; i++) {
 		g[i].tasks += p->folded[i].tasks;
@@ -556,8 +560,8 @@ static struct row *task_rows(struct sl_analyzer *a, struct sl_model *m, size_t *
 		const struct sl_task *t = m->tasks[i];
 		const struct sh_task *st;
 
-		if (!t || !sl_filter_task(m->cfg, m->strtab, t))
-			continue;
+		if (!t || !sl_filter_task(m->cfg, m->strtab, t) || !is_fair(m, t))
+			continue;	/* a task that ends real-time: its shares are not by weight */
 		st = sl_task_priv(m, a, t);
 		if (st->runnable_ns)
 			rows[n++] = (struct row){ t, st };
@@ -657,8 +661,8 @@ static void sh_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 		for (uint32_t id = 0; id < nr_groups; id++) {
 			const struct sl_group *gr = sl_model_group(m, id);
 
-			if (!gr || !g[id].runnable_ns || id == 0)
-				continue;	/* the root: the whole CPU, 1.000 */
+			if (!gr || !g[id].runnable_ns || !g[id].tasks || id == 0)
+				continue;	/* the root is the whole CPU; groups of no task reported */
 			group_short(c[0], sizeof(c[0]), m, id, 24);
 			snprintf(c[1], sizeof(c[1]), "%" PRIu32, gr->weight);
 			snprintf(c[2], sizeof(c[2]), "%" PRIu32, g[id].tasks);
@@ -678,7 +682,7 @@ static void sh_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 
 		sl_task_label(c[0], sizeof(c[0]), sl_task_comm(m, w->t), w->t->pid, 18);
 		if (recorded)
-			group_short(c[1], sizeof(c[1]), m, w->st->group, 14);
+			group_short(c[1], sizeof(c[1]), m, task_group(m, w->t), 14);
 		else
 			snprintf(c[1], sizeof(c[1]), "-");
 		snprintf(c[2], sizeof(c[2]), "%" PRIu32, w->st->weight);
@@ -752,7 +756,7 @@ static void sh_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 
 		sl_json_add_i64(x, "pid", w->t->pid);
 		cJSON_AddStringToObject(x, "comm", sl_task_comm(m, w->t));
-		sl_json_add_u64(x, "group", w->st->group);
+		sl_json_add_u64(x, "group", task_group(m, w->t));
 		sl_json_add_u64(x, "weight", w->st->weight);
 		sl_json_add_u64(x, "runnable_ns", w->st->runnable_ns);
 		sl_json_add_u64(x, "run_ns", w->t->run_ns);

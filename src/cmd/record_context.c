@@ -21,7 +21,8 @@
  * context together as pid ranges.  A task is read again after its exec
  * (chrt, nice, setsid, systemd-run set these and exec), with the exec's
  * time; forks need nothing (the model copies the parent's, as the
- * kernel does).  Blind spots: as affinity's (record_affinity.c), a change
+ * kernel does), but for a child forked while its parent's re-read is
+ * pending or was written lately: it is re-read too, with the fork's time.  Blind spots: as affinity's (record_affinity.c), a change
  * with no exec shows only in the sweep at the end; a group's weight is
  * read once, when the group is first met.
  */
@@ -43,6 +44,7 @@
 #include "util/util.h"
 
 #define MARKER_MAX	1000	/* bytes per trace_marker write */
+#define RECENT_MAX	256	/* re-read pids remembered for their children's forks */
 
 struct group_key {
 	char *key;			/* "cpu:/a/b", "cpu2:/a", "autogroup:/autogroup-5 nice 0" */
@@ -63,8 +65,10 @@ struct sl_rec_context {
 	bool mounts_read;
 	struct group_key *groups;	/* met so far; ids 1.. in this order */
 	size_t nr_groups, groups_alloc;
-	struct reread *rereads;
+	struct reread *rereads;		/* asked for since the last flush */
 	size_t nr_rereads, rereads_alloc;
+	int32_t recent[RECENT_MAX];	/* the pids re-read lately, a ring */
+	size_t nr_recent;		/* written so far (the ring's next slot: % RECENT_MAX) */
 	uint32_t exec_name;		/* interned "sched_process_exec", 0 not met yet */
 	char summary[160];
 };
@@ -605,20 +609,48 @@ int sl_rec_context_sweep(struct sl_rec_context *rc, sl_rec_write_fn write, void 
 	return err ? err : ret;
 }
 
+/*
+ * Is pid's re-read pending, or among the last RECENT_MAX written?  A
+ * child it forks now copies what it has now, which may reach the trace
+ * after the fork (the events of a fork and of the flush before it can be
+ * read in different rounds): chrt's exec'd command forking at once (perf
+ * bench) would otherwise leave its child with the values from before the
+ * exec.  A re-read too many costs a token.
+ */
+static bool reread_near(const struct sl_rec_context *rc, int32_t pid)
+{
+	for (size_t i = 0; i < rc->nr_rereads; i++)
+		if (rc->rereads[i].pid == pid)
+			return true;
+	for (size_t i = 0; i < MIN(rc->nr_recent, (size_t)RECENT_MAX); i++)
+		if (rc->recent[i] == pid)
+			return true;
+	return false;
+}
+
 void sl_rec_context_event(struct sl_rec_context *rc, const struct sl_event *ev,
 			  const struct sl_strtab *st)
 {
-	if (!rc || ev->type != SL_EV_OTHER || ev->pid <= 0)
+	int32_t pid;
+
+	if (!rc)
 		return;
-	if (rc->exec_name ? ev->name != rc->exec_name
-			  : strcmp(sl_str(st, ev->name), "sched_process_exec"))
+	if (ev->type == SL_EV_FORK && ev->fork.child_pid > 0 &&
+	    reread_near(rc, ev->fork.parent_pid)) {
+		pid = ev->fork.child_pid;
+	} else if (ev->type == SL_EV_OTHER && ev->pid > 0 &&
+		   (rc->exec_name ? ev->name == rc->exec_name
+				  : !strcmp(sl_str(st, ev->name), "sched_process_exec"))) {
+		rc->exec_name = ev->name;
+		pid = ev->pid;
+	} else {
 		return;
-	rc->exec_name = ev->name;
+	}
 	for (size_t i = 0; i < rc->nr_rereads; i++)
-		if (rc->rereads[i].pid == ev->pid)
+		if (rc->rereads[i].pid == pid)
 			return;
 	GROW(rc->rereads, rc->rereads_alloc, rc->nr_rereads + 1);
-	rc->rereads[rc->nr_rereads++] = (struct reread){ .pid = ev->pid, .at = ev->ts ? ev->ts : 1 };
+	rc->rereads[rc->nr_rereads++] = (struct reread){ .pid = pid, .at = ev->ts ? ev->ts : 1 };
 }
 
 int sl_rec_context_flush(struct sl_rec_context *rc, sl_rec_write_fn write, void *ctx)
@@ -638,6 +670,8 @@ int sl_rec_context_flush(struct sl_rec_context *rc, sl_rec_write_fn write, void 
 		if (task_value(rc, pid, pid, e[nr].value, sizeof(e[nr].value), write, ctx, &err))
 			nr++;
 	}
+	for (size_t i = 0; i < rc->nr_rereads; i++)
+		rc->recent[rc->nr_recent++ % RECENT_MAX] = rc->rereads[i].pid;
 	rc->nr_rereads = 0;
 	ret = write_entries(e, nr, write, ctx);
 	free(e);

@@ -182,6 +182,35 @@ static void test_record_v1_autogroup(void **state)
 	assert_int_equal(nr_written, 2);
 	assert_string_equal(written[0], "schedlint: group 5 0 1024 autogroup /autogroup-12 nice 0");
 	assert_string_equal(written[1], "schedlint: sched 20=other/0/2800000/5@6000");
+	/*
+	 * a child forked by 20 (re-read at the last flush) is re-read, at the
+	 * fork's time: it copied what reached the trace after it; one forked
+	 * by 10 is not
+	 */
+	put_task(21, 21, "1:cpu:/\n", "/autogroup-12 nice 0\n");
+	ev = (struct sl_event){ .ts = 6500, .cpu = 0, .pid = 20, .type = SL_EV_FORK };
+	ev.fork.parent_pid = 20;
+	ev.fork.child_pid = 21;
+	sl_rec_context_event(rc, &ev, st);
+	ev = (struct sl_event){ .ts = 6600, .cpu = 0, .pid = 10, .type = SL_EV_FORK };
+	ev.fork.parent_pid = 10;
+	ev.fork.child_pid = 22;
+	sl_rec_context_event(rc, &ev, st);
+	nr_written = 0;
+	assert_int_equal(sl_rec_context_flush(rc, capture, NULL), 0);
+	assert_int_equal(nr_written, 1);
+	assert_string_equal(written[0], "schedlint: sched 21=other/0/2800000/5@6500");
+	/* a flush with nothing to do in between: 20 is still near */
+	nr_written = 0;
+	assert_int_equal(sl_rec_context_flush(rc, capture, NULL), 0);
+	assert_int_equal(nr_written, 0);
+	ev = (struct sl_event){ .ts = 7500, .cpu = 0, .pid = 20, .type = SL_EV_FORK };
+	ev.fork.parent_pid = 20;
+	ev.fork.child_pid = 21;
+	sl_rec_context_event(rc, &ev, st);
+	assert_int_equal(sl_rec_context_flush(rc, capture, NULL), 0);
+	assert_int_equal(nr_written, 1);
+	assert_string_equal(written[0], "schedlint: sched 21=other/0/2800000/5@7500");
 	nr_written = 0;
 	assert_int_equal(sl_rec_context_flush(rc, capture, NULL), 0);
 	assert_int_equal(nr_written, 0);
