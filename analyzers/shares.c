@@ -29,11 +29,12 @@
  * over CPUs.  Kept per CPU and group runqueue as a running integral of
  * share / total weight (a task's expected time is its weight times that
  * integral's growth while it was runnable), updated at each enqueue,
- * dequeue and switch: O(groups active on the CPU), O(1) without groups.
+ * dequeue and switch: O(1) for a task of the root, O(CPUs x depth) for
+ * one in a group (a group's weight is split over the CPUs, below).
  *
  * Approximations (schedlint-analyze(1) "CPU shares"): a group's weight
- * is taken whole on every CPU where it has runnable tasks (the kernel
- * splits cpu.shares across CPUs by their load: calc_group_shares()); no
+ * is split over the CPUs by its runnable weight on each at the instant
+ * (the kernel's calc_group_shares() uses load averages, PELT); no
  * lag, no wakeup placement, no bandwidth limits (cpu.max, RT
  * throttling); the weights are the ones recorded, from the marker on
  * (a re-read after an exec is applied when it is read).  Nothing is
@@ -58,7 +59,9 @@
 struct grq {
 	uint32_t group;
 	uint32_t nr;			/* runnable entities in it: tasks and child groups */
-	uint64_t weight_sum;		/* their weights */
+	double weight_sum;		/* their weights: tasks', and child groups' entities' */
+	double entity_w;		/* the weight of this group's entity in its parent's
+					 * runqueue here: its share of the group's weight */
 	double share;			/* the group's share of the CPU now (root: 1) */
 	double acc;			/* integral of share / weight_sum: expected time per unit weight */
 	uint64_t runnable_ns;		/* time with nr > 0 */
@@ -157,7 +160,7 @@ static void advance(struct sh_cpu *c, uint64_t ts)
 		g->runnable_ns += dt;
 		if (c->fair_blocked)
 			continue;
-		g->acc += g->share / (double)g->weight_sum * (double)dt;
+		g->acc += g->share / g->weight_sum * (double)dt;
 		g->expected_ns += g->share * (double)dt;
 	}
 }
@@ -180,38 +183,97 @@ static void reshare(const struct sl_model *m, struct sh_cpu *c)
 		}
 		gr = sl_model_group(m, g->group);
 		parent = gr ? find_grq(c, gr->parent) : NULL;
-		g->share = g->nr && parent && parent->weight_sum ?
-			   parent->share * gr->weight / (double)parent->weight_sum : 0.0;
+		g->share = g->nr && parent && parent->weight_sum > 0 ?
+			   parent->share * g->entity_w / parent->weight_sum : 0.0;
 	}
 }
 
-/* An entity of weight w joins (sign 1) or leaves (-1) group's runqueue on c, and up. */
-static void change(const struct sl_model *m, struct sh_cpu *c, uint32_t group, uint32_t w,
-		   int sign)
+/*
+ * group's weight split over the CPUs by its load there (the weight
+ * runnable in its runqueue), as calc_group_shares() does with the load
+ * averages: a CPU's entity of it weighs weight x load here / load
+ * everywhere (at least 2, MIN_SHARES, while it is runnable there).  A
+ * CPU whose entity changes is brought up to ts first; its parent's
+ * runqueue there gets the difference.
+ */
+static void split(struct sl_analyzer *a, struct sl_model *m, uint32_t group,
+		  const struct sl_group *gr, uint64_t ts)
 {
-	for (int depth = 0; depth < SL_CTX_MAX_GROUPS; depth++) {
-		struct grq *g = get_grq(c, group);
-		const struct sl_group *gr;
-		bool edge;
+	double total = 0;
 
-		if (sign > 0) {
-			edge = g->nr++ == 0;
-			g->weight_sum += w;
-		} else {
-			if (!g->nr)
-				return;		/* not there: nothing to take */
-			edge = --g->nr == 0;
-			g->weight_sum -= MIN(g->weight_sum, w);
-		}
-		if (group == 0 || !edge)
-			return;
-		/* the group's own entity joins or leaves its parent's runqueue */
-		gr = sl_model_group(m, group);
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct grq *g = find_grq(sl_cpu_priv(m, a, cpu), group);
+
+		if (g && g->nr)
+			total += g->weight_sum;
+	}
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct sh_cpu *c = sl_cpu_priv(m, a, cpu);
+		struct grq *g = find_grq(c, group), *pg;
+		double want;
+
+		if (!g)
+			continue;
+		want = g->nr && total > 0 ? gr->weight * g->weight_sum / total : 0;
+		if (g->nr && want < 2)
+			want = 2;
+		if (want == g->entity_w)
+			continue;
+		advance(c, ts);
+		pg = get_grq(c, gr->parent);	/* may move c's runqueues: find g again */
+		g = find_grq(c, group);
+		pg->weight_sum += want - g->entity_w;
+		if (pg->weight_sum < 0)
+			pg->weight_sum = 0;
+		g->entity_w = want;
+	}
+}
+
+/*
+ * A task of weight w joins (sign 1) or leaves (-1) group's runqueue on
+ * cpu at ts.  Its group's entity joins or leaves the parent's runqueue
+ * there when the group's runqueue fills or empties, and so on up; every
+ * group on the way has its weight split over the CPUs again (split()),
+ * from the bottom up, and every CPU's shares are computed again.
+ * O(CPUs x depth): only for traces with recorded groups.
+ */
+static void change(struct sl_analyzer *a, struct sl_model *m, int cpu, uint32_t group, double w,
+		   int sign, uint64_t ts)
+{
+	struct sh_cpu *c = sl_cpu_priv(m, a, cpu);
+	struct grq *g;
+	bool edge;
+
+	advance(c, ts);
+	g = get_grq(c, group);
+	if (sign > 0) {
+		edge = g->nr++ == 0;
+		g->weight_sum += w;
+	} else {
+		if (!g->nr)
+			return;		/* not there: nothing to take */
+		edge = --g->nr == 0;
+		g->weight_sum = g->weight_sum > w ? g->weight_sum - w : 0;
+	}
+	for (int depth = 0; group != 0 && depth < SL_CTX_MAX_GROUPS; depth++) {
+		const struct sl_group *gr = sl_model_group(m, group);
+
 		if (!gr)
-			return;
-		w = gr->weight;
+			break;
+		if (edge) {
+			/* the group's entity joins or leaves its parent's runqueue here */
+			struct grq *pg = get_grq(c, gr->parent);
+
+			if (sign > 0)
+				edge = pg->nr++ == 0;
+			else
+				edge = pg->nr && --pg->nr == 0;
+		}
+		split(a, m, group, gr, ts);
 		group = gr->parent;
 	}
+	for (int i = 0; i < m->nr_cpus; i++)
+		reshare(m, sl_cpu_priv(m, a, i));
 }
 
 /* Inline for what is not recorded (every task of most traces): asked at every switch. */
@@ -250,7 +312,7 @@ static inline void advance_root(struct sh_cpu *c, struct grq *g, uint64_t ts)
 		return;
 	g->runnable_ns += dt;
 	if (!c->fair_blocked) {
-		g->acc += (double)dt / (double)g->weight_sum;
+		g->acc += (double)dt / g->weight_sum;
 		g->expected_ns += (double)dt;
 	}
 }
@@ -275,9 +337,7 @@ static void task_enter(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 		st->acc_start = g->acc;
 		return;
 	}
-	advance(c, ts);
-	change(m, c, group, st->weight, 1);
-	reshare(m, c);
+	change(a, m, cpu, group, st->weight, 1, ts);
 	st->acc_start = find_grq(c, group)->acc;
 }
 
@@ -285,12 +345,14 @@ static void task_leave(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 {
 	struct sh_task *st = sl_task_priv(m, a, t);
 	struct sh_cpu *c;
+	int cpu;
 
 	if (st_cpu(st) < 0 || st_cpu(st) >= m->nr_cpus) {
 		st->on = 0;
 		return;
 	}
-	c = sl_cpu_priv(m, a, st_cpu(st));
+	cpu = st_cpu(st);
+	c = sl_cpu_priv(m, a, cpu);
 	st->on = 0;
 	st->runnable_ns += sl_dur(st->since, ts);
 	if (st->group == 0 && c->nr_grq == 1) {
@@ -300,14 +362,13 @@ static void task_leave(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 		st->expected_ns += st->weight * (g->acc - st->acc_start);
 		if (g->nr) {
 			g->nr--;
-			g->weight_sum -= MIN(g->weight_sum, st->weight);
+			g->weight_sum = g->weight_sum > st->weight ? g->weight_sum - st->weight : 0;
 		}
 		return;
 	}
 	advance(c, ts);
 	st->expected_ns += st->weight * (find_grq(c, st->group)->acc - st->acc_start);
-	change(m, c, st->group, st->weight, -1);
-	reshare(m, c);
+	change(a, m, cpu, st->group, st->weight, -1, ts);
 }
 
 /*
