@@ -81,11 +81,70 @@ static void fl_destroy(struct xp *x, struct xp_panel *p)
 	free(fl);
 }
 
+/*
+ * The columns: each as wide as the widest of the list, the task at most
+ * 18; the message gets the rest.  When that would be less than 40
+ * columns the CPU goes, then the time (the lines under the list give
+ * both with the selected finding's whole message).
+ */
+struct fl_cols {
+	int num, ts, kind, cost, task;
+	bool cpu, time;
+};
+
+static void fit_columns(struct xp *x, const struct findings_list *fl, int width, struct fl_cols *c)
+{
+	char buf[64];
+	int fixed, n = (int)x->nr_findings;
+
+	memset(c, 0, sizeof(*c));
+	c->cpu = c->time = true;
+	c->num = 1;
+	for (; n >= 10; n /= 10)
+		c->num++;
+	c->ts = c->kind = c->cost = c->task = 4;
+	for (int i = 0; i < fl->nr; i++) {
+		const struct sl_finding *f = &x->findings[fl->order[i]];
+
+		c->ts = MAX(c->ts, (int)strlen(fmt_ts(buf, sizeof(buf), f->ts)));
+		c->kind = MAX(c->kind, (int)strlen(sl_kinds[f->kind].name));
+		c->cost = MAX(c->cost, (int)strlen(xp_dur(buf, sizeof(buf), f->cost)));
+		c->task = MAX(c->task, (int)strlen(xp_task_name(x, f->pid, f->comm, buf, sizeof(buf))));
+	}
+	c->task = MIN(c->task, 18);
+	fixed = 1 + c->num + 1 + c->ts + 1 + 3 + 1 + c->kind + 1 + c->cost + 1 + c->task + 1;
+	if (width - fixed < 40) {
+		c->cpu = false;
+		fixed -= 4;
+	}
+	if (width - fixed < 40) {
+		c->time = false;
+		fixed -= c->ts + 1;
+	}
+}
+
+static void put_row(struct xp *x, int y, const struct xp_rect *r, attr_t attr, const struct fl_cols *c,
+		    const char *num, const char *ts, const char *cpu, const char *kind,
+		    const char *cost, const char *task, const char *msg)
+{
+	char line[1024];
+	int o = snprintf(line, sizeof(line), " %*s", c->num, num);
+
+	if (c->time)
+		o += snprintf(line + o, sizeof(line) - (size_t)o, " %-*s", c->ts, ts);
+	if (c->cpu)
+		o += snprintf(line + o, sizeof(line) - (size_t)o, " %3s", cpu);
+	snprintf(line + o, sizeof(line) - (size_t)o, " %-*s %*s %-*.*s %s", c->kind, kind, c->cost,
+		 cost, c->task, c->task, task, msg);
+	xp_put(y, r->x, r->w, attr, line);
+}
+
 static void fl_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 {
 	struct findings_list *fl = p->priv;
 	int list_h = r->h - 4, y = r->y;
-	char ts[32], cost[32], task[64], msg[512];
+	char ts[32], cost[32], task[64], msg[512], num[24], cpu[16];
+	struct fl_cols c;
 
 	if (fl->dirty)
 		rebuild(x, fl);
@@ -93,8 +152,9 @@ static void fl_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 		x->nr_findings, sort_names[fl->sort], fl->kind >= 0 ? ", only " : "",
 		fl->kind >= 0 ? sl_kinds[fl->kind].name : "",
 		x->m->findings->dropped ? " (the list keeps the most costly; the overview counts all)" : "");
-	xp_putf(y++, r->x, r->w, x->attrs[XP_A_HEAD], " %4s %-12s %3s %-19s %9s %-18s %s", "#", "time",
-		"cpu", "kind", "cost", "task", "message");
+	fit_columns(x, fl, r->w, &c);
+	put_row(x, y++, r, x->attrs[XP_A_HEAD], &c, "#", "time", "cpu", "kind", "cost", "task",
+		"message");
 	if (!fl->nr) {
 		xp_put(y++, r->x, r->w, A_NORMAL, "");
 		xp_put(y++, r->x, r->w, A_NORMAL, x->nr_findings ?
@@ -115,22 +175,26 @@ static void fl_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 		}
 		f = &x->findings[fl->order[i]];
 		sl_finding_message(f, x->m, msg, sizeof(msg));
-		xp_putf(y, r->x, r->w, i == fl->sel ? x->attrs[XP_A_SELECT] : A_NORMAL,
-			" %4zu %-12s %3d %-19s %9s %-18s %s", fl->order[i] + 1, fmt_ts(ts, sizeof(ts), f->ts),
-			f->cpu, sl_kinds[f->kind].name, xp_dur(cost, sizeof(cost), f->cost),
+		snprintf(num, sizeof(num), "%zu", fl->order[i] + 1);
+		snprintf(cpu, sizeof(cpu), "%d", f->cpu);
+		put_row(x, y, r, i == fl->sel ? x->attrs[XP_A_SELECT] : A_NORMAL, &c, num,
+			fmt_ts(ts, sizeof(ts), f->ts), cpu, sl_kinds[f->kind].name,
+			xp_dur(cost, sizeof(cost), f->cost),
 			xp_task_name(x, f->pid, f->comm, task, sizeof(task)), msg);
 	}
-	/* the selected finding's message in full */
+	/* the selected finding's message in full, after its time and CPU */
 	{
 		const struct sl_finding *f = &x->findings[fl->order[fl->sel]];
+		char full[600];
 		int len, w = r->w - 2;
 
 		sl_finding_message(f, x->m, msg, sizeof(msg));
-		len = (int)strlen(msg);
+		snprintf(full, sizeof(full), "%s cpu %d: %s", fmt_ts(ts, sizeof(ts), f->ts), f->cpu, msg);
+		len = (int)strlen(full);
 		xp_put(y++, r->x, r->w, x->attrs[XP_A_DIM], "");
 		for (int line = 0; line < 2; line++, y++)
 			xp_put(y, r->x + 1, r->w - 1, A_NORMAL,
-			       line * w < len ? msg + line * w : "");
+			       line * w < len ? full + line * w : "");
 	}
 }
 

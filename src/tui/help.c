@@ -42,6 +42,8 @@ static const char *const glyphs[] = {
 	"  under a lane: markers, else the letter (underlined) of a task waiting there",
 	"  ^  wakeup (enqueued there)   '  waking (the waker's CPU)   >  migrated in",
 	"  !  IPI sent there or received   x  lost events",
+	"Zoomed out (2 ms a column or more; d chooses): a CPU's busy share instead",
+	"  of letters:  :  up to 25%   =  up to 50%   *  up to 75%   #  more",
 	"Axis: F a finding   | this finding   ^ the cursor   A B the markers",
 	"The finding's or followed task: reversed (red) and marked * in the legend;",
 	"a task's name is the one it had then (one that exec'd: old>new in the legend).",

@@ -7,6 +7,9 @@
  * tell (before a CPU's first event, after lost events), blank outside the
  * trace.  Markers replace the letter, or sit on a row of their own under
  * the lane: ^ wakeup (enqueue), ' waking, > migration in, ! IPI, x lost.
+ * Zoomed out, a letter says little (a column holds many runs): the
+ * density view draws each cell's busy share of the time its CPU's state
+ * is known instead, : up to 25%, = up to 50%, * up to 75%, # more.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -66,6 +69,11 @@ static int lane_cpu(const struct xp_lanes *l, int lane)
 	return l->order ? l->order[lane] : lane;
 }
 
+static const char density_glyphs[] = ":=*#";
+static const char *const density_names[] = {
+	"busy up to 25% (density)", "busy 25-50%", "busy 50-75%", "busy 75% or more",
+};
+
 /* The glyph and attribute of one cell. */
 static char cell_glyph(const struct xp *x, const struct xp_lanes *l, const struct xp_cell *c,
 		       attr_t *attr)
@@ -77,6 +85,23 @@ static char cell_glyph(const struct xp *x, const struct xp_lanes *l, const struc
 	*attr = A_NORMAL;
 	if (!data)
 		return ' ';
+	if (l->density) {
+		uint64_t known = c->busy_ns + c->idle_ns;
+
+		if (c->unknown_ns > known) {
+			*attr = x->attrs[XP_A_IDLE];
+			return '?';
+		}
+		if (!c->busy_ns) {
+			*attr = x->attrs[XP_A_IDLE];
+			return '.';
+		}
+		/* 4 levels of (0, 1]: a sliver of work still shows */
+		g = density_glyphs[MIN(3, (int)((c->busy_ns * 4 - 1) / known))];
+		if (g == '#')
+			*attr = A_BOLD;
+		return g;
+	}
 	if (c->busy_ns >= c->idle_ns && c->busy_ns >= c->unknown_ns && c->best_ns) {
 		g = xp_window_letter(w, c->best_pid);
 		*attr = c->best_pid == w->req.highlight_pid ? x->attrs[XP_A_HILITE] : xp_task_attr(x, g);
@@ -294,6 +319,10 @@ int xp_draw_legend(struct xp *x, const struct xp_lanes *l, int *page, int y, con
 	}
 	if (!shown || shown['.'])
 		add_item(&items, &nr, &alloc, '.', x->attrs[XP_A_IDLE], "idle");
+	for (int i = 0; l->density && i < 4; i++)
+		if (!shown || shown[(unsigned char)density_glyphs[i]])
+			add_item(&items, &nr, &alloc, density_glyphs[i], i == 3 ? A_BOLD : A_NORMAL,
+				 density_names[i]);
 	if (!shown || shown['?'])
 		add_item(&items, &nr, &alloc, '?', x->attrs[XP_A_IDLE], "not known (no event yet, lost)");
 	if (shown && shown[WAITING_SHOWN])

@@ -23,6 +23,12 @@
 #define MIN_SPAN	(2 * 1000ULL)		/* 2 us */
 
 enum markers_mode { MARKERS_AUTO = 0, MARKERS_OVER, MARKERS_ROWS, MARKERS_OFF, NR_MARKERS_MODES };
+/* the lanes' cells: auto = the busy share from DENSITY_COL_NS a column on, else the task */
+enum density_mode { DENSITY_AUTO = 0, DENSITY_ON, DENSITY_OFF, NR_DENSITY_MODES };
+static const char *const density_mode_names[] = {
+	"auto (busy share from 2 ms a column, else the task that ran)", "busy share", "tasks",
+};
+#define DENSITY_COL_NS	(2 * 1000 * 1000ULL)
 static const char *const markers_names[] = {
 	"auto (own rows, or off when they do not fit)", "over the lanes", "own rows", "off",
 };
@@ -42,6 +48,7 @@ struct timeline {
 	struct xp_match_ctx filter;	/* backslash: only these tasks in the lanes and events */
 	uint32_t filter_gen;
 	enum markers_mode markers;
+	enum density_mode density;
 	int cols;			/* of the last draw */
 	int lanes_h;			/* rows of lanes in the last draw */
 	bool marker_rows;		/* markers had rows of their own in the last draw */
@@ -97,9 +104,14 @@ static void clamp_view(const struct xp *x, struct timeline *t)
 		t->start = UINT64_MAX - t->span;
 }
 
+/*
+ * The first window: from where the workload started when the trace names
+ * one (what came before is record's own setup), else from the trace's start.
+ */
 static void set_default(struct xp *x, struct timeline *t)
 {
-	t->start = x->first_ts;
+	t->start = x->workload_ts > x->first_ts && x->workload_ts <= x->last_ts ?
+		   x->workload_ts : x->first_ts;
 	t->span = DEFAULT_SPAN;
 	t->cursor = t->start;
 	t->set = true;
@@ -285,6 +297,8 @@ static void tl_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 		return;
 	}
 	lanes.w = &t->w;
+	lanes.density = t->density == DENSITY_ON ||
+		(t->density == DENSITY_AUTO && t->span / (uint64_t)MAX(1, t->cols) >= DENSITY_COL_NS);
 	lanes.selected = t->sel;
 	lanes.cursor_col = cursor_col(t);
 	lanes.mark_a = t->has_mark[0] ? &t->mark[0] : NULL;
@@ -670,6 +684,10 @@ static bool tl_key(struct xp *x, struct xp_panel *p, int ch)
 	case '[':
 		jump_switch_in(x, t, false);
 		break;
+	case 'd':
+		t->density = (t->density + 1) % NR_DENSITY_MODES;
+		xp_set_status(x, false, "lanes: %s", density_mode_names[t->density]);
+		return true;
 	case 'm':
 		t->markers = (t->markers + 1) % NR_MARKERS_MODES;
 		xp_set_status(x, false, "lane markers: %s", markers_names[t->markers]);
@@ -742,6 +760,7 @@ static const struct xp_key_help tl_keys[] = {
 	{ "f", "follow a task (default: the one at the cursor)" },
 	{ "] / [", "next / previous switch-in of the followed task" },
 	{ "m", "lane markers: auto / over the lanes / own rows / off" },
+	{ "d", "lane cells: auto / busy share / task letters" },
 	{ "a / b", "set marker A / B at the cursor (B-A is shown)" },
 	{ "A / B", "the cursor to marker A / B" },
 	{ "v", "the events between markers A and B" },

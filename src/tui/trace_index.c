@@ -191,6 +191,10 @@ void xp_index_add(void *data, const struct sl_event *ev)
 		add_checkpoint(idx, ev->ts);
 	if (!idx->events)
 		idx->first_ts = ev->ts;
+	if (ev->type == SL_EV_MARKER && idx->nr_markers < XP_INDEX_MARKERS) {
+		idx->markers[idx->nr_markers].ts = ev->ts;
+		idx->markers[idx->nr_markers++].text = ev->marker.text;
+	}
 	n = xp_lanes_apply(idx->lanes, idx->nr_cpus, ev, chg);
 	for (int i = 0; i < n; i++)	/* a switch-in the trace did not show ends a wait too */
 		xp_waiters_end(&idx->waiting, chg[i].pid, chg[i].ts, NULL, NULL);

@@ -99,6 +99,8 @@ struct xp_checkpoint {
 	uint32_t nr_wait;
 };
 
+#define XP_INDEX_MARKERS	64
+
 struct xp_index {
 	/* the state after the last event added */
 	struct xp_lane *lanes;
@@ -116,6 +118,13 @@ struct xp_index {
 	struct xp_waiters waiting;	/* after the last event added */
 	struct xp_waiter *wait_pool;	/* the checkpoints' waiting tasks */
 	size_t wait_len, wait_alloc;
+	/*
+	 * The trace's first markers (trace_marker writes: schedlint record's
+	 * LLC, affinity and workload markers come first), their text interned
+	 * in the analysis' strtab: where the workload starts
+	 */
+	struct { uint64_t ts; uint32_t text; } markers[XP_INDEX_MARKERS];
+	int nr_markers;
 };
 
 void xp_index_init(struct xp_index *idx);

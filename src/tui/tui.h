@@ -121,6 +121,7 @@ struct xp {
 	size_t nr_findings;
 	int nr_cpus;			/* lanes */
 	uint64_t first_ts, last_ts;
+	uint64_t workload_ts;		/* the workload marker (its start), 0 none found */
 
 	/* the screen */
 	bool color, utf8;
@@ -246,6 +247,7 @@ struct xp_lanes {
 	int label_w;			/* columns of the "cpu N" label */
 	const uint64_t *mark_a, *mark_b;	/* the timeline's markers A and B on the axis, NULL none */
 	bool *shown;			/* [128]: set for each glyph drawn (the legend explains them); NULL */
+	bool density;			/* a cell's busy share (: = * #), not the task that ran */
 };
 /* Rows the lanes need for nr lanes. */
 int xp_lanes_rows(const struct xp_lanes *l, int nr);

@@ -20,6 +20,7 @@
  * harness replays key sequences on a screen drawn to /dev/null).
  */
 #include <errno.h>
+#include <limits.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
@@ -177,39 +178,72 @@ static void go_back(struct xp *x)
 		x->panel = x->back[x->panel];
 }
 
+/* The tab labels: the tabs, then the current view when it is not one. */
+static int tab_label(struct xp *x, int i, int cur, char *label, size_t len)
+{
+	if (i == XP_NR_TABS && cur < XP_NR_TABS)
+		return 0;
+	if (i == XP_NR_TABS)
+		snprintf(label, len, " %s ", x->panels[cur].ops->name);
+	else if (i == XP_FINDINGS)
+		snprintf(label, len, " %d %s %zu ", i + 1, x->panels[i].ops->name, x->nr_findings);
+	else
+		snprintf(label, len, " %d %s ", i + 1, x->panels[i].ops->name);
+	return (int)strlen(label);
+}
+
+/*
+ * " explore NAME (workload pid N) " in room columns: the name is cut in
+ * its middle ("long-na..ce.dat"), then " explore " goes, never the pid.
+ */
+static void fit_title(char *title, size_t len, const char *base, const char *suffix, int room)
+{
+	const char *lead = " explore ";
+	int nb = (int)strlen(base), ns = (int)strlen(suffix), keep;
+
+	if ((int)strlen(lead) + nb + ns <= room) {
+		snprintf(title, len, "%s%s%s", lead, base, suffix);
+		return;
+	}
+	if ((int)strlen(lead) + 8 + ns > room)
+		lead = " ";
+	keep = room - (int)strlen(lead) - ns - 2;	/* 2: ".." */
+	if (keep >= nb || keep < 2) {
+		snprintf(title, len, "%s%.*s%s", lead, MAX(keep + 2, 0), base, suffix);
+		return;
+	}
+	snprintf(title, len, "%s%.*s..%s%s", lead, keep - keep / 2, base, base + nb - keep / 2,
+		 suffix);
+}
+
 static void draw_tabs(struct xp *x)
 {
 	static const char *const keys = " ?:help q:quit ";
-	int col, cur = x->panel == XP_HELP ? x->back[XP_HELP] : x->panel;
-	char title[128];
-
+	int col, room, tabs_w = 0, cur = x->panel == XP_HELP ? x->back[XP_HELP] : x->panel;
+	char title[PATH_MAX + 64], suffix[48], label[48];
 	const char *base = strrchr(x->name, '/') ? strrchr(x->name, '/') + 1 : x->name;
 
 	xp_put(0, 0, COLS, x->attrs[XP_A_TITLE], "");
-	if (x->m->cfg->workload_active)	/* the findings and tasks are the workload's */
-		snprintf(title, sizeof(title), " explore %s (workload pid %d) ", base,
-			 x->m->workload_pid);
+	/* the findings and tasks are the workload's: its pid is always shown */
+	if (x->m->cfg->workload_active)
+		snprintf(suffix, sizeof(suffix), " (workload pid %d) ", x->m->workload_pid);
 	else
-		snprintf(title, sizeof(title), " explore %s ", base);
-	col = (int)strlen(title);
-	if (col > COLS / 4)
-		col = COLS / 4;
+		snprintf(suffix, sizeof(suffix), " ");
+	/* the title has what the tabs leave (the keys come last), at least a quarter of the line */
+	for (int i = 0; i <= XP_NR_TABS; i++)
+		tabs_w += tab_label(x, i, cur, label, sizeof(label));
+	room = COLS - tabs_w - (int)strlen(keys) - 1;
+	if (room < (int)strlen(suffix) + 20)	/* the keys' hint gives its room first */
+		room = COLS - tabs_w - 1;
+	room = MAX(room, COLS / 4);
+	room = MAX(room, (int)strlen(suffix) + 4);
+	fit_title(title, sizeof(title), base, suffix, room);
+	col = MIN((int)strlen(title), COLS);
 	xp_put(0, 0, col, x->attrs[XP_A_TITLE], title);
 	for (int i = 0; i <= XP_NR_TABS; i++) {
-		char label[48];
-		int n;
+		int n = tab_label(x, i, cur, label, sizeof(label));
 
-		if (i == XP_NR_TABS && cur < XP_NR_TABS)
-			break;
-		if (i == XP_NR_TABS)
-			snprintf(label, sizeof(label), " %s ", x->panels[cur].ops->name);
-		else if (i == XP_FINDINGS)
-			snprintf(label, sizeof(label), " %d %s %zu ", i + 1, x->panels[i].ops->name,
-				 x->nr_findings);
-		else
-			snprintf(label, sizeof(label), " %d %s ", i + 1, x->panels[i].ops->name);
-		n = (int)strlen(label);
-		if (col + n >= COLS)
+		if (!n || col + n >= COLS)
 			break;
 		xp_put(0, col, n, i == cur || i == XP_NR_TABS ? x->attrs[XP_A_TAB] : x->attrs[XP_A_TITLE], label);
 		col += n;
@@ -379,6 +413,18 @@ void xp_init(struct xp *x, struct sl_analysis *an)
 	x->first_ts = x->idx.events ? x->idx.first_ts : x->m->first_ts;
 	x->last_ts = x->idx.events ? x->idx.last_ts : x->m->last_ts;
 	x->last_ts = MAX(x->last_ts, x->first_ts);
+	/* where schedlint record started the workload: the timeline opens there */
+	x->workload_ts = 0;
+	for (int i = 0; x->m->workload_pid && i < x->idx.nr_markers; i++) {
+		const char *text = sl_str(x->m->strtab, x->idx.markers[i].text);
+		size_t len = strlen(SL_MARKER_WORKLOAD);
+
+		if (!strncmp(text, SL_MARKER_WORKLOAD, len) &&
+		    atoi(text + len) == x->m->workload_pid) {
+			x->workload_ts = x->idx.markers[i].ts;
+			break;
+		}
+	}
 	for (int i = 0; i < XP_NR_PANELS; i++)
 		x->panels[i].ops = panel_ops[i];
 }

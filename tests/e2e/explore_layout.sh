@@ -1,0 +1,114 @@
+#!/bin/sh
+# explore_layout.sh - explore at 80 and 120 columns (issue 34): the title
+# fits (the trace's name cut, never the workload's pid), the timeline
+# opens where the workload starts, the findings' message gets the width
+# there is, and zoomed out the lanes show each CPU's busy share.  The
+# expected values are written down from the traces and
+# schedlint-explore(1) before the run.
+. tests/lib.sh
+. tests/explore_lib.sh
+
+# A workload trace with a long name and a 5-digit pid: workload-noise.scn
+# (see there) with the workload's pids 31475/31476 and its marker at 6 ms,
+# after the noise's first events (record's setup, in a recording).
+name="a-rather-long-recording-name-of-the-workload-run.dat"
+sed 's/\b500\b/31475/g; s/\b501\b/31476/g; /^@0  *mark /d' \
+	"$TESTDATA/scenarios/workload-noise.scn" |
+	sed 's/^@4ms     preempt cpu 0$/&\n@6ms     mark cpu 1 schedlint: workload pid=31475 cmd=bench --run/' \
+	> "$TMP/w.scn"
+"$SCHEDGEN" scenario "$TMP/w.scn" -o "$TMP/$name" > /dev/null 2>&1 ||
+	fail "schedgen: the workload trace" "$(cat "$TMP/w.scn" | head -3)"
+expect_eq "the workload trace names pid 31475 and starts before its marker" \
+	"$("$SCHEDLINT" dump "$TMP/$name" | awk '$5 == "print" { print $1, $8, $9 }' | head -1)/$("$SCHEDLINT" dump "$TMP/$name" | head -1 | awk '{ print ($1 < 0.006) }')" \
+	"0.006000 workload pid=31475/1"
+
+for w in 80 120; do
+	start "$w" 24 "" "$TMP/$name"
+	see "$w columns: opens" "1 Overview"
+	settle
+	title=$(head -1 "$TMP/screen")
+	# the pid whole, the tabs after it, the name cut in its middle (..)
+	expect_eq "$w columns: the title keeps the workload's pid, the tabs, fits the line" \
+		"$(echo "$title" | grep -c '(workload pid 31475)  1 Overview  2 Findings 1  3 Timeline  4 Tasks')/$(echo "$title" | grep -c '\.\.')/$(wider_than "$w")" "1/1/0"
+	case $w in
+	120)	expect_eq "120 columns: 'explore', the name's start and end, the keys" \
+			"$(echo "$title" | grep -c '^ explore a-rather-.*\.\..*run\.dat (workload pid 31475) .*?:help q:quit')" 1 ;;
+	80)	expect_eq "80 columns: the name's start and end around .." \
+			"$(echo "$title" | grep -c '^ a-.*\.\..*dat (workload pid 31475)  1 Overview')" 1 ;;
+	esac
+	# the timeline opens where record started the workload (6 ms), not at
+	# the trace's first event
+	tmx send-keys -t x 3
+	see "$w columns: the timeline opens at the workload's start" " cursor 0.006000 "
+	tmx send-keys -t x q
+	ended "$w columns: q" 0
+done
+
+# without a workload the timeline opens at the trace's first event
+first=$("$SCHEDLINT" dump "$TESTDATA/real/hogs.dat" | head -1 | awk '{ print $1 }')
+start 120 30 "" "$TESTDATA/real/hogs.dat"
+see "hogs: opens" "1 Overview"
+tmx send-keys -t x 3
+see "no workload: the timeline opens at the trace's first event ($first)" " cursor $first "
+tmx send-keys -t x q
+ended "hogs: q" 0
+
+# --- the findings list: the message has the width there is ---
+# hogs.dat's most costly finding's message, as analyze --json gives it
+"$SCHEDLINT" analyze --json "$TESTDATA/real/hogs.dat" > "$TMP/hogs.json"
+msg=$(json "$TMP/hogs.json" "d['findings'][0]['message']")
+for w in 80 120; do
+	start "$w" 24 "" "$TESTDATA/real/hogs.dat"
+	see "$w columns: opens hogs" "1 Overview"
+	tmx send-keys -t x 2
+	see "$w columns: the findings list" "findings, sorted by cost"
+	settle
+	row=$(grep -m 1 '^ *1 ' "$TMP/screen")
+	# from the message's column to the edge: at least 25 columns of it (it had 8 at 80)
+	shown=$(python3 -c 'import sys; row, msg = sys.argv[1], sys.argv[2]
+i = row.find(msg[:12]); print(len(row.rstrip()) - i if i >= 0 else 0)' "$row" "$msg")
+	if [ "$shown" -ge 25 ] && [ "$(wider_than "$w")" = 0 ]; then
+		pass "$w columns: the first finding's message has $shown columns"
+	else
+		fail "$w columns: the first finding's message has at least 25 columns" "$shown: $row"
+	fi
+	# the whole message under the list, after its time and CPU
+	expect_eq "$w columns: under the list, the selected finding's time, CPU and message" \
+		"$(grep -c "^ $(json "$TMP/hogs.json" "'%d.%06d' % divmod((d['findings'][0]['ts_ns'] + 500) // 1000, 1000000)") cpu $(json "$TMP/hogs.json" "d['findings'][0]['cpu']"): $(echo "$msg" | cut -c1-20)" "$TMP/screen")" 1
+	tmx send-keys -t x q
+	ended "$w columns: q" 0
+done
+
+# --- zoomed out: each cell the CPU's busy share (: = * #) ---
+# hackbench.dat (253 ms) zoomed out to the whole trace at 120 columns: 2.26
+# ms a column, past the 2 ms from which the lanes show the busy share.  The
+# cursor's cell (the first) is described under the legend ("busy N%"): its
+# glyph is that share's (: up to 25%, = up to 50%, * up to 75%, # more).
+start 120 30 "" "$TESTDATA/real/hackbench.dat"
+see "hackbench: opens" "1 Overview"
+tmx send-keys -t x 3
+see "hackbench: the timeline" " cursor "
+for i in 1 2 3 4 5 6 7; do
+	tmx send-keys -t x -- -
+	sleep 0.2
+done
+see "zoomed out to the whole trace: the density legend" "# busy 75% or more"
+settle
+lane=$(grep -m 1 '^ cpu  0 ' "$TMP/screen")
+pct=$(grep -m 1 '^ cpu 0 at ' "$TMP/screen" | sed -n 's/.*busy \([0-9]*\)%.*/\1/p')
+glyph=$(echo "$lane" | cut -c9)
+want=$(awk -v p="${pct:-0}" 'BEGIN { print p == 0 ? "." : p <= 25 ? ":" : p <= 50 ? "=" : p <= 75 ? "*" : "#" }')
+expect_eq "density: the cursor's cell is its busy share's glyph (busy $pct%)" "$glyph" "$want"
+expect_eq "density: the lanes hold only density glyphs" \
+	"$(echo "$lane" | cut -c9- | tr -d ':=*#.? ' | wc -c)" 1
+tmx send-keys -t x d
+see "d: the busy share always" "lanes: busy share"
+tmx send-keys -t x d
+see "d again: the tasks' letters" "lanes: tasks"
+settle
+expect_eq "d: letters again in the lanes, no density legend" \
+	"$(grep -m 1 '^ cpu  0 ' "$TMP/screen" | cut -c9- | tr -d ':=*#.? ' | wc -c | awk '{ print ($1 > 10) }')/$(grep -c 'busy 75% or more' "$TMP/screen")" "1/0"
+tmx send-keys -t x q
+ended "hackbench: q" 0
+
+echo "1..$_n"
