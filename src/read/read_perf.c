@@ -216,6 +216,7 @@ struct perf_reader {
 	uint32_t lost_name;
 	int error;			/* a failure: its -errno, message in r.err */
 	uint64_t lost_samples;		/* the counts of PERF_RECORD_LOST_SAMPLES */
+	bool any_event;			/* one was handed on */
 };
 
 static inline uint64_t get_u64(const uint8_t *p)
@@ -1058,7 +1059,21 @@ static int perf_next(struct sl_reader *r, struct sl_event *ev)
 	return ret;
 }
 
+static int next_one(struct perf_reader *pr, struct sl_event *ev);
+
+/* As a text or a trace.dat without events: nothing to analyze is an error (issue 32, 04). */
 static int next_event(struct perf_reader *pr, struct sl_event *ev)
+{
+	int ret = next_one(pr, ev);
+
+	if (ret > 0)
+		pr->any_event = true;
+	else if (!ret && !pr->any_event)
+		return fail(pr, -ENODATA, "no events (no samples in this perf.data)");
+	return ret;
+}
+
+static int next_one(struct perf_reader *pr, struct sl_event *ev)
 {
 	struct sl_reader *r = &pr->r;
 	int ret;

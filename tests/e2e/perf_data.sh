@@ -151,4 +151,15 @@ for f in threads.data threads.data/data; do
 		"2, 0, schedlint: $D/$f: a perf.data directory (perf record --threads) or its header file: its samples are in the data.N files, which schedlint does not read; record without --threads"
 done
 
+# --- a perf.data without samples is refused as a text without events is (issue 32, 04) ---
+# (pipemode.data's header records, no sample: "0 events", exit 0, and a
+# --fail-on gate passed)
+python3 tests/perf_pipe.py "$D/pipemode.data" normal 0 > "$TMP/nosamp.data"
+"$SCHEDLINT" analyze - < "$TMP/nosamp.data" > "$TMP/out" 2> "$TMP/err"
+expect_eq "no samples: exit 2, 'no events', nothing on stdout" \
+	"$?, $(cat "$TMP/err"), $(wc -c < "$TMP/out")" \
+	"2, schedlint: -: no events (no samples in this perf.data), 0"
+"$SCHEDLINT" analyze --fail-on='late-preemption.count>0' - < "$TMP/nosamp.data" > /dev/null 2>&1
+expect_eq "no samples: a --fail-on gate does not pass (exit 2)" "$?" 2
+
 echo "1..$_n"
