@@ -108,6 +108,18 @@ int sl_filter_check(const struct sl_model *m, struct sl_error *err)
 			return -ENOENT;
 		}
 	}
+	/*
+	 * --llc names CPUs of the trace (one it leaves out is a domain of its
+	 * own): --llc=5-6 on a 2-CPU trace was taken silently, wakee-stacking
+	 * 4 -> 0 (issue 32, 22)
+	 */
+	for (int cpu = ncpus; cfg->llc_spec && cpu < m->nr_llc_cpus; cpu++) {
+		if (m->llc_of[cpu] < 0)
+			continue;
+		snprintf(err->msg, sizeof(err->msg), "--llc %s: CPU %d is not in the trace "
+			 "(it has %d CPU%s)", cfg->llc_spec, cpu, ncpus, ncpus == 1 ? "" : "s");
+		return -ENOENT;
+	}
 	if (cfg->from_set && cfg->to_set && !cfg->from_rel && !cfg->to_rel &&
 	    cfg->from_ns > cfg->to_ns) {
 		snprintf(err->msg, sizeof(err->msg), "--from %s is after --to %s",

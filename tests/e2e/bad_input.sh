@@ -129,4 +129,12 @@ for f in real/pipe.txt perf/pipe.data; do
 	done
 done
 
+# --- --llc naming CPUs the trace does not have: refused as --cpus is (issue 32, 22) ---
+"$SCHEDLINT" analyze --llc=5-6 "$TESTDATA/real/pipe.dat" > "$TMP/out" 2> "$TMP/err"
+expect_eq "--llc=5-6 on a 2-CPU trace: exit 2, says which CPU" \
+	"$?, $(cat "$TMP/err"), $(wc -c < "$TMP/out")" \
+	"2, schedlint: $TESTDATA/real/pipe.dat: --llc 5-6: CPU 5 is not in the trace (it has 2 CPUs), 0"
+"$SCHEDLINT" analyze --llc=0-1 "$TESTDATA/real/pipe.dat" > /dev/null 2>&1
+expect_eq "--llc=0-1 on it: exit 0" "$?" 0
+
 echo "1..$_n"
