@@ -279,11 +279,12 @@ static void change(struct sl_analyzer *a, struct sl_model *m, int cpu, uint32_t 
 /* Inline for what is not recorded (every task of most traces): asked at every switch. */
 static inline bool is_fair(const struct sl_model *m, const struct sl_task *t)
 {
+	enum sl_class_source source;
 	enum sl_sched_class cls;
 
 	if (!t->sched_kind)
-		return t->prio < 0 || t->prio >= 100;
-	cls = sl_task_class(m, t, NULL);
+		return !t->prio_dl && (t->prio < 0 || t->prio >= 100);
+	cls = sl_task_class(m, t, &source);
 	return cls == SL_CLASS_FAIR || cls == SL_CLASS_UNKNOWN;
 }
 

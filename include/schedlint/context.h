@@ -6,9 +6,10 @@
  * and slice (sched_getattr()), its autogroup and its cpu cgroup with the
  * groups' weights, and the kernel's HZ, HRTICK and preemption mode, and
  * writes them into the trace as trace_marker lines (the formats below).
- * The model keeps them (context.c); a trace without them gets what the
- * trace itself shows (a task's prio gives its class and nice) and says
- * "unknown" for the rest.
+ * The model keeps them (context.c) and gives each task's recorded policy
+ * to struct sl_task.policy, which sl_task_class() (model.h) decides the
+ * class from; a trace without them gets what the trace itself shows (a
+ * task's prio gives its class and nice) and says "unknown" for the rest.
  *
  * Marker formats (each marker at most about 1000 bytes):
  *
@@ -65,15 +66,6 @@ enum sl_policy {
 	SL_POLICY__COUNT,
 };
 
-/* The scheduling class a task is in. */
-enum sl_sched_class {
-	SL_CLASS_UNKNOWN = 0,
-	SL_CLASS_FAIR,			/* SCHED_OTHER, BATCH, IDLE */
-	SL_CLASS_RT,			/* SCHED_FIFO, RR */
-	SL_CLASS_DL,			/* SCHED_DEADLINE */
-	SL_CLASS_EXT,			/* SCHED_EXT */
-};
-
 enum sl_group_kind {
 	SL_GROUP_ROOT = 0,
 	SL_GROUP_AUTOGROUP,
@@ -125,17 +117,11 @@ struct sl_context {
 
 /* The name of a policy ("other", "fifo", ...), "unknown" for 0. */
 const char *sl_policy_name(enum sl_policy p);
-const char *sl_class_name(enum sl_sched_class c);
+/* Its SCHED_* number (include/uapi/linux/sched.h), -1 for unknown: struct sl_task.policy. */
+int sl_policy_kernel(enum sl_policy p);
 const char *sl_group_kind_name(enum sl_group_kind k);
 /* What schedlint record recorded for t last, NULL nothing. */
 const struct sl_sched_ctx *sl_task_sched(const struct sl_model *m, const struct sl_task *t);
-/*
- * t's class: from its recorded policy, else from the prio the trace
- * shows (< 100 real-time, 100..139 fair; deadline tasks show -1, which
- * is also "not seen"), else unknown.  *recorded (may be NULL) says which.
- */
-enum sl_sched_class sl_task_class(const struct sl_model *m, const struct sl_task *t,
-				  bool *recorded);
 /* t's load weight (nice 0 = 1024): its recorded nice, else its prio's; SCHED_IDLE 3. */
 uint32_t sl_task_load_weight(const struct sl_model *m, const struct sl_task *t);
 /* t's group id: recorded, else 0 (the root: groups unknown). */

@@ -54,14 +54,17 @@ const char *sl_policy_name(enum sl_policy p)
 	return (unsigned)p < SL_POLICY__COUNT ? policy_names[p] : "unknown";
 }
 
-const char *sl_class_name(enum sl_sched_class c)
+int sl_policy_kernel(enum sl_policy p)
 {
-	switch (c) {
-	case SL_CLASS_FAIR:	return "fair";
-	case SL_CLASS_RT:	return "rt";
-	case SL_CLASS_DL:	return "dl";
-	case SL_CLASS_EXT:	return "ext";
-	default:		return "unknown";
+	switch (p) {
+	case SL_POLICY_OTHER:	return 0;
+	case SL_POLICY_FIFO:	return 1;
+	case SL_POLICY_RR:	return 2;
+	case SL_POLICY_BATCH:	return 3;
+	case SL_POLICY_IDLE:	return 5;
+	case SL_POLICY_DEADLINE: return 6;
+	case SL_POLICY_EXT:	return 7;
+	default:		return -1;
 	}
 }
 
@@ -194,15 +197,19 @@ void sl_ctx_new_task(struct sl_model *m, struct sl_task *t)
 	if (c && c->nr_pend) {
 		uint32_t i = pend_slot(c, t->pid);
 
-		if (c->pend[i].pid)
+		if (c->pend[i].pid) {
 			t->sched_kind = c->pend[i].kind;
+			t->policy = (int8_t)sl_policy_kernel(c->kinds[t->sched_kind - 1].policy);
+		}
 	}
 }
 
 void sl_ctx_inherit(const struct sl_task *parent, struct sl_task *child)
 {
-	if (parent && parent->sched_kind)
+	if (parent && parent->sched_kind) {
 		child->sched_kind = parent->sched_kind;
+		child->policy = parent->policy;
+	}
 }
 
 /* --- the markers --- */
@@ -443,27 +450,6 @@ const struct sl_sched_ctx *sl_task_sched(const struct sl_model *m, const struct 
 	if (!t || !t->sched_kind || !m->ctx)
 		return NULL;
 	return &m->ctx->kinds[t->sched_kind - 1];
-}
-
-enum sl_sched_class sl_task_class(const struct sl_model *m, const struct sl_task *t,
-				  bool *recorded)
-{
-	const struct sl_sched_ctx *k = sl_task_sched(m, t);
-
-	if (recorded)
-		*recorded = k != NULL;
-	if (k) {
-		switch (k->policy) {
-		case SL_POLICY_FIFO:
-		case SL_POLICY_RR:	return SL_CLASS_RT;
-		case SL_POLICY_DEADLINE: return SL_CLASS_DL;
-		case SL_POLICY_EXT:	return SL_CLASS_EXT;
-		default:		return SL_CLASS_FAIR;
-		}
-	}
-	if (!t || t->prio < 0)
-		return SL_CLASS_UNKNOWN;
-	return t->prio < 100 ? SL_CLASS_RT : SL_CLASS_FAIR;
 }
 
 uint32_t sl_task_load_weight(const struct sl_model *m, const struct sl_task *t)

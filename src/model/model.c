@@ -1514,9 +1514,11 @@ static void sched_marker(struct sl_model *m, const char *text, uint64_t ts)
 				for (int64_t pid = lo; pid <= hi; pid++) {
 					struct sl_task *t = sl_model_task(m, (int32_t)pid);
 
-					if (t)
+					if (t) {
 						t->sched_kind = kind;
-					else
+						t->policy = (int8_t)sl_policy_kernel(
+							m->ctx->kinds[kind - 1].policy);
+					} else
 						sl_ctx_pending(m, (int32_t)pid, kind);
 					m->ctx->tasks_recorded++;
 				}

@@ -98,13 +98,14 @@ static void context_lines(struct sl_report *r, const struct sl_model *m)
 
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
 		const struct sl_task *t = m->tasks[i];
-		bool rec;
+		enum sl_class_source source;
 
 		if (!t || !sl_task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
 			continue;
-		if (sl_task_class(m, t, &rec) == SL_CLASS_UNKNOWN)
+		sl_task_class(m, t, &source);
+		if (source == SL_CLASS_FROM_NONE)
 			unknown++;
-		else if (rec)
+		else if (source == SL_CLASS_FROM_POLICY)
 			recorded++;
 		else
 			inferred++;

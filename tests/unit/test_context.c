@@ -348,7 +348,13 @@ static void test_model_markers(void **state)
 	/* the fork's inheritance comes after: what the parent had */
 	assert_int_equal(sl_task_sched(f.m, t)->policy, SL_POLICY_OTHER);
 	marker(&f, 3100, "schedlint: sched 20=fifo/50/0/0@3050");
-	assert_int_equal(sl_task_class(f.m, t, NULL), SL_CLASS_RT);
+	{
+		enum sl_class_source source;
+
+		assert_int_equal(sl_task_class(f.m, t, &source), SL_CLASS_RT);
+		assert_int_equal(source, SL_CLASS_FROM_POLICY);
+		assert_int_equal(t->policy, 1);	/* SCHED_FIFO */
+	}
 	fork_ev(&f, 3200, 1, 30);
 	t = sl_model_task(f.m, 30);
 	assert_int_equal(sl_task_sched(f.m, t)->policy, SL_POLICY_BATCH);
@@ -362,16 +368,17 @@ static void test_model_inferred(void **state)
 {
 	struct fixture f;
 	struct sl_task *t;
-	bool rec = true;
+	enum sl_class_source rec;
 
 	(void)state;
 	setup(&f);
 	fork_ev(&f, 1000, 1, 10);
 	t = sl_model_task(f.m, 10);
 	assert_int_equal(sl_task_class(f.m, t, &rec), SL_CLASS_UNKNOWN);
-	assert_false(rec);
+	assert_int_equal(rec, SL_CLASS_FROM_NONE);
 	t->prio = 49;
 	assert_int_equal(sl_task_class(f.m, t, &rec), SL_CLASS_RT);
+	assert_int_equal(rec, SL_CLASS_FROM_PRIO);
 	t->prio = 125;
 	assert_int_equal(sl_task_class(f.m, t, &rec), SL_CLASS_FAIR);
 	assert_int_equal(sl_task_load_weight(f.m, t), 335);
