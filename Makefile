@@ -172,17 +172,19 @@ test: check
 gate-check: all
 	@sh tests/gate/run.sh $(if $(GATE_RECORD),--record)
 
+# the paths quoted: a DESTDIR with a space split into words, some of them
+# created in the source tree (issue 32, 09)
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
-	install -m 755 schedlint $(DESTDIR)$(BINDIR)
-	install -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1
-	install -m 644 scripts/schedlint.bash $(DESTDIR)$(BASHCOMPDIR)/schedlint
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(BASHCOMPDIR)"
+	install -m 755 schedlint "$(DESTDIR)$(BINDIR)"
+	install -m 644 $(MANPAGES) "$(DESTDIR)$(MANDIR)/man1"
+	install -m 644 scripts/schedlint.bash "$(DESTDIR)$(BASHCOMPDIR)/schedlint"
 
 # also the schedgen an older make install put in bin/
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/schedlint $(DESTDIR)$(BINDIR)/schedgen
-	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES))) $(DESTDIR)$(MANDIR)/man1/schedgen.1
-	rm -f $(DESTDIR)$(BASHCOMPDIR)/schedlint
+	rm -f "$(DESTDIR)$(BINDIR)/schedlint" "$(DESTDIR)$(BINDIR)/schedgen"
+	for p in $(notdir $(MANPAGES)) schedgen.1; do rm -f "$(DESTDIR)$(MANDIR)/man1/$$p"; done
+	rm -f "$(DESTDIR)$(BASHCOMPDIR)/schedlint"
 
 clean:
 	rm -rf build schedlint schedgen

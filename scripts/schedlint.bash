@@ -67,7 +67,7 @@ _schedlint()
 		return ;;
 	-o | --output | -i | --junit)
 		compopt -o filenames 2>/dev/null
-		COMPREPLY=($(compgen -f -- "$cur"))
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then
@@ -77,9 +77,10 @@ _schedlint()
 	fi
 	[[ $cmd == record ]] && return
 	# traces: trace.dat files and directories, else anything (text traces, JSON reports)
+	# (one name a line: a name with a space stays one, issue 32, 10)
 	compopt -o filenames 2>/dev/null
-	COMPREPLY=($(compgen -f -X '!*.dat' -- "$cur") $(compgen -d -- "$cur"))
-	[[ ${#COMPREPLY[@]} == 0 ]] && COMPREPLY=($(compgen -f -- "$cur"))
+	mapfile -t COMPREPLY < <(compgen -f -X '!*.dat' -- "$cur"; compgen -d -- "$cur")
+	[[ ${#COMPREPLY[@]} == 0 ]] && mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 	return 0
 }
 complete -F _schedlint schedlint

@@ -50,6 +50,16 @@ expect_eq "--color's values" "$(comp schedlint analyze --color = a)" "always aut
 expect_eq "traces: the .dat files" "$(cd "$TESTDATA/real" && comp schedlint analyze pipe)" \
 	"pipe-noise.dat pipe-pinned.dat pipe.dat "
 expect_eq "help: the commands" "$(comp schedlint help d)" "diff dump "
+# names with a space stay whole (issue 32, 10: "my" and "trace.dat")
+mkdir -p "$TMP/names/a dir" && touch "$TMP/names/my trace.dat" "$TMP/names/other.dat"
+compb() {
+	(cd "$TMP/names" && bash -c '. "$1"; shift; compopt() { :; }
+		COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		_schedlint; printf "[%s]" "${COMPREPLY[@]}"' comp "$COMP" "$@" 2>/dev/null)
+}
+expect_eq "a trace name with a space: one name" "$(compb schedlint analyze my)" "[my trace.dat]"
+expect_eq "a directory with a space: one name" "$(compb schedlint analyze a)" "[a dir]"
+expect_eq "-o: a name with a space: one name" "$(compb schedlint diff --junit my)" "[my trace.dat]"
 
 if make -s --no-print-directory uninstall DESTDIR="$ROOT" PREFIX=/usr > "$TMP/out" 2>&1; then
 	pass "make uninstall"
@@ -57,5 +67,18 @@ else
 	fail "make uninstall" "$(head -5 "$TMP/out")"
 fi
 expect_eq "make uninstall leaves no file behind" "$(find "$ROOT" -type f | wc -l)" 0
+
+# a DESTDIR with a space (issue 32, 09: split into words, ./with and
+# ./space/usr/local/... made in the source tree, then Error 1)
+SP="$TMP/dest with space"
+if make -s --no-print-directory -o all install DESTDIR="$SP" PREFIX=/usr > "$TMP/out" 2>&1; then
+	pass "make install DESTDIR='... with space'"
+else
+	fail "make install DESTDIR='... with space'" "$(head -5 "$TMP/out")"
+fi
+check "DESTDIR with a space: the binary is there" test -x "$SP/usr/bin/schedlint"
+check "DESTDIR with a space: no ./with, ./space in the source tree" sh -c '! test -e with && ! test -e space'
+make -s --no-print-directory uninstall DESTDIR="$SP" PREFIX=/usr > "$TMP/out" 2>&1
+expect_eq "DESTDIR with a space: make uninstall leaves no file" "$(find "$SP" -type f | wc -l)" 0
 
 echo "1..$_n"
