@@ -245,7 +245,8 @@ int sl_tracefs_remove_left_behind(struct sl_tracefs *t, struct sl_error *err)
 	return 0;
 }
 
-int sl_tracefs_create(struct sl_tracefs *t, unsigned long buffer_kb, struct sl_error *err)
+int sl_tracefs_create(struct sl_tracefs *t, unsigned long buffer_kb, unsigned int want_subbuf_kb,
+		      struct sl_error *err)
 {
 	long long subbuf_kb;
 	int instances_fd;
@@ -286,6 +287,16 @@ int sl_tracefs_create(struct sl_tracefs *t, unsigned long buffer_kb, struct sl_e
 		return -ENODEV;
 	}
 	t->page_size = getpagesize();
+	/*
+	 * bigger sub-buffers (6.8+): every cost of moving one - the ring
+	 * buffer's swap, a pipe buffer, the file's write - paid less often
+	 */
+	if (want_subbuf_kb && tracefs_file_exists(t->instance, "buffer_subbuf_size_kb")) {
+		char text[16];
+
+		snprintf(text, sizeof(text), "%u", want_subbuf_kb);
+		tracefs_instance_file_write(t->instance, "buffer_subbuf_size_kb", text);
+	}
 	if (tracefs_file_exists(t->instance, "buffer_subbuf_size_kb") &&
 	    !tracefs_instance_file_read_number(t->instance, "buffer_subbuf_size_kb", &subbuf_kb) &&
 	    subbuf_kb > 0)

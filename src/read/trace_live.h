@@ -52,10 +52,12 @@ int sl_tracefs_open(struct sl_tracefs *t, struct sl_error *err);
 /*
  * Create our instance schedlint-PID (schedlint-PID-N if that name is
  * taken: PID namespaces) with buffer_kb per CPU (0 = the kernel's
- * default), and lock it as ours.  Instances of records that no longer
+ * default) in sub-buffers of subbuf_kb where the kernel allows (0, or a
+ * kernel before 6.8: its own, a page), and lock it as ours.  Instances of records that no longer
  * run are removed first; their names are in t->removed.
  */
-int sl_tracefs_create(struct sl_tracefs *t, unsigned long buffer_kb, struct sl_error *err);
+int sl_tracefs_create(struct sl_tracefs *t, unsigned long buffer_kb, unsigned int subbuf_kb,
+		      struct sl_error *err);
 
 /* Only remove the instances of records that no longer run (record --reset). */
 int sl_tracefs_remove_left_behind(struct sl_tracefs *t, struct sl_error *err);
