@@ -318,24 +318,59 @@ static const char *file_kind(mode_t mode)
 }
 
 /*
+ * A symbolic link is followed only when its owner is the user recording
+ * or the owner of the directory it is in, the rule of the kernel's
+ * fs.protected_symlinks (which a realpath() does not apply): a link
+ * another user planted in /tmp does not make a root record replace
+ * /etc/passwd, on a machine with fs.protected_symlinks=0 too.  0, or -1
+ * with err set.
+ */
+static int symlink_trusted(const char *path, const struct stat *link, struct sl_error *err)
+{
+	char *copy = xstrdup(path);
+	struct stat dir;
+	int ret = 0;
+
+	if (stat(dirname(copy), &dir)) {
+		sl_error_set(err, "cannot look at its directory: %s", strerror(errno));
+		ret = -1;
+	} else if (link->st_uid != geteuid() && link->st_uid != dir.st_uid) {
+		sl_error_set(err, "a symbolic link of user %u in a directory of user %u: not "
+			     "followed (as fs.protected_symlinks does); give the file name itself",
+			     (unsigned)link->st_uid, (unsigned)dir.st_uid);
+		ret = -1;
+	}
+	free(copy);
+	return ret;
+}
+
+/*
  * The output is a new regular file or an existing one, replaced at the
  * end; anything else is refused before recording starts.  A trace.dat is
  * written with seeks, and replacing /dev/null with a file (or removing
  * it) is not what anyone asked for.  A symbolic link stays one: the file
- * it names is replaced.
+ * it names is replaced, if the link is to be trusted (symlink_trusted()).
  */
 static int resolve_output(struct sl_dat_writer *w, struct sl_error *err)
 {
-	struct stat st;
+	struct stat st, lst;
 	mode_t mask;
 	char *copy;
 
+	if (!*w->path) {
+		/* -o "$OUT" with OUT unset: said now, not after the workload ran (issue 32, 07) */
+		sl_error_set(err, "an empty file name (-o FILE)");
+		return -EINVAL;
+	}
 	if (!stat(w->path, &st)) {
 		if (!S_ISREG(st.st_mode)) {
 			sl_error_set(err, "%s: record writes a trace.dat into a regular file "
 				     "(-o FILE)", file_kind(st.st_mode));
 			return -EINVAL;
 		}
+		if (!lstat(w->path, &lst) && S_ISLNK(lst.st_mode) &&
+		    symlink_trusted(w->path, &lst, err))
+			return -EPERM;
 		w->mode = st.st_mode & 07777;
 		w->target = realpath(w->path, NULL);
 		if (!w->target) {

@@ -396,3 +396,26 @@ kill -TERM $pid
 wait $pid
 expect_eq "SIGTERM to record: ends it and the whole workload (exit 0)" "$?, $(survivors)" "0, "
 for p in $(pgrep -f "^sleep 314[1-6]$"); do kill -KILL $p; done
+
+# --- -o '' is refused before CMD runs (issue 32, 07) ---
+# It ran the whole workload, then "cannot give the trace its name in .".
+unshare -m --propagation private "$SCHEDLINT" record -o '' -- touch "$TMP/ran" > /dev/null 2> "$TMP/err"
+expect_eq "-o '': exit 2, CMD never ran, said so" \
+	"$?, $(test -e "$TMP/ran" && echo ran), $(grep -c 'an empty file name' "$TMP/err")" "2, , 1"
+
+# --- -o through a symbolic link: followed only when the link is to be trusted ---
+# A link of another user (nobody) in a directory of ours, to a file of
+# ours: not followed (the kernel's fs.protected_symlinks rule, applied by
+# record whatever the setting); one of ours is (the file it names replaced).
+mkdir "$TMP/pub" && chmod 1777 "$TMP/pub"
+echo precious > "$TMP/precious"
+ln -s "$TMP/precious" "$TMP/pub/trap.dat" && chown -h nobody "$TMP/pub/trap.dat"
+unshare -m --propagation private "$SCHEDLINT" record -o "$TMP/pub/trap.dat" -- true > /dev/null 2> "$TMP/err"
+expect_eq "-o a link of another user: exit 2, the file it names untouched, said so" \
+	"$?, $(head -c 8 "$TMP/precious"), $(grep -c 'symbolic link of user .* not followed' "$TMP/err")" \
+	"2, precious, 1"
+echo old > "$TMP/mine.dat" && ln -s "$TMP/mine.dat" "$TMP/pub/mine-link.dat"
+unshare -m --propagation private "$SCHEDLINT" record -o "$TMP/pub/mine-link.dat" -- true > /dev/null 2>&1
+expect_eq "-o a link of ours: followed (the file it names is the trace), still a link" \
+	"$?, $(head -c 10 "$TMP/mine.dat" | tail -c 7), $(test -L "$TMP/pub/mine-link.dat" && echo link)" \
+	"0, tracing, link"
