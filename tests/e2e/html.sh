@@ -141,6 +141,24 @@ for pair in aa-1 ab-1; do
 		fail "diff --html $pair: rendered in headless Chromium" "no chromium"
 	fi
 done
+# and of every real trace against testdata/real/pipe.dat (traces, not saved reports)
+for t in $traces; do
+	name=$(basename "$t")
+	"$SCHEDLINT" diff --json "$TESTDATA/real/pipe.dat" "$t" > "$TMP/d.json" 2>/dev/null
+	want=$?
+	"$SCHEDLINT" diff --html="$TMP/d.html" "$TESTDATA/real/pipe.dat" "$t" > /dev/null 2>&1
+	rc=$?
+	if [ $rc != "$want" ] || [ $rc = 2 ]; then
+		fail "diff --html pipe.dat $name: exits as diff does ($want), not 2" "rc $rc"
+		continue
+	fi
+	[ -n "$CHROMIUM" ] && render "$TMP/d.html" "$TMP/dom.html" "$TMP/net.json"
+	if out=$(python3 tests/html_check.py --diff "$TMP/d.html" "$TMP/dom.html" "$TMP/d.json" "$TMP/net.json"); then
+		pass "diff --html pipe.dat $name: rendered, a line per side, a row per metric ($out)"
+	else
+		fail "diff --html pipe.dat $name: rendered, a line per side, a row per metric" "$out"
+	fi
+done
 check "diff --html: the A/B page says FAILED" grep -q "FAILED: 1 of 1 checks failed" "$TMP/ab-1.html"
 check "diff --html: the A/A page says passed" grep -q "Passed: all 1 checks" "$TMP/aa-1.html"
 r=$TMP/runs/ab-1
