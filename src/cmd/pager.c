@@ -34,6 +34,35 @@ int sl_term_width(void)
 	return 80;
 }
 
+/*
+ * Can cmd's program be run?  Its first word looked up as the shell would
+ * (a path, else $PATH); a command the shell must work out (quotes,
+ * variables, pipes) is taken as it is.  A PAGER that cannot be run left
+ * only the shell's "not found", the report lost and exit 0 (issue 32, 08).
+ */
+static bool pager_runnable(const char *cmd)
+{
+	size_t len = strcspn(cmd, " \t");
+	char prog[4096], path[8192];
+	const char *dirs = getenv("PATH");
+
+	if (len >= sizeof(prog) || cmd[strcspn(cmd, "|&;<>()$`\\\"'*?[#~=%{}")])
+		return true;
+	memcpy(prog, cmd, len);
+	prog[len] = '\0';
+	if (strchr(prog, '/'))
+		return !access(prog, X_OK);
+	for (const char *d = dirs ? dirs : "/usr/bin:/bin"; ; d += strcspn(d, ":") + 1) {
+		size_t n = strcspn(d, ":");
+
+		if (snprintf(path, sizeof(path), "%.*s/%s", (int)n, n ? d : ".", prog) <
+		    (int)sizeof(path) && !access(path, X_OK))
+			return true;
+		if (!d[n])
+			return false;
+	}
+}
+
 /* The pager command, or NULL for none. */
 static const char *pager_command(void)
 {
@@ -50,6 +79,12 @@ static const char *pager_command(void)
 	}
 	if (!*cmd || !strcmp(cmd, "cat"))
 		return NULL;
+	if (!pager_runnable(cmd)) {
+		/* as man does: the report to the terminal, and a word why */
+		fprintf(stderr, "schedlint: cannot run the pager '%s' (not found): the report "
+			"is written to the terminal\n", cmd);
+		return NULL;
+	}
 	return cmd;
 }
 

@@ -308,6 +308,13 @@ inpty "PAGER='sed s/^/PAGED:/'" "SCHEDLINT_PAGER=" -- analyze --brief "$P" > "$T
 check "SCHEDLINT_PAGER empty: no pager" sh -c "grep -q 'schedlint 0.1.0' '$TMP/o' && ! grep -q PAGED '$TMP/o'"
 inpty "PAGER=cat" -- analyze --brief "$P" > "$TMP/o"
 check "PAGER=cat: no pager" grep -q '^.*schedlint 0.1.0' "$TMP/o"
+# a pager that cannot be run: the report on the terminal, and a word why
+# (issue 32, 08: only the shell's "not found", the report lost, exit 0)
+inpty "PAGER=/nonexistent/pager" -- analyze --brief "$P" > "$TMP/o"
+check "PAGER not found: the report reaches the terminal" grep -q 'schedlint 0.1.0' "$TMP/o"
+check "PAGER not found: says so" grep -q "cannot run the pager '/nonexistent/pager'" "$TMP/o"
+inpty "PAGER='nonexistent-pager -R'" -- analyze --brief "$P" > "$TMP/o"
+check "PAGER not on PATH: the report reaches the terminal" grep -q 'schedlint 0.1.0' "$TMP/o"
 PAGER='sed s/^/PAGED:/' "$SCHEDLINT" analyze --brief "$P" > "$TMP/o"
 check "not a terminal: no pager" sh -c "! grep -q PAGED '$TMP/o'"
 # quitting the pager before the end (a pager that reads nothing): no error, status 0
