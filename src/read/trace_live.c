@@ -199,7 +199,33 @@ static bool instance_owned(int instances_fd, const char *name)
 	return owned;
 }
 
-/* Remove the schedlint-* instances no process owns; their names go to t->removed. */
+/*
+ * A name record gives its instances: schedlint-PID or schedlint-PID-N
+ * (sl_tracefs_create()).  Any other schedlint-* (schedlint-mydebug, made
+ * by hand) is not ours to remove (issue 32, 12).
+ */
+static bool record_instance_name(const char *name)
+{
+	const char *p = name + strlen("schedlint-");
+	int parts = 0;
+
+	if (strncmp(name, "schedlint-", strlen("schedlint-")))
+		return false;
+	while (parts < 2) {
+		if (*p < '0' || *p > '9')
+			return false;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		parts++;
+		if (!*p)
+			return true;
+		if (*p++ != '-')
+			return false;
+	}
+	return false;
+}
+
+/* Remove the schedlint-PID instances no process owns; their names go to t->removed. */
 static void remove_left_behind(struct sl_tracefs *t, int instances_fd)
 {
 	int fd = dup(instances_fd);
@@ -215,7 +241,7 @@ static void remove_left_behind(struct sl_tracefs *t, int instances_fd)
 		return;
 	}
 	while ((de = readdir(d))) {
-		if (strncmp(de->d_name, "schedlint-", 10) || !strcmp(de->d_name, t->name))
+		if (!record_instance_name(de->d_name) || !strcmp(de->d_name, t->name))
 			continue;
 		names = xrealloc(names, (nr + 1) * sizeof(*names));
 		names[nr++] = xstrdup(de->d_name);

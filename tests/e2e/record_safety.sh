@@ -419,3 +419,12 @@ unshare -m --propagation private "$SCHEDLINT" record -o "$TMP/pub/mine-link.dat"
 expect_eq "-o a link of ours: followed (the file it names is the trace), still a link" \
 	"$?, $(head -c 10 "$TMP/mine.dat" | tail -c 7), $(test -L "$TMP/pub/mine-link.dat" && echo link)" \
 	"0, tracing, link"
+
+# --- an instance schedlint-* made by hand is left alone (issue 32, 12) ---
+# Every record removed any unlocked schedlint-*, saying falsely "the
+# record that made it no longer runs".  Only schedlint-PID[-N] are ours.
+mkdir "$INSTANCES/schedlint-mydebug"
+unshare -m --propagation private "$SCHEDLINT" record -o "$TMP/mine2.dat" -- true > /dev/null 2> "$TMP/err"
+expect_eq "a hand-made schedlint-mydebug: still there, not named" \
+	"$?, $(test -d "$INSTANCES/schedlint-mydebug" && echo there), $(grep -c mydebug "$TMP/err")" "0, there, 0"
+rmdir "$INSTANCES/schedlint-mydebug" 2>/dev/null
