@@ -328,15 +328,64 @@ static void acct_report_text(struct sl_analyzer *a, struct sl_model *m, struct s
 	free(v);
 }
 
+/* The listed tasks' rows, one at a time (sl_json_add_list()) */
+struct acct_rows {
+	struct sl_analyzer *a;
+	struct sl_model *m;
+	struct sl_task **v;
+	size_t nr, i;
+};
+
+static cJSON *acct_row_next(void *ctx)
+{
+	struct acct_rows *rows = ctx;
+	struct sl_model *m = rows->m;
+
+	if (rows->i >= rows->nr)
+		return NULL;
+
+	const struct sl_task *t = rows->v[rows->i++];
+	const struct acct_task *at = sl_task_priv(m, rows->a, t);
+	cJSON *o = cJSON_CreateObject(), *sleep, *list;
+	uint32_t kept = MIN(at->nr_cpus, (uint32_t)ACCT_MAX_CPUS);
+
+	sl_json_add_i64(o, "pid", t->pid);
+	cJSON_AddStringToObject(o, "comm", sl_str(m->strtab, t->comm));
+	cJSON_AddItemToObject(o, "run_length", sl_hist_json(&at->run_len));
+	sleep = cJSON_AddObjectToObject(o, "slept_ns");
+	for (int s = 0; s < SLEEP__NR; s++)
+		sl_json_add_u64(sleep, sleep_json[s], at->sleep_ns[s]);
+	sl_json_add_u64(o, "waited_ns", t->wait_ns);
+	sl_json_add_u64(o, "cpu_moves", at->moves);
+	list = cJSON_AddArrayToObject(o, "cpus");
+	for (uint32_t c = 0; c < kept; c++)
+		cJSON_AddItemToArray(list, cJSON_CreateNumber(at->cpus[c]));
+	sl_json_add_u64(o, "nr_cpus", at->nr_cpus);
+	return o;
+}
+
+static void acct_rows_free(void *ctx)
+{
+	struct acct_rows *rows = ctx;
+
+	free(rows->v);
+	free(rows);
+}
+
 static void acct_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *root)
 {
 	struct acct_priv *p = a->priv;
 	cJSON *acct = cJSON_AddObjectToObject(root, "accounting");
-	cJSON *tasks = cJSON_AddArrayToObject(acct, "tasks"), *cpus;
+	cJSON *cpus;
 	size_t nr;
 	struct sl_task **v = listed_tasks(a, m, &nr);
+	struct acct_rows *rows = xcalloc(1, sizeof(*rows));
 
 	struct sl_hist run_all, idle_all;
+
+	*rows = (struct acct_rows){ .a = a, .m = m, .v = v, .nr = nr };
+	sl_json_add_list(m, acct, "tasks", &(struct sl_json_list){
+		.next = acct_row_next, .free = acct_rows_free, .ctx = rows });
 
 	sl_hist_init(&run_all);
 	sl_hist_init(&idle_all);
@@ -350,27 +399,6 @@ static void acct_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *r
 	sl_hist_free(&run_all);
 	sl_hist_free(&idle_all);
 	sl_json_add_u64(acct, "cpu_moves", p->moves);
-	for (size_t i = 0; i < nr; i++) {
-		const struct sl_task *t = v[i];
-		const struct acct_task *at = sl_task_priv(m, a, t);
-		cJSON *o = cJSON_CreateObject(), *sleep, *list;
-		uint32_t kept = MIN(at->nr_cpus, (uint32_t)ACCT_MAX_CPUS);
-
-		cJSON_AddItemToArray(tasks, o);
-		sl_json_add_i64(o, "pid", t->pid);
-		cJSON_AddStringToObject(o, "comm", sl_str(m->strtab, t->comm));
-		cJSON_AddItemToObject(o, "run_length", sl_hist_json(&at->run_len));
-		sleep = cJSON_AddObjectToObject(o, "slept_ns");
-		for (int s = 0; s < SLEEP__NR; s++)
-			sl_json_add_u64(sleep, sleep_json[s], at->sleep_ns[s]);
-		sl_json_add_u64(o, "waited_ns", t->wait_ns);
-		sl_json_add_u64(o, "cpu_moves", at->moves);
-		list = cJSON_AddArrayToObject(o, "cpus");
-		for (uint32_t c = 0; c < kept; c++)
-			cJSON_AddItemToArray(list, cJSON_CreateNumber(at->cpus[c]));
-		sl_json_add_u64(o, "nr_cpus", at->nr_cpus);
-	}
-	free(v);
 	cpus = cJSON_AddArrayToObject(acct, "cpus");
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		const struct sl_hist *h = &((struct acct_cpu *)sl_cpu_priv(m, a, cpu))->idle_len;

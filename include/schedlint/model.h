@@ -490,6 +490,10 @@ struct sl_model {
 	/* the analyzers' per-CPU slots, nr_cpus * cpu_priv_size (sl_cpu_priv()) */
 	char *cpu_priv;
 	size_t cpu_priv_size;
+
+	/* the long lists of a JSON report being made (sl_json_add_list()) */
+	struct sl_json_list *json_lists;
+	size_t nr_json_lists;
 };
 
 struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *strtab,

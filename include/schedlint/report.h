@@ -148,4 +148,35 @@ void sl_json_utf8(struct cJSON *item);
 /* {"count", "min_ns", "mean_ns", "p50_ns", ..., "max_ns"} */
 struct cJSON *sl_hist_json(const struct sl_hist *h);
 
+/*
+ * A list with a row per task, comm or finding (tens of thousands on a
+ * fork-heavy trace): made one element at a time, so that the report is
+ * written without a tree of the whole of it.  next() returns the next
+ * element (NULL: the end; sl_json_utf8() is applied to it), free() frees
+ * ctx.  The elements must not depend on when they are made: the model
+ * and the analyzers are finished and not changed until the list is done.
+ */
+struct sl_json_list {
+	struct cJSON *(*next)(void *ctx);
+	void (*free)(void *ctx);
+	void *ctx;
+};
+
+/*
+ * The list as member name of obj: a placeholder, made the array by
+ * sl_json_lists_fill() or written element by element by
+ * sl_json_print_streamed(); sl_model_free() frees a list left over.
+ */
+void sl_json_add_list(struct sl_model *m, struct cJSON *obj, const char *name,
+		      const struct sl_json_list *list);
+/* Every list under root made its array: the whole report as one tree (diff, --fail-on). */
+void sl_json_lists_fill(struct sl_model *m, struct cJSON *root);
+/*
+ * root as cJSON_Print() prints it once filled, byte for byte, with each
+ * list's elements made, printed and freed one at a time; false when out
+ * is not written (its error state).
+ */
+bool sl_json_print_streamed(struct sl_model *m, struct cJSON *root, FILE *out);
+void sl_json_lists_free(struct sl_model *m);
+
 #endif /* SCHEDLINT_REPORT_H */

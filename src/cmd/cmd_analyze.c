@@ -280,7 +280,8 @@ int cmd_analyze(int argc, char **argv)
 		return 2;
 	}
 
-	if (json || nr_rules)
+	/* a tree of the whole report for the rules; else written as it is made */
+	if (nr_rules)
 		root = sl_report_json(an->model, path);
 	if (nr_rules) {
 		results = xcalloc(nr_rules, sizeof(*results));
@@ -320,10 +321,14 @@ int cmd_analyze(int argc, char **argv)
 			for (size_t i = 0; i < nr_rules; i++)
 				cJSON_AddItemToArray(arr, sl_rule_json(&rules[i], &results[i]));
 		}
-		text = cJSON_PrintBuffered(root, 1 << 20, 1);
-		fputs(text, stdout);
+		if (root) {
+			text = cJSON_PrintBuffered(root, 1 << 20, 1);
+			fputs(text, stdout);
+			free(text);
+		} else {
+			sl_report_json_write(an->model, path, stdout);
+		}
 		fputc('\n', stdout);
-		free(text);
 		/* stdout may go to a file: say on stderr what failed the job */
 		for (size_t i = 0; i < nr_rules; i++)
 			if (sl_verdict_failed(results[i].verdict))

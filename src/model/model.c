@@ -23,6 +23,7 @@
 #include "schedlint/analyzer.h"
 #include "schedlint/findings.h"
 #include "schedlint/model.h"
+#include "schedlint/report.h"
 #include "affinity.h"
 #include "context_model.h"
 #include "task_fold.h"
@@ -1939,6 +1940,7 @@ void sl_model_free(struct sl_model *m)
 	if (!m)
 		return;
 	p = priv_of(m);
+	sl_json_lists_free(m);		/* before the analyzers whose state they read */
 	for (int i = 0; i < m->nr_analyzers; i++) {
 		struct sl_analyzer *a = m->analyzers[i];
 

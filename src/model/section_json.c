@@ -122,3 +122,154 @@ void sl_json_utf8(cJSON *item)
 		sl_json_utf8(item->child);
 	}
 }
+
+/*
+ * Long lists.  The placeholder is a raw member "\x01N\x01" (N: the list's
+ * index in m->json_lists): cJSON prints a raw value as it is, and no
+ * other text of a report holds a control character (cJSON escapes them
+ * in strings).
+ */
+void sl_json_add_list(struct sl_model *m, cJSON *obj, const char *name,
+		      const struct sl_json_list *list)
+{
+	char mark[32];
+
+	m->json_lists = xrealloc(m->json_lists, (m->nr_json_lists + 1) * sizeof(*m->json_lists));
+	m->json_lists[m->nr_json_lists] = *list;
+	snprintf(mark, sizeof(mark), "\x01%zu\x01", m->nr_json_lists++);
+	cJSON_AddRawToObject(obj, name, mark);
+}
+
+/* The list a placeholder stands for, NULL when item is none (or it was used) */
+static struct sl_json_list *list_of(struct sl_model *m, const char *s)
+{
+	char *end;
+	unsigned long i;
+
+	if (!s || s[0] != '\x01')
+		return NULL;
+	i = strtoul(s + 1, &end, 10);
+	if (*end != '\x01' || i >= m->nr_json_lists || !m->json_lists[i].next)
+		return NULL;
+	return &m->json_lists[i];
+}
+
+static void list_done(struct sl_json_list *l)
+{
+	if (l->free)
+		l->free(l->ctx);
+	l->next = NULL;
+	l->free = NULL;
+	l->ctx = NULL;
+}
+
+static cJSON *list_next(struct sl_json_list *l)
+{
+	cJSON *e = l->next(l->ctx);
+
+	if (e)
+		sl_json_utf8(e);
+	return e;
+}
+
+void sl_json_lists_fill(struct sl_model *m, cJSON *root)
+{
+	for (cJSON *item = root ? root->child : NULL, *next; item; item = next) {
+		struct sl_json_list *l;
+
+		next = item->next;
+		if (cJSON_IsRaw(item) && (l = list_of(m, item->valuestring))) {
+			cJSON *arr = cJSON_CreateArray(), *e;
+
+			while ((e = list_next(l)))
+				cJSON_AddItemToArray(arr, e);
+			list_done(l);
+			/* the member keeps its name */
+			arr->string = item->string;
+			arr->type |= item->type & cJSON_StringIsConst;
+			item->string = NULL;
+			cJSON_ReplaceItemViaPointer(root, item, arr);
+		} else {
+			sl_json_lists_fill(m, item);
+		}
+	}
+}
+
+/* s[0, n) with tabs more tabs after each newline */
+static void write_indented(FILE *out, const char *s, int tabs)
+{
+	static const char many[] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+	const char *nl;
+
+	while ((nl = strchr(s, '\n'))) {
+		fwrite(s, 1, (size_t)(nl - s) + 1, out);
+		for (int t = tabs; t > 0; t -= (int)sizeof(many) - 1)
+			fwrite(many, 1, (size_t)MIN(t, (int)sizeof(many) - 1), out);
+		s = nl + 1;
+	}
+	fputs(s, out);
+}
+
+/*
+ * cJSON prints an array as "[" elements joined by ", " "]", and a
+ * member at depth d (d tabs before its name) with its value's inner
+ * lines at d + 1 tabs and more: an element printed alone, with d + 1
+ * tabs added after each of its newlines, is the text it has in the tree.
+ */
+static void stream_list(struct sl_json_list *l, FILE *out, int tabs)
+{
+	bool first = true;
+	cJSON *e;
+
+	fputc('[', out);
+	while ((e = list_next(l))) {
+		char *text = cJSON_PrintBuffered(e, 4096, 1);
+
+		if (!first)
+			fputs(", ", out);
+		first = false;
+		if (text)
+			write_indented(out, text, tabs);
+		free(text);
+		cJSON_Delete(e);
+	}
+	fputc(']', out);
+	list_done(l);
+}
+
+bool sl_json_print_streamed(struct sl_model *m, cJSON *root, FILE *out)
+{
+	char *text = cJSON_PrintBuffered(root, 1 << 16, 1);
+	const char *p = text, *mark;
+
+	if (!text)
+		return false;
+	while ((mark = strchr(p, '\x01'))) {
+		struct sl_json_list *l = list_of(m, mark);
+		const char *line = mark, *end = strchr(mark + 1, '\x01');
+		int tabs = 0;
+
+		if (!l || !end)
+			break;		/* not ours: cannot happen, printed as it is */
+		while (line > text && line[-1] != '\n')
+			line--;
+		while (line[tabs] == '\t')
+			tabs++;
+		fwrite(p, 1, (size_t)(mark - p), out);
+		stream_list(l, out, tabs + 1);
+		p = end + 1;
+	}
+	fputs(p, out);
+	free(text);
+	return !ferror(out);
+}
+
+void sl_json_lists_free(struct sl_model *m)
+{
+	for (size_t i = 0; i < m->nr_json_lists; i++)
+		if (m->json_lists[i].next)
+			list_done(&m->json_lists[i]);
+	free(m->json_lists);
+	m->json_lists = NULL;
+	m->nr_json_lists = 0;
+}

@@ -31,5 +31,12 @@ void sl_report_text_facts(struct sl_report *r, struct sl_model *m);
 /* The report as one self-contained HTML page (report_html.c); the time
  * plots need sl_timeline_analyzer among the model's analyzers. */
 void sl_report_html(FILE *out, struct sl_model *m, const char *path);
+/*
+ * The same report written to out as cJSON_Print() prints it, without a
+ * tree of the whole of it: the tasks, comms and findings (and an
+ * analyzer's list of tasks) are made one at a time (sl_json_add_list());
+ * false when out was not written.
+ */
+bool sl_report_json_write(struct sl_model *m, const char *path, FILE *out);
 
 #endif /* SCHEDLINT_REPORT_REPORT_H */

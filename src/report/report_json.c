@@ -417,15 +417,28 @@ static void affinity_json(const struct sl_model *m, const struct sl_task *t, cJS
 	cJSON_AddStringToObject(o, "cpus_allowed", buf);
 }
 
-static void tasks_json(struct sl_model *m, cJSON *root)
-{
-	cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
+/* a list's place in the model's tasks, comms or findings */
+struct list_at {
+	struct sl_model *m;
+	size_t i, nr;
+};
 
-	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		const struct sl_task *t = m->tasks[i];
+static void list_at_free(void *ctx)
+{
+	free(ctx);
+}
+
+static cJSON *task_next(void *ctx)
+{
+	struct list_at *at = ctx;
+	struct sl_model *m = at->m;
+
+	for (; at->i < m->nr_tasks; at->i++) {
+		const struct sl_task *t = m->tasks[at->i];
 
 		if (!sl_task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
 			continue;
+		at->i++;
 		cJSON *o = cJSON_CreateObject();
 
 		sl_json_add_i64(o, "pid", t->pid);
@@ -448,8 +461,18 @@ static void tasks_json(struct sl_model *m, cJSON *root)
 		else
 			cJSON_AddNullToObject(o, "fork_delay_ns");
 		affinity_json(m, t, o);
-		cJSON_AddItemToArray(tasks, o);
+		return o;
 	}
+	return NULL;
+}
+
+static void tasks_json(struct sl_model *m, cJSON *root)
+{
+	struct list_at *at = xcalloc(1, sizeof(*at));
+
+	at->m = m;
+	sl_json_add_list(m, root, "tasks", &(struct sl_json_list){
+		.next = task_next, .free = list_at_free, .ctx = at });
 }
 
 /*
@@ -490,41 +513,102 @@ static void folded_json(struct sl_model *m, cJSON *root)
 	}
 }
 
-/* Per-comm latency: the tasks' histograms merged (a comm is a program). */
-static void comms_json(struct sl_model *m, cJSON *root)
+/*
+ * Per-comm latency: the tasks' histograms merged (a comm is a program),
+ * by comm id.  The listed tasks and the folded rows are put in comm
+ * order first, so that each comm's histograms are merged when its row
+ * is made, and not every comm's at once.
+ */
+struct comms_at {
+	struct sl_model *m;
+	uint32_t *tasks, *folded;	/* indices, by (comm, index) */
+	size_t nr_tasks, nr_folded, t, f;
+};
+
+static const struct sl_model *sort_model;	/* for the comparisons (qsort has no context) */
+
+static int task_by_comm(const void *x, const void *y)
 {
-	cJSON *comms = cJSON_AddArrayToObject(root, "comms");
-	uint32_t nr = sl_strtab_count(m->strtab);
-	struct sl_hist *by_comm = xcalloc(nr, sizeof(*by_comm));
-	uint64_t *ntasks = xcalloc(nr, sizeof(*ntasks));
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	uint32_t ca = sort_model->tasks[a]->comm, cb = sort_model->tasks[b]->comm;
 
-	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		const struct sl_task *t = m->tasks[i];
+	return ca != cb ? (ca < cb ? -1 : 1) : (a > b) - (a < b);
+}
 
-		if (!sl_task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
+static int folded_by_comm(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	uint32_t ca = sort_model->folded[a].comm, cb = sort_model->folded[b].comm;
+
+	return ca != cb ? (ca < cb ? -1 : 1) : (a > b) - (a < b);
+}
+
+static cJSON *comm_next(void *ctx)
+{
+	struct comms_at *at = ctx;
+	struct sl_model *m = at->m;
+
+	while (at->t < at->nr_tasks || at->f < at->nr_folded) {
+		uint32_t ct = at->t < at->nr_tasks ? m->tasks[at->tasks[at->t]]->comm : UINT32_MAX;
+		uint32_t cf = at->f < at->nr_folded ? m->folded[at->folded[at->f]].comm : UINT32_MAX;
+		uint32_t id = MIN(ct, cf);
+		uint64_t ntasks = 0;
+		struct sl_hist h;
+
+		sl_hist_init(&h);
+		for (; at->t < at->nr_tasks && m->tasks[at->tasks[at->t]]->comm == id; at->t++) {
+			sl_hist_merge(&h, &m->tasks[at->tasks[at->t]]->latency);
+			ntasks++;
+		}
+		for (; at->f < at->nr_folded && m->folded[at->folded[at->f]].comm == id; at->f++) {
+			sl_hist_merge(&h, &m->folded[at->folded[at->f]].latency);
+			ntasks += m->folded[at->folded[at->f]].tasks;
+		}
+		if (!ntasks) {
+			sl_hist_free(&h);
 			continue;
-		sl_hist_merge(&by_comm[t->comm], &t->latency);
-		ntasks[t->comm]++;
-	}
-	for (uint32_t i = 0; i < m->nr_folded; i++) {
-		const struct sl_folded_comm *f = &m->folded[i];
-
-		sl_hist_merge(&by_comm[f->comm], &f->latency);
-		ntasks[f->comm] += f->tasks;
-	}
-	for (uint32_t id = 0; id < nr; id++) {
-		if (!ntasks[id])
-			continue;
+		}
 		cJSON *o = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(o, "comm", sl_str(m->strtab, id));
-		sl_json_add_u64(o, "tasks", ntasks[id]);
-		cJSON_AddItemToObject(o, "wakeup_latency", sl_hist_json(&by_comm[id]));
-		cJSON_AddItemToArray(comms, o);
-		sl_hist_free(&by_comm[id]);
+		sl_json_add_u64(o, "tasks", ntasks);
+		cJSON_AddItemToObject(o, "wakeup_latency", sl_hist_json(&h));
+		sl_hist_free(&h);
+		return o;
 	}
-	free(by_comm);
-	free(ntasks);
+	return NULL;
+}
+
+static void comms_free(void *ctx)
+{
+	struct comms_at *at = ctx;
+
+	free(at->tasks);
+	free(at->folded);
+	free(at);
+}
+
+static void comms_json(struct sl_model *m, cJSON *root)
+{
+	struct comms_at *at = xcalloc(1, sizeof(*at));
+
+	at->m = m;
+	at->tasks = xmalloc(((size_t)m->nr_tasks + 1) * sizeof(*at->tasks));
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		const struct sl_task *t = m->tasks[i];
+
+		if (sl_task_active(t) && sl_filter_task(m->cfg, m->strtab, t))
+			at->tasks[at->nr_tasks++] = i;
+	}
+	at->folded = xmalloc(((size_t)m->nr_folded + 1) * sizeof(*at->folded));
+	for (uint32_t i = 0; i < m->nr_folded; i++)
+		at->folded[at->nr_folded++] = i;
+	sort_model = m;
+	qsort(at->tasks, at->nr_tasks, sizeof(*at->tasks), task_by_comm);
+	qsort(at->folded, at->nr_folded, sizeof(*at->folded), folded_by_comm);
+	sort_model = NULL;
+	sl_json_add_list(m, root, "comms", &(struct sl_json_list){
+		.next = comm_next, .free = comms_free, .ctx = at });
 }
 
 static void cpus_json(struct sl_model *m, cJSON *root)
@@ -572,42 +656,54 @@ static void summary_json(struct sl_model *m, cJSON *root)
 	}
 }
 
-static void findings_json(struct sl_model *m, cJSON *root)
+static cJSON *finding_next(void *ctx)
 {
-	cJSON *arr = cJSON_AddArrayToObject(root, "findings");
+	struct list_at *at = ctx;
+	struct sl_model *m = at->m;
 	size_t nr;
 	const struct sl_finding *f = sl_findings_sorted(m->findings, &nr);
 	char msg[512];
+	cJSON *o;
 
-	for (size_t i = 0; i < nr; i++, f++) {
-		cJSON *o = cJSON_CreateObject();
+	if (at->i >= nr)
+		return NULL;
+	f += at->i++;
+	o = cJSON_CreateObject();
 
-		cJSON_AddStringToObject(o, "kind", sl_kinds[f->kind].name);
-		sl_json_add_u64(o, "ts_ns", f->ts);
-		sl_json_add_i64(o, "cpu", f->cpu);
-		sl_json_add_i64(o, "pid", f->pid);
-		cJSON_AddStringToObject(o, "comm", sl_str(m->strtab, f->comm));
-		if (*sl_recorder_note(m, f->pid))
-			cJSON_AddTrueToObject(o, "recorder");
-		sl_json_add_u64(o, "cost_ns", f->cost);
-		sl_finding_message(f, m, msg, sizeof(msg));
-		cJSON_AddStringToObject(o, "message", msg);
-		if (f->ops && f->ops->json)
-			f->ops->json(f, m, o);
-		if (f->whatif.est) {
-			cJSON *w = cJSON_AddObjectToObject(o, "whatif");
+	cJSON_AddStringToObject(o, "kind", sl_kinds[f->kind].name);
+	sl_json_add_u64(o, "ts_ns", f->ts);
+	sl_json_add_i64(o, "cpu", f->cpu);
+	sl_json_add_i64(o, "pid", f->pid);
+	cJSON_AddStringToObject(o, "comm", sl_str(m->strtab, f->comm));
+	if (*sl_recorder_note(m, f->pid))
+		cJSON_AddTrueToObject(o, "recorder");
+	sl_json_add_u64(o, "cost_ns", f->cost);
+	sl_finding_message(f, m, msg, sizeof(msg));
+	cJSON_AddStringToObject(o, "message", msg);
+	if (f->ops && f->ops->json)
+		f->ops->json(f, m, o);
+	if (f->whatif.est) {
+		cJSON *w = cJSON_AddObjectToObject(o, "whatif");
 
-			sl_json_add_i64(w, "pid", f->whatif.pid);
-			sl_json_add_i64(w, "cpu", f->whatif.cpu);
-			sl_json_add_u64(w, "now_ns", f->whatif.now);
-			sl_json_add_u64(w, "if_fixed_ns", f->whatif.est);
-			sl_json_add_u64(w, "low_ns", f->whatif.lo);
-			sl_json_add_u64(w, "high_ns", f->whatif.hi);
-			sl_json_add_u64(w, "basis", f->whatif.basis);
-			cJSON_AddBoolToObject(w, "weak", f->whatif.weak);
-		}
-		cJSON_AddItemToArray(arr, o);
+		sl_json_add_i64(w, "pid", f->whatif.pid);
+		sl_json_add_i64(w, "cpu", f->whatif.cpu);
+		sl_json_add_u64(w, "now_ns", f->whatif.now);
+		sl_json_add_u64(w, "if_fixed_ns", f->whatif.est);
+		sl_json_add_u64(w, "low_ns", f->whatif.lo);
+		sl_json_add_u64(w, "high_ns", f->whatif.hi);
+		sl_json_add_u64(w, "basis", f->whatif.basis);
+		cJSON_AddBoolToObject(w, "weak", f->whatif.weak);
 	}
+	return o;
+}
+
+static void findings_json(struct sl_model *m, cJSON *root)
+{
+	struct list_at *at = xcalloc(1, sizeof(*at));
+
+	at->m = m;
+	sl_json_add_list(m, root, "findings", &(struct sl_json_list){
+		.next = finding_next, .free = list_at_free, .ctx = at });
 	cJSON_AddBoolToObject(root, "findings_truncated", m->findings->dropped > 0);
 }
 
@@ -648,7 +744,8 @@ static cJSON *series_json(const struct sl_model *m)
 	return o;
 }
 
-cJSON *sl_report_json(struct sl_model *m, const char *path)
+/* The report, its long lists placeholders (sl_json_add_list()) */
+static cJSON *report_json(struct sl_model *m, const char *path)
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON *tool;
@@ -697,4 +794,22 @@ cJSON *sl_report_json(struct sl_model *m, const char *path)
 	findings_json(m, root);
 	sl_json_utf8(root);
 	return root;
+}
+
+cJSON *sl_report_json(struct sl_model *m, const char *path)
+{
+	cJSON *root = report_json(m, path);
+
+	sl_json_lists_fill(m, root);
+	return root;
+}
+
+bool sl_report_json_write(struct sl_model *m, const char *path, FILE *out)
+{
+	cJSON *root = report_json(m, path);
+	bool ok = sl_json_print_streamed(m, root, out);
+
+	cJSON_Delete(root);
+	sl_json_lists_free(m);
+	return ok;
 }
