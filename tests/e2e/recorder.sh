@@ -18,6 +18,7 @@
 #    by interrupts or a hypervisor taking the vCPU away, so up to three
 #    recordings: one without a burst over 500 us passes.  Then analyze
 #    must name the task that wrote the workload marker as the recorder.
+# 3. --live states its own cost, apart from the recording's.
 . tests/lib.sh
 
 can_record=
@@ -84,4 +85,15 @@ check "analyze --json: the recorder ran, and its runs are counted" test \
 check "analyze: the trace facts say what the recorder cost" grep -q \
 	"^  recorder schedlint record itself, pid $writer: [0-9.]*% of a CPU" "$TMP/a.txt"
 rm -f "$TMP/pipe.dat"
+
+# --live states its own cost apart: in each summary, and at the end
+"$SCHEDLINT" record --live --interval 200ms --duration 1 -o "$TMP/live.dat" \
+	> "$TMP/live.out" 2> "$TMP/live.err"
+expect_eq "--live: exit status" "$?" 0
+check "--live: each summary says what recording and analysis cost" grep -q \
+	'^  own cost  recording [0-9.]*% of a CPU, live analysis [0-9.]*%$' "$TMP/live.out"
+check "--live: the totals at the end, the analysis apart" grep -q \
+	'^schedlint record: its own CPU while recording: [0-9.]* s reading and writing ([0-9.]*% of a CPU), [0-9.]* s live analysis ([0-9.]*%)$' \
+	"$TMP/live.err"
+rm -f "$TMP/live.dat"
 echo "1..$_n"
