@@ -186,44 +186,37 @@ static int by_rank(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* Runs per side the test needs to reach the confidence (no ties), at least 5. */
-static size_t runs_needed(double confidence)
-{
-	size_t n = 2;
-
-	while (n < 50 && sl_mann_whitney_min_p(n, n) >= 1 - confidence)
-		n++;
-	return MAX(n + 1, (size_t)5);
-}
-
 /* Said with every table: whether the noise was judged, and how to judge it. */
 static void note_noise(struct sl_diff *d)
 {
 	double alpha = 1 - d->opts.confidence;
-	size_t need = runs_needed(d->opts.confidence);
+	size_t need = sl_mann_whitney_least_runs(d->opts.confidence);
 
 	if (!d->multi) {
 		if (d->opts.variants)
 			sl_diff_note(d, "one run per variant: the run-to-run noise cannot be "
-				     "judged, and a rule's threshold alone decides; record %zu runs "
-				     "of each (--variant NAME R1 ... R%zu) to test each change at "
-				     "%g%% confidence", need, need, d->opts.confidence * 100);
+				     "judged, and a rule's threshold alone decides; record at least %zu "
+				     "runs of each (--variant NAME R1 ... R%zu), the least that can "
+				     "test a change at %g%% confidence", need, need,
+				     d->opts.confidence * 100);
 		else
 			sl_diff_note(d, "one run per side: the run-to-run noise cannot be judged, "
-				     "and a rule's threshold alone decides; record %zu runs per side "
-				     "(--base A1 ... A%zu --new B1 ... B%zu) to test each change at "
-				     "%g%% confidence", need, need, need, d->opts.confidence * 100);
+				     "and a rule's threshold alone decides; record at least %zu runs per "
+				     "side (--base A1 ... A%zu --new B1 ... B%zu), the least that can "
+				     "test a change at %g%% confidence", need, need, need,
+				     d->opts.confidence * 100);
 		return;
 	}
 	if (!d->tested)
-		sl_diff_note(d, "%zu run%s on a side: no change can be significant at %g%% "
-			     "confidence (the Mann-Whitney U test needs p < %g; the least %zu "
+		sl_diff_note(d, "%zu run%s on a side: too few, no change can be significant at "
+			     "%g%% confidence (the Mann-Whitney U test needs p < %g; the least %zu "
 			     "against %zu runs give is %.3f), so a rule's threshold alone decides; "
-			     "record %zu runs per side", d->min_runs, d->min_runs == 1 ? "" : "s",
+			     "record at least %zu runs per side (%zu against %zu give %.3f)",
+			     d->min_runs, d->min_runs == 1 ? "" : "s",
 			     d->opts.confidence * 100, alpha, d->sides[0].nr,
 			     d->sides[d->nr_sides - 1].nr,
 			     sl_mann_whitney_min_p(d->sides[0].nr, d->sides[d->nr_sides - 1].nr),
-			     need);
+			     need, need, need, sl_mann_whitney_min_p(need, need));
 }
 
 /* --metric: is the row asked for?  A name without wildcards shows even a comm beyond --top. */

@@ -41,6 +41,15 @@ double sl_mann_whitney_min_p(size_t na, size_t nb)
 	return c > 2 ? 2 / c : 1;
 }
 
+size_t sl_mann_whitney_least_runs(double confidence)
+{
+	size_t n = 1;
+
+	while (n < 60 && sl_mann_whitney_min_p(n, n) >= 1 - confidence)
+		n++;
+	return n;
+}
+
 double sl_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb)
 {
 	size_t n = na + nb;

@@ -28,4 +28,12 @@ double sl_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb)
  */
 double sl_mann_whitney_min_p(size_t na, size_t nb);
 
+/*
+ * The least runs per side (as many on each) whose smallest p-value is
+ * below 1 - confidence: with fewer no result can be significant.  4 at
+ * 95% (2/70 = 0.029), 5 at 99%, 7 at 99.9%.  More runs detect smaller
+ * changes: at the least, only two sides entirely apart are significant.
+ */
+size_t sl_mann_whitney_least_runs(double confidence);
+
 #endif /* SCHEDLINT_STATS_H */

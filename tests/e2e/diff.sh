@@ -262,7 +262,7 @@ check "... the message states the confidence's alpha" grep -q 'noise .*p = 0.032
 rc=$(run_rc "$TMP/out" "$TMP/err" diff --base "$TMP"/lo?.json --new "$TMP"/mid?.json \
 	--fail-on 'wakeup.p99>+5%' --confidence 99.5)
 expect_eq "at 99.5%, 5 vs 5 runs cannot be significant (0.008 at best): the threshold decides, exit 1" "$rc" 1
-check "... and the note asks for 7 runs" grep -q 'note: 5 runs on a side: no change can be significant at 99.5% confidence.*record 7 runs per side' "$TMP/out"
+check "... and the note asks for 6 runs, the least (2/924 = 0.002 < 0.005)" grep -q 'note: 5 runs on a side: too few, no change can be significant at 99.5% confidence.*record at least 6 runs per side (6 against 6 give 0.002)' "$TMP/out"
 rc=$(run_rc "$TMP/out" "$TMP/err" diff --base "$TMP"/base?.json --new "$TMP"/apart?.json \
 	--fail-on 'wakeup.p99>+50%')
 expect_eq "significant, threshold not crossed: exit 0" "$rc" 0
@@ -274,13 +274,13 @@ rc=$(run_rc "$TMP/out" "$TMP/err" diff --base "$TMP"/base[012].json --new "$TMP"
 	--fail-on 'wakeup.p99>+1%')
 expect_eq "3 vs 3 runs, threshold crossed: exit 1 (no test can be significant)" "$rc" 1
 check "... the note says why and how many runs to record" \
-	grep -q 'note: 3 runs on a side: no change can be significant at 95% confidence .*the least 3 against 3 runs give is 0.100.*record 5 runs per side' "$TMP/out"
+	grep -q 'note: 3 runs on a side: too few, no change can be significant at 95% confidence .*the least 3 against 3 runs give is 0.100.*record at least 4 runs per side (4 against 4 give 0.029)' "$TMP/out"
 rc=$(run_rc "$TMP/out" "$TMP/err" diff --base "$TMP"/base?.json --new "$TMP/apart0.json" \
 	--fail-on 'wakeup.p99>+5%')
 expect_eq "five runs against one, crossed: exit 1" "$rc" 1
 rc=$(run_rc "$TMP/out" "$TMP/err" diff "$P_JSON" "$U_JSON")
-check "one run per side: a note says the noise cannot be judged, and suggests 5 runs" \
-	grep -q 'note: one run per side: the run-to-run noise cannot be judged.*record 5 runs per side' "$TMP/out"
+check "one run per side: a note says the noise cannot be judged, and suggests 4 runs, the least" \
+	grep -q 'note: one run per side: the run-to-run noise cannot be judged.*record at least 4 runs per side' "$TMP/out"
 rc=$(run_rc "$TMP/out" "$TMP/err" diff --base "$PINNED" "$TMP/pinned.json" --new "$UNPINNED" \
 	"$TMP/unpinned.json" --fail-on 'wakeup.p99>+10%')
 expect_eq "two traces-or-reports per side: exit 1" "$rc" 1

@@ -1,7 +1,10 @@
 #!/bin/sh
 # diff_gate.sh - schedlint diff readable and a gate without guessing
 # (issue 30): rows 0 or unmeasured on both sides hidden unless --all, the
-# Markdown comment written on exit 2 too, "did you mean" for metric names.
+# Markdown comment written on exit 2 too, "did you mean" for metric names,
+# significant rows marked and the changes no rule covers counted, rules
+# over families of metrics, the default gate and its floors, the least
+# runs per side.
 # Expected values come from the definitions in man/schedlint-diff.1,
 # computed here from the diff's own --json per-run values or the reports.
 . tests/lib.sh
@@ -276,5 +279,40 @@ expect_eq "... and free -> pinned passes the rest (exit 0)" "$rc" 0
 # shellcheck disable=SC2086
 (cd "$TMP/v" && "$SCHEDLINT" diff --fail-on 'late-preemption-at-tick.cost_per_s>+1%' --base free-*.json --new pinned-*.json) > "$TMP/out"
 expect_eq "... named in a rule of one's own: fails, not measured (exit 1)" "$?" 1
+
+# --- 7. the least runs per side, from the exact test ---
+
+# p99 of the runs: base 100..103 us, new 200..203 us (the sides entirely apart)
+p99_runs() {	# PREFIX N BASE_US
+	i=0
+	while [ "$i" -lt "$2" ]; do
+		python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+d['wakeup_latency']['p99_ns'] = (int(sys.argv[3]) + int(sys.argv[4])) * 1000
+json.dump(d, open(sys.argv[2], 'w'))" "$TMP/pinned.json" "$TMP/$1-$i.json" "$3" "$i"
+		i=$((i + 1))
+	done
+}
+p99_runs four-a 4 100; p99_runs four-b 4 200; p99_runs three-a 3 100; p99_runs three-b 3 200
+rc=$(run_rc "$TMP/out" "$TMP/err" diff --fail-on 'wakeup.p99>+10%' --base "$TMP"/four-a-*.json --new "$TMP"/four-b-*.json)
+if [ "$rc" = 1 ] && grep -q 'significant: p = 0.029 < 0.05 (Mann-Whitney U, 4 vs 4 runs)' "$TMP/out" &&
+   ! grep -q 'too few' "$TMP/out"; then
+	pass "4 against 4 runs, entirely apart: p = 2/70 = 0.029 < 0.05, significant (no 'too few' note)"
+else
+	fail "4 v 4 reaches p = 0.029" "rc=$rc $(grep -E 'p99>|note' "$TMP/out")"
+fi
+rc=$(run_rc "$TMP/out" "$TMP/err" diff --fail-on 'wakeup.p99>+10%' --base "$TMP"/three-a-*.json --new "$TMP"/three-b-*.json)
+check "3 against 3: too few, the note says 4 per side is the least (4 against 4 give 0.029)" \
+	grep -q '^note: 3 runs on a side: too few, no change can be significant at 95% confidence (the Mann-Whitney U test needs p < 0.05; the least 3 against 3 runs give is 0.100), so a rule.s threshold alone decides; record at least 4 runs per side (4 against 4 give 0.029)$' "$TMP/out"
+rc=$(run_rc "$TMP/out" "$TMP/err" diff --confidence 99 --fail-on 'wakeup.p99>+10%' --base "$TMP"/four-a-*.json --new "$TMP"/four-b-*.json)
+check "at 99%, 4 against 4 are too few: at least 5 (0.008)" grep -q 'record at least 5 runs per side (5 against 5 give 0.008)' "$TMP/out"
+# the table of the README and the man page: least runs per side for each confidence
+for conf in 90:4 95:4 99:5 99.5:6 99.9:7; do
+	c=${conf%%:*} n=${conf#*:}
+	check "README and man page: at $c% the least is $n runs per side" sh -c "
+		grep -q '^  | $c% | $n |' README.md &&
+		grep -q '^$c%	$n	' man/schedlint-diff.1"
+done
 
 echo "1..$_n"

@@ -31,6 +31,13 @@ static void test_min_p(void **state)
 	close_to(sl_mann_whitney_min_p(0, 5), 1);
 	/* at 95%: 3 against 3 cannot be significant, 4 against 4 can */
 	assert_true(sl_mann_whitney_min_p(3, 3) >= 0.05 && sl_mann_whitney_min_p(4, 4) < 0.05);
+	/* the least runs per side of the README's and the man page's table:
+	 * C(2n, n) / 2 must pass 1 / alpha (3 v 3: 2/20 = 0.1 is not < 0.1) */
+	assert_int_equal(sl_mann_whitney_least_runs(0.90), 4);
+	assert_int_equal(sl_mann_whitney_least_runs(0.95), 4);	/* 2/70 = 0.0286 */
+	assert_int_equal(sl_mann_whitney_least_runs(0.99), 5);	/* 2/252 = 0.0079 */
+	assert_int_equal(sl_mann_whitney_least_runs(0.995), 6);	/* 2/924 = 0.0022 */
+	assert_int_equal(sl_mann_whitney_least_runs(0.999), 7);	/* 2/3432 = 0.00058 */
 }
 
 static void test_exact(void **state)
