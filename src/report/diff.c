@@ -186,6 +186,57 @@ static int by_rank(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/*
+ * A side's share of wakeup-latency samples that are lower bounds (they end
+ * at an inferred switch, analyze DESCRIPTION), in percent: the median over
+ * its runs; -1 when no run has samples.
+ */
+static double inferred_share(const struct sl_diff_side *side)
+{
+	double *share = xcalloc(side->nr, sizeof(*share));
+	bool *valid = xcalloc(side->nr, sizeof(*valid));
+	struct sl_range r;
+
+	for (size_t i = 0; i < side->nr; i++) {
+		const struct sl_metrics *ms = &side->runs[i].metrics;
+		const struct sl_metric_value *inf = sl_metrics_get(ms, "wakeup.inferred");
+		const struct sl_metric_value *count = sl_metrics_get(ms, "wakeup.count");
+
+		if (!inf || !count || !inf->valid || !count->valid || count->value <= 0)
+			continue;
+		/* left out of the percentiles (--exclude-inferred): none of them is a bound */
+		share[i] = ms->exclude_inferred ? 0 : 100.0 * MIN(inf->value, count->value) / count->value;
+		valid[i] = true;
+	}
+	sl_range_of(&r, share, valid, side->nr);
+	free(share);
+	free(valid);
+	return r.valid ? r.median : -1;
+}
+
+/*
+ * The sides differ much in their share of lower bounds: a recorder that
+ * drops the switch from idle on one CPU (a VM's) makes one side's
+ * latencies read shorter, and the percentiles then compare the recorders.
+ */
+static void note_inferred(struct sl_diff *d)
+{
+	double ref = inferred_share(&d->sides[0]);
+
+	for (size_t s = 1; s < d->nr_sides && ref >= 0; s++) {
+		double share = inferred_share(&d->sides[s]);
+
+		if (share < 0 || fabs(share - ref) < SL_DIFF_INFERRED_PP)
+			continue;
+		sl_diff_note(d, "%s has %.1f%% of its wakeup-latency samples inferred (lower "
+			     "bounds: they end at a switch the trace does not show), %s %.1f%% "
+			     "(medians of the runs): the side with more reads faster than it is, "
+			     "and its latencies do not compare like for like with the other's; "
+			     "--exclude-inferred leaves them out of both (a recorder that logs "
+			     "every switch has none)", d->sides[0].name, ref, d->sides[s].name, share);
+	}
+}
+
 /* Said with every table: whether the noise was judged, and how to judge it. */
 static void note_noise(struct sl_diff *d)
 {
@@ -354,6 +405,7 @@ int sl_diff_build(struct sl_diff *d, const struct sl_diff_opts *opts, char *err,
 		}
 	}
 	note_noise(d);
+	note_inferred(d);
 	return 0;
 }
 

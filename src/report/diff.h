@@ -23,6 +23,9 @@
 
 struct cJSON;
 
+/* Sides whose shares of inferred latency samples differ by this many points are noted. */
+#define SL_DIFF_INFERRED_PP 5.0
+
 struct sl_diff_run {
 	char *path;
 	bool saved;			/* a saved analyze --json report, not a trace */

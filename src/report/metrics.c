@@ -662,6 +662,7 @@ int sl_metrics_from_report(const cJSON *root, struct sl_metrics *out, char *err,
 	if (extract_comms(&x, out))
 		goto bad;
 	out->settings = settings_line(root);
+	out->exclude_inferred = cJSON_IsTrue(member(member(root, "config"), "exclude_inferred"));
 	return 0;
 bad:
 	sl_metrics_free(out);

@@ -44,6 +44,8 @@ struct sl_metrics {
 	struct sl_metric_value *v;
 	size_t nr, alloc;
 	size_t nr_static;		/* v[0 .. nr_static) are the fixed list, in its order */
+	bool exclude_inferred;		/* made with --exclude-inferred: the lower bounds
+					 * counted (wakeup.inferred), in no percentile */
 	char *settings;			/* the report's thresholds and slice model, one
 					 * line: runs made with different ones are
 					 * not comparable finding for finding */
