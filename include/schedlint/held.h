@@ -68,6 +68,8 @@ struct sl_held_affinity {
 	uint64_t not_allowed;		/* candidates whose recorded affinity excluded them */
 	uint64_t not_migratable;	/* candidates of tasks not migratable (or unknown) */
 	uint64_t after_stopper;		/* of those, tasks judged from after a migration/N move */
+	uint64_t kept_after_exec;	/* inferred ones of tasks that exec'd: judged from after */
+	uint64_t after_exec;		/* not migratable ones of tasks that exec'd */
 };
 
 struct sl_held {

@@ -168,6 +168,9 @@ struct sl_task {
 	bool multi_cpu;			/* seen running on two or more CPUs */
 	uint32_t stopper_moves;		/* moves by a migration/N stopper */
 	uint64_t stopper_ts;		/* the last one, 0 none */
+	uint32_t execs;			/* execs seen (comm change while alive, sched_process_exec):
+					 * where it ran before says nothing of its mask after */
+	uint64_t exec_ts;		/* the last one, 0 none */
 	struct sl_aff_span *aff;	/* recorded affinity, oldest first (sl_task_allowed_at()) */
 	uint32_t nr_aff, aff_alloc;
 	bool aff_stale;			/* recorded, then a stopper move, an exec or a fork from

@@ -184,6 +184,8 @@ static void count_kept(struct sl_held_affinity *aff, const struct sl_task *t,
 	aff->kept[src] += n;
 	if (src == SL_AFF_INFERRED && t->stopper_moves)
 		aff->kept_after_stopper += n;
+	if (src == SL_AFF_INFERRED && t->execs)
+		aff->kept_after_exec += n;
 }
 
 static void count_not_migratable(struct sl_held_affinity *aff, const struct sl_task *t, uint64_t n)
@@ -191,6 +193,8 @@ static void count_not_migratable(struct sl_held_affinity *aff, const struct sl_t
 	aff->not_migratable += n;
 	if (t->stopper_moves)
 		aff->after_stopper += n;
+	if (t->execs)
+		aff->after_exec += n;
 }
 
 void sl_held_decide(struct sl_model *m, struct sl_held held[2], enum sl_kind kind)
@@ -257,13 +261,16 @@ void sl_held_affinity_text(struct sl_report *r, const struct sl_held_affinity *a
 	if (k[SL_AFF_INFERRED])
 		fprintf(r->out, "; %" PRIu64 " of them since a migration/N move",
 			aff->kept_after_stopper);
+	if (aff->kept_after_exec)
+		fprintf(r->out, ", %" PRIu64 " since an exec", aff->kept_after_exec);
 	fprintf(r->out, ")%s", k[SL_AFF_ASSUMED] ? "," : "\n");
 	if (k[SL_AFF_ASSUMED])
 		fprintf(r->out, " %" PRIu64 " --assume-migratable\n", k[SL_AFF_ASSUMED]);
 	if (aff->not_migratable)
 		fprintf(r->out, "  left out %" PRIu64 " %s of tasks not seen on two CPUs (%" PRIu64
 			" judged\n           from where they ran after their last "
-			"migration/N move)\n", aff->not_migratable, what, aff->after_stopper);
+			"migration/N move, %" PRIu64 " after\n           their last exec)\n",
+			aff->not_migratable, what, aff->after_stopper, aff->after_exec);
 	if (aff->not_allowed)
 		fprintf(r->out, "  left out %" PRIu64 " %s whose recorded affinity excluded the "
 			"idle CPUs\n", aff->not_allowed, what);
@@ -278,6 +285,8 @@ void sl_held_affinity_json(cJSON *obj, const struct sl_held_affinity *aff)
 	sl_json_add_u64(o, "inferred_after_stopper", aff->kept_after_stopper);
 	sl_json_add_u64(o, "left_out_not_migratable", aff->not_migratable);
 	sl_json_add_u64(o, "left_out_after_stopper", aff->after_stopper);
+	sl_json_add_u64(o, "inferred_after_exec", aff->kept_after_exec);
+	sl_json_add_u64(o, "left_out_after_exec", aff->after_exec);
 	sl_json_add_u64(o, "left_out_not_allowed", aff->not_allowed);
 }
 

@@ -75,6 +75,7 @@ struct model_priv {
 	 */
 	uint8_t *comm_pinned;
 	size_t comm_pinned_alloc;
+	uint32_t not_exec_name;		/* the last other event's name, not sched_process_exec */
 };
 
 static inline struct model_priv *priv_of(const struct sl_model *m)
@@ -312,6 +313,23 @@ static struct sl_task *new_task(struct sl_model *m, int32_t pid)
 	return t;
 }
 
+/*
+ * An exec (a comm change while alive, or sched_process_exec): taskset and
+ * the like set the mask and exec, so where the task ran before says
+ * nothing of where it may run after.  Without a recorded mask only where
+ * it runs from now on counts (as after a stopper move).  A thread that
+ * renames itself (prctl) looks the same: judged afresh, conservatively.
+ */
+static void exec_restarts_affinity(struct sl_model *m, struct sl_task *t)
+{
+	if (t->exec_ts == m->now && m->now)
+		return;		/* the same exec, by its comm and its event */
+	t->execs++;
+	t->exec_ts = m->now;
+	t->first_cpu = -1;
+	t->multi_cpu = false;
+}
+
 /* The task for pid (never the idle task 0), created on first sight. */
 static struct sl_task *get_task(struct sl_model *m, int32_t pid, uint32_t comm, int32_t prio)
 {
@@ -327,8 +345,10 @@ static struct sl_task *get_task(struct sl_model *m, int32_t pid, uint32_t comm, 
 		p->touched[p->nr_touched] = t;
 	p->nr_touched++;
 	if (comm && comm != t->comm) {
-		if (t->comm)
+		if (t->comm) {
 			t->exec_seen = true;
+			exec_restarts_affinity(m, t);
+		}
 		t->comm = comm;
 	}
 	if (prio >= 0) {
@@ -918,16 +938,22 @@ static bool moved_by_stopper(const struct sl_model *m, const struct sl_event *ev
  */
 static void note_exec(struct sl_model *m, const struct sl_event *ev)
 {
+	struct model_priv *p = priv_of(m);
 	struct sl_task *t;
 
-	if (!m->affinity_recorded || ev->pid <= 0)
+	if (ev->pid <= 0 || ev->name == p->not_exec_name)
 		return;
 	if (m->exec_name ? ev->name != m->exec_name
-			 : strcmp(sl_str(m->strtab, ev->name), "sched_process_exec"))
+			 : strcmp(sl_str(m->strtab, ev->name), "sched_process_exec")) {
+		p->not_exec_name = ev->name;	/* the other events come in runs of one name */
 		return;
+	}
 	m->exec_name = ev->name;
 	t = sl_model_task(m, ev->pid);
-	if (t)
+	if (!t)
+		return;
+	exec_restarts_affinity(m, t);
+	if (m->affinity_recorded)
 		t->aff_stale = true;
 }
 

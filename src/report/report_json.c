@@ -398,6 +398,7 @@ static void affinity_json(const struct sl_model *m, const struct sl_task *t, cJS
 	size_t n = 0;
 
 	sl_json_add_u64(o, "stopper_moves", t->stopper_moves);
+	sl_json_add_u64(o, "execs", t->execs);
 	if (!s) {
 		cJSON_AddNullToObject(o, "cpus_allowed");
 		return;

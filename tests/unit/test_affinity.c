@@ -98,7 +98,9 @@ static void migrate_ev(struct fixture *f, uint64_t ts, int cpu, int by, int pid,
 	ev.migrate.prio = 120;
 	ev.migrate.orig_cpu = from;
 	ev.migrate.dest_cpu = to;
-	ev.migrate.comm = sl_intern_cstr(f->st, "task");
+	/* the comm the task has (a new one would be an exec: its affinity judged afresh) */
+	ev.migrate.comm = sl_model_task(f->m, pid) ? sl_model_task(f->m, pid)->comm
+						   : sl_intern_cstr(f->st, "task");
 	sl_model_feed(f->m, &ev);
 }
 
@@ -250,6 +252,12 @@ static void test_stopper_heuristic(void **state)
 	switch_ev(&f, 8000, 2, 0, "swapper/2", SL_PREV_RUNNABLE, 100, "dd");
 	assert_int_equal(sl_task_affinity(f.m, sl_model_task(f.m, 100)), SL_AFFINITY_MIGRATABLE);
 	assert_int_equal(f.m->stopper_moves, 1);
+	/* an exec (its comm changes while it lives): judged afresh from there (issue 29) */
+	switch_ev(&f, 9000, 2, 100, "taskset", SL_PREV_PREEMPTED, 0, "swapper/2");
+	assert_int_equal(sl_task_affinity(f.m, sl_model_task(f.m, 100)), SL_AFFINITY_UNKNOWN);
+	assert_int_equal(sl_model_task(f.m, 100)->execs, 1);
+	switch_ev(&f, 10000, 1, 0, "swapper/1", SL_PREV_RUNNABLE, 100, "taskset");
+	assert_int_equal(sl_task_affinity(f.m, sl_model_task(f.m, 100)), SL_AFFINITY_MIGRATABLE);
 	teardown(&f);
 }
 
