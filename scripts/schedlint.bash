@@ -54,7 +54,11 @@ _schedlint()
 	case $prev in
 	--fail-on)
 		compopt -o nospace 2>/dev/null
-		COMPREPLY=($(compgen -W "$(_schedlint_metrics "$prog")" -- "$cur"))
+		# diff's default gate and no rules at all, besides the metrics
+		local words
+		words=$(_schedlint_metrics "$prog")
+		[[ $cmd == diff ]] && words="$words default none"
+		COMPREPLY=($(compgen -W "$words" -- "$cur"))
 		return ;;
 	--color)
 		COMPREPLY=($(compgen -W "auto always never" -- "$cur"))

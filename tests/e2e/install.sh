@@ -44,6 +44,8 @@ want=$("$SCHEDLINT" diff --list-metrics | awk '$1 ~ /^wakee-stacking\./ { print 
 expect_eq "metric names after --fail-on" "$(comp schedlint diff --fail-on wakee-stacking.)" "$want"
 check "... among them count, cost and max_cost" \
 	sh -c "echo '$want' | grep -q 'wakee-stacking.cost wakee-stacking.* wakee-stacking.count .*wakee-stacking.max_cost'"
+expect_eq "diff --fail-on: the default gate and none too" "$(comp schedlint diff --fail-on d)" "default "
+expect_eq "... not analyze's" "$(comp schedlint analyze --fail-on d)" " "
 expect_eq "metric names after --fail-on=" "$(comp schedlint analyze --fail-on = wakeup.p9)" \
 	"wakeup.p90 wakeup.p95 wakeup.p99 wakeup.p99_5 wakeup.p99_9 "
 expect_eq "--color's values" "$(comp schedlint analyze --color = a)" "always auto "
