@@ -68,6 +68,7 @@
 
 #include "model/slice.h"
 #include "schedlint/analyzer.h"
+#include "schedlint/context.h"
 #include "schedlint/findings.h"
 #include "schedlint/report.h"
 #include "util/util.h"
@@ -1523,13 +1524,16 @@ static void model_line(struct sl_report *r, struct sl_model *m, struct lp_priv *
 	else if (m->cfg->base_slice_ns)
 		fprintf(r->out, "EEVDF: base slice %s (--base-slice)",
 			fmt_duration(a, sizeof(a), sl_base_slice(m)));
+	else if (m->ctx && m->ctx->base_slice_ns)
+		fprintf(r->out, "EEVDF: base slice %s (recorded: the kernel's, sched_getattr)",
+			fmt_duration(a, sizeof(a), sl_base_slice(m)));
 	else
 		fprintf(r->out, "EEVDF: base slice %s (0.75 ms x %u for %d CPUs)",
 			fmt_duration(a, sizeof(a), sl_base_slice(m)), sl_slice_factor(m), ncpus);
 	fprintf(r->out, "; tolerance %s; %s\n", fmt_duration(t, sizeof(t), m->cfg->tolerance_ns),
 		m->cfg->slice_model_set ? "--slice-model" :
 		m->info->kernel[0] ? "from the kernel version" : "the default");
-	if (!m->cfg->base_slice_ns)
+	if (!m->cfg->base_slice_ns && !(m->ctx && m->ctx->base_slice_ns))
 		fprintf(r->out, "           %d CPUs: from %s\n", ncpus, sl_ncpus_source(m));
 }
 

@@ -14,11 +14,14 @@
  * Marker formats (each marker at most about 1000 bytes):
  *
  *   SL_MARKER_KERNEL  "KEY=VALUE@FROM ..."  hz=250@config hrtick=off@default
- *                     preempt=none@config; FROM is one of config
- *                     (/proc/config.gz), debugfs (/sys/kernel/debug/sched),
- *                     cmdline (/proc/cmdline's preempt=), default (the
- *                     kernel's default for what config says).  Unknown
- *                     keys are skipped (a newer record).
+ *                     preempt=none@config base_slice=1400000@getattr;
+ *                     FROM is one of config (/proc/config.gz), debugfs
+ *                     (/sys/kernel/debug/sched), cmdline (/proc/cmdline's
+ *                     preempt=), default (the kernel's default for what
+ *                     config says), getattr (sched_getattr() of record's
+ *                     own task: a fair task's sched_runtime is the base
+ *                     slice on 6.12+).  Unknown keys are skipped (a newer
+ *                     record).
  *   SL_MARKER_GROUP   "ID PARENT WEIGHT KIND NAME": a scheduling group.
  *                     ID 1..SL_CTX_MAX_GROUPS-1 (0 is the root group),
  *                     PARENT < ID and defined before, WEIGHT its
@@ -98,7 +101,8 @@ struct sl_kernel_fact {
 };
 
 struct sl_context {
-	struct sl_kernel_fact hz, hrtick, preempt;
+	struct sl_kernel_fact hz, hrtick, preempt, base_slice;
+	uint64_t base_slice_ns;		/* base_slice's value, 0 unknown */
 	struct sl_group *groups;	/* by id; groups[0] is the root */
 	uint32_t nr_groups;		/* highest id + 1 */
 	bool recorded;			/* the trace has sched markers */

@@ -247,6 +247,7 @@ static bool known_mode(const char *mode)
 int sl_rec_context_kernel(struct sl_rec_context *rc, sl_rec_write_fn write, void *ctx)
 {
 	char text[MARKER_MAX], mode[32];
+	struct sl_rec_attr self;
 	struct kconfig k;
 	int n = snprintf(text, sizeof(text), "%s", SL_MARKER_KERNEL), hrtick;
 	const char *hr = NULL, *hr_from = NULL, *pm = NULL, *pm_from = NULL;
@@ -293,6 +294,19 @@ int sl_rec_context_kernel(struct sl_rec_context *rc, sl_rec_write_fn write, void
 	if (!rc->summary[0])
 		snprintf(rc->summary, sizeof(rc->summary), "HZ, HRTICK, preemption unknown "
 			 "(no /proc/config.gz, no debugfs)");
+	/*
+	 * record's own task is an ordinary fair one: its sched_runtime is
+	 * the base slice (6.12+; 0 before, and then nothing is said)
+	 */
+	if (!rc->getattr(0, &self) && (self.policy == 0 || self.policy == 3) &&
+	    self.runtime_ns >= 1000 && self.runtime_ns <= 1000000000) {
+		size_t used = strlen(rc->summary);
+
+		n += snprintf(text + n, sizeof(text) - (size_t)n, "base_slice=%" PRIu64 "@getattr ",
+			      self.runtime_ns);
+		snprintf(rc->summary + used, sizeof(rc->summary) - used, ", base slice %.2f ms",
+			 self.runtime_ns / 1e6);
+	}
 	if (n > (int)strlen(SL_MARKER_KERNEL)) {
 		text[n - 1] = '\0';	/* the last space */
 		return write(ctx, text);

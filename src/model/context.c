@@ -243,7 +243,8 @@ static bool one_of(const char *s, size_t len, const char *const *words)
 /* "KEY=VALUE@FROM": a kernel fact. */
 static void kernel_token(struct sl_context *c, const char *tok, size_t len, uint64_t ts)
 {
-	static const char *const froms[] = { "config", "debugfs", "cmdline", "default", NULL };
+	static const char *const froms[] = { "config", "debugfs", "cmdline", "default", "getattr",
+					     NULL };
 	static const char *const onoff[] = { "on", "off", NULL };
 	static const char *const modes[] = { "none", "voluntary", "full", "lazy", "rt", NULL };
 	const char *eq = memchr(tok, '=', len), *at = memchr(tok, '@', len);
@@ -274,6 +275,15 @@ static void kernel_token(struct sl_context *c, const char *tok, size_t len, uint
 			return;
 		}
 		f = &c->hrtick;
+	} else if (klen == 10 && !memcmp(tok, "base_slice", 10)) {
+		int64_t ns;
+
+		if (!parse_int(eq + 1, vlen, 1000, 1000000000, &ns)) {
+			garbage(c, ts, "kernel token", tok, len);
+			return;
+		}
+		c->base_slice_ns = (uint64_t)ns;
+		f = &c->base_slice;
 	} else if (klen == 7 && !memcmp(tok, "preempt", 7)) {
 		if (!one_of(eq + 1, vlen, modes)) {
 			garbage(c, ts, "kernel token", tok, len);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "schedlint/context.h"
 #include "slice.h"
 
 /* kernel/sched/core.c: sched_prio_to_weight[40], nice -20 .. 19 */
@@ -117,6 +118,8 @@ uint64_t sl_base_slice(const struct sl_model *m)
 {
 	if (m->cfg->base_slice_ns)
 		return m->cfg->base_slice_ns;
+	if (m->ctx && m->ctx->base_slice_ns)
+		return m->ctx->base_slice_ns;	/* what the kernel said (context.h) */
 	return 750000ULL * sl_slice_factor(m);
 }
 

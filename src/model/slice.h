@@ -29,7 +29,7 @@ unsigned int sl_slice_factor(const struct sl_model *m);
  * last line.
  */
 bool sl_slice_factor_final(const struct sl_model *m);
-/* --base-slice, else 0.75 ms x factor. */
+/* --base-slice, else the one the trace recorded (context.h), else 0.75 ms x factor. */
 uint64_t sl_base_slice(const struct sl_model *m);
 /* --hz, else what the trace showed (0 when unknown). */
 int sl_hz(const struct sl_model *m);

@@ -135,6 +135,7 @@ static void context_json(const struct sl_model *m, cJSON *root)
 	fact_json(o, "hz", c ? &c->hz : &none);
 	fact_json(o, "hrtick", c ? &c->hrtick : &none);
 	fact_json(o, "preempt", c ? &c->preempt : &none);
+	fact_json(o, "base_slice", c ? &c->base_slice : &none);
 	sl_json_add_u64(o, "tasks_recorded", recorded);
 	sl_json_add_u64(o, "tasks_class_from_prio", inferred);
 	sl_json_add_u64(o, "tasks_unknown", unknown);

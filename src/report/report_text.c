@@ -110,7 +110,8 @@ static void context_lines(struct sl_report *r, const struct sl_model *m)
 		else
 			inferred++;
 	}
-	if (c && (c->hz.value[0] || c->hrtick.value[0] || c->preempt.value[0])) {
+	if (c && (c->hz.value[0] || c->hrtick.value[0] || c->preempt.value[0] ||
+		  c->base_slice_ns)) {
 		const char *sep = "";
 
 		fputs("  kernel  ", r->out);
@@ -122,8 +123,13 @@ static void context_lines(struct sl_report *r, const struct sl_model *m)
 			fprintf(r->out, "%s HRTICK %s (%s)", sep, c->hrtick.value, c->hrtick.from);
 			sep = ",";
 		}
-		if (c->preempt.value[0])
+		if (c->preempt.value[0]) {
 			fprintf(r->out, "%s preempt %s (%s)", sep, c->preempt.value, c->preempt.from);
+			sep = ",";
+		}
+		if (c->base_slice_ns)
+			fprintf(r->out, "%s base slice %.2f ms (%s)", sep, c->base_slice_ns / 1e6,
+				c->base_slice.from);
 		fputc('\n', r->out);
 	}
 	for (uint32_t g = 1; c && g < c->nr_groups; g++)

@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "cmd/record_context.h"
+#include "model/slice.h"
 #include "schedlint/context.h"
 #include "schedlint/model.h"
 #include "schedlint/reader.h"
@@ -86,6 +87,14 @@ static int fake_getattr(int32_t tid, struct sl_rec_attr *out)
 	return 0;
 }
 
+/* Before 6.12 a fair task's sched_runtime is 0. */
+static int old_getattr(int32_t tid, struct sl_rec_attr *out)
+{
+	(void)tid;
+	*out = (struct sl_rec_attr){ .policy = 0 };
+	return 0;
+}
+
 static void put_task(int pid, int tid, const char *cgroup, const char *autogroup)
 {
 	char path[256];
@@ -141,10 +150,11 @@ static void test_record_v1_autogroup(void **state)
 	assert_int_equal(sl_rec_context_kernel(rc, capture, NULL), 0);
 	assert_int_equal(nr_written, 1);
 	/* no debugfs: HRTICK is the feature's default; preempt= of the kernel's part of the line */
+	/* record's own task (tid 0 here) is fair: its sched_runtime is the base slice */
 	assert_string_equal(written[0], "schedlint: kernel hz=250@config hrtick=off@default "
-			    "preempt=full@cmdline");
-	assert_string_equal(sl_rec_context_summary(rc),
-			    "HZ 250 (config), HRTICK off (default), preempt full (cmdline)");
+			    "preempt=full@cmdline base_slice=2800000@getattr");
+	assert_string_equal(sl_rec_context_summary(rc), "HZ 250 (config), HRTICK off (default), "
+			    "preempt full (cmdline), base slice 2.80 ms");
 
 	nr_written = 0;
 	assert_int_equal(sl_rec_context_sweep(rc, capture, NULL), 0);
@@ -239,7 +249,8 @@ static void test_record_v2_debugfs(void **state)
 	rc = sl_rec_context_new(root, fake_getattr);
 	nr_written = 0;
 	assert_int_equal(sl_rec_context_kernel(rc, capture, NULL), 0);
-	assert_string_equal(written[0], "schedlint: kernel hrtick=on@debugfs preempt=voluntary@debugfs");
+	assert_string_equal(written[0], "schedlint: kernel hrtick=on@debugfs preempt=voluntary@debugfs "
+			    "base_slice=2800000@getattr");
 	nr_written = 0;
 	assert_int_equal(sl_rec_context_sweep(rc, capture, NULL), 0);
 	assert_int_equal(nr_written, 3);
@@ -249,10 +260,10 @@ static void test_record_v2_debugfs(void **state)
 	assert_string_equal(written[2], "schedlint: sched 40=other/0/2800000/2");
 	sl_rec_context_free(rc);
 
-	/* nothing readable at all: no kernel marker, and the summary says so */
+	/* nothing readable at all, a kernel before 6.12 (sched_runtime 0): no kernel marker */
 	remove_root();
 	make_root();
-	rc = sl_rec_context_new(root, fake_getattr);
+	rc = sl_rec_context_new(root, old_getattr);
 	nr_written = 0;
 	assert_int_equal(sl_rec_context_kernel(rc, capture, NULL), 0);
 	assert_int_equal(nr_written, 0);
@@ -318,7 +329,7 @@ static void test_model_markers(void **state)
 	(void)state;
 	setup(&f);
 	marker(&f, 1000, "schedlint: kernel hz=250@config hrtick=off@default preempt=none@config "
-	       "future=thing@config");
+	       "future=thing@config base_slice=1400000@getattr");
 	marker(&f, 1100, "schedlint: group 1 0 1024 autogroup /autogroup-7 nice 0");
 	marker(&f, 1200, "schedlint: group 2 0 335 autogroup /autogroup-8 nice 5");
 	marker(&f, 1300, "schedlint: group 3 2 512 cpu /a b");
@@ -329,6 +340,8 @@ static void test_model_markers(void **state)
 	assert_string_equal(f.m->ctx->hz.value, "250");
 	assert_string_equal(f.m->ctx->hz.from, "config");
 	assert_string_equal(f.m->ctx->preempt.value, "none");
+	assert_int_equal(f.m->ctx->base_slice_ns, 1400000);
+	assert_int_equal(sl_base_slice(f.m), 1400000);	/* the kernel's, not 0.75 ms x 2 */
 	assert_true(f.m->ctx->recorded);
 	assert_string_equal(sl_model_group(f.m, 3)->name, "/a b");
 	assert_int_equal(sl_model_group(f.m, 3)->parent, 2);
@@ -396,6 +409,7 @@ static void test_model_garbage(void **state)
 		"schedlint: kernel hz=250",
 		"schedlint: kernel preempt=sometimes@config",
 		"schedlint: kernel hrtick=on@rumour",
+		"schedlint: kernel base_slice=5@getattr",
 		"schedlint: group 5000 0 1024 autogroup /x",		/* id too large */
 		"schedlint: group 2 1 1024 autogroup /x",		/* parent undefined */
 		"schedlint: group 1 1 1024 autogroup /x",		/* its own parent */
