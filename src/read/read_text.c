@@ -418,6 +418,8 @@ static void note_event(struct text_reader *r, const struct text_line *line, cons
 	note_cpu(r, ev->cpu);
 	if (ev->ts > r->last_ts)
 		r->last_ts = ev->ts;
+	else if (ev->ts < r->last_ts)
+		r->ts_back++;
 	if (ev->type == SL_EV_WAKING)
 		info->has_waking = SL_YES;
 	else if (ev->type == SL_EV_WAKEUP)
@@ -559,6 +561,28 @@ static int pump(struct text_reader *r, struct sl_event *ev)
 		}
 		sl_error_set(text_err(r), "no events");
 		return fail(r, -ENODATA);
+	}
+	/*
+	 * A text whose lines are mostly not events, or whose times mostly go
+	 * back, is not a trace of this kind: perf script -F without comm
+	 * (2058 of 2079 lines not events), --deltatime (the time column
+	 * holds deltas: 2070 of 2079 go back) gave full reports of
+	 * meaningless numbers, exit 0 (issue 32, 21).  A real one has a few
+	 * (a cut line, the local clock's skew between CPUs).
+	 */
+	if (r->base.info.bad_lines > r->events && !r->lost_pending) {
+		sl_error_set(text_err(r), "not a trace: %llu of its %llu lines are not events "
+			     "(line %llu: \"%s\"; perf script -F without comm?)",
+			     (unsigned long long)r->base.info.bad_lines,
+			     (unsigned long long)(r->base.info.bad_lines + r->events),
+			     (unsigned long long)r->base.info.first_bad_line, r->first_bad);
+		return fail(r, -EINVAL);
+	}
+	if (r->events >= 16 && r->ts_back > r->events / 2 && !r->lost_pending) {
+		sl_error_set(text_err(r), "not a trace in time order: %llu of its %llu events "
+			     "go back in time (perf script --deltatime?)",
+			     (unsigned long long)r->ts_back, (unsigned long long)r->events);
+		return fail(r, -EINVAL);
 	}
 	return flush_lost(r, ev);
 }

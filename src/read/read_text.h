@@ -104,6 +104,7 @@ struct text_reader {
 	uint32_t *gap_done;		/* ... and those whose gap went out since */
 	size_t nr_gap_done, gap_done_alloc;
 	uint64_t last_ts;
+	uint64_t ts_back;		/* events stamped before one of an earlier line */
 	/* perf's lost-event records (placed) and its warning's count of them */
 	uint64_t perf_lost_records, perf_lost_warned;
 
