@@ -296,12 +296,30 @@ static void histogram(struct page *p, const struct sl_hist *h)
 		MARGIN_L, H + 20, PLOT_W - MARGIN_R, H + 20);
 }
 
-/* The CDF over a log time axis: a point per bucket. */
+/* One CDF line: a point per bucket, x on [l0, l1] decades. */
+static void cdf_line(FILE *out, const struct sl_hist *h, double l0, double l1, double H,
+		     const char *cls, const char *color, const char *dash, double width)
+{
+	struct sl_hist_iter it = { 0 };
+	uint64_t lo, hi, n, seen = 0;
+	double pw = PLOT_W - MARGIN_L - MARGIN_R;
+
+	fprintf(out, "<polyline class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" "
+		"stroke-dasharray=\"%s\" points=\"", cls, color, width, dash);
+	while (sl_hist_next(h, &it, &lo, &hi, &n)) {
+		double x = MARGIN_L + pw * (log10((double)MAX(MIN(hi, h->max), 1)) - l0) / (l1 - l0);
+
+		seen += n;
+		fprintf(out, "%.1f,%.1f ", MAX(x, (double)MARGIN_L),
+			10 + H - H * (double)seen / (double)h->count);
+	}
+	fputs("\"/>", out);
+}
+
+/* The CDF over a log time axis: a point per bucket; a line per class when there are several. */
 static void cdf(struct page *p, const struct sl_hist *h)
 {
 	FILE *out = p->out;
-	struct sl_hist_iter it = { 0 };
-	uint64_t lo, hi, n, seen = 0;
 	double l0, l1, H = 200, pw = PLOT_W - MARGIN_L - MARGIN_R;
 	char a[32];
 
@@ -327,15 +345,26 @@ static void cdf(struct page *p, const struct sl_hist *h)
 			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>", x, x, 10 + H, x,
 			H + 26, axis_ns(a, sizeof(a), (uint64_t)(pow(10, d) + 0.5)));
 	}
-	fputs("<polyline class=\"cdf\" fill=\"none\" stroke=\"#D55E00\" stroke-width=\"2\" points=\"", out);
-	while (sl_hist_next(h, &it, &lo, &hi, &n)) {
-		double x = MARGIN_L + pw * (log10((double)MAX(MIN(hi, h->max), 1)) - l0) / (l1 - l0);
+	cdf_line(out, h, l0, l1, H, "cdf", "#D55E00", "", 2);
+	{
+		/* each class's own, when the report has more than one */
+		static const char *const colors[] = { "#0072B2", "#009E73", "#CC79A7", "#E69F00", "#000000" };
+		static const char *const dashes[] = { "6 3", "2 2", "8 3 2 3", "1 3", "10 2" };
+		int classes = 0, y = 0;
 
-		seen += n;
-		fprintf(out, "%.1f,%.1f ", MAX(x, (double)MARGIN_L),
-			10 + H - H * (double)seen / (double)h->count);
+		for (int c = 0; c < SL_CLASS__NR; c++)
+			classes += p->m->latency_class[c].count > 0;
+		for (int c = 0; classes > 1 && c < SL_CLASS__NR; c++) {
+			const struct sl_hist *ch = &p->m->latency_class[c];
+
+			if (!ch->count)
+				continue;
+			cdf_line(out, ch, l0, l1, H, "cdf-class", colors[c % 5], dashes[c % 5], 1.5);
+			fprintf(out, "<text x=\"%d\" y=\"%.0f\" fill=\"%s\">%s (%" PRIu64 ")</text>",
+				PLOT_W - MARGIN_R - 130, 10 + H - 50 + 13.0 * y++, colors[c % 5],
+				sl_sched_class_names[c], ch->count);
+		}
 	}
-	fputs("\"/>", out);
 	for (int i = 0; i < SL_NR_PCTS; i++) {
 		uint64_t v = sl_hist_percentile(h, sl_pcts[i]);
 		double x = MARGIN_L + pw * (log10((double)MAX(v, 1)) - l0) / (l1 - l0);
@@ -349,7 +378,8 @@ static void cdf(struct page *p, const struct sl_hist *h)
 			x > PLOT_W - 150 ? "end" : "start", sl_pct_names[i], fmt_duration(a, sizeof(a), v));
 	}
 	fprintf(out, "<text x=\"%d\" y=\"%.0f\">wakeup latency (log scale); share of wakeups at or "
-		"below</text></svg>\n", MARGIN_L, H + 44);
+		"below (solid: all; dashed: by scheduling class, when there are several)</text></svg>\n",
+		MARGIN_L, H + 44);
 }
 
 static void pct_row(FILE *out, const char *label, const struct sl_hist *h)
@@ -378,6 +408,18 @@ static void latency(struct page *p)
 		fprintf(out, "<th>%s</th>", sl_pct_names[i]);
 	fputs("<th>max</th></tr>\n", out);
 	pct_row(out, "all", &m->latency);
+	pct_row(out, "local (on the waker's CPU)", &m->latency_local);
+	pct_row(out, "remote", &m->latency_remote);
+	for (int c = 0; c < SL_CLASS__NR; c++) {
+		char label[48];
+
+		if (!m->latency_class[c].count)
+			continue;
+		snprintf(label, sizeof(label), "class %s", sl_sched_class_names[c]);
+		pct_row(out, label, &m->latency_class[c]);
+	}
+	if (m->fork_delay.count)
+		pct_row(out, "new tasks: fork to first run (not wakeups)", &m->fork_delay);
 	for (int c = 0; c < m->nr_cpus; c++) {
 		char label[32];
 
