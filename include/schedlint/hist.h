@@ -88,9 +88,11 @@ void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src);
  */
 void sl_hist_remove(struct sl_hist *dst, const struct sl_hist *src);
 /*
- * Keep only the non-empty buckets (8 bytes each instead of a group's 512):
- * for a histogram that will take few or no samples more, such as an
- * exited task's.  Every function works on either form; an add expands it.
+ * The smallest form for a histogram that will take few or no samples
+ * more, such as an exited task's: only the non-empty buckets (8 bytes
+ * each instead of a group's 512), or, when that is larger, only the
+ * groups with samples, in 8 bits where their counts fit.  Every function
+ * works on any form; an add expands the first.
  */
 void sl_hist_compact(struct sl_hist *h);
 /* Nearest-rank percentile (0 < p <= 100), clamped to [min, max]; 0 when empty. */

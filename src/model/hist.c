@@ -299,24 +299,75 @@ static void expand(struct sl_hist *h)
 	free(sparse);
 }
 
+/*
+ * The smaller of two forms, counted first: the non-empty buckets, 8
+ * bytes each, or the groups with samples, in 8 bits where every count
+ * fits (a task with thousands of wakeups has a thousand non-empty
+ * buckets: 12 KB as pairs, 2.5 KB as groups).
+ */
 void sl_hist_compact(struct sl_hist *h)
 {
-	uint32_t nr = 0, groups = 0;
+	size_t as_groups = SL_HIST_GROUPS * sizeof(*h->groups);
+	uint64_t fits8 = 0, empty = 0;	/* bit g: group g's counts fit 8 bits / are all 0 */
+	uint32_t nr = 0;
 	int g, i;
 
 	if (h->nr_held)
 		settle(h);
 	if (!h->groups)
 		return;
-	for (g = 0; g < SL_HIST_GROUPS; g++)
-		groups += h->groups[g] != NULL;
-	/*
-	 * One walk, into room for every bucket of the groups, then the rest
-	 * given back (realloc() shrinks in place): counting the non-empty
-	 * buckets first was a second walk over them all.
-	 */
-	uint32_t *sparse = xmalloc((size_t)groups * GROUP0 * 2 * sizeof(*sparse));
+	for (g = 0; g < SL_HIST_GROUPS; g++) {
+		const uint32_t *hg = h->groups[g];
+		int n = group_size(g);
+		uint32_t in_g = 0, most = 0;
 
+		if (!hg)
+			continue;
+		if (is_narrow(hg)) {
+			for (i = next_nonzero8(narrow_of(hg), 0, n); i < n;
+			     i = next_nonzero8(narrow_of(hg), i + 1, n))
+				in_g++;
+		} else {
+			for (i = next_nonzero(hg, 0, n); i < n; i = next_nonzero(hg, i + 1, n)) {
+				in_g++;
+				most = MAX(most, hg[i]);
+			}
+		}
+		nr += in_g;
+		if (!in_g) {
+			empty |= 1ULL << g;
+			continue;
+		}
+		if (most <= 255)
+			fits8 |= 1ULL << g;
+		as_groups += (size_t)n * (most <= 255 ? 1 : sizeof(uint32_t)) + 16;	/* + malloc's */
+	}
+	if ((size_t)nr * 2 * sizeof(uint32_t) + 16 > as_groups) {
+		/* the groups with samples, 8 bits where they fit */
+		for (g = 0; g < SL_HIST_GROUPS; g++) {
+			uint32_t *hg = h->groups[g];
+			int n = group_size(g);
+
+			if (!hg)
+				continue;
+			if (empty >> g & 1) {
+				free(narrow_of(hg));
+				h->groups[g] = NULL;
+			} else if (!is_narrow(hg) && (fits8 >> g & 1)) {
+				uint8_t *h8 = xmalloc((size_t)n);
+
+				for (i = 0; i < n; i++)
+					h8[i] = (uint8_t)hg[i];
+				free(hg);
+				h->groups[g] = (uint32_t *)((uintptr_t)h8 | SL_HIST_NARROW);
+			}
+		}
+		return;
+	}
+
+	uint32_t *sparse = xmalloc((size_t)MAX(nr, 1) * 2 * sizeof(*sparse));
+
+	nr = 0;
 	for (g = 0; g < SL_HIST_GROUPS; g++) {
 		const uint32_t *hg = h->groups[g];
 		int n = group_size(g);
@@ -342,7 +393,7 @@ void sl_hist_compact(struct sl_hist *h)
 	}
 	free(h->groups);
 	h->groups = NULL;
-	h->sparse = xrealloc(sparse, (size_t)MAX(nr, 1) * 2 * sizeof(*sparse));
+	h->sparse = sparse;
 	h->nr_sparse = nr;
 }
 

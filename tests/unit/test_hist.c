@@ -156,10 +156,43 @@ static void test_compact(void **state)
 		sl_hist_add(&compact, v);
 	}
 	sl_hist_compact(&compact);
-	assert_null(compact.groups);
-	assert_non_null(compact.sparse);
-	assert_true(compact.nr_sparse > 100 && compact.nr_sparse < 5000);
+	/* thousands of non-empty buckets: 8-bit groups are smaller than pairs */
+	assert_null(compact.sparse);
+	assert_non_null(compact.groups);
+	for (int g = 0; g < SL_HIST_GROUPS; g++)
+		assert_true(!compact.groups[g] || ((uintptr_t)compact.groups[g] & SL_HIST_NARROW));
 	assert_same(&full, &compact);
+	sl_hist_compact(&compact);		/* again: nothing changes */
+	assert_same(&full, &compact);
+
+	/* a few samples: the pairs of the non-empty buckets */
+	struct sl_hist few;
+
+	sl_hist_init(&few);
+	for (uint64_t v = 1000; v < 1000000; v *= 3)
+		sl_hist_add(&few, v);
+	sl_hist_add_count(&few, 77777, 100000);	/* past 8 bits */
+	sl_hist_compact(&few);
+	assert_null(few.groups);
+	assert_int_equal(few.nr_sparse, 8);
+	assert_int_equal(few.count, 100007);
+	assert_int_equal(sl_hist_percentile(&few, 50), sl_hist_bucket_lo(77777) +
+			 (sl_hist_bucket_lo(77777 + 512) - sl_hist_bucket_lo(77777) - 1) / 2);
+	sl_hist_free(&few);
+
+	/* many samples in few buckets: 32-bit groups, only those with samples */
+	sl_hist_init(&few);
+	for (int i = 0; i < 300; i++)
+		for (uint64_t v = 1024; v < 2048; v += 8)	/* group 3's every bucket */
+			sl_hist_add(&few, v);
+	sl_hist_compact(&few);
+	assert_non_null(few.groups);
+	assert_null(few.sparse);
+	assert_non_null(few.groups[3]);
+	assert_false((uintptr_t)few.groups[3] & SL_HIST_NARROW);	/* 300 each */
+	assert_int_equal(few.count, 300 * 128);
+	assert_int_equal(sl_hist_percentile(&few, 100), 2040);
+	sl_hist_free(&few);
 
 	/* merged either way into a fresh or a compacted histogram */
 	sl_hist_init(&sum1);
