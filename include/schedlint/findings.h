@@ -125,8 +125,8 @@ struct sl_kind_summary {
 
 /* One kind's kept findings: a min-heap on cost, at most max entries. */
 struct sl_finding_list {
-	struct sl_finding *heap;
-	size_t nr;
+	struct sl_finding *heap;	/* grown as it fills, up to max */
+	size_t nr, alloc;
 	uint64_t dropped;		/* evicted by the cap (or counted unlisted) */
 	bool sorted;			/* heap[] is sorted for a report, not a heap */
 };

@@ -74,7 +74,7 @@ struct sl_held_affinity {
 
 struct sl_held {
 	struct sl_held_item *items;	/* min-heap on cost while adding */
-	size_t nr, max;
+	size_t nr, max, alloc;
 	const struct sl_analyzer *a;	/* whose task slots hold the tallies */
 	size_t tally_off;		/* offset of struct sl_held_tally in them */
 	uint64_t evicted;		/* items folded into tallies */

@@ -70,8 +70,6 @@ struct sl_findings *sl_findings_new(size_t max)
 	struct sl_findings *fs = xcalloc(1, sizeof(*fs));
 
 	fs->max = max;
-	for (int k = 0; k < SL_KIND__COUNT; k++)
-		fs->lists[k].heap = xcalloc(max ? max : 1, sizeof(*fs->lists[k].heap));
 	return fs;
 }
 
@@ -208,6 +206,8 @@ bool sl_finding_add(struct sl_model *m, const struct sl_finding *f)
 	l = &fs->lists[f->kind];
 	unsort(fs, l);
 	if (l->nr < fs->max) {
+		/* grown as it fills: export's max is every finding */
+		GROW(l->heap, l->alloc, l->nr + 1);
 		l->heap[l->nr++] = copy;
 		fs->nr++;
 		sift_up(l, l->nr - 1);
@@ -265,6 +265,7 @@ void sl_findings_move(struct sl_findings *fs, enum sl_kind from, enum sl_kind to
 		}
 		f.kind = (uint8_t)to;
 		if (lt->nr < fs->max) {
+			GROW(lt->heap, lt->alloc, lt->nr + 1);
 			lt->heap[lt->nr++] = f;
 			sift_up(lt, lt->nr - 1);
 			continue;
@@ -298,7 +299,7 @@ const struct sl_finding *sl_findings_of_kind(struct sl_findings *fs, enum sl_kin
 	struct sl_finding_list *l = &fs->lists[kind];
 
 	/* sorting breaks the heap order; unsort() restores it before an add */
-	if (!l->sorted)
+	if (!l->sorted && l->nr)
 		qsort(l->heap, l->nr, sizeof(*l->heap), by_cost_desc);
 	l->sorted = true;
 	*nr = l->nr;
@@ -313,10 +314,13 @@ const struct sl_finding *sl_findings_sorted(struct sl_findings *fs, size_t *nr)
 		/* shallow copies: the lists own the details */
 		fs->sorted = xcalloc(fs->nr ? fs->nr : 1, sizeof(*fs->sorted));
 		for (int k = 0; k < SL_KIND__COUNT; k++) {
-			memcpy(fs->sorted + n, fs->lists[k].heap, fs->lists[k].nr * sizeof(*fs->sorted));
+			if (fs->lists[k].nr)
+				memcpy(fs->sorted + n, fs->lists[k].heap,
+				       fs->lists[k].nr * sizeof(*fs->sorted));
 			n += fs->lists[k].nr;
 		}
-		qsort(fs->sorted, n, sizeof(*fs->sorted), by_cost_desc);
+		if (n)
+			qsort(fs->sorted, n, sizeof(*fs->sorted), by_cost_desc);
 	}
 	*nr = fs->nr;
 	return fs->sorted;

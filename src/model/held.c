@@ -112,9 +112,9 @@ bool sl_held_add(struct sl_model *m, struct sl_held *h, struct sl_task *t, const
 		free_detail(&it.f);
 		return false;
 	}
-	if (!h->items)
-		h->items = xcalloc(h->max, sizeof(*h->items));
 	if (h->nr < h->max) {
+		/* grown as it fills: export's max is every finding */
+		GROW(h->items, h->alloc, h->nr + 1);
 		sl_held_tally(m, h, t)->items++;
 		h->items[h->nr++] = it;
 		sift_up(h, h->nr - 1);
