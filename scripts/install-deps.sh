@@ -6,7 +6,7 @@
 # renders analyze --html's page headless (tests/e2e/html.sh).
 PKGS="build-essential pkg-config libtraceevent-dev libtracecmd-dev libtracefs-dev
 libcjson-dev libncurses-dev libzstd-dev zlib1g-dev libcmocka-dev trace-cmd tmux python3 less man-db
-linux-perf rt-tests util-linux bsdutils time libxml2-utils zstd strace valgrind jq"
+linux-perf rt-tests util-linux bsdutils time libxml2-utils zstd strace valgrind jq protobuf-compiler"
 [ "$1" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
 [ "$1" = check ] && PKGS="$PKGS chromium"
 

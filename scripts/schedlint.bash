@@ -34,15 +34,15 @@ _schedlint()
 		esac
 	done
 	if [[ -z $cmd ]]; then
-		COMPREPLY=($(compgen -W "analyze diff dump explore record timehist help version --no-pager --help --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "analyze diff dump explore export record timehist help version --no-pager --help --version" -- "$cur"))
 		return
 	fi
 	[[ $cmd == analyse ]] && cmd=analyze
 	case $cmd in
 	help)
-		COMPREPLY=($(compgen -W "analyze diff dump explore record timehist" -- "$cur"))
+		COMPREPLY=($(compgen -W "analyze diff dump explore export record timehist" -- "$cur"))
 		return ;;
-	analyze | diff | dump | explore | record | timehist) ;;
+	analyze | diff | dump | explore | export | record | timehist) ;;
 	*) return ;;
 	esac
 	# --opt=value arrives as "--opt" "=" "value" (COMP_WORDBREAKS has "=")

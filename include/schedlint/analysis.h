@@ -31,6 +31,18 @@ typedef void (*sl_event_cb)(void *data, const struct sl_event *ev);
 int sl_analysis_run(const char *path, const struct sl_config *cfg,
 		    sl_event_cb cb, void *cb_data,
 		    struct sl_analysis **out, struct sl_error *err);
+/*
+ * The same, telling start first: once the reader is open and the model
+ * made, before the first event, with the reader's facts (kernel, CPUs,
+ * clock) and the model (where one more analyzer may be added with
+ * sl_model_add_analyzer()).  export writes its header and hooks its
+ * sample rows there.  A non-zero return stops the analysis (-errno, err
+ * filled by start).
+ */
+typedef int (*sl_start_cb)(void *data, struct sl_analysis *an, struct sl_error *err);
+int sl_analysis_run_start(const char *path, const struct sl_config *cfg,
+			  sl_start_cb start, sl_event_cb cb, void *cb_data,
+			  struct sl_analysis **out, struct sl_error *err);
 void sl_analysis_free(struct sl_analysis *an);
 
 #endif /* SCHEDLINT_ANALYSIS_H */

@@ -85,6 +85,9 @@ void sl_cols_row(struct sl_report *r, int indent, const struct sl_col *cols, int
 struct sl_finding;
 void sl_report_look_at(struct sl_report *r, const struct sl_model *m, int indent,
 		       const struct sl_finding *f, bool tracecmd);
+/* The same "schedlint dump ..." command on one line (export's finding slices). */
+void sl_finding_dump_cmd(const struct sl_model *m, const struct sl_finding *f, const char *path,
+			 char *buf, size_t len);
 /*
  * "what to do next" for a finding kind, at the end of its section: the
  * kernel path, the knobs and how to read them, the patch (sl_kinds[]);

@@ -14,5 +14,6 @@ int cmd_dump(int argc, char **argv);
 int cmd_timehist(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_explore(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif /* SCHEDLINT_CMDS_H */

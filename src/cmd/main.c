@@ -31,6 +31,7 @@ static const struct cmd commands[] = {
 	{ "timehist", cmd_timehist, "a row per context switch, as perf sched timehist prints it" },
 	{ "record",  cmd_record,  "record a trace.dat of a command's run through a tracefs instance" },
 	{ "explore", cmd_explore, "browse the analysis of a trace in the terminal" },
+	{ "export",  cmd_export,  "write the analysis for Perfetto's UI, or as NDJSON rows" },
 };
 
 /* Other spellings people type */

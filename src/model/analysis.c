@@ -369,6 +369,13 @@ int sl_analysis_run(const char *path, const struct sl_config *cfg,
 		    sl_event_cb cb, void *cb_data,
 		    struct sl_analysis **out, struct sl_error *err)
 {
+	return sl_analysis_run_start(path, cfg, NULL, cb, cb_data, out, err);
+}
+
+int sl_analysis_run_start(const char *path, const struct sl_config *cfg,
+			  sl_start_cb start, sl_event_cb cb, void *cb_data,
+			  struct sl_analysis **out, struct sl_error *err)
+{
 	struct sl_analysis *an = xcalloc(1, sizeof(*an));
 	struct sl_reader *reader;
 	int ret;
@@ -383,6 +390,11 @@ int sl_analysis_run(const char *path, const struct sl_config *cfg,
 	}
 	an->info = reader->info;
 	an->model = sl_model_new(cfg, an->strtab, &an->info);
+	if (start && (ret = start(cb_data, an, err)) < 0) {
+		sl_reader_close(reader);
+		sl_analysis_free(an);
+		return ret;
+	}
 
 	if (!want_pipeline() || !run_pipelined(an, reader, cb, cb_data, &ret))
 		ret = run_single(an, reader, cb, cb_data);

@@ -485,6 +485,28 @@ void sl_report_look_at(struct sl_report *r, const struct sl_model *m, int indent
 	print_command(r, indent, "         ", words, nr);
 }
 
+void sl_finding_dump_cmd(const struct sl_model *m, const struct sl_finding *f, const char *path,
+			 char *buf, size_t len)
+{
+	struct sl_moment mo;
+	char from[32], to[32], cpus[96] = "", word[512], buffer[300] = "";
+	size_t o = 0;
+
+	sl_finding_moment(f, m, &mo);
+	for (int i = 0; i < mo.nr_cpus && o < sizeof(cpus) - 12; i++)
+		o += (size_t)snprintf(cpus + o, sizeof(cpus) - o, "%s%d", i ? "," : "", mo.cpus[i]);
+	shell_word(word, sizeof(word), path ? path : "trace.dat");
+	if (m->cfg->read.dat_buffer) {
+		char b[260];
+
+		shell_word(b, sizeof(b), m->cfg->read.dat_buffer);
+		snprintf(buffer, sizeof(buffer), " --buffer %s", b);
+	}
+	snprintf(buf, len, "schedlint dump --from %s --to %s --cpus %s%s %s",
+		 fmt_ts(from, sizeof(from), mo.from), fmt_ts(to, sizeof(to), mo.to), cpus, buffer,
+		 word);
+}
+
 void sl_report_next_steps(struct sl_report *r, const struct sl_model *m, int kind)
 {
 	const struct sl_kind_info *k;

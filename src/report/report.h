@@ -38,5 +38,8 @@ void sl_report_html(FILE *out, struct sl_model *m, const char *path);
  * false when out was not written.
  */
 bool sl_report_json_write(struct sl_model *m, const char *path, FILE *out);
+/* One finding as the report's findings[] has it (export's rows and slices too). */
+struct sl_finding;
+struct cJSON *sl_finding_json(const struct sl_model *m, const struct sl_finding *f);
 
 #endif /* SCHEDLINT_REPORT_REPORT_H */

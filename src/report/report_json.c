@@ -658,19 +658,10 @@ static void summary_json(struct sl_model *m, cJSON *root)
 	}
 }
 
-static cJSON *finding_next(void *ctx)
+cJSON *sl_finding_json(const struct sl_model *m, const struct sl_finding *f)
 {
-	struct list_at *at = ctx;
-	struct sl_model *m = at->m;
-	size_t nr;
-	const struct sl_finding *f = sl_findings_sorted(m->findings, &nr);
+	cJSON *o = cJSON_CreateObject();
 	char msg[512];
-	cJSON *o;
-
-	if (at->i >= nr)
-		return NULL;
-	f += at->i++;
-	o = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(o, "kind", sl_kinds[f->kind].name);
 	sl_json_add_u64(o, "ts_ns", f->ts);
@@ -697,6 +688,18 @@ static cJSON *finding_next(void *ctx)
 		cJSON_AddBoolToObject(w, "weak", f->whatif.weak);
 	}
 	return o;
+}
+
+static cJSON *finding_next(void *ctx)
+{
+	struct list_at *at = ctx;
+	struct sl_model *m = at->m;
+	size_t nr;
+	const struct sl_finding *f = sl_findings_sorted(m->findings, &nr);
+
+	if (at->i >= nr)
+		return NULL;
+	return sl_finding_json(m, f + at->i++);
 }
 
 static void findings_json(struct sl_model *m, cJSON *root)

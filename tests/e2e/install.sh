@@ -35,8 +35,8 @@ expect_eq "complete -p schedlint" \
 	"$(bash -c ". '$COMP'; complete -p schedlint")" "complete -F _schedlint schedlint"
 export PATH="$(cd "$(dirname "$SCHEDLINT")" && pwd):$PATH"
 expect_eq "the commands" "$(comp schedlint '')" \
-	"--help --no-pager --version analyze diff dump explore help record timehist version "
-expect_eq "a command's prefix" "$(comp schedlint ex)" "explore "
+	"--help --no-pager --version analyze diff dump explore export help record timehist version "
+expect_eq "a command's prefix" "$(comp schedlint exp)" "explore export "
 expect_eq "analyze's options, from its --help" "$(comp schedlint analyze --b)" "--base-slice= --brief --buffer= "
 expect_eq "dump's filters" "$(comp schedlint dump --c)" "--comm= --cpus= "
 # the metrics diff --list-metrics names, whatever they are today

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pb.c - the protobuf wire format, written by hand (pb.h)
+ */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/pb.h"
+#include "util/util.h"
+
+void pb_free(struct pb_buf *b)
+{
+	free(b->data);
+	*b = (struct pb_buf){ 0 };
+}
+
+static uint8_t *room(struct pb_buf *b, size_t n)
+{
+	GROW(b->data, b->alloc, b->len + n);
+	return b->data + b->len;
+}
+
+void pb_raw(struct pb_buf *b, const void *p, size_t len)
+{
+	if (!len)
+		return;
+	memcpy(room(b, len), p, len);
+	b->len += len;
+}
+
+void pb_varint(struct pb_buf *b, uint64_t v)
+{
+	uint8_t *p = room(b, 10), *start = p;
+
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	b->len += (size_t)(p - start);
+}
+
+static void tag(struct pb_buf *b, uint32_t field, unsigned type)
+{
+	pb_varint(b, (uint64_t)field << 3 | type);
+}
+
+void pb_uint(struct pb_buf *b, uint32_t field, uint64_t v)
+{
+	tag(b, field, PB_VARINT);
+	pb_varint(b, v);
+}
+
+void pb_int(struct pb_buf *b, uint32_t field, int64_t v)
+{
+	tag(b, field, PB_VARINT);
+	pb_varint(b, (uint64_t)v);
+}
+
+void pb_fixed64(struct pb_buf *b, uint32_t field, uint64_t v)
+{
+	uint8_t le[8];
+
+	tag(b, field, PB_FIXED64);
+	for (int i = 0; i < 8; i++)
+		le[i] = (uint8_t)(v >> (8 * i));
+	pb_raw(b, le, sizeof(le));
+}
+
+void pb_double(struct pb_buf *b, uint32_t field, double v)
+{
+	uint64_t bits;
+
+	memcpy(&bits, &v, sizeof(bits));
+	pb_fixed64(b, field, bits);
+	/* pb_fixed64 wrote wire type 1: the same for a double */
+}
+
+void pb_bytes(struct pb_buf *b, uint32_t field, const void *p, size_t len)
+{
+	tag(b, field, PB_LEN);
+	pb_varint(b, len);
+	pb_raw(b, p, len);
+}
+
+void pb_str(struct pb_buf *b, uint32_t field, const char *s)
+{
+	pb_bytes(b, field, s, strlen(s));
+}
+
+size_t pb_begin(struct pb_buf *b, uint32_t field)
+{
+	size_t at;
+
+	tag(b, field, PB_LEN);
+	at = b->len;
+	room(b, 4);
+	b->len += 4;
+	return at;
+}
+
+void pb_end(struct pb_buf *b, size_t at)
+{
+	size_t n = b->len - at - 4;
+
+	assert(n <= PB_MAX_NESTED);
+	b->data[at] = (uint8_t)(n | 0x80);
+	b->data[at + 1] = (uint8_t)(n >> 7 | 0x80);
+	b->data[at + 2] = (uint8_t)(n >> 14 | 0x80);
+	b->data[at + 3] = (uint8_t)(n >> 21 & 0x7f);
+}
