@@ -385,7 +385,7 @@ static void annotation_str(struct pb_buf *b, const char *name, const char *s)
 /* Where a finding's slice is: its cost, after ts (late-preemption: before ts, the lateness). */
 static void finding_span(const struct sl_finding *f, uint64_t *start, uint64_t *end)
 {
-	if (f->kind == SL_KIND_LATE_PREEMPTION) {
+	if (f->kind == SL_KIND_LATE_PREEMPTION || f->kind == SL_KIND_LATE_PREEMPTION_AT_TICK) {
 		*start = f->ts > f->cost ? f->ts - f->cost : 0;
 		*end = f->ts;
 	} else {

@@ -49,7 +49,9 @@ for f in "$TESTDATA"/real/*.dat "$TESTDATA"/real/*.txt; do
 		expect_eq "$n: no sched_wakeup beside sched_waking" "$(grep -c '^      sched_wakeup {' "$TMP/t.txt")" 0
 	fi
 	# the findings: a slice per listed finding, by kind; flows from wakers
-	for k in wakee-stacking sync-wake-remote late-preemption idle-while-runnable; do
+	expect_eq "$n: a slice per finding listed" "$(grep -c '^    type: TYPE_SLICE_BEGIN' "$TMP/t.txt")" \
+		"$(jq '.findings | length' "$TMP/a.json")"
+	for k in $(jq -r '[.findings[].kind] | unique | .[]' "$TMP/a.json"); do
 		want=$(jq --arg k $k '[.findings[] | select(.kind == $k)] | length' "$TMP/a.json")
 		got=$(grep -c "^    name: \"$k " "$TMP/t.txt")
 		expect_eq "$n: $k: a slice per finding listed ($want)" "$got" "$want"
@@ -107,6 +109,9 @@ for f in "$TESTDATA"/real/pipe.dat "$TESTDATA"/real/hackbench.dat "$TESTDATA"/re
 	expect_eq "$n: finding rows of each kind = the summary's counts" \
 		"$(jq -sSc '[.[] | select(.type == "finding") | .kind] | group_by(.) | map({(.[0]): length}) | add // {}' "$r")" \
 		"$(jq -Sc '.summary | to_entries | map(select(.key != "sync-wake-local" and .value.count > 0)) | map({(.key): .value.count}) | add // {}' "$TMP/a.json")"
+	expect_eq "$n: as many finding rows as the summary row counts of its kinds" \
+		"$(jq -s '[.[] | select(.type == "finding")] | length' "$r")" \
+		"$(jq -s '[.[] | select(.type == "summary") | .findings[] | .rows] | add' "$r")"
 	expect_eq "$n: one summary row, last" "$(jq -s '[.[] | select(.type == "summary")] | length' "$r") $(tail -1 "$r" | jq -r .type)" "1 summary"
 	want=$(python3 -c "import sys, zlib; d = open(sys.argv[1], 'rb').read(); print('%08x-%d' % (zlib.crc32(d), len(d)))" "$f")
 	expect_eq "$n: one trace_id on every row, crc32-size of the file" "$(jq -r .trace_id "$r" | sort -u)" "$want"
