@@ -325,7 +325,8 @@ static enum cls classify(struct sl_analyzer *a, struct sl_model *m, struct sl_ta
 	struct it_priv *p = a->priv;
 	const struct sl_cpuset *allowed = sl_task_allowed_at(m, t, m->now);
 	const uint64_t *llc;
-	uint32_t words, others = 0, ok = 0;
+	uint32_t words;
+	bool some = false, all_of = true;	/* of the LLC's other CPUs, t may run on */
 	enum sl_affinity aff;
 
 	if (it->dom < 0 || !sl_filter_task(m->cfg, m->strtab, t))
@@ -355,12 +356,13 @@ static enum cls classify(struct sl_analyzer *a, struct sl_model *m, struct sl_ta
 			mine &= ~(1ULL << (cpu % 64));
 		}
 		it->mask[w] = mine;
-		others += (uint32_t)__builtin_popcountll(all);
-		ok += (uint32_t)__builtin_popcountll(mine);
+		/* mine is a subset of all: no popcount (a libgcc call without -mpopcnt) */
+		some |= mine != 0;
+		all_of &= mine == all;
 	}
 	for (uint32_t w = words; w < it->mask_words; w++)
 		it->mask[w] = 0;
-	return !ok ? CLS_NONE : ok == others ? CLS_ANY : CLS_MASK;
+	return !some ? CLS_NONE : all_of ? CLS_ANY : CLS_MASK;
 }
 
 static void wait_start(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, int cpu,
