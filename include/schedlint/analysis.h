@@ -18,6 +18,7 @@ struct sl_analysis {
 	struct sl_strtab *strtab;
 	struct sl_trace_info info;	/* the reader's, final */
 	struct sl_model *model;
+	int32_t *comm_pids;		/* the config's (--comm by any name a task had) */
 };
 
 /* Optional per-event callback (explore builds its index with it). */

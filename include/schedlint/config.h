@@ -62,6 +62,15 @@ struct sl_config {
 	size_t nr_pids;
 	char **comms;
 	size_t nr_comms;
+	/*
+	 * The pids that had one of comms' names somewhere in the trace
+	 * (sorted, owned by the analysis): --comm matches a task by any name
+	 * it had, also before its exec (sl_analysis_run() finds them).
+	 */
+	bool comm_any_name;		/* the command wants it (analyze, diff): comm_pids */
+	const int32_t *comm_pids;
+	size_t nr_comm_pids;
+	uint64_t comms_seen;		/* bit i: comms[i] is a name some task had */
 	uint64_t from_ns, to_ns;	/* to_ns == UINT64_MAX: to the end */
 	bool from_set, to_set;
 	bool from_rel, to_rel;		/* "+100ms": relative to the first event, until

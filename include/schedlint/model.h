@@ -596,6 +596,8 @@ bool sl_task_active(const struct sl_task *t);
  */
 bool sl_filter_task_list(const struct sl_config *cfg, const struct sl_strtab *st,
 			 const struct sl_task *t);
+/* qsort()/bsearch() order of int32_t pids */
+int sl_pid_cmp(const void *a, const void *b);
 
 /*
  * After sl_model_finish(): 0 when every filter given matches something in

@@ -272,6 +272,7 @@ int cmd_analyze(int argc, char **argv)
 		cfg.nr_analyzers++;
 	}
 
+	cfg.comm_any_name = true;	/* --comm: any name a task had in the trace */
 	if (sl_analysis_run(path, &cfg, NULL, NULL, &an, &err) < 0) {
 		error_msg("%s: %s", path, err.msg);
 		sl_config_free(&cfg);

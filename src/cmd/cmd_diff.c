@@ -206,7 +206,10 @@ static int load_trace(const char *path, const struct sl_config *cfg, struct sl_d
 	char msg[256];
 	cJSON *root;
 	int ret;
+	struct sl_config any_name = *cfg;
 
+	any_name.comm_any_name = true;	/* --comm: any name a task had, as analyze */
+	cfg = &any_name;
 	if (sl_analysis_run(path, cfg, NULL, NULL, &an, &err) < 0) {
 		error_msg("%s: %s", path, err.msg);
 		return -1;

@@ -39,6 +39,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "schedlint/analysis.h"
@@ -365,6 +366,96 @@ static bool want_pipeline(void)
 	return sysconf(_SC_NPROCESSORS_ONLN) > 1;
 }
 
+/* pid had name comm (a --comm's): into the list, and the name marked seen */
+static void comm_match(const uint32_t *want, size_t nr, int32_t pid, uint32_t comm,
+		       int32_t **pids, size_t *nr_pids, size_t *alloc, uint64_t *seen)
+{
+	for (size_t i = 0; i < nr; i++) {
+		if (!comm || comm != want[i] || pid <= 0)
+			continue;
+		if (i < 64)
+			*seen |= 1ULL << i;
+		if (*nr_pids && (*pids)[*nr_pids - 1] == pid)
+			return;
+		GROW(*pids, *alloc, *nr_pids + 1);
+		(*pids)[(*nr_pids)++] = pid;
+		return;
+	}
+}
+
+/*
+ * comm_pass - the pids that had one of --comm's names anywhere in the
+ * trace: a task named perf until it exec'd sched-pipe is sched-pipe's
+ * in all of it, its waits before the exec too (issue 29).  A pass of the
+ * reader alone before the analysis, so only with --comm, and not for
+ * what can be read once (standard input, a FIFO): there a task matches
+ * by the name it has at each moment.  An error here is left to the
+ * analysis' own reading, which meets it too.
+ */
+static void comm_pass(const char *path, const struct sl_config *cfg, struct sl_config *out,
+		      struct sl_analysis *an)
+{
+	struct sl_strtab *st;
+	struct sl_reader *r;
+	struct sl_error err = { 0 };
+	struct sl_event ev;
+	struct stat sb;
+	uint32_t *want;
+	int32_t *pids = NULL;
+	size_t nr = 0, alloc = 0, keep = 0;
+	uint64_t seen = 0;
+
+	if (!cfg->comm_any_name || !cfg->nr_comms || !strcmp(path, "-") || stat(path, &sb) ||
+	    !S_ISREG(sb.st_mode))
+		return;
+	st = sl_strtab_new();
+	if (sl_reader_open(path, &cfg->read, st, &r, &err) < 0) {
+		sl_strtab_free(st);
+		return;
+	}
+	want = xcalloc(cfg->nr_comms, sizeof(*want));
+	for (size_t i = 0; i < cfg->nr_comms; i++)
+		want[i] = sl_intern_cstr(st, cfg->comms[i]);
+#define MATCH(pid, comm) comm_match(want, cfg->nr_comms, pid, comm, &pids, &nr, &alloc, &seen)
+	while (sl_reader_next(r, &ev) > 0) {
+		switch (ev.type) {
+		case SL_EV_SWITCH:
+			MATCH(ev.sw.prev_pid, ev.sw.prev_comm);
+			MATCH(ev.sw.next_pid, ev.sw.next_comm);
+			break;
+		case SL_EV_WAKING:
+		case SL_EV_WAKEUP:
+		case SL_EV_WAKEUP_NEW:
+			MATCH(ev.wake.pid, ev.wake.comm);
+			break;
+		case SL_EV_MIGRATE:
+			MATCH(ev.migrate.pid, ev.migrate.comm);
+			break;
+		case SL_EV_FORK:
+			MATCH(ev.fork.parent_pid, ev.fork.parent_comm);
+			MATCH(ev.fork.child_pid, ev.fork.child_comm);
+			break;
+		case SL_EV_EXIT:
+			MATCH(ev.exit.pid, ev.exit.comm);
+			break;
+		default:
+			break;
+		}
+	}
+#undef MATCH
+	sl_reader_close(r);
+	sl_strtab_free(st);
+	free(want);
+	qsort(pids, nr, sizeof(*pids), sl_pid_cmp);
+	for (size_t i = 0; i < nr; i++)
+		if (!keep || pids[keep - 1] != pids[i])
+			pids[keep++] = pids[i];
+	an->comm_pids = pids;
+	out->comm_pids = pids;
+	out->nr_comm_pids = keep;
+	out->comms_seen = seen;
+}
+
 int sl_analysis_run(const char *path, const struct sl_config *cfg,
 		    sl_event_cb cb, void *cb_data,
 		    struct sl_analysis **out, struct sl_error *err)
@@ -372,17 +463,19 @@ int sl_analysis_run(const char *path, const struct sl_config *cfg,
 	return sl_analysis_run_start(path, cfg, NULL, cb, cb_data, out, err);
 }
 
-int sl_analysis_run_start(const char *path, const struct sl_config *cfg,
+int sl_analysis_run_start(const char *path, const struct sl_config *cfg_in,
 			  sl_start_cb start, sl_event_cb cb, void *cb_data,
 			  struct sl_analysis **out, struct sl_error *err)
 {
 	struct sl_analysis *an = xcalloc(1, sizeof(*an));
+	struct sl_config cfg_store = *cfg_in, *cfg = &cfg_store;
 	struct sl_reader *reader;
 	int ret;
 
 	*out = NULL;
 	an->path = xstrdup(path);
 	an->strtab = sl_strtab_new();
+	comm_pass(path, cfg_in, cfg, an);
 	ret = sl_reader_open(path, &cfg->read, an->strtab, &reader, err);
 	if (ret < 0) {
 		sl_analysis_free(an);
@@ -430,6 +523,7 @@ void sl_analysis_free(struct sl_analysis *an)
 		return;
 	sl_model_free(an->model);
 	sl_strtab_free(an->strtab);
+	free(an->comm_pids);
 	free(an->path);
 	free(an);
 }

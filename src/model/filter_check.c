@@ -86,6 +86,9 @@ int sl_filter_check(const struct sl_model *m, struct sl_error *err)
 	for (size_t i = 0; i < cfg->nr_comms; i++) {
 		const char *closest;
 
+		/* a name some task had before its exec (the pass that found comm_pids) */
+		if (i < 64 && (cfg->comms_seen >> i & 1))
+			continue;
 		if (!has_comm(m, cfg->comms[i], &closest)) {
 			snprintf(err->msg, sizeof(err->msg), "--comm '%s': no task of this name in the "
 				 "trace%s%s%s", cfg->comms[i], closest ? " (did you mean '" : "",

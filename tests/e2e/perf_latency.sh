@@ -87,4 +87,18 @@ done
 expect_eq "hackbench: fork delays apart from the wakeups" \
 	"$(json "$TMP/hackbench.json" 'd["wakeup_latency"]["count"], d["fork_delay"]["count"]')" "(165, 42)"
 
+# --comm matches a task by any name it had: messaging.data's longest wait
+# is sched-messaging:24328's while it was still called perf (before its
+# exec); --comm sched-messaging and --comm perf both have it, and the
+# same file through a pipe (read once) only by the name it had then
+for c in sched-messaging perf; do
+	"$SCHEDLINT" analyze --json --comm "$c" "$P/messaging.data" > "$TMP/c.json" 2> "$TMP/err"
+	expect_eq "messaging --comm $c: the wait before the exec" \
+		"$(json "$TMP/c.json" '[(w["pid"], w["comm_then"], w["wait_ns"]) for w in [d["runnable_wait"]["max"]]][0]')" \
+		"(24328, 'perf', 39993207)"
+done
+"$SCHEDLINT" analyze --json --comm sched-messaging - < "$P/messaging.data" > "$TMP/c.json" 2> "$TMP/err"
+check "messaging --comm sched-messaging on stdin: not the wait it had as perf" \
+	python3 -c 'import json, sys; w = json.load(open(sys.argv[1]))["runnable_wait"]["max"]; sys.exit(w["comm_then"] == "perf")' "$TMP/c.json"
+
 echo "1..$_n"
