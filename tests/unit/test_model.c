@@ -600,6 +600,60 @@ static void test_worst_wakeup_moments(void **state)
 	teardown_model(f);
 }
 
+/* A switch in of pid with prio, from the idle task of cpu. */
+static void ev_switch_prio(struct fixture *f, uint64_t us, int cpu, int pid, int prio)
+{
+	struct sl_event ev = { .ts = us * US, .cpu = cpu, .pid = 0, .type = SL_EV_SWITCH,
+			       .name = comm(f, "sched_switch") };
+
+	ev.sw.prev_pid = 0;
+	ev.sw.next_pid = pid;
+	ev.sw.prev_prio = 120;
+	ev.sw.next_prio = prio;
+	ev.sw.prev_class = SL_PREV_RUNNABLE;
+	ev.sw.prev_letter = 'R';
+	ev.sw.prev_comm = comm(f, "swapper");
+	ev.sw.next_comm = comm(f, "task");
+	sl_model_feed(f->m, &ev);
+}
+
+/*
+ * The class from the events' prio (issue 29): -1 is SCHED_DEADLINE in a
+ * binary trace, "none" in a text; 0..99 RT, 100..139 fair; a recorded
+ * policy goes first.
+ */
+static void test_class_from_prio(void **state)
+{
+	static const struct { enum sl_format fmt; int prio; enum sl_sched_class want; } c[] = {
+		{ SL_FMT_DAT7, -1, SL_CLASS_DL }, { SL_FMT_PERF_DATA, -1, SL_CLASS_DL },
+		{ SL_FMT_FTRACE_TEXT, -1, SL_CLASS_UNKNOWN }, { SL_FMT_DAT6, 49, SL_CLASS_RT },
+		{ SL_FMT_DAT6, 0, SL_CLASS_RT }, { SL_FMT_PERF_SCRIPT, 120, SL_CLASS_FAIR },
+		{ SL_FMT_DAT6, 139, SL_CLASS_FAIR },
+	};
+	enum sl_class_source src;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct fixture *f = setup_model(2);
+		struct sl_task *t;
+
+		f->info.format = c[i].fmt;
+		ev_switch_prio(f, 10, 0, 100, c[i].prio);
+		t = sl_model_task(f->m, 100);
+		assert_int_equal(sl_task_class(f->m, t, &src), c[i].want);
+		assert_int_equal(src, c[i].want == SL_CLASS_UNKNOWN ? SL_CLASS_FROM_NONE
+								    : SL_CLASS_FROM_PRIO);
+		/* a prio seen later is the task's: a deadline task set back to fair */
+		ev_switch_prio(f, 20, 1, 100, 120);
+		assert_int_equal(sl_task_class(f->m, t, &src), SL_CLASS_FAIR);
+		/* a recorded policy first: SCHED_FIFO */
+		t->policy = 1;
+		assert_int_equal(sl_task_class(f->m, t, &src), SL_CLASS_RT);
+		assert_int_equal(src, SL_CLASS_FROM_POLICY);
+		teardown_model(f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -625,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_lost_then_implied_elsewhere),
 		cmocka_unit_test(test_switched_away_then_implied_elsewhere),
 		cmocka_unit_test(test_worst_wakeup_moments),
+		cmocka_unit_test(test_class_from_prio),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
