@@ -10,12 +10,12 @@
 #   A/B busy: $BUSY comparisons (default 10) where the new side runs beside
 #        a plain busy loop pinned to each CPU (nice 0, SCHED_OTHER): at
 #        least 9 in 10 must fail;
-#   A/A across (replay only): 20 more A/A comparisons made of recorded
+#   A/A across (replay only): 18 more A/A comparisons made of recorded
 #        runs: the base runs of A/B busy comparison i against those of
-#        comparison i+1 (10), and the same of the A/B series (10).  They
+#        comparison i+1 (9), and the same of the A/B series (9).  They
 #        were not recorded alternately but a minute apart, so the drift of
-#        the machine falls between the sides: a harder A/A than the
-#        recipe's.  Every one must pass.
+#        the machine falls between the sides: not the recipe, a measure of
+#        what its alternation cancels.  Counted and printed, no bar.
 #
 # The recipe is not copied here: it is the sh block between the markers
 # <!-- ci-recipe --> and <!-- /ci-recipe --> of README.md, extracted at every
@@ -176,9 +176,9 @@ else
 	# A/A across: base runs of one comparison against those of the next
 	case " $SERIES " in
 	*" aax "*)
-		for k in $(seq 1 20); do
-			if [ "$k" -le 10 ]; then from=busy-$k to=busy-$((k % 10 + 1))
-			else from=ab-$((k - 10)) to=ab-$(((k - 10) % 10 + 1)); fi
+		for k in $(seq 1 18); do
+			if [ "$k" -le 9 ]; then from=busy-$k to=busy-$((k + 1))
+			else from=ab-$((k - 9)) to=ab-$((k - 8)); fi
 			mkdir -p "$WORK/runs/aax-$k"
 			for b in "$WORK/runs/$from"/base-*.json; do
 				cp "$b" "$WORK/runs/aax-$k/" && cp "$WORK/runs/$to/${b##*/}" \
@@ -250,7 +250,7 @@ for kind in $SERIES; do
 	aa) n=$AA label=A/A ;;
 	ab) n=$AB label=A/B ;;
 	busy) n=$BUSY label="A/B busy" ;;
-	aax) n=20 label="A/A across" ;;
+	aax) n=18 label="A/A across" ;;
 	*) die "SERIES: '$kind' is none of aa ab busy aax" ;;
 	esac
 	i=1
@@ -294,7 +294,7 @@ fi
 ! has aa || echo "A/A: $aa_fail false alarms in $AA comparisons (each ${runs:-?} runs per side)"
 ! has ab || echo "A/B: $ab_fail of $AB comparisons detected the injected regression ($rt)"
 ! has busy || echo "A/B busy: $busy_fail of $BUSY comparisons detected the regression ($busy)"
-! has aax || echo "A/A across: $aax_fail false alarms in 20 comparisons (base runs of one recorded comparison against the next's)"
+! has aax || echo "A/A across: $aax_fail false alarms in 18 comparisons (base runs of one recorded comparison against the next's, not alternated)"
 echo "run time: $((secs / 60)) min $((secs % 60)) s; $where"
 [ "$broken" = 0 ] || { echo "gate-check: $broken comparisons could not run or wrote bad output (KEEP=dir keeps them)"; exit 2; }
 if [ -n "$SAVE" ]; then
@@ -308,6 +308,5 @@ if [ -n "$SAVE" ]; then
 fi
 { ! has aa || [ "$aa_fail" = 0 ]; } &&
 	{ ! has ab || [ $((ab_fail * 10)) -ge $((AB * 9)) ]; } &&
-	{ ! has busy || [ $((busy_fail * 10)) -ge $((BUSY * 9)) ]; } &&
-	{ ! has aax || [ "$aax_fail" = 0 ]; } || exit 1
+	{ ! has busy || [ $((busy_fail * 10)) -ge $((BUSY * 9)) ]; } || exit 1
 echo "gate-check: passed"
