@@ -22,9 +22,14 @@
  * (chrt, nice, setsid, systemd-run set these and exec), with the exec's
  * time; forks need nothing (the model copies the parent's, as the
  * kernel does), but for a child forked while its parent's re-read is
- * pending or was written lately: it is re-read too, with the fork's time.  Blind spots: as affinity's (record_affinity.c), a change
- * with no exec shows only in the sweep at the end; a group's weight is
- * read once, when the group is first met.
+ * pending or was written lately: it is re-read too, with the fork's time.
+ *
+ * Blind spots: as affinity's (record_affinity.c), a change with no exec
+ * shows only in the sweep at the end; a task that exits before its
+ * re-read (up to a drain round, 0.1 s, after its exec) keeps what it had
+ * before, and so do its children (a chrt'd perf bench of 30 ms counts as
+ * fair: start such a workload from a shell that lives longer); a group's
+ * weight is read once, when the group is first met.
  */
 #define _GNU_SOURCE
 #include <ctype.h>

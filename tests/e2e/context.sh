@@ -101,11 +101,19 @@ assert len(pipe) == 2 and all(last[t['pid']][:2] == ['fifo', '50'] for t in pipe
 assert not any(t['pid'] in rows for t in pipe), 'an RT task has a share row'
 pg = {int(last[t['pid']][3]) for t in pipe}
 assert len(pg) == 1 and not pg & set(groups), pg
-n = sum(t['wakeup_latency']['count'] for t in pipe)
+# its group's row: the samples of the tasks the markers put in that group
+n = sum(t['wakeup_latency']['count'] for t in d['tasks'] if t['pid'] in last
+        and int(last[t['pid']][3]) in pg)
 g = [x for x in d['shares']['groups'] if x['id'] in pg][0]
-assert g['wakeup_latency']['count'] == n, (g, n)
+assert g['wakeup_latency']['count'] == n and n >= 8000, (g, n)
+# the rt class's row: the samples of the tasks the markers call fifo or rr
+fifo = [t for t in d['tasks'] if t['pid'] in last and last[t['pid']][0] in ('fifo', 'rr')
+        and t['wakeup_latency']['count']]
 rt = d['latency_by_class']['rt']
-assert rt['count'] == n and rt['tasks'] == 2 and rt['source'] == 'policy', rt
+assert rt['count'] == sum(t['wakeup_latency']['count'] for t in fifo), (rt, fifo)
+assert rt['tasks'] == len(fifo) and rt['source'] == 'policy', rt
+assert d['context']['base_slice'] == {'value': '1400000', 'from': 'getattr'}, d['context']
+assert d['late_preemption']['base_slice_ns'] == 1400000, d['late_preemption']
 print('hogs', sorted((h['measured'], h['expected']) for h in hogs))
 PY
 ); then pass "groups.dat: hogs' expected shares within 20% of measured, in the marked groups; the RT pair's rows ($(echo "$out" | tr -d '\n' | cut -c1-80))"
