@@ -120,6 +120,12 @@ int sl_rule_parse(const char *text, struct sl_rule *r, char *err, size_t errlen)
 		*floor = 0;
 		while (isspace((unsigned char)*f))
 			f++;
+		if (mixed_units) {
+			snprintf(err, errlen, "--fail-on '%s': the family '%s' has metrics of "
+				 "different units: a relative threshold only, without a floor "
+				 "('%s%c+10%%')", text, r->metric, r->metric, r->op);
+			goto bad;
+		}
 		if ((*f != '+' && *f != '-') || parse_amount(f + 1, r->unit, &r->floor)) {
 			snprintf(err, errlen, "--fail-on '%s': '%s' is not a floor (a signed change "
 				 "in the metric's unit after '&': '%c+20%%&+250ns')", text, f, r->op);

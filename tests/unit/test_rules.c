@@ -162,6 +162,63 @@ static void test_single_run_verdicts(void **state)
 }
 
 /* From a base of 0: no change stays a pass, anything more is an infinite increase. */
+/* Families and floors (issue 30): what parses, what the floor adds. */
+static void test_family_and_floor(void **state)
+{
+	struct sl_rule r = parse_ok("wakeup.p*>+35%&+250ns");
+
+	assert_true(r.family);
+	assert_string_equal(r.metric, "wakeup.p*");
+	assert_int_equal(r.unit, SL_UNIT_NS);
+	assert_int_equal(r.form, SL_RULE_PERCENT);
+	assert_true(r.threshold == 35);
+	assert_true(r.has_floor && r.floor == 250);
+	sl_rule_free(&r);
+	r = parse_ok("*.cost_per_s>+2ms/s");		/* one unit: a delta is fine */
+	assert_true(r.family && r.unit == SL_UNIT_NS_PER_S && r.form == SL_RULE_DELTA);
+	assert_true(r.threshold == 2e6);
+	sl_rule_free(&r);
+	r = parse_ok("switches.per_s<-20%&-1000/s");	/* a floor below, for '<' */
+	assert_true(!r.family && r.has_floor && r.floor == -1000);
+	sl_rule_free(&r);
+	r = parse_ok("comm.*.p99>+50%");		/* comms: known only from the runs */
+	assert_true(r.family && r.unit == SL_UNIT_NS);
+	sl_rule_free(&r);
+	r = parse_ok("wakeup.*>+10%");			/* mixed units, relative: fine */
+	assert_true(r.family);
+	sl_rule_free(&r);
+	parse_bad("wakeup.*>+5", "has metrics of different units: a relative threshold only");
+	parse_bad("wakeup.*>+10%&+1us", "has metrics of different units");
+	parse_bad("wakup.*>+10%", "no metric matches the family 'wakup.*'");
+	parse_bad("wakeup.p99>+1us&+1us", "a floor ('&...') goes with a relative threshold");
+	parse_bad("wakeup.p99>+10%&1us", "is not a floor");
+	parse_bad("wakeup.p99>+10%&+banana", "is not a floor");
+
+	/* the floor: both the percent and the change must be beyond */
+	assert_int_equal(eval("wakeup.p50>+35%&+250ns", 400, 600), SL_VERDICT_PASS);	/* +50%, +200 ns */
+	assert_int_equal(eval("wakeup.p50>+35%&+250ns", 1000, 1500), SL_VERDICT_FAIL);	/* +50%, +500 ns */
+	assert_int_equal(eval("wakeup.p50>+35%&+250ns", 10000, 13000), SL_VERDICT_PASS);	/* +30% */
+	assert_int_equal(eval("switches.per_s<-20%&-1000/s", 2000, 1500), SL_VERDICT_PASS);	/* -500/s */
+	assert_int_equal(eval("switches.per_s<-20%&-1000/s", 20000, 15000), SL_VERDICT_FAIL);
+}
+
+/* The default gate parses, in the documented order (man schedlint-diff, DEFAULT GATE). */
+static void test_default_rules(void **state)
+{
+	const char *const *t = sl_default_rules();
+	size_t n = 0;
+
+	assert_string_equal(t[0], "wakeup.p*>+35%&+250ns");
+	for (; t[n]; n++) {
+		struct sl_rule r = parse_ok(t[n]);
+
+		sl_rule_free(&r);
+	}
+	assert_string_equal(t[n - 1], "switches.per_s<-20%");
+	assert_true(n >= 6);	/* the percentiles, 4 kinds at least, the switches */
+	assert_non_null(strstr(t[1], ".cost_per_s>+20%&+1ms/s"));
+}
+
 static void test_base_zero(void **state)
 {
 	assert_true(sl_pct_change(0, 0) == 0);
@@ -427,6 +484,8 @@ int main(void)
 		cmocka_unit_test(test_parse_forms),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_single_run_verdicts),
+		cmocka_unit_test(test_family_and_floor),
+		cmocka_unit_test(test_default_rules),
 		cmocka_unit_test(test_base_zero),
 		cmocka_unit_test(test_range),
 		cmocka_unit_test(test_noise_rule),
