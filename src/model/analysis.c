@@ -446,7 +446,8 @@ static void comm_pass(const char *path, const struct sl_config *cfg, struct sl_c
 	sl_reader_close(r);
 	sl_strtab_free(st);
 	free(want);
-	qsort(pids, nr, sizeof(*pids), sl_pid_cmp);
+	if (nr)
+		qsort(pids, nr, sizeof(*pids), sl_pid_cmp);
 	for (size_t i = 0; i < nr; i++)
 		if (!keep || pids[keep - 1] != pids[i])
 			pids[keep++] = pids[i];
