@@ -209,11 +209,23 @@ static void fit_title(char *title, size_t len, const char *base, const char *suf
 		lead = " ";
 	keep = room - (int)strlen(lead) - ns - 2;	/* 2: ".." */
 	if (keep >= nb || keep < 2) {
-		snprintf(title, len, "%s%.*s%s", lead, MAX(keep + 2, 0), base, suffix);
+		int head = MIN(MAX(keep + 2, 0), nb);
+
+		while (head > 0 && head < nb && ((unsigned char)base[head] & 0xc0) == 0x80)
+			head--;
+		snprintf(title, len, "%s%.*s%s", lead, head, base, suffix);
 		return;
 	}
-	snprintf(title, len, "%s%.*s..%s%s", lead, keep - keep / 2, base, base + nb - keep / 2,
-		 suffix);
+	{
+		int head = keep - keep / 2, tail = nb - keep / 2;
+
+		/* never inside a UTF-8 character: its continuation bytes are 10xxxxxx */
+		while (head > 0 && ((unsigned char)base[head] & 0xc0) == 0x80)
+			head--;
+		while (tail < nb && ((unsigned char)base[tail] & 0xc0) == 0x80)
+			tail++;
+		snprintf(title, len, "%s%.*s..%s%s", lead, head, base, base + tail, suffix);
+	}
 }
 
 static void draw_tabs(struct xp *x)
