@@ -1138,7 +1138,8 @@ static int record_loop(struct record *rec, struct sl_error *err)
 			rec->newest_read = sl_live_newest(rec->live);
 		}
 		/* the re-reads (reads of /proc) within the run's budget too */
-		if (!more && mono_ns() < give_up && sl_rec_affinity_pending(rec->aff)) {
+		if (!more && mono_ns() < give_up &&
+		    (sl_rec_affinity_pending(rec->aff) || sl_rec_context_pending(rec->sched))) {
 			affinity_watch(rec, REREADS_PER_RUN);
 			more = sl_rec_affinity_pending(rec->aff) > 0;
 		}

@@ -672,6 +672,11 @@ void sl_rec_context_event(struct sl_rec_context *rc, const struct sl_event *ev,
 	rc->rereads[rc->nr_rereads++] = (struct reread){ .pid = pid, .at = ev->ts ? ev->ts : 1 };
 }
 
+size_t sl_rec_context_pending(const struct sl_rec_context *rc)
+{
+	return rc ? rc->nr_rereads : 0;
+}
+
 int sl_rec_context_flush(struct sl_rec_context *rc, sl_rec_write_fn write, void *ctx)
 {
 	struct entry *e;

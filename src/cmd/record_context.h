@@ -44,6 +44,8 @@ void sl_rec_context_event(struct sl_rec_context *rc, const struct sl_event *ev,
 			  const struct sl_strtab *st);
 /* Re-read the tasks asked for, with the time of their exec. */
 int sl_rec_context_flush(struct sl_rec_context *rc, sl_rec_write_fn write, void *ctx);
+/* Re-reads asked for and not flushed yet. */
+size_t sl_rec_context_pending(const struct sl_rec_context *rc);
 /* What the kernel marker said, for record's summary line ("HZ 250 (config), ..."). */
 const char *sl_rec_context_summary(const struct sl_rec_context *rc);
 
