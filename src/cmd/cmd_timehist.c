@@ -57,7 +57,8 @@ static const char timehist_usage[] =
 	"\n"
 	"  -w, --wakeups         also a row per wakeup (waker, awakened task)\n"
 	"  -M, --migrations      also a row per sched_migrate_task\n"
-	"  -I, --idle-hist       only the switches into and out of idle\n"
+	"  -I, --idle-hist       only the switches into and out of idle; with -s, each\n"
+	"                        task's idle time after it\n"
 	"  -s, --summary         only the per-task summary\n"
 	"  -S, --with-summary    the rows, then the summary\n"
 	"      --state           the state the task left the CPU in; with -s, its\n"
@@ -108,6 +109,7 @@ enum { WAIT_SLEEP, WAIT_IOWAIT, WAIT_PREEMPT };
 struct th_cpu {
 	uint64_t last_switch;	/* its previous sched_switch, 0 none (or lost events since) */
 	struct th_runtime idle;
+	int32_t last_prev;	/* -I: the last task that left it (its idle time follows), 0 none */
 	uint64_t lost_events;	/* the model's count of its lost events at its last gap */
 	bool seen;
 };
@@ -247,10 +249,28 @@ static void timehist_switch(struct timehist *th, struct sl_analyzer *a, struct s
 		if (!th->first_ts)
 			th->first_ts = t;
 		th->last_ts = t;
+	}
+	if (show && th->idle_only) {
+		/*
+		 * -I, as perf: a task's figures are the idle time that followed
+		 * it on its CPU (the idle task's next run there)
+		 */
+		struct th_runtime *before = pid == 0 && c->last_prev ?
+					    runtime_of(m, a, c->last_prev) : NULL;
+
+		if (pid == 0) {
+			stats_add(r, run);
+			if (before && tprev)
+				stats_add(before, run);
+			c->last_prev = 0;
+		}
+	} else if (show) {
 		stats_add(r, run);
 		r->total_delay += delay;
 		r->total_wait[r->last_wait] += wait;
 	}
+	if (pid > 0)
+		c->last_prev = pid;
 	if (show && th->rows) {
 		char name[64];
 		FILE *f = th->out;
@@ -446,7 +466,7 @@ static void print_summary_row(const struct timehist *th, FILE *f, const char *na
 {
 	fprintf(f, "%*s  %9" PRIu64 " ", COMM_WIDTH, name, r->n);
 	put_ms(f, r->total_run, 8);
-	if (th->state) {
+	if (th->state && !th->idle_only) {
 		fputc(' ', f);
 		put_ms(f, r->total_wait[WAIT_SLEEP], 6);
 		fputs("  ", f);
@@ -481,15 +501,21 @@ static void print_summary(const struct timehist *th, struct sl_analyzer *a, stru
 		if (m->tasks[i] && ((struct th_runtime *)sl_task_priv(m, a, m->tasks[i]))->n)
 			tasks[n++] = m->tasks[i];
 	qsort(tasks, n, sizeof(*tasks), cmp_task_pid);
-	fprintf(f, "\n%s summary\n", th->state ? "Wait-time" : "Runtime");
-	fprintf(f, "%*s   sched-in  ", COMM_WIDTH, "comm");
-	if (th->state)
-		fprintf(f, "   run-time      sleep      iowait     preempt       delay\n");
-	else
-		fprintf(f, "   run-time    min-run     avg-run     max-run  stddev  migrations\n");
+	if (th->idle_only) {
+		fprintf(f, "\nIdle-time summary\n");
+		fprintf(f, "%*s  sched-out  ", COMM_WIDTH, "comm");
+		fprintf(f, "  idle-time   min-idle    avg-idle    max-idle  stddev  migrations\n");
+	} else {
+		fprintf(f, "\n%s summary\n", th->state ? "Wait-time" : "Runtime");
+		fprintf(f, "%*s   sched-in  ", COMM_WIDTH, "comm");
+		if (th->state)
+			fprintf(f, "   run-time      sleep      iowait     preempt       delay\n");
+		else
+			fprintf(f, "   run-time    min-run     avg-run     max-run  stddev  migrations\n");
+	}
 	fprintf(f, "%*s    (count)  ", COMM_WIDTH, "");
 	fprintf(f, "     (msec)     (msec)      (msec)      (msec)       %s\n",
-		th->state ? "(msec)" : "%");
+		th->state && !th->idle_only ? "(msec)" : "%");
 	fprintf(f, "%.109s\n", dots);
 	for (int dead = 0; dead <= 1; dead++) {
 		uint64_t before = nr_tasks;

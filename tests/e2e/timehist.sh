@@ -101,6 +101,19 @@ Total number of context switches: 5
 Total run time (msec): 0.099
 Total scheduling time (msec): 0.070 (x 2)"
 
+# -I: the switches into and out of idle (as many as dump shows); with -s,
+# each task's idle time after it: by hand, A left cpu0 idle at 1.000030
+# for 30 us (B's idle at 1.000070 is not over when the trace ends)
+"$SCHEDLINT" dump "$TESTDATA/real/pipe.dat" | grep ' switch ' | grep -c 'prev=0:\| next=0:' > "$TMP/n"
+expect_eq "timehist -I: the switches from or to idle, as many as dump shows ($(cat "$TMP/n"))" \
+	"$("$SCHEDLINT" timehist --no-pager -I "$TESTDATA/real/pipe.dat" | sed 1,3d | grep -vc ' lost ')" "$(cat "$TMP/n")"
+"$SCHEDLINT" timehist --no-pager -I -s "$D/early-rewake.perf.txt" > "$TMP/idle"
+expect_eq "timehist -I -s by hand: A's idle time after it (1 of 30 us), cpu0 idle 30 us" \
+	"$(grep -E '^Idle-time summary|^ *A\[100\]|^ *B\[200\]|CPU  0' "$TMP/idle" | awk '{ $1 = $1; print }')" \
+	"Idle-time summary
+A[100] 1 0.030 0.030 0.030 0.030 0.00 0
+CPU 0 idle for 0.030 msec ( 42.86%)"
+
 # plain: the switch rows of -w -M --state, without the state
 "$SCHEDLINT" timehist --no-pager "$D/messaging.data" > "$TMP/plain"
 "$SCHEDLINT" timehist --no-pager -w -M --state "$D/messaging.data" |
