@@ -44,14 +44,20 @@ struct metric_def {
 	char what[128];
 };
 
-#define MAX_DEFS (40 + 5 * SL_KIND__COUNT + 3 * (SL_KIND__COUNT + 1))
+#define MAX_DEFS (64 + 5 * SL_KIND__COUNT + 3 * (SL_KIND__COUNT + 1))
 static struct metric_def defs[MAX_DEFS];
 static size_t nr_defs;
 
 static struct metric_def *add_def(const char *name, enum sl_metric_unit unit,
 				  enum metric_src src, const char *field, const char *what)
 {
-	struct metric_def *d = &defs[nr_defs++];
+	struct metric_def *d;
+
+	if (nr_defs >= MAX_DEFS) {	/* a programming error: MAX_DEFS too small */
+		fputs("schedlint: metrics: MAX_DEFS too small\n", stderr);
+		abort();
+	}
+	d = &defs[nr_defs++];
 
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	d->unit = unit;
@@ -151,6 +157,23 @@ static void build_defs(void)
 		"median wait of a preempted fair task until it ran again");
 	add_def("preempted-wait.p99", SL_UNIT_NS, SRC_PATH,
 		"late_preemption.wait_after_preemption.p99_ns", "p99 of the waits after a preemption");
+	/* issue 29: the other waits, and the wakeup latency by class */
+	add_def("fork.p50", SL_UNIT_NS, SRC_PATH, "fork_delay.p50_ns",
+		"median delay of a new task from sched_wakeup_new to its first run");
+	add_def("fork.p99", SL_UNIT_NS, SRC_PATH, "fork_delay.p99_ns", "p99 of the fork delays");
+	add_def("fork.max", SL_UNIT_NS, SRC_PATH, "fork_delay.max_ns", "longest fork delay");
+	add_def("wait.max", SL_UNIT_NS, SRC_PATH, "runnable_wait.max.wait_ns",
+		"longest runnable wait of any kind (perf sched latency's max delay)");
+	/* the JSON's latency_by_class (analyze's sched_class.c names them) */
+	static const struct { const char *name, *path, *what; } cls[] = {
+		{ "wakeup.rt.p99", "latency_by_class.rt.p99_ns", "real-time" },
+		{ "wakeup.fair.p99", "latency_by_class.fair.p99_ns", "fair" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cls); i++) {
+		snprintf(what, sizeof(what), "wakeup latency p99 of the %s tasks (class from the prio)",
+			 cls[i].what);
+		add_def(cls[i].name, SL_UNIT_NS, SRC_PATH, cls[i].path, what);
+	}
 	/* the what-if (man schedlint-analyze, WHAT IF): per listed kind, and all together */
 	for (int k = -1; k < SL_KIND__COUNT; k++) {
 		static const char *const fields[] = { "p50_ns", "p99_ns", "wait_saved_ns" };
