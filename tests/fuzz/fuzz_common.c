@@ -272,6 +272,22 @@ void fuzz_check_finished(struct sl_model *m)
 	size_t nr;
 
 	fuzz_check_model(m);
+	/* issue 29: the class rows hold every sample once; no wait is longer than the trace */
+	{
+		uint64_t by_class = 0;
+
+		for (int k = 0; k < SL_CLASS__NR; k++)
+			by_class += m->latency_class[k].count;
+		if (by_class != m->latency.count)
+			fuzz_fail("%llu samples by class, %llu in all", (unsigned long long)by_class,
+				  (unsigned long long)m->latency.count);
+		if (m->wait_worst.to && (m->wait_worst.wait > span || m->wait_worst.from > m->wait_worst.to))
+			fuzz_fail("a runnable wait of %llu ns in a %llu ns trace",
+				  (unsigned long long)m->wait_worst.wait, (unsigned long long)span);
+		if (m->fork_delay.count && m->fork_delay.max > span)
+			fuzz_fail("a fork delay of %llu ns in a %llu ns trace",
+				  (unsigned long long)m->fork_delay.max, (unsigned long long)span);
+	}
 	/*
 	 * Without filters, the tasks ran exactly as long as the CPUs were
 	 * busy; the workload a trace names (a filter too) ran at most as long.
