@@ -573,8 +573,9 @@ static void fold_late(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
 		p->all.inferred += w->inferred;
 		sl_hist_add(&p->all.removed, now);
 		sl_hist_add(&p->all.added, est);
-		sl_hist_add(&la->removed, now);
-		sl_hist_add(&la->added, est);
+		/* a task's: rarely in the cache, in 8 bits while they fit (hist.h) */
+		sl_hist_add_held(&la->removed, now);
+		sl_hist_add_held(&la->added, est);
 	}
 	if (w->waker != WI_NO_TASK)
 		pair_saved_add(p, w->waker, w->task, (int64_t)now - (int64_t)est);
