@@ -88,14 +88,17 @@
 #include "util/util.h"
 
 #define DRAIN_MS		100	/* how often the ring buffers are read at the latest */
+#define PARTIAL_MS		500	/* and the sub-buffer each CPU is still filling (without
+					 * --live): a quiet CPU's events reach the re-reads within
+					 * that, for 16 KB of file (32 KB/s) at most */
 #define DEFAULT_BUFFER_KB	4096	/* per CPU */
 #define SUBBUF_KB		16	/* ring-buffer sub-buffer ("page") size where the kernel
 					 * lets us choose (6.8+): a quarter of the cost per event
 					 * of 4 KB ones, 16 KB a CPU per read round at most */
 #define BATCH_PAGES		64	/* pages read before they are written out */
-#define SPLICE_BYTES		(128 * 1024)	/* moved by one splice: one step of a drain */
+#define SPLICE_BYTES		(64 * 1024)	/* moved by one splice: one step of a drain */
 #define WAKEUP_PERCENT		20	/* a CPU's buffer this full wakes us before DRAIN_MS */
-#define RUN_BUDGET_US		200	/* work done before we let the CPU go for BREATHE_US */
+#define RUN_BUDGET_US		150	/* work done before we let the CPU go for BREATHE_US */
 #define BREATHE_US		100
 #define REREADS_PER_RUN		4	/* affinity re-reads (reads of /proc, ~25 us each) per run */
 #define CMD_GRACE_MS		2000	/* after we stop: CMD's time to end before SIGTERM/SIGKILL */
@@ -199,8 +202,10 @@ struct record {
 	struct sl_strtab *watch_strtab;
 	int watch_types[3];		/* their type ids: exec, migrate, fork (-1: none) */
 	bool poll_buffers;		/* buffer_percent set: a filling buffer wakes us */
-	bool round_due;			/* a DRAIN_MS round (partial pages too) is not done yet */
+	bool round_due;			/* a DRAIN_MS round is not done yet */
 	uint64_t next_round_ns;
+	bool partial_due;		/* a PARTIAL_MS round (partial pages too) is not done yet */
+	uint64_t next_partial_ns;
 	struct pollfd *pollfd;		/* per CPU, for wait_buffers() */
 
 	/* CMD */
@@ -770,8 +775,8 @@ static int read_pages(struct record *rec, int cpu, struct sl_error *err)
 /*
  * Empty the buffers.  Full pages are spliced (without --live: their
  * events are not decoded, but for the few the re-reads follow); the page
- * each CPU is still filling is read only in a DRAIN_MS round (partial),
- * so that what it holds is seen within a round.  --live reads every
+ * each CPU is still filling is read only in a PARTIAL_MS round
+ * (partial), so that what a quiet CPU holds is seen within one.  --live reads every
  * page: it decodes them all.  With a budget (give_up, CLOCK_MONOTONIC ns;
  * 0 none) it stops once that is passed: 1, more is left; else 0 or -errno.
  */
@@ -1115,14 +1120,18 @@ static int record_loop(struct record *rec, struct sl_error *err)
 			rec->round_due = true;
 			rec->next_round_ns = now + DRAIN_MS * 1000000ULL;
 		}
+		if (now >= rec->next_partial_ns) {
+			rec->partial_due = true;
+			rec->next_partial_ns = now + PARTIAL_MS * 1000000ULL;
+		}
 		more = false;
 		if (!rec->live) {
-			ret = drain(rec, rec->round_due, give_up, err);
+			ret = drain(rec, rec->partial_due, give_up, err);
 			if (ret < 0)
 				return ret;
 			more = ret > 0;
 			if (!more)
-				rec->round_due = false;
+				rec->round_due = rec->partial_due = false;
 		} else if (rec->round_due || woke) {
 			/*
 			 * every CPU is read now: what was logged before the

@@ -13,7 +13,7 @@
 #    up.  A loaded machine preempts anything, and a preempted run is as
 #    long as the scheduler makes it: what the recorder controls is how
 #    much it works before it sleeps, and that must stay under 500 us (it
-#    works 200 us at a time).  The recorder before issue 36 worked 3-15
+#    works 150 us at a time).  The recorder before issue 36 worked 3-15
 #    ms at a stretch in every recording.  CPU time can still be stretched
 #    by interrupts or a hypervisor taking the vCPU away, so up to three
 #    recordings: one without a burst over 500 us passes.  Then analyze
