@@ -1435,6 +1435,11 @@ int cmd_record(int argc, char **argv)
 	while ((c = sl_getopt(argc, argv, "+o:e:h", long_opts)) != -1) {
 		switch (c) {
 		case 'o':
+			/* -o "$OUT" with OUT unset: a usage error, before anything runs (issue 32, 07) */
+			if (!*optarg) {
+				error_msg("record: -o: an empty file name");
+				goto usage;
+			}
 			rec.output = optarg;
 			break;
 		case 'e':
