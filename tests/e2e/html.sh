@@ -125,10 +125,10 @@ tar xzf "$TESTDATA/gate/runs.tar.gz" -C "$TMP/runs" ./aa-1 ./ab-1
 for pair in aa-1 ab-1; do
 	r=$TMP/runs/$pair
 	"$SCHEDLINT" diff --json --base "$r"/base-*.json --new "$r"/new-*.json \
-		--fail-on 'wakeup.p99>+50%' > "$TMP/$pair.json"
+		--fail-on 'wakeup.p*>+35%&+250ns' > "$TMP/$pair.json"
 	want=$?
 	"$SCHEDLINT" diff --html="$TMP/$pair.html" --base "$r"/base-*.json --new "$r"/new-*.json \
-		--fail-on 'wakeup.p99>+50%' > "$TMP/$pair.txt" 2> "$TMP/err"
+		--fail-on 'wakeup.p*>+35%&+250ns' > "$TMP/$pair.txt" 2> "$TMP/err"
 	expect_eq "diff --html $pair: the exit status is the diff's ($want)" "$?" "$want"
 	if [ -n "$CHROMIUM" ]; then
 		render "$TMP/$pair.html" "$TMP/dom.html" "$TMP/net.json"
