@@ -73,6 +73,7 @@ struct sh_cpu {
 	uint32_t nr_grq, grq_alloc;
 	uint64_t last;			/* the integrals are up to date until then */
 	bool fair_blocked;		/* an RT or deadline task runs: fair entities get nothing */
+	bool dirty;			/* a weight changed: its shares are to be computed again */
 };
 
 struct sh_task {
@@ -226,6 +227,7 @@ static void split(struct sl_analyzer *a, struct sl_model *m, uint32_t group,
 		if (pg->weight_sum < 0)
 			pg->weight_sum = 0;
 		g->entity_w = want;
+		c->dirty = true;
 	}
 }
 
@@ -272,8 +274,15 @@ static void change(struct sl_analyzer *a, struct sl_model *m, int cpu, uint32_t 
 		split(a, m, group, gr, ts);
 		group = gr->parent;
 	}
-	for (int i = 0; i < m->nr_cpus; i++)
-		reshare(m, sl_cpu_priv(m, a, i));
+	c->dirty = true;
+	for (int i = 0; i < m->nr_cpus; i++) {
+		struct sh_cpu *d = sl_cpu_priv(m, a, i);
+
+		if (d->dirty) {
+			reshare(m, d);
+			d->dirty = false;
+		}
+	}
 }
 
 /* Inline for what is not recorded (every task of most traces): asked at every switch. */

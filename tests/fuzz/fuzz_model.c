@@ -43,9 +43,18 @@ static const int32_t prio_table[16] = { 120, 120, 120, 120, 100, 139, 0, 99,
 static const char *const comm_table[8] = {
 	"", "a", "b", "kworker/0:1", "ksoftirqd/1", "migration/2", "c d", "kworker/u8:2",
 };
-static const char *const marker_table[8] = {
+static const char *const marker_table[16] = {
 	"hello", "schedlint: llc=0-1,2-3", "schedlint: llc=0+2,1+3", "schedlint: llc=3",
 	"schedlint: llc=", "schedlint: llc=0-65535", "schedlint: llc=5-2", "schedlint: llc=0,0",
+	/* the scheduling context (context.h): groups, tasks in them, re-reads, garbage */
+	"schedlint: kernel hz=250@config base_slice=1400000@getattr",
+	"schedlint: group 1 0 2048 autogroup /a nice -4",
+	"schedlint: group 2 1 512 cpu /a/b",
+	"schedlint: sched 1-3=other/0/0/1 4=fifo/50/0/0 5=other/5/0/2",
+	"schedlint: sched 2=other/0/0/2@5 3=idle/0/0/0@1 1=batch/-5/700000/1",
+	"schedlint: sched 6-7=deadline/0/0/0 100=other/0/0/1",
+	"schedlint: group 3 9 1024 cpu /x",
+	"schedlint: sched 1=other/0/0/7",
 };
 /* weighted towards the events the model acts on */
 static const uint8_t type_table[32] = {
@@ -61,7 +70,7 @@ static const uint8_t type_table[32] = {
 
 struct fuzz_state {
 	struct sl_strtab *st;
-	uint32_t comm[8], marker[8], type_name[SL_EV__COUNT], callsite;
+	uint32_t comm[8], marker[16], type_name[SL_EV__COUNT], callsite;
 	uint64_t ts;
 	uint64_t mask_words[2];
 };
@@ -228,7 +237,7 @@ static void decode_event(struct fuzz_state *s, const uint8_t *e, struct sl_event
 		ev->lost.count = e[4];
 		break;
 	case SL_EV_MARKER:
-		ev->marker.text = s->marker[e[7] & 7];
+		ev->marker.text = s->marker[e[7] & 15];
 		break;
 	default:
 		break;
@@ -252,10 +261,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nr = size / 8 < MAX_EVENTS ? size / 8 : MAX_EVENTS;
 
 	s.st = sl_strtab_new();
-	for (int i = 0; i < 8; i++) {
+	for (int i = 0; i < 8; i++)
 		s.comm[i] = sl_intern_cstr(s.st, comm_table[i]);
+	for (int i = 0; i < 16; i++)
 		s.marker[i] = sl_intern_cstr(s.st, marker_table[i]);
-	}
 	for (int t = 0; t < SL_EV__COUNT; t++)
 		s.type_name[t] = sl_intern_cstr(s.st, sl_event_type_name(t));
 	s.callsite = sl_intern_cstr(s.st, "ttwu_queue_wakelist");
