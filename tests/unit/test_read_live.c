@@ -152,6 +152,100 @@ static const char *drain(struct fixture *f, uint64_t limit)
 	return out;
 }
 
+/* A raw event: its 4-byte header (type_len, delta) and body as given, the commit updated. */
+static void page_raw(struct page *p, uint32_t type_len, uint32_t delta, const void *body, size_t len)
+{
+	uint32_t header = delta << 5 | type_len;
+	uint64_t commit;
+
+	memcpy(p->data + 16 + p->used, &header, 4);
+	memcpy(p->data + 20 + p->used, body, len);
+	p->used += 4 + len;
+	commit = p->used;
+	memcpy(p->data + 8, &commit, 8);
+}
+
+struct scanned {
+	char tags[256];
+	uint64_t ts[8];
+	int n;
+};
+
+static void scan_fn(void *ctx, const struct sl_event *ev)
+{
+	struct scanned *s = ctx;
+	char item[16];
+
+	assert_int_equal(ev->type, SL_EV_WAKE_IDLE_NO_IPI);
+	snprintf(item, sizeof(item), "%s%d", s->n ? " " : "", ev->idle_no_ipi.target_cpu);
+	strcat(s->tags, item);
+	if (s->n < 8)
+		s->ts[s->n] = ev->ts;
+	s->n++;
+}
+
+/*
+ * sl_live_scan_page() decodes only the events of the types asked for,
+ * past the kinds of event a page holds: other types, a time extend, a
+ * discarded event (padding), a long event (type_len 0, its length in the
+ * next word); and walks with kbuffer only a page that has one.
+ */
+static void test_scan_page(void **state)
+{
+	struct fixture *f = *state;
+	struct scanned got;
+	struct page p;
+	int want = 300, absent = 999;
+	uint8_t body[128] = { 0 };
+	uint32_t word;
+	uint16_t type = 301;
+	int32_t tag;
+
+	memset(&got, 0, sizeof(got));
+	page_start(&p, 1000);
+	page_event(&p, 1000, 1);			/* 300, tag 1 at 1000 */
+	memcpy(body, &type, 2);
+	page_raw(&p, 3, 500, body, 12);			/* 301 at 1500 */
+	word = 1;					/* extend: (1 << 27) + 100 */
+	page_raw(&p, 30, 100, &word, 4);
+	p.last_ts = 1500 + (1ULL << 27) + 100;
+	page_event(&p, p.last_ts + 50, 2);		/* 300, tag 2 */
+	word = 20;					/* a discarded event, 24 bytes */
+	memset(body, 0, sizeof(body));
+	memcpy(body, &word, 4);
+	page_raw(&p, 29, 1, body, 20);
+	word = 120 + 4;					/* 301, 120 bytes, long form */
+	memcpy(body, &word, 4);
+	memcpy(body + 4, &type, 2);
+	page_raw(&p, 0, 10, body, 4 + 120);
+	p.last_ts += 1 + 10;
+	page_event(&p, p.last_ts + 7, 3);		/* 300, tag 3 */
+
+	assert_int_equal(sl_live_scan_page(f->l, 0, p.data, &want, 1, scan_fn, &got), 5);
+	assert_string_equal(got.tags, "1 2 3");
+	assert_int_equal(got.ts[0], 1000);
+	assert_int_equal(got.ts[1], 1500 + (1ULL << 27) + 100 + 50);
+	assert_int_equal(got.ts[2], 1500 + (1ULL << 27) + 100 + 50 + 1 + 10 + 7);
+
+	/* no event of the type: nothing decoded, the page not walked */
+	memset(&got, 0, sizeof(got));
+	assert_int_equal(sl_live_scan_page(f->l, 0, p.data, &absent, 1, scan_fn, &got), 0);
+	assert_int_equal(got.n, 0);
+
+	/* a page of only other types, or an empty one: not walked either */
+	page_start(&p, 5000);
+	type = 301;
+	memset(body, 0, sizeof(body));
+	memcpy(body, &type, 2);
+	tag = 9;
+	memcpy(body + 8, &tag, 4);
+	page_raw(&p, 3, 0, body, 12);
+	assert_int_equal(sl_live_scan_page(f->l, 1, p.data, &want, 1, scan_fn, &got), 0);
+	page_start(&p, 6000);
+	assert_int_equal(sl_live_scan_page(f->l, 1, p.data, &want, 1, scan_fn, &got), 0);
+	assert_int_equal(got.n, 0);
+}
+
 /* Two CPUs' pages interleave by timestamp; the tags come out in time order. */
 static void test_merge_by_time(void **state)
 {
@@ -271,6 +365,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lost_before_page, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_and_many_pages, setup, teardown),
 		cmocka_unit_test(test_page_info),
+		cmocka_unit_test_setup_teardown(test_scan_page, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("read_live", tests, NULL, NULL);
 }
