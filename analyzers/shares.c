@@ -828,6 +828,14 @@ static void sh_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 		sl_json_add_i64(x, "pid", w->t->pid);
 		cJSON_AddStringToObject(x, "comm", sl_task_comm(m, w->t));
 		sl_json_add_u64(x, "group", task_group(m, w->t));
+		if (w->t->sched_kind) {
+			/* what record read of it last: its policy, nice and slice */
+			const struct sl_sched_ctx *k = sl_task_sched(m, w->t);
+
+			cJSON_AddStringToObject(x, "policy", sl_policy_name(k->policy));
+			sl_json_add_i64(x, "nice", k->prio);
+			sl_json_add_u64(x, "slice_ns", k->slice_ns);
+		}
 		sl_json_add_u64(x, "weight", w->st->weight);
 		sl_json_add_u64(x, "runnable_ns", w->st->runnable_ns);
 		sl_json_add_u64(x, "run_ns", w->t->run_ns);
