@@ -8,6 +8,7 @@
  * with many CPUs the utilization becomes one digit per CPU.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,6 +174,68 @@ static void latency_lines(struct xp *x, struct overview *ov)
 		latency_row(x, ov, "remote", &m->latency_remote);
 }
 
+/*
+ * The latency over time (series.h) as a strip: one column per window, or
+ * the worst of the windows a column covers when there are more windows
+ * than columns; the p99's height on a log scale from the lowest to the
+ * highest window's, in nine steps (' ' no sample, '.' the lowest, '@' the
+ * peak).  Bursts and phases show at a glance; the heading names the peak.
+ */
+#define XP_STRIP_LEVELS ".:-=+*#%@"
+
+static void strip_lines(struct xp *x, struct overview *ov)
+{
+	const struct sl_series *s = &x->m->latency_series;
+	int peak = sl_series_peak(s);
+	/* room for " |", "| ", and "12.3 us..45.6 ms" */
+	int cols = MIN(OV_TEXT - 40, MAX(10, ov->width - 24));
+	uint64_t lo = UINT64_MAX, hi = 0;
+	char strip[OV_TEXT], a[32], b[32], d[32], e[32], w[32];
+	int n;
+
+	if (peak < 0 || !s->nr)
+		return;
+	for (uint32_t i = 0; i < s->nr; i++) {
+		uint64_t v;
+
+		if (!s->w[i].count)
+			continue;
+		v = sl_series_percentile(s, i, 99);
+		lo = MIN(lo, v);
+		hi = MAX(hi, v);
+	}
+	n = (int)MIN((uint32_t)cols, s->nr);
+	for (int c = 0; c < n; c++) {
+		uint32_t first = (uint32_t)((uint64_t)c * s->nr / (uint32_t)n);
+		uint32_t last = (uint32_t)((uint64_t)(c + 1) * s->nr / (uint32_t)n);
+		uint64_t v = 0;
+		bool any = false;
+
+		for (uint32_t i = first; i < last; i++)
+			if (s->w[i].count) {
+				v = MAX(v, sl_series_percentile(s, i, 99));
+				any = true;
+			}
+		if (!any) {
+			strip[c] = ' ';
+		} else if (hi <= lo || v <= lo) {
+			strip[c] = XP_STRIP_LEVELS[0];
+		} else {
+			double f = log((double)v / (double)lo) / log((double)hi / (double)lo);
+			int level = (int)(f * (sizeof(XP_STRIP_LEVELS) - 2) + 0.5);
+
+			strip[c] = XP_STRIP_LEVELS[MAX(0, MIN((int)sizeof(XP_STRIP_LEVELS) - 2, level))];
+		}
+	}
+	strip[n] = '\0';
+	add_line(ov, A_NORMAL, "%s", "");
+	add_line(ov, x->attrs[XP_A_HEAD], " Latency over time, p99 per %s: peak %s at %s",
+		 xp_dur(w, sizeof(w), s->window_ns),
+		 xp_dur(d, sizeof(d), sl_series_percentile(s, (uint32_t)peak, 99)),
+		 fmt_ts(a, sizeof(a), s->origin + (uint64_t)peak * s->window_ns));
+	add_line(ov, A_NORMAL, " |%s| %s..%s", strip, xp_dur(b, sizeof(b), lo), xp_dur(e, sizeof(e), hi));
+}
+
 /* "200ns", "1us", "20ms": a 1-2-5 boundary as a short label */
 static const char *short_ns(char *buf, size_t len, uint64_t ns)
 {
@@ -279,6 +342,7 @@ static void build(struct xp *x, struct overview *ov, int width)
 	trace_lines(x, ov);
 	findings_lines(x, ov);
 	latency_lines(x, ov);
+	strip_lines(x, ov);
 	histogram_lines(x, ov);
 	cpu_lines(x, ov);
 }
