@@ -140,6 +140,13 @@ struct sl_findings {
 	struct sl_finding *sorted;	/* every kept finding by cost (shallow copies), or NULL */
 };
 
+/*
+ * A cap that means every finding (export's NDJSON): the lists grow as
+ * they fill.  Below it, a list (and an analyzer's held list) is allocated
+ * at its cap at once, as a cap the machine cannot hold fails at the start.
+ */
+#define SL_FINDINGS_ALL ((size_t)1 << 40)
+
 struct sl_findings *sl_findings_new(size_t max);
 void sl_findings_free(struct sl_findings *fs);
 /*

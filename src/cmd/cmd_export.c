@@ -18,6 +18,7 @@
 #include "options.h"
 #include "report/export.h"
 #include "schedlint/analysis.h"
+#include "schedlint/findings.h"
 #include "util/util.h"
 
 static const char export_usage[] =
@@ -178,7 +179,7 @@ int cmd_export(int argc, char **argv)
 	}
 	/* rows of every finding (summary counts = rows), unless the user says fewer */
 	if (x.format == FMT_NDJSON && !max_given)
-		cfg.max_findings = (size_t)1 << 40;
+		cfg.max_findings = SL_FINDINGS_ALL;
 
 	if (x.format == FMT_NDJSON) {
 		if (sl_ndjson_trace_id(path, trace_id, sizeof(trace_id), &err) < 0) {

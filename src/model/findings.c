@@ -70,6 +70,9 @@ struct sl_findings *sl_findings_new(size_t max)
 	struct sl_findings *fs = xcalloc(1, sizeof(*fs));
 
 	fs->max = max;
+	if (max < SL_FINDINGS_ALL)
+		for (int k = 0; k < SL_KIND__COUNT; k++)
+			GROW(fs->lists[k].heap, fs->lists[k].alloc, max ? max : 1);
 	return fs;
 }
 

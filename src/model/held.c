@@ -112,8 +112,10 @@ bool sl_held_add(struct sl_model *m, struct sl_held *h, struct sl_task *t, const
 		free_detail(&it.f);
 		return false;
 	}
+	/* at its cap at once, unless the cap is every finding (SL_FINDINGS_ALL) */
+	if (!h->items && h->max < SL_FINDINGS_ALL)
+		GROW(h->items, h->alloc, h->max);
 	if (h->nr < h->max) {
-		/* grown as it fills: export's max is every finding */
 		GROW(h->items, h->alloc, h->nr + 1);
 		sl_held_tally(m, h, t)->items++;
 		h->items[h->nr++] = it;
