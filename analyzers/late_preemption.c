@@ -228,8 +228,6 @@ struct lp_priv {
 
 	/* tick inference */
 	int cand_hz[LP_NR_CAND];		/* 0 = unused slot */
-	/* per candidate: ts x hz mod 1e9 = g x ((ts mod period) x mul mod period) */
-	uint64_t cand_period[LP_NR_CAND], cand_mul[LP_NR_CAND], cand_g[LP_NR_CAND];
 	uint64_t timer_events;
 	uint32_t spacing_count[LP_SPACING_BUCKETS];
 	uint64_t spacing_sum[LP_SPACING_BUCKETS];
@@ -351,38 +349,21 @@ static int spacing_bucket(uint64_t ns)
  * Where ts falls in a tick period of 1e9/hz ns, in LP_PHASE_BINS bins:
  * floor(frac(ts * hz / 1e9) * BINS), in integers (exact, and an fmod()
  * per candidate HZ per preemption was 2% of analyze on hackbench).
- * ts * hz mod 1e9 is g * ((ts mod (1e9 / g)) * (hz / g) mod (1e9 / g))
- * with g = gcd(hz, 1e9): two 64-bit remainders instead of a 128-bit one
- * (a library call), the factors set by set_cand().
+ * ts * hz mod 1e9 is (ts mod 1e9) * hz mod 1e9, whose product fits 64
+ * bits for any int hz: remainders by a constant (a multiply each), not a
+ * division by a variable period (most of a preemption's cost here).
  */
 static int phase_bin(const struct lp_priv *p, int k, uint64_t ts)
 {
-	uint64_t period = p->cand_period[k];
-	uint64_t phase = p->cand_g[k] * ((ts % period) * p->cand_mul[k] % period);
+	uint64_t phase = ts % 1000000000u * (uint64_t)p->cand_hz[k] % 1000000000u;
 
 	return (int)(phase * LP_PHASE_BINS / 1000000000u);
 }
 
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-/* Candidate slot k is hz (> 0), with phase_bin()'s factors. */
+/* Candidate slot k is hz (> 0). */
 static void set_cand(struct lp_priv *p, int k, int hz)
 {
-	uint64_t g = gcd_u64((uint64_t)hz, 1000000000u);
-
 	p->cand_hz[k] = hz;
-	p->cand_g[k] = g;
-	p->cand_period[k] = 1000000000u / g;
-	p->cand_mul[k] = (uint64_t)hz / g;
 }
 
 /* Bins of the phase histogram the tick window spans at hz. */
