@@ -24,8 +24,9 @@
 static const char export_usage[] =
 	"usage: schedlint export -o FILE [options] [TRACE | -i TRACE]\n"
 	"\n"
-	"Analyze TRACE (default trace.dat; any input analyze reads, but not\n"
-	"stdin) as schedlint analyze does and write it for other tools:\n"
+	"Analyze TRACE (default trace.dat; any input analyze reads; '-', stdin,\n"
+	"for a Perfetto trace only) as schedlint analyze does and write it for\n"
+	"other tools:\n"
 	"  FILE.pftrace, FILE.perfetto-trace\n"
 	"                        a Perfetto trace: the per-CPU schedule (every\n"
 	"                        sched_switch, sched_waking, sched_wakeup_new,\n"
@@ -173,8 +174,9 @@ int cmd_export(int argc, char **argv)
 			  out_path);
 		goto usage;
 	}
-	if (!strcmp(path, "-")) {
-		error_msg("export: the trace must be a file, not stdin (its id is a hash of its bytes)");
+	if (!strcmp(path, "-") && x.format == FMT_NDJSON) {
+		error_msg("export: NDJSON needs the trace in a file, not stdin (its trace_id is a hash "
+			  "of the file's bytes)");
 		goto usage;
 	}
 	/* rows of every finding (summary counts = rows), unless the user says fewer */

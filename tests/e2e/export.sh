@@ -139,6 +139,11 @@ expect_eq "a bad trace: exit 2, one line" "$? $(wc -l < "$TMP/err")" "2 1"
 check "a bad trace: no file, no temporary left" sh -c "! ls '$TMP' | grep -q '^bad\.pftrace'"
 "$SCHEDLINT" export -o "$TMP/nodir/x.pftrace" "$TESTDATA/real/pipe.dat" > /dev/null 2> "$TMP/err"
 expect_eq "an unwritable FILE: exit 2" "$?" 2
+"$SCHEDLINT" export -o "$TMP/in.ndjson" - < "$TESTDATA/real/hogs.txt" > /dev/null 2> "$TMP/err"
+expect_eq "NDJSON from stdin: exit 2 (no file to hash)" "$? $(ls "$TMP" | grep -c '^in\.ndjson')" "2 0"
+"$SCHEDLINT" export -o "$TMP/in.pftrace" - < "$TESTDATA/real/hogs.txt" 2> "$TMP/err"
+expect_eq "a Perfetto trace from stdin: every sched_switch" \
+	"$(decode "$TMP/in.pftrace" | grep -c '^      sched_switch {')" "$(count sched_switch "$TESTDATA/real/hogs.txt")"
 expect_eq "--format ndjson wins over the extension" \
 	"$("$SCHEDLINT" export --format ndjson -o "$TMP/y.out" "$TESTDATA/real/hogs.dat" && tail -1 "$TMP/y.out" | jq -r .type)" summary
 echo "1..$_n"
