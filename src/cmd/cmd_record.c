@@ -198,7 +198,7 @@ struct record {
 	struct sl_rec_affinity *aff;
 	/* policies, groups, kernel settings: written at the start and the end, re-read at exec */
 	struct sl_rec_context *sched;
-	struct sl_live *watch;		/* without --live: decodes the events the re-reads need */
+	struct sl_live *watch;		/* decodes the events the re-reads need, as pages are read */
 	struct sl_strtab *watch_strtab;
 	int watch_types[3];		/* their type ids: exec, migrate, fork (-1: none) */
 	bool poll_buffers;		/* buffer_percent set: a filling buffer wakes us */
@@ -611,10 +611,6 @@ static bool live_feed(struct record *rec, uint64_t limit, uint64_t give_up)
 			continue;
 		}
 		sl_model_feed(rec->model, &ev);
-		if (rec->aff)
-			sl_rec_affinity_event(rec->aff, &ev, rec->strtab);
-		if (rec->sched)
-			sl_rec_context_event(rec->sched, &ev, rec->strtab);
 		if (give_up && !(++n % 64) && mono_ns() >= give_up)
 			break;
 	}
@@ -762,7 +758,7 @@ static int read_pages(struct record *rec, int cpu, struct sl_error *err)
 
 			if (rec->live)
 				sl_live_add_page(rec->live, cpu, page);
-			else if (rec->watch)
+			if (rec->watch)
 				sl_live_scan_page(rec->watch, cpu, page, rec->watch_types,
 						  ARRAY_SIZE(rec->watch_types), watch_event, rec);
 		}
@@ -868,7 +864,7 @@ static int write_marker(void *ctx, const char *text)
 
 /*
  * The re-reads the events read so far asked for (drain() hands them
- * over, live_feed() with --live), at most max of them.
+ * over, with --live too), at most max of them.
  */
 static void affinity_watch(struct record *rec, size_t max)
 {
@@ -898,6 +894,32 @@ static void report_removed(const struct sl_tracefs *tfs)
 	for (size_t i = 0; i < tfs->nr_removed; i++)
 		fprintf(stderr, "schedlint record: removed the tracing instance %s/instances/%s: "
 			"the record that made it no longer runs\n", tfs->dir, tfs->removed[i]);
+}
+
+/*
+ * The decoder of the few events the re-reads follow, which drain() hands
+ * every page it reads.  With --live too, apart from the model's reader:
+ * that one is fed a drain round behind, and the last round only after
+ * tracing stopped, too late for a re-read (a short workload got none).
+ */
+static void setup_watch(struct record *rec)
+{
+	struct sl_dat_meta formats = rec->meta;
+	struct sl_error err;
+
+	/* the events it decodes have no kernel address to name: no kallsyms */
+	formats.kallsyms = NULL;
+	formats.kallsyms_len = 0;
+	rec->watch_strtab = sl_strtab_new();
+	rec->watch = sl_live_new(&formats, rec->watch_strtab, &err);
+	if (!rec->watch) {
+		warn_msg("record: %s: affinity changes during the recording are not followed",
+			 err.msg);
+		return;
+	}
+	rec->watch_types[0] = sl_live_event_id(rec->watch, "sched", "sched_process_exec");
+	rec->watch_types[1] = sl_live_event_id(rec->watch, "sched", "sched_migrate_task");
+	rec->watch_types[2] = sl_live_event_id(rec->watch, "sched", "sched_process_fork");
 }
 
 static int setup(struct record *rec, struct sl_error *err)
@@ -949,24 +971,7 @@ static int setup(struct record *rec, struct sl_error *err)
 	rec->batch = xmalloc((size_t)BATCH_PAGES * (size_t)rec->tfs.page_size);
 	rec->aff = sl_rec_affinity_new("/proc");
 	rec->sched = sl_rec_context_new("", NULL);
-	if (!rec->want_live) {
-		/* the events it decodes have no kernel address to name: no kallsyms */
-		struct sl_dat_meta formats = rec->meta;
-		struct sl_error werr2;
-
-		formats.kallsyms = NULL;
-		formats.kallsyms_len = 0;
-		rec->watch_strtab = sl_strtab_new();
-		rec->watch = sl_live_new(&formats, rec->watch_strtab, &werr2);
-		if (!rec->watch)
-			warn_msg("record: %s: affinity changes during the recording are not followed",
-				 werr2.msg);
-		else {
-			rec->watch_types[0] = sl_live_event_id(rec->watch, "sched", "sched_process_exec");
-			rec->watch_types[1] = sl_live_event_id(rec->watch, "sched", "sched_migrate_task");
-			rec->watch_types[2] = sl_live_event_id(rec->watch, "sched", "sched_process_fork");
-		}
-	}
+	setup_watch(rec);
 	rec->llc_spec = sl_llc_spec_from_sysfs("/sys/devices/system/cpu", rec->llc_from,
 						sizeof(rec->llc_from));
 
@@ -1148,10 +1153,14 @@ static int record_loop(struct record *rec, struct sl_error *err)
 		}
 		/* the re-reads (reads of /proc) within the run's budget too */
 		if (!more && mono_ns() < give_up &&
-		    (sl_rec_affinity_pending(rec->aff) || sl_rec_context_pending(rec->sched))) {
+		    (sl_rec_affinity_pending(rec->aff) || sl_rec_context_pending(rec->sched)))
 			affinity_watch(rec, REREADS_PER_RUN);
-			more = sl_rec_affinity_pending(rec->aff) > 0;
-		}
+		/*
+		 * some left, or the reading took the run's budget (--live reads
+		 * without one): the next run, not the next round, does them
+		 */
+		if (sl_rec_affinity_pending(rec->aff) || sl_rec_context_pending(rec->sched))
+			more = true;
 		now = mono_ns();
 		if (child_changed) {
 			child_changed = 0;

@@ -294,6 +294,41 @@ else
 		"$(diff "$TMP/live.report" "$TMP/file.report" | head -5)"
 fi
 
+# The re-reads with and without --live (issue 29): a task pinned by taskset
+# and exec'd, alive when CMD ends (CMD waits for it to write its pid, after
+# its exec; it then sleeps until we end it), is re-read after that exec:
+# the trace has its affinity, CPU 0, and its policy as re-read tokens
+# ("PID=0@TIME", "PID=POLICY/...@TIME"), not only in the final sweep.
+# --live fed the re-reads from the analysis, a drain round behind and the
+# last round after tracing stopped: a workload this short got none.
+for mode in plain --live; do
+	opt=; [ $mode = --live ] && opt=--live
+	rm -f "$TMP/pinned.pid"
+	run_bg "$TMP/out" "$TMP/err" $opt -o "$TMP/reread.dat" -- sh -c '
+		taskset -c 0 sh -c "echo \$\$ > \"\$0\"; exec sleep 60" "$0" &
+		while [ ! -s "$0" ]; do sleep 0.01; done' "$TMP/pinned.pid"
+	pinned=$(cat "$TMP/pinned.pid" 2>/dev/null)
+	[ -n "$pinned" ] && kill "$pinned" 2>/dev/null
+	expect_eq "re-reads ($mode): exit status" "$rc" 0
+	trace-cmd report "$TMP/reread.dat" 2>/dev/null |
+		sed -n 's/.*tracing_mark_write: //p' > "$TMP/markers"
+	if [ -z "$pinned" ]; then
+		fail "re-reads ($mode): the pinned task ran" "$(cat "$TMP/err")"
+	elif grep -Eq "^schedlint: affinity (.* )?$pinned=0@[0-9]+( |\$)" "$TMP/markers"; then
+		pass "re-reads ($mode): the pinned task's affinity, CPU 0, re-read after its exec"
+	else
+		fail "re-reads ($mode): the pinned task's affinity, CPU 0, re-read after its exec" \
+			"pid $pinned: $(grep -E "[ ,-]$pinned[=,-]|affinity $pinned[=,-]" "$TMP/markers" | cut -c1-300)"
+	fi
+	if [ -n "$pinned" ] &&
+	   grep -Eq "^schedlint: sched (.* )?$pinned=[a-z]+/[^ ]*@[0-9]+( |\$)" "$TMP/markers"; then
+		pass "re-reads ($mode): the pinned task's policy re-read after its exec"
+	else
+		fail "re-reads ($mode): the pinned task's policy re-read after its exec" \
+			"pid $pinned: $(grep "^schedlint: sched .*@" "$TMP/markers" | cut -c1-300)"
+	fi
+done
+
 # --live into a closed pipe: recording still ends cleanly
 {
 	"$SCHEDLINT" record --live --interval 100ms --duration 1 -o "$TMP/head.dat" 2>/dev/null &
