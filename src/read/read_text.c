@@ -568,8 +568,13 @@ static int pump(struct text_reader *r, struct sl_event *ev)
 	 * (2058 of 2079 lines not events), --deltatime (the time column
 	 * holds deltas: 2070 of 2079 go back) gave full reports of
 	 * meaningless numbers, exit 0 (issue 32, 21).  A real one has a few
-	 * (a cut line, the local clock's skew between CPUs).
+	 * (a cut line, the local clock's skew between CPUs).  Both judge
+	 * the whole text read once from its start: a reader sought by time
+	 * (explore's windows) reads parts of it again, after a seek back
+	 * every event is before the last one read, and the counts mix.
 	 */
+	if (r->sought)
+		return flush_lost(r, ev);
 	if (r->base.info.bad_lines > r->events && !r->lost_pending) {
 		sl_error_set(text_err(r), "not a trace: %llu of its %llu lines are not events "
 			     "(line %llu: \"%s\"; perf script -F without comm?)",
@@ -714,6 +719,8 @@ static int text_seek_time(struct sl_reader *base, uint64_t ts)
 	r->lost_flushed = 0;
 	r->gap_cpus = 0;
 	r->nr_gap_done = 0;
+	r->last_ts = 0;
+	r->sought = true;
 	return 0;
 }
 

@@ -105,6 +105,7 @@ struct text_reader {
 	size_t nr_gap_done, gap_done_alloc;
 	uint64_t last_ts;
 	uint64_t ts_back;		/* events stamped before one of an earlier line */
+	bool sought;			/* seek_time moved it: it reads parts, not the whole */
 	/* perf's lost-event records (placed) and its warning's count of them */
 	uint64_t perf_lost_records, perf_lost_warned;
 
