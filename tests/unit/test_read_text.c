@@ -869,18 +869,34 @@ static void test_detect_limit(void **state)
 {
 	static const char event[] =
 		"      sched-pipe-8337  [000]   913.685303: sched_wakeup:         migration/0:18 [0] CPU:000\n";
-	size_t size = 1000 * 4 + sizeof(event);
+	size_t size = 1000 * 4 + 999 * sizeof(event);
 	char *text = malloc(size);
 	struct sl_reader *r;
+	struct sl_event ev;
 	size_t len = 0;
 
+	/*
+	 * 999 lines that are not events before the first: still a trace, if
+	 * as many events follow (more lines that are not events than events
+	 * is not one: d2ea0b1)
+	 */
 	for (int i = 0; i < 999; i++)
 		len += (size_t)sprintf(text + len, "zz\n");
-	len += (size_t)sprintf(text + len, "%s", event);
+	for (int i = 0; i < 999; i++)
+		len += (size_t)sprintf(text + len, "%s", event);
 	assert_int_equal(open_text_n(text, len, 10, &r), 0);
-	assert_int_equal(read_all(r), 1);
+	assert_int_equal(read_all(r), 999);
 	assert_int_equal(r->info.bad_lines, 999);
 	assert_int_equal(r->info.first_bad_line, 1);
+	sl_reader_close(r);
+
+	/* ... and with one event only, refused at its end */
+	len = 999 * 3 + sizeof(event) - 1;
+	assert_int_equal(open_text_n(text, len, 10, &r), 0);
+	assert_int_equal(sl_reader_next(r, &ev), 1);
+	assert_int_equal(sl_reader_next(r, &ev), -EINVAL);
+	if (!strstr(err.msg, "not a trace: 999 of its 1000 lines are not events (line 1: \"zz\""))
+		fail_msg("error \"%s\"", err.msg);
 	sl_reader_close(r);
 
 	len = 0;
@@ -898,7 +914,7 @@ static void test_damaged_lines(void **state)
 		"          <idle>-0       [001] d.h1.   915.734507: call_function_single_entry: vector=251\n";
 	static const char cut[] =
 		"       record.sh-8357    [000] d..2.   915.734628: sched_switch: prev_comm=record.sh prev_pid=8357 prev_pr";
-	size_t huge = 1536 * 1024, size = huge + 20000 + 4 * sizeof(good) + sizeof(cut) + 64;
+	size_t huge = 1536 * 1024, size = huge + 20000 + 6 * sizeof(good) + sizeof(cut) + 64;
 	char *text = malloc(size);
 	struct sl_reader *r;
 	size_t len = 0;
@@ -916,12 +932,14 @@ static void test_damaged_lines(void **state)
 	memset(text + len, 'q', huge);				/* more than the read buffer */
 	len += huge;
 	text[len++] = '\n';
-	len += (size_t)sprintf(text + len, "%s", good);
+	/* as many events as damaged lines: a trace still (d2ea0b1) */
+	for (int i = 0; i < 3; i++)
+		len += (size_t)sprintf(text + len, "%s", good);
 	memcpy(text + len, cut, sizeof(cut) - 1);		/* no newline at the end */
 	len += sizeof(cut) - 1;
 
 	assert_int_equal(open_text_n(text, len, 10, &r), 0);
-	assert_int_equal(read_all(r), 3);
+	assert_int_equal(read_all(r), 5);
 	assert_int_equal(r->info.bad_lines, 5);
 	assert_int_equal(r->info.first_bad_line, 2);
 	sl_reader_close(r);
