@@ -386,6 +386,8 @@ struct sl_model {
 	uint32_t *folded_of;		/* by interned comm: index in folded + 1, 0 none */
 	size_t folded_of_alloc;
 	bool *folded_pids;		/* by cfg->pids index: a task of it was folded */
+	/* the folded tasks listed (active, in the filters), by enum sl_class_source */
+	uint64_t folded_class_source[3];
 
 	uint64_t first_ts, last_ts;	/* of all events */
 	bool stopped_at_to;		/* reading ended at an event past --to: the trace goes on */
@@ -582,6 +584,12 @@ enum sl_sched_class sl_task_class(const struct sl_model *m, const struct sl_task
 				  enum sl_class_source *source);
 /* Into the latency rows by class (the model calls it as it folds a task, and at the end). */
 void sl_class_take_task(struct sl_model *m, const struct sl_task *t);
+/*
+ * sl_class_sources (task_fold.c) - how many of the tasks the report lists (active, in
+ * the filters, the folded ones too) have their class from a recorded
+ * policy, from the prio, or not at all: n[enum sl_class_source].
+ */
+void sl_class_sources(const struct sl_model *m, uint64_t n[3]);
 /* The folded tasks of comm (interned), NULL none (task_fold.c). */
 const struct sl_folded_comm *sl_folded_comm(const struct sl_model *m, uint32_t comm);
 /* Did t run, wait or wake (the report lists such tasks, in the filters)? */

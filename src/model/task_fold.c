@@ -51,6 +51,7 @@ static struct sl_folded_comm *folded_row(struct sl_model *m, uint32_t comm)
 void sl_fold_task_numbers(struct sl_model *m, const struct sl_task *t)
 {
 	struct sl_folded_comm *f;
+	enum sl_class_source source;
 
 	m->tasks_folded++;
 	for (size_t i = 0; i < m->cfg->nr_pids; i++) {
@@ -65,6 +66,8 @@ void sl_fold_task_numbers(struct sl_model *m, const struct sl_task *t)
 	if (!sl_task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
 		return;
 	f->tasks++;
+	sl_task_class(m, t, &source);
+	m->folded_class_source[source]++;
 	f->wakeups += t->wakeups;
 	f->run_ns += t->run_ns;
 	f->wait_ns += t->wait_ns;
@@ -76,6 +79,22 @@ void sl_fold_task_numbers(struct sl_model *m, const struct sl_task *t)
 				 (t->worst.latency == f->worst.latency && t->worst.run_ts < f->worst.run_ts)))
 		f->worst = t->worst;
 	sl_hist_merge(&f->latency, &t->latency);
+}
+
+/* the folded tasks counted as they were folded, the kept ones now */
+void sl_class_sources(const struct sl_model *m, uint64_t n[3])
+{
+	for (int s = 0; s < 3; s++)
+		n[s] = m->folded_class_source[s];
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		const struct sl_task *t = m->tasks[i];
+		enum sl_class_source source;
+
+		if (!t || !sl_task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
+			continue;
+		sl_task_class(m, t, &source);
+		n[source]++;
+	}
 }
 
 void sl_fold_free(struct sl_model *m)

@@ -115,22 +115,12 @@ static void context_json(const struct sl_model *m, cJSON *root)
 	const struct sl_context *c = m->ctx;
 	cJSON *o = cJSON_AddObjectToObject(root, "context");
 	cJSON *groups;
-	uint64_t recorded = 0, inferred = 0, unknown = 0;
+	uint64_t n[3], recorded, inferred, unknown;
 
-	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		const struct sl_task *t = m->tasks[i];
-		enum sl_class_source source;
-
-		if (!t || !sl_task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
-			continue;
-		sl_task_class(m, t, &source);
-		if (source == SL_CLASS_FROM_NONE)
-			unknown++;
-		else if (source == SL_CLASS_FROM_POLICY)
-			recorded++;
-		else
-			inferred++;
-	}
+	sl_class_sources(m, n);
+	recorded = n[SL_CLASS_FROM_POLICY];
+	inferred = n[SL_CLASS_FROM_PRIO];
+	unknown = n[SL_CLASS_FROM_NONE];
 	cJSON_AddBoolToObject(o, "recorded", c && c->recorded);
 	fact_json(o, "hz", c ? &c->hz : &none);
 	fact_json(o, "hrtick", c ? &c->hrtick : &none);

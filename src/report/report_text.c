@@ -93,23 +93,13 @@ static void filter_lines(struct sl_report *r, struct sl_model *m);
 static void context_lines(struct sl_report *r, const struct sl_model *m)
 {
 	const struct sl_context *c = m->ctx;
-	uint64_t recorded = 0, inferred = 0, unknown = 0;
+	uint64_t n[3], recorded, inferred, unknown;
 	uint32_t autogroups = 0, cgroups = 0;
 
-	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		const struct sl_task *t = m->tasks[i];
-		enum sl_class_source source;
-
-		if (!t || !sl_task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
-			continue;
-		sl_task_class(m, t, &source);
-		if (source == SL_CLASS_FROM_NONE)
-			unknown++;
-		else if (source == SL_CLASS_FROM_POLICY)
-			recorded++;
-		else
-			inferred++;
-	}
+	sl_class_sources(m, n);
+	recorded = n[SL_CLASS_FROM_POLICY];
+	inferred = n[SL_CLASS_FROM_PRIO];
+	unknown = n[SL_CLASS_FROM_NONE];
 	if (c && (c->hz.value[0] || c->hrtick.value[0] || c->preempt.value[0] ||
 		  c->base_slice_ns)) {
 		const char *sep = "";
