@@ -21,7 +21,8 @@ recorder's; the others ended because the recorder slept.  A burst is
 the recorder's time on a CPU from a wakeup to its next sleep, its runs
 cut by preemptions added up: the work it did at a stretch, which the
 recorder controls whatever else the machine runs (a preemption stretches
-a run, never a burst's CPU time).
+a run, never a burst's CPU time).  over_long_us sums the bursts' time
+past --long-us, over_long_pct is its share of the bursts' time.
 """
 import argparse
 import json
@@ -125,6 +126,7 @@ def main():
     def summary(rs, span):
         lens = sorted((e - s) * 1e6 for s, e, _ in rs)
         bs = bursts(rs)
+        over = sum(b - a.long_us for b in bs if b > a.long_us)
         total = sum(lens)
         long_runs = [r for r in rs if (r[1] - r[0]) * 1e6 > a.long_us]
         return {
@@ -137,6 +139,9 @@ def main():
             'cpu_share_pct': round(100.0 * total / 1e6 / span, 2) if span > 0 else 0.0,
             'longest_burst_us': round(max(bs), 1) if bs else 0.0,
             'long_bursts': sum(1 for b in bs if b > a.long_us),
+            # the bursts' CPU time past --long-us, and its share of all of it
+            'over_long_us': round(over, 1),
+            'over_long_pct': round(100.0 * over / sum(bs), 1) if bs else 0.0,
         }
 
     span = (last_ts - first_ts) if events else 0.0

@@ -12,12 +12,21 @@
 #    time from a wakeup to its next sleep, runs cut by preemptions added
 #    up.  A loaded machine preempts anything, and a preempted run is as
 #    long as the scheduler makes it: what the recorder controls is how
-#    much it works before it sleeps, and that must stay under 500 us (it
-#    works 150 us at a time).  The recorder before issue 36 worked 3-15
-#    ms at a stretch in every recording.  CPU time can still be stretched
-#    by interrupts or a hypervisor taking the vCPU away, so up to three
-#    recordings: one without a burst over 500 us passes.  Then analyze
-#    must name the task that wrote the workload marker as the recorder.
+#    much it works before it sleeps (150 us at a time, 40-50 bursts in
+#    a recording).  The recorder before issue 36 worked 3-15 ms at a
+#    stretch in every recording: 4-8 of its 5-9 runs over 500 us, most of
+#    its CPU time past 500 us into a burst.  But the trace's clock runs
+#    on while interrupts or the hypervisor (steal) take the vCPU away, so
+#    on a loaded VM a burst of 150 us can show as 865 us: no single burst
+#    may decide.  The test: the bursts' time past 500 us, summed, is at
+#    most 20% of the recorder's time in bursts while the workload ran
+#    (bench/record_cost.py over_long_pct), in one of up to three
+#    recordings.  Measured: this recorder 0% (one recording of 17 had a
+#    burst stretched to 2.6 ms: 22%; the 865 us seen at load 8-17 is 5%),
+#    the recorder before issue 36 (5fcbb90, 14-16 ms bursts) 96-97%, a
+#    build slowed on purpose to work 2 ms every 8th run 44-47%.  Then
+#    analyze must name the task that wrote the workload marker as the
+#    recorder.
 # 3. --live states its own cost, apart from the recording's.
 . tests/lib.sh
 
@@ -60,16 +69,17 @@ for attempt in 1 2 3; do
 	[ $rc = 0 ] || break
 	trace-cmd report -N "$TMP/pipe.dat" 2>/dev/null |
 		python3 bench/record_cost.py --marker --workload-marker > "$TMP/cost.json"
-	long=$(json "$TMP/cost.json" 'd["while_workload"]["long_bursts"]')
-	[ "$long" = 0 ] && break
+	ok=$(json "$TMP/cost.json" 'd["while_workload"]["over_long_pct"] <= 20')
+	[ "$ok" = True ] && break
 done
 expect_eq "record: exit status" "$rc" 0
-if [ "$long" = 0 ]; then
-	pass "record: no burst of its own over 500 us while the workload ran ($(json "$TMP/cost.json" \
-'"%d events, recorder %.1f ms in %d runs, longest burst %d us" % (d["events"],
- d["while_workload"]["run_ms"], d["while_workload"]["runs"], d["while_workload"]["longest_burst_us"])'))"
+if [ "$ok" = True ]; then
+	pass "record: its bursts while the workload ran past 500 us for at most 20% of their time ($(json "$TMP/cost.json" \
+'"%d events, recorder %.1f ms in %d runs, longest burst %d us, %.1f%% past 500 us" % (d["events"],
+ d["while_workload"]["run_ms"], d["while_workload"]["runs"], d["while_workload"]["longest_burst_us"],
+ d["while_workload"]["over_long_pct"])'), attempt $attempt)"
 else
-	fail "record: no burst of its own over 500 us while the workload ran" \
+	fail "record: its bursts while the workload ran past 500 us for at most 20% of their time" \
 		"3 recordings; the last: $(cat "$TMP/cost.json") (load $(cut -d' ' -f1-3 /proc/loadavg))"
 fi
 
