@@ -126,7 +126,8 @@ static void findings_lines(struct xp *x, struct overview *ov)
 		 "worst", "what");
 	for (int k = 0; k < SL_KIND__COUNT; k++) {
 		const struct sl_kind_summary *s = &fs->summary[k];
-		bool bad = s->count && sl_kinds[k].listed;
+		/* a configuration finding (late-preemption-at-tick) is the kernel's design: not red */
+		bool bad = s->count && sl_kinds[k].listed && !sl_kinds[k].configuration;
 
 		/* sync-wake-local is a measurement: its "what" says so */
 		struct ov_line *l = add_line(ov, bad ? x->attrs[XP_A_BAD] : A_NORMAL,
