@@ -216,7 +216,7 @@ struct lp_class_sum {
  * tick after its slice is the kernel's design (late-preemption-at-tick)
  * or a finding.  hrtick_state() is the one place that decides it.
  */
-enum lp_hrtick { LP_HRTICK_UNKNOWN = 0, LP_HRTICK_OFF };
+enum lp_hrtick { LP_HRTICK_UNKNOWN = 0, LP_HRTICK_OFF, LP_HRTICK_ON };
 
 struct lp_priv {
 	enum sl_slice_model model;
@@ -254,6 +254,7 @@ struct lp_priv {
 	enum lp_hrtick hrtick;
 	char hrtick_source[160];		/* where hrtick came from, for people */
 	const char *hrtick_source_key;		/* ... and for the JSON */
+	char hrtick_short[48];			/* ... and for the first screen */
 	/* distributions: contended runs judged, and the wait of preempted tasks */
 	struct sl_hist contended_run;		/* t1 - max(t0, tc) */
 	struct sl_hist preempted_wait;		/* switched out runnable -> switched in */
@@ -1380,10 +1381,11 @@ static void classify_at_end(struct lp_priv *p, struct sl_model *m, struct sl_ana
 /*
  * hrtick_state - is HRTICK off on the traced machine, and how do we know
  *
- * The trace does not carry the scheduler's features.  Until a recorded
- * marker says (schedlint record, where debugfs is readable), the tick
- * pattern decides: when the late preemptions came at the tick (the cause
- * line: 80% of at least LP_MIN_LATE, HZ known), HRTICK is taken as off;
+ * What schedlint record read and wrote into the trace goes first (its
+ * kernel marker: hrtick=off@debugfs, ...@default when debugfs was not
+ * readable and the kernel's default was taken).  Else the tick pattern
+ * decides: when the late preemptions came at the tick (the cause line:
+ * 80% of at least LP_MIN_LATE, HZ known), HRTICK is taken as off;
  * otherwise it is unknown and no run is set apart.
  */
 static void hrtick_state(struct lp_priv *p, struct sl_model *m)
@@ -1391,10 +1393,23 @@ static void hrtick_state(struct lp_priv *p, struct sl_model *m)
 	p->hrtick = LP_HRTICK_UNKNOWN;
 	p->hrtick_source_key = NULL;
 	p->hrtick_source[0] = '\0';
+	p->hrtick_short[0] = '\0';
+	if (m->ctx && m->ctx->hrtick.value[0]) {
+		const struct sl_kernel_fact *f = &m->ctx->hrtick;
+
+		p->hrtick = !strcmp(f->value, "on") ? LP_HRTICK_ON : LP_HRTICK_OFF;
+		p->hrtick_source_key = "recorded";
+		snprintf(p->hrtick_source, sizeof(p->hrtick_source),
+			 "recorded by schedlint record (from %s)", f->from[0] ? f->from : "?");
+		snprintf(p->hrtick_short, sizeof(p->hrtick_short), "recorded, %s",
+			 f->from[0] ? f->from : "?");
+		return;
+	}
 	if (!p->cause[0])
 		return;
 	p->hrtick = LP_HRTICK_OFF;
 	p->hrtick_source_key = "tick pattern";
+	snprintf(p->hrtick_short, sizeof(p->hrtick_short), "tick pattern");
 	snprintf(p->hrtick_source, sizeof(p->hrtick_source),
 		 "assumed from the tick pattern: %" PRIu64 " of %" PRIu64
 		 " late preemptions came at the tick, HZ=%d", p->at_tick, p->late_preempt, sl_hz(m));
@@ -1601,7 +1616,7 @@ static void lp_report_summary(struct sl_analyzer *a, struct sl_model *m, struct 
 	/* three lines under the findings table: the first screen is 24 */
 	sl_report_wrap(r, 2, 11, "%-8s off (%s): %" PRIu64 " runs went on to the tick past their"
 		       " slice, %s (%s%s%s); HRTICK would save their waiters %s: echo HRTICK >"
-		       " /sys/kernel/debug/sched/features", "HRTICK", p->hrtick_source_key, s->count,
+		       " /sys/kernel/debug/sched/features", "HRTICK", p->hrtick_short, s->count,
 		       cost, sl_color(r, SL_C_YELLOW), sl_kinds[SL_KIND_LATE_PREEMPTION_AT_TICK].name,
 		       sl_color(r, SL_C_RESET), saved);
 }
@@ -1648,8 +1663,9 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 		fputc('\n', r->out);
 	}
 	fprintf(r->out, "  HRTICK   %s", p->hrtick == LP_HRTICK_OFF ? "off, " :
+		p->hrtick == LP_HRTICK_ON ? "on (runs at the tick stay late-preemption), " :
 		"unknown (the trace does not say; runs at the tick stay late-preemption)");
-	if (p->hrtick == LP_HRTICK_OFF)
+	if (p->hrtick != LP_HRTICK_UNKNOWN)
 		fputs(p->hrtick_source, r->out);
 	fputc('\n', r->out);
 	if (p->late) {
@@ -1783,7 +1799,8 @@ static void lp_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 
 		class_merge(&t, &p->class_total[LP_NO_TICK]);
 
-		cJSON_AddStringToObject(h, "state", p->hrtick == LP_HRTICK_OFF ? "off" : "unknown");
+		cJSON_AddStringToObject(h, "state", p->hrtick == LP_HRTICK_OFF ? "off" :
+					p->hrtick == LP_HRTICK_ON ? "on" : "unknown");
 		if (p->hrtick_source_key) {
 			cJSON_AddStringToObject(h, "source", p->hrtick_source_key);
 			cJSON_AddStringToObject(h, "why", p->hrtick_source);

@@ -105,6 +105,14 @@ PY
 if [ $? = 0 ]; then pass "hogs --slice-model cfs: 3 ms slices for 4 dd ($out)"
 else fail "hogs --slice-model cfs: 3 ms slices for 4 dd" "$out"; fi
 
+# groups.dat was recorded with its kernel settings (hrtick=off@default):
+# the recorded HRTICK decides, not the tick pattern; the tick-class runs
+# are set apart, late-preemption keeps the later ones (issue 29)
+"$SCHEDLINT" analyze --json "$TESTDATA/real/groups.dat" > "$TMP/groups.json" 2>/dev/null
+expect_eq "groups.dat: HRTICK off as recorded, the runs by the tick apart" \
+	"$(json "$TMP/groups.json" 'd["late_preemption"]["hrtick"]["state"], d["late_preemption"]["hrtick"]["source"], d["summary"]["late-preemption"]["count"], d["summary"]["late-preemption-at-tick"]["count"]')" \
+	"('off', 'recorded', 6, 328)"
+
 pinned=$TESTDATA/real/pipe-pinned.dat
 "$SCHEDLINT" analyze --json "$pinned" > "$TMP/pinned.json" 2>/dev/null
 expect_eq "pipe-pinned: no late preemption" \
