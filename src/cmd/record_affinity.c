@@ -343,8 +343,12 @@ int sl_rec_affinity_flush_some(struct sl_rec_affinity *ra, size_t max, sl_rec_wr
 	for (size_t i = 0; i < n; i++)
 		ra->last[i] = ra->rereads[i].pid;
 	ra->nr_last = n;
-	/* the rest wait for the next flush, in the order they were asked for */
-	memmove(ra->rereads, ra->rereads + n, (ra->nr_rereads - n) * sizeof(*ra->rereads));
+	/*
+	 * the rest wait for the next flush, in the order they were asked for
+	 * (none asked: rereads is still NULL, no memmove of it)
+	 */
+	if (ra->nr_rereads > n)
+		memmove(ra->rereads, ra->rereads + n, (ra->nr_rereads - n) * sizeof(*ra->rereads));
 	ra->nr_rereads -= n;
 	return o.err;
 }
