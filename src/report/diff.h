@@ -121,6 +121,10 @@ int sl_diff_build(struct sl_diff *d, const struct sl_diff_opts *opts, char *err,
 int sl_diff_add_rule(struct sl_diff *d, struct sl_rule *r, char *err, size_t errlen);
 void sl_diff_note(struct sl_diff *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sl_diff_free(struct sl_diff *d);
+/* The cells every form of the table shares: "+82.4%", "0.008", "FAIL"/"ok"/... */
+const char *sl_diff_pct_cell(char *buf, size_t len, const struct sl_diff_cell *c);
+const char *sl_diff_p_cell(char *buf, size_t len, const struct sl_diff_cell *c);
+const char *sl_diff_verdict_word(int v);
 /* The comparison as one self-contained HTML page (diff_html.c), and the page of an error. */
 void sl_diff_print_html(const struct sl_diff *d, FILE *out);
 void sl_diff_print_html_error(FILE *out, const char *message);

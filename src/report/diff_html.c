@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "report.h"
 #include "util/util.h"
 
 #define PLOT_W		960
@@ -36,42 +37,12 @@ static const struct { const char *metric, *label; } points[] = {
 };
 #define NR_POINTS (sizeof(points) / sizeof(points[0]))
 
-static void esc(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
-	}
-}
-
 static const struct sl_diff_row *row_named(const struct sl_diff *d, const char *name)
 {
 	for (size_t i = 0; i < d->nr_rows; i++)
 		if (!strcmp(d->rows[i].name, name))
 			return &d->rows[i];
 	return NULL;
-}
-
-static const char *verdict_word(int v)
-{
-	switch (v) {
-	case SL_VERDICT_FAIL:
-	case SL_VERDICT_UNMEASURED:
-		return "FAIL";
-	case SL_VERDICT_NOISE:
-		return "noise";
-	case SL_VERDICT_PASS:
-		return "ok";
-	case SL_VERDICT_SKIP:
-		return "skip";
-	default:
-		return "";
-	}
 }
 
 static const char css[] =
@@ -169,21 +140,12 @@ static void distributions(const struct sl_diff *d, FILE *out)
 static void cell_pct(FILE *out, const struct sl_diff *d, const struct sl_diff_cell *c)
 {
 	bool sig = sl_diff_significant(d, c);
+	char b[32];
 
-	if (!c->compared)
-		fputs("<td>-</td>", out);
-	else if (isinf(c->pct))
-		fprintf(out, "<td%s>%sinf%s</td>", sig ? " class=\"sig\"" : "", c->pct > 0 ? "+" : "-",
-			sig ? "*" : "");
-	else
-		fprintf(out, "<td%s>%+.1f%%%s</td>", sig ? " class=\"sig\"" : "",
-			fabs(c->pct) < 0.05 ? 0.0 : c->pct, sig ? "*" : "");
-	if (!c->compared || !c->tested)
-		fputs("<td>-</td>", out);
-	else if (c->p < 0.001)
-		fputs("<td>&lt;0.001</td>", out);
-	else
-		fprintf(out, "<td>%.3f</td>", c->p);
+	fprintf(out, "<td%s>%s%s</td><td>", sig ? " class=\"sig\"" : "",
+		sl_diff_pct_cell(b, sizeof(b), c), sig ? "*" : "");
+	sl_html_text(out, sl_diff_p_cell(b, sizeof(b), c));
+	fputs("</td>", out);
 }
 
 static void table(const struct sl_diff *d, FILE *out)
@@ -206,7 +168,7 @@ static void table(const struct sl_diff *d, FILE *out)
 		shown++;
 		fprintf(out, "<tr%s><td class=\"l\">", sl_verdict_failed(row->verdict) ?
 			" class=\"fail\"" : "");
-		esc(out, row->name);
+		sl_html_text(out, row->name);
 		fputs("</td>", out);
 		for (size_t s = 0; s < d->nr_sides; s++) {
 			const struct sl_diff_cell *c = &row->cells[s];
@@ -217,7 +179,7 @@ static void table(const struct sl_diff *d, FILE *out)
 				cell_pct(out, d, c);
 		}
 		fprintf(out, "<td class=\"l\">%s</td></tr>\n", row->verdict >= 0 ?
-			verdict_word(row->verdict) : "");
+			sl_diff_verdict_word(row->verdict) : "");
 	}
 	fputs("</table>\n", out);
 	if (d->zero_hidden || d->comms_hidden)
@@ -246,10 +208,10 @@ static void rules(const struct sl_diff *d, FILE *out)
 
 			fprintf(out, "<tr%s><td class=\"l\"><code>", sl_verdict_failed(v) ?
 				" class=\"fail\"" : "");
-			esc(out, dr->rule.text);
+			sl_html_text(out, dr->rule.text);
 			fprintf(out, "</code></td><td class=\"l\">%s</td><td class=\"l\">%s</td>"
-				"<td class=\"l w\">", d->sides[s].name, verdict_word(v));
-			esc(out, dr->results[s].why);
+				"<td class=\"l w\">", d->sides[s].name, sl_diff_verdict_word(v));
+			sl_html_text(out, dr->results[s].why);
 			fputs("</td></tr>\n", out);
 		}
 	}
@@ -272,7 +234,7 @@ void sl_diff_print_html(const struct sl_diff *d, FILE *out)
 		fprintf(out, "<li>%s: ", d->sides[s].name);
 		for (size_t r = 0; r < d->sides[s].nr; r++) {
 			fputs(r ? ", <code>" : "<code>", out);
-			esc(out, d->sides[s].runs[r].path);
+			sl_html_text(out, d->sides[s].runs[r].path);
 			fputs("</code>", out);
 		}
 		fputs("</li>\n", out);
@@ -280,7 +242,7 @@ void sl_diff_print_html(const struct sl_diff *d, FILE *out)
 	fputs("</ul>\n", out);
 	for (size_t i = 0; i < d->nr_notes; i++) {
 		fputs("<p class=\"note\">", out);
-		esc(out, d->notes[i]);
+		sl_html_text(out, d->notes[i]);
 		fputs("</p>\n", out);
 	}
 	fputs("</section>\n", out);
@@ -295,6 +257,6 @@ void sl_diff_print_html_error(FILE *out, const char *message)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<title>schedlint diff</title></head><body>\n<h1>schedlint diff</h1>\n"
 	      "<section id=\"verdict\"><p><b>ERROR: the runs could not be compared.</b></p><pre>", out);
-	esc(out, message && *message ? message : "see the job's standard error");
+	sl_html_text(out, message && *message ? message : "see the job's standard error");
 	fputs("</pre></section>\n</body></html>\n", out);
 }

@@ -80,7 +80,7 @@ static const char *delta_cell(char *buf, size_t len, enum sl_metric_unit unit,
 	return sl_metric_fmt_delta(buf, len, unit, c->delta);
 }
 
-static const char *pct_cell(char *buf, size_t len, const struct sl_diff_cell *c)
+const char *sl_diff_pct_cell(char *buf, size_t len, const struct sl_diff_cell *c)
 {
 	if (!c->compared)
 		snprintf(buf, len, "-");
@@ -93,7 +93,7 @@ static const char *pct_cell(char *buf, size_t len, const struct sl_diff_cell *c)
 	return buf;
 }
 
-static const char *p_cell(char *buf, size_t len, const struct sl_diff_cell *c)
+const char *sl_diff_p_cell(char *buf, size_t len, const struct sl_diff_cell *c)
 {
 	if (!c->compared || !c->tested)
 		snprintf(buf, len, "-");
@@ -113,7 +113,7 @@ static bool significant(const struct sl_diff *d, const struct sl_diff_cell *c)
 static const char *pct_cell_marked(char *buf, size_t len, const struct sl_diff *d,
 				   const struct sl_diff_cell *c)
 {
-	pct_cell(buf, len, c);
+	sl_diff_pct_cell(buf, len, c);
 	if (significant(d, c) && strlen(buf) + 1 < len)
 		strcat(buf, "*");
 	return buf;
@@ -139,12 +139,12 @@ static const char *variant_cell(char *buf, size_t len, const struct sl_diff *d,
 	else if (row->unit == SL_UNIT_PERCENT)
 		sl_metric_fmt_delta(pct, sizeof(pct), row->unit, c->delta);
 	else
-		pct_cell(pct, sizeof(pct), c);
+		sl_diff_pct_cell(pct, sizeof(pct), c);
 	snprintf(buf, len, "%s (%s)%s", med, pct, significant(d, c) ? "*" : "");
 	return buf;
 }
 
-static const char *verdict_word(int v)
+const char *sl_diff_verdict_word(int v)
 {
 	switch (v) {
 	case SL_VERDICT_FAIL:
@@ -262,7 +262,7 @@ static void text_members(const struct sl_diff *d, const struct sl_diff_rule *dr,
 
 		if (v == SL_VERDICT_PASS)
 			continue;
-		fprintf(f, "         %s%-5s%s  ", sl_color(r, verdict_color(v)), verdict_word(v),
+		fprintf(f, "         %s%-5s%s  ", sl_color(r, verdict_color(v)), sl_diff_verdict_word(v),
 			sl_color(r, SL_C_RESET));
 		pad_right(f, d->rows[dr->members[m]].name, nw);
 		fprintf(f, "  %s\n", res->why);
@@ -289,7 +289,7 @@ static void text_rules(const struct sl_diff *d, FILE *f, const struct sl_report 
 			int v = (int)res->verdict;
 
 			rule_label(d, &d->rules[i], s, label, sizeof(label));
-			fprintf(f, "  %s%-5s%s  ", sl_color(r, verdict_color(v)), verdict_word(v),
+			fprintf(f, "  %s%-5s%s  ", sl_color(r, verdict_color(v)), sl_diff_verdict_word(v),
 				sl_color(r, SL_C_RESET));
 			pad_right(f, label, rw);
 			fprintf(f, "  %s\n", res->why);
@@ -320,7 +320,7 @@ static void text_two_sides(const struct sl_diff *d, FILE *f, const struct sl_rep
 		side_cell(cells[i][1], CELL, row->unit, &row->cells[1].range);
 		delta_cell(cells[i][2], CELL, row->unit, &row->cells[1]);
 		pct_cell_marked(cells[i][3], CELL, d, &row->cells[1]);
-		p_cell(cells[i][4], CELL, &row->cells[1]);
+		sl_diff_p_cell(cells[i][4], CELL, &row->cells[1]);
 		w[0] = MAX(w[0], MIN(columns(row->name), 48));
 		for (int c = 0; c < ncol; c++)
 			w[c + 1] = MAX(w[c + 1], columns(cells[i][c]));
@@ -346,7 +346,7 @@ static void text_two_sides(const struct sl_diff *d, FILE *f, const struct sl_rep
 		}
 		if (row->verdict >= 0)
 			fprintf(f, "  %s%s%s", sl_color(r, verdict_color(row->verdict)),
-				sl_verdict_failed(row->verdict) ? "<< FAIL" : verdict_word(row->verdict),
+				sl_verdict_failed(row->verdict) ? "<< FAIL" : sl_diff_verdict_word(row->verdict),
 				sl_color(r, SL_C_RESET));
 		fprintf(f, "%s\n", sl_color(r, SL_C_RESET));
 	}
@@ -395,7 +395,7 @@ static void text_variants(const struct sl_diff *d, FILE *f, const struct sl_repo
 		}
 		if (row->verdict >= 0)
 			fprintf(f, "  %s%s%s", sl_color(r, verdict_color(row->verdict)),
-				sl_verdict_failed(row->verdict) ? "<< FAIL" : verdict_word(row->verdict),
+				sl_verdict_failed(row->verdict) ? "<< FAIL" : sl_diff_verdict_word(row->verdict),
 				sl_color(r, SL_C_RESET));
 		fprintf(f, "%s\n", sl_color(r, SL_C_RESET));
 	}
@@ -584,7 +584,7 @@ void sl_diff_print_markdown(const struct sl_diff *d, FILE *f)
 			md_cell_text(f, delta_cell(a, sizeof(a), row->unit, &row->cells[1]));
 			md_cell_text(f, pct_cell_marked(a, sizeof(a), d, &row->cells[1]));
 			if (d->multi)
-				md_cell_text(f, p_cell(a, sizeof(a), &row->cells[1]));
+				md_cell_text(f, sl_diff_p_cell(a, sizeof(a), &row->cells[1]));
 		} else {
 			for (size_t s = 0; s < d->nr_sides; s++)
 				md_cell_text(f, variant_cell(a, sizeof(a), d, row, s));

@@ -31,6 +31,8 @@ void sl_report_text_facts(struct sl_report *r, struct sl_model *m);
 /* The report as one self-contained HTML page (report_html.c); the time
  * plots need sl_timeline_analyzer among the model's analyzers. */
 void sl_report_html(FILE *out, struct sl_model *m, const char *path);
+/* s as HTML text or attribute value: the entities, colour codes dropped. */
+void sl_html_text(FILE *out, const char *s);
 /*
  * The same report written to out as cJSON_Print() prints it, without a
  * tree of the whole of it: the tasks, comms and findings (and an

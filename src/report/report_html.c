@@ -38,7 +38,7 @@ static const char *const kind_color[] = { "#D55E00", "#0072B2", "#009E73", "#CC7
 					  "#56B4E9", "#000000" };
 #define NR_KIND_COLORS (sizeof(kind_color) / sizeof(kind_color[0]))
 
-static void esc(FILE *out, const char *s)
+void sl_html_text(FILE *out, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -178,7 +178,7 @@ static void summary(struct page *p)
 	fputs("<section id=\"summary\"><h2>Summary</h2>\n", out);
 	if (m->workload_pid) {
 		fprintf(out, "<p>Workload: <code>");
-		esc(out, m->workload_cmd);
+		sl_html_text(out, m->workload_cmd);
 		fprintf(out, "</code> (pid %d, %" PRIu32 " tasks)</p>\n", m->workload_pid,
 			m->nr_workload_tasks);
 	}
@@ -236,7 +236,7 @@ static void worst_moments(struct page *p)
 		sl_finding_message(f, m, msg, sizeof(msg));
 		fprintf(out, "<li><b>%s</b> %s cpu%d, cost %s: ", sl_kinds[f->kind].name,
 			fmt_ts(ts, sizeof(ts), f->ts), f->cpu, fmt_duration(a, sizeof(a), f->cost));
-		esc(out, msg);
+		sl_html_text(out, msg);
 		mem = open_memstream(&text, &size);
 		if (mem) {
 			r.out = mem;
@@ -245,7 +245,7 @@ static void worst_moments(struct page *p)
 			sl_report_look_at(&r, m, 0, f, false);
 			fclose(mem);
 			fputs("<br><code>", out);
-			esc(out, text);
+			sl_html_text(out, text);
 			fputs("</code>", out);
 			free(text);
 			text = NULL;
@@ -567,7 +567,7 @@ static void marks(struct page *p, double y0, double row_h)
 			sl_finding_message(f, m, msg, sizeof(msg));
 			fprintf(p->out, "<title>%s %s cpu%d %s: ", sl_kinds[k].name,
 				fmt_ts(ts, sizeof(ts), f->ts), f->cpu, fmt_duration(a, sizeof(a), f->cost));
-			esc(p->out, msg);
+			sl_html_text(p->out, msg);
 			fprintf(p->out, "</title>%s", marker_end(k));
 		}
 	}
@@ -714,7 +714,7 @@ static void findings(struct page *p)
 		fprintf(out, "<section id=\"kind-%s\" class=\"kind\"><h2>%s: %" PRIu64 " found</h2>\n",
 			sl_kinds[k].name, sl_kinds[k].name, s->count);
 		fputs("<p class=\"note\">", out);
-		esc(out, sl_kinds[k].what);
+		sl_html_text(out, sl_kinds[k].what);
 		fputs("</p>\n", out);
 		if (!nr) {
 			fputs("<p>None.</p></section>\n", out);
@@ -728,9 +728,9 @@ static void findings(struct page *p)
 				"&#9673;</a></td><td class=\"l\">%s</td><td>%d</td><td>%s</td>"
 				"<td class=\"l\">", k, i, fmt_ts(ts, sizeof(ts), f->ts), f->cpu,
 				fmt_duration(a, sizeof(a), f->cost));
-			esc(out, sl_str(m->strtab, f->comm));
+			sl_html_text(out, sl_str(m->strtab, f->comm));
 			fprintf(out, ":%d</td><td class=\"l w\">", f->pid);
-			esc(out, msg);
+			sl_html_text(out, msg);
 			fputs("</td></tr>\n", out);
 		}
 		fputs("</table>\n", out);
@@ -760,7 +760,7 @@ static void text_part(struct page *p, const char *id, const char *title,
 	part(&r, p->m);
 	fclose(mem);
 	fprintf(p->out, "<section id=\"%s\"><h2>%s</h2><pre>", id, title);
-	esc(p->out, text[0] == '\n' ? text + 1 : text);
+	sl_html_text(p->out, text[0] == '\n' ? text + 1 : text);
 	fputs("</pre></section>\n", p->out);
 	free(text);
 }
@@ -773,10 +773,10 @@ void sl_report_html(FILE *out, struct sl_model *m, const char *path)
 	p.t1 = MAX(m->last_ts, p.t0 + 1);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width\">\n<title>schedlint: ", out);
-	esc(out, path);
+	sl_html_text(out, path);
 	fprintf(out, "</title>\n<style>\n%s</style></head><body>\n<h1>schedlint %s &mdash; ", css,
 		SCHEDLINT_VERSION);
-	esc(out, path);
+	sl_html_text(out, path);
 	fputs("</h1>\n<nav><a href=\"#summary\">summary</a><a href=\"#latency\">latency</a>"
 	      "<a href=\"#latency-time\">latency over time</a>"
 	      "<a href=\"#cpus\">CPUs over time</a><a href=\"#findings\">findings</a>"
