@@ -16,6 +16,7 @@
 
 #include "cmds.h"
 #include "options.h"
+#include "output.h"
 #include "report/export.h"
 #include "schedlint/analysis.h"
 #include "schedlint/findings.h"
@@ -119,10 +120,10 @@ int cmd_export(int argc, char **argv)
 	struct sl_error err = { "" };
 	struct export_run x = { 0 };
 	const char *path = NULL, *i_path = NULL, *out_path = NULL;
-	char *tmp = NULL, trace_id[64] = "";
+	char trace_id[64] = "";
+	struct sl_whole whole = { 0 };
 	bool max_given = false;
-	int c, fd, status = 2;
-	struct stat st;
+	int c, status = 2;
 
 	sl_config_init(&cfg);
 	optind = 1;
@@ -193,22 +194,9 @@ int cmd_export(int argc, char **argv)
 	}
 
 	/* a temporary file beside FILE, renamed onto it when all went well */
-	tmp = xmalloc(strlen(out_path) + 16);
-	sprintf(tmp, "%s.XXXXXX", out_path);
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(x.out = fdopen(fd, "wb"))) {
-		error_msg("%s: cannot write: %s", out_path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (sl_whole_open(&whole, out_path))
 		goto out;
-	}
-	/* mkstemp makes it 0600: give it what a new file gets */
-	{
-		mode_t mask = umask(0);
-
-		umask(mask);
-		fchmod(fd, 0666 & ~mask);
-	}
+	x.out = whole.f;
 	if (x.format == FMT_PFTRACE)
 		x.pf = sl_pftrace_new(x.out, &cfg);
 
@@ -220,34 +208,12 @@ int cmd_export(int argc, char **argv)
 		sl_pftrace_finish(x.pf, an->model, path);
 	else
 		sl_ndjson_finish(x.nd, an->model, path);
-	if (fflush(x.out) || ferror(x.out)) {
-		error_msg("%s: %s", out_path, strerror(errno ? errno : EIO));
-		goto out;
-	}
-	if (fclose(x.out)) {
-		x.out = NULL;
-		error_msg("%s: %s", out_path, strerror(errno));
-		goto out;
-	}
 	x.out = NULL;
-	if (stat(out_path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		error_msg("%s: is a directory", out_path);
+	if (sl_whole_commit(&whole))
 		goto out;
-	}
-	if (rename(tmp, out_path) < 0) {
-		error_msg("%s: %s", out_path, strerror(errno));
-		goto out;
-	}
-	free(tmp);
-	tmp = NULL;
 	status = 0;
 out:
-	if (x.out)
-		fclose(x.out);
-	if (tmp) {
-		unlink(tmp);
-		free(tmp);
-	}
+	sl_whole_abort(&whole);
 	sl_pftrace_free(x.pf);
 	sl_ndjson_free(x.nd);
 	sl_analysis_free(an);

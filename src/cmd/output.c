@@ -123,45 +123,82 @@ int sl_html_path_check(const char *cmd, const char *path)
 	return -1;
 }
 
-int sl_write_whole(const char *path, void (*fn)(FILE *f, const void *arg), const void *arg)
+int sl_whole_open(struct sl_whole *w, const char *path)
 {
 	size_t len = strlen(path) + 16;
-	char *tmp = xmalloc(len);
-	int fd, ret = -1;
-	FILE *f;
+	mode_t mask = umask(0);
+	int fd;
 
-	snprintf(tmp, len, "%s.tmp.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		error_msg("%s: cannot write it: %s", path, strerror(errno));
-		free(tmp);
+	umask(mask);
+	w->path = path;
+	w->f = NULL;
+	w->tmp = xmalloc(len);
+	snprintf(w->tmp, len, "%s.tmp.XXXXXX", path);
+	fd = mkstemp(w->tmp);
+	if (fd < 0 || !(w->f = fdopen(fd, "wb"))) {
+		error_msg("%s: cannot write: %s", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(w->tmp);
+		}
+		free(w->tmp);
+		w->tmp = NULL;
 		return -1;
 	}
-	fchmod(fd, 0644);
-	f = fdopen(fd, "w");
-	if (!f) {
-		error_msg("%s: %s", path, strerror(errno));
-		close(fd);
-		goto out;
-	}
-	fn(f, arg);
+	/* mkstemp makes it 0600: give it what a new file gets */
+	fchmod(fd, 0666 & ~mask);
+	return 0;
+}
+
+int sl_whole_commit(struct sl_whole *w)
+{
+	struct stat st;
+	FILE *f = w->f;
+
+	w->f = NULL;
 	if (fflush(f) || ferror(f)) {
-		error_msg("%s: write error: %s", path, strerror(errno ? errno : EIO));
+		error_msg("%s: write error: %s", w->path, strerror(errno ? errno : EIO));
 		fclose(f);
-		goto out;
+		goto fail;
 	}
 	if (fclose(f)) {
-		error_msg("%s: write error: %s", path, strerror(errno));
-		goto out;
+		error_msg("%s: write error: %s", w->path, strerror(errno));
+		goto fail;
 	}
-	if (rename(tmp, path)) {
-		error_msg("%s: %s", path, strerror(errno));
-		goto out;
+	if (stat(w->path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		error_msg("%s: is a directory", w->path);
+		goto fail;
 	}
-	ret = 0;
-out:
-	if (ret)
-		unlink(tmp);
-	free(tmp);
-	return ret;
+	if (rename(w->tmp, w->path) < 0) {
+		error_msg("%s: %s", w->path, strerror(errno));
+		goto fail;
+	}
+	free(w->tmp);
+	w->tmp = NULL;
+	return 0;
+fail:
+	sl_whole_abort(w);
+	return -1;
+}
+
+void sl_whole_abort(struct sl_whole *w)
+{
+	if (w->f)
+		fclose(w->f);
+	w->f = NULL;
+	if (w->tmp) {
+		unlink(w->tmp);
+		free(w->tmp);
+		w->tmp = NULL;
+	}
+}
+
+int sl_write_whole(const char *path, void (*fn)(FILE *f, const void *arg), const void *arg)
+{
+	struct sl_whole w;
+
+	if (sl_whole_open(&w, path))
+		return -1;
+	fn(w.f, arg);
+	return sl_whole_commit(&w);
 }

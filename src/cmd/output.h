@@ -55,6 +55,20 @@ int sl_html_path_check(const char *cmd, const char *path);
  * naming path.
  */
 int sl_write_whole(const char *path, void (*fn)(FILE *f, const void *arg), const void *arg);
+/*
+ * The same for a file written as it goes (export): sl_whole_open() opens
+ * the temporary file (w->f) with the mode a new file gets; sl_whole_commit()
+ * flushes it and renames it over path; sl_whole_abort() removes it (a
+ * no-op once committed or aborted).  Each -1 comes with one message.
+ */
+struct sl_whole {
+	FILE *f;
+	char *tmp;
+	const char *path;
+};
+int sl_whole_open(struct sl_whole *w, const char *path);
+int sl_whole_commit(struct sl_whole *w);
+void sl_whole_abort(struct sl_whole *w);
 /* Check --color's argument (NULL: a bare --color, "always"); -1 with a message. */
 int sl_parse_color(const char *cmd, const char *arg, const char **when);
 
