@@ -406,6 +406,47 @@ static void fill_lost_event(struct text_reader *r, uint32_t cpu, uint64_t ts, st
 	}
 }
 
+/* A CPU's first event this far before the line above it starts a section. */
+#define SECTION_BACK_NS		1000000	/* 1 ms: far beyond the local clock's skew */
+
+/* note_time_order - the counts pump() judges the time order by at the end */
+static void note_time_order(struct text_reader *r, const struct sl_event *ev)
+{
+	bool first = !r->cpu_runs;
+
+	if (ev->ts > r->last_ts || first) {
+		r->last_ts = ev->ts;
+		r->last_ts_line = r->line_no;
+		r->back_since_max = r->events_since_max = 0;
+	} else {
+		r->ts_back += ev->ts < r->last_ts;
+		r->back_since_max += ev->ts < r->last_ts;
+		r->events_since_max++;
+	}
+	if (ev->cpu >= 0) {
+		GROW(r->cpu_order, r->cpu_order_alloc, (size_t)ev->cpu + 1);
+		struct text_cpu_order *c = &r->cpu_order[ev->cpu];
+
+		if (!c->seen) {
+			c->seen = true;
+			r->cpus_seen++;
+			if (!first && r->prev_ts > ev->ts && r->prev_ts - ev->ts > SECTION_BACK_NS &&
+			    !r->section_line) {
+				r->section_line = r->line_no;
+				r->section_cpu = ev->cpu;
+				r->section_back = r->prev_ts - ev->ts;
+			}
+		} else if (ev->ts < c->last_ts) {
+			r->cpu_back++;
+		}
+		c->last_ts = ev->ts;
+	}
+	if (ev->cpu != r->prev_cpu || first)
+		r->cpu_runs++;
+	r->prev_cpu = ev->cpu;
+	r->prev_ts = ev->ts;
+}
+
 static void note_event(struct text_reader *r, const struct text_line *line, const struct sl_event *ev)
 {
 	struct sl_trace_info *info = &r->base.info;
@@ -416,10 +457,7 @@ static void note_event(struct text_reader *r, const struct text_line *line, cons
 	else if (r->plugin_shape && info->format == SL_FMT_FTRACE_TEXT)
 		set_format(r, SL_FMT_TRACECMD_REPORT, false);	/* only trace-cmd prints these */
 	note_cpu(r, ev->cpu);
-	if (ev->ts > r->last_ts)
-		r->last_ts = ev->ts;
-	else if (ev->ts < r->last_ts)
-		r->ts_back++;
+	note_time_order(r, ev);
 	if (ev->type == SL_EV_WAKING)
 		info->has_waking = SL_YES;
 	else if (ev->type == SL_EV_WAKEUP)
@@ -514,6 +552,46 @@ static int fail(struct text_reader *r, int ret)
 	return ret;
 }
 
+/*
+ * time_order_ok - at the end of a text read whole: are its events in the
+ * order the model takes them, merged by time?  The model takes an event
+ * older than the latest at the latest time (a few µs of skew between
+ * CPUs' local clocks, a line or two out of place): fine for a few, a
+ * report of meaningless intervals when the order is broken.  Broken are:
+ * a text whose CPUs come one after another (each in order: the kernel's
+ * per-CPU buffers are), and one where more than half of at least 16
+ * events are before an earlier line's time; the message says which of
+ * the causes seen so far it is.  False with the error set.
+ */
+static bool time_order_ok(struct text_reader *r)
+{
+	char a[32];
+
+	if (r->section_line && r->cpu_runs == r->cpus_seen && !r->cpu_back) {
+		sl_error_set(text_err(r), "not a trace in time order: its CPUs come one after "
+			     "another (line %llu starts CPU %d's events, %s s before the line above "
+			     "it); schedlint reads them merged in time order, as the tracefs trace "
+			     "file and trace-cmd report without --cpu print them",
+			     (unsigned long long)r->section_line, r->section_cpu,
+			     fmt_ts(a, sizeof(a), r->section_back));
+		return false;
+	}
+	if (r->events < 16 || r->ts_back <= r->events / 2)
+		return true;
+	/* a time column of deltas goes back on every CPU, about every other event */
+	if (r->cpu_back > r->events / 4) {
+		sl_error_set(text_err(r), "not a trace in time order: %llu of its %llu events "
+			     "go back in time (perf script --deltatime?)",
+			     (unsigned long long)r->ts_back, (unsigned long long)r->events);
+		return false;
+	}
+	sl_error_set(text_err(r), "not a trace in time order: line %llu's time, %s, is after "
+		     "%llu of the %llu events that follow it (a corrupt timestamp?)",
+		     (unsigned long long)r->last_ts_line, fmt_ts(a, sizeof(a), r->last_ts),
+		     (unsigned long long)r->back_since_max, (unsigned long long)r->events_since_max);
+	return false;
+}
+
 /* pump - produce the next event from the input: 1, 0 at the end, or -errno. */
 static int pump(struct text_reader *r, struct sl_event *ev)
 {
@@ -583,12 +661,8 @@ static int pump(struct text_reader *r, struct sl_event *ev)
 			     (unsigned long long)r->base.info.first_bad_line, r->first_bad);
 		return fail(r, -EINVAL);
 	}
-	if (r->events >= 16 && r->ts_back > r->events / 2 && !r->lost_pending) {
-		sl_error_set(text_err(r), "not a trace in time order: %llu of its %llu events "
-			     "go back in time (perf script --deltatime?)",
-			     (unsigned long long)r->ts_back, (unsigned long long)r->events);
+	if (!r->lost_pending && !time_order_ok(r))
 		return fail(r, -EINVAL);
-	}
 	return flush_lost(r, ev);
 }
 
@@ -615,6 +689,7 @@ static void text_close(struct sl_reader *base)
 	free(r->lost);
 	free(r->gap_done);
 	free(r->mask_words);
+	free(r->cpu_order);
 	free(r);
 }
 

@@ -104,7 +104,29 @@ struct text_reader {
 	uint32_t *gap_done;		/* ... and those whose gap went out since */
 	size_t nr_gap_done, gap_done_alloc;
 	uint64_t last_ts;
+	/*
+	 * Time order, judged at the end of a text read whole: how many events
+	 * the model would take at a later time than theirs (ts_back), and why
+	 * (pump()).  The kernel's per-CPU buffers are each in order: a CPU's
+	 * events going back (cpu_back) is a time column that is no timestamp;
+	 * all of them in order but the whole not is a text in per-CPU sections.
+	 */
 	uint64_t ts_back;		/* events stamped before one of an earlier line */
+	uint64_t last_ts_line;		/* the line that set last_ts */
+	uint64_t back_since_max;	/* of the events after it, those before it */
+	uint64_t events_since_max;	/* the events after it */
+	uint64_t prev_ts;		/* of the event line before */
+	int32_t prev_cpu;		/* of the event line before, -1 none */
+	struct text_cpu_order {
+		uint64_t last_ts;	/* its last event's time, if seen */
+		bool seen;
+	} *cpu_order;			/* by CPU */
+	size_t cpu_order_alloc;
+	uint64_t cpu_back;		/* events stamped before their CPU's event before */
+	uint32_t cpus_seen, cpu_runs;	/* CPUs with events; runs of lines of one CPU */
+	uint64_t section_line;		/* the first line of a new CPU going back, 0 none */
+	int32_t section_cpu;
+	uint64_t section_back;		/* how far (ns) before the line above it */
 	bool sought;			/* seek_time moved it: it reads parts, not the whole */
 	/* perf's lost-event records (placed) and its warning's count of them */
 	uint64_t perf_lost_records, perf_lost_warned;
