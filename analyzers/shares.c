@@ -71,6 +71,13 @@ struct grq {
 struct sh_cpu {
 	struct grq *grq;		/* by group id, ascending: parents before children */
 	uint32_t nr_grq, grq_alloc;
+	/*
+	 * by group id: its index in grq + 1, 0 none (a binary search per
+	 * lookup, several per enqueue, was a tenth of analyze on a recorded
+	 * hackbench with its autogroup)
+	 */
+	uint32_t *pos;
+	uint32_t nr_pos;
 	uint64_t last;			/* the integrals are up to date until then */
 	bool fair_blocked;		/* an RT or deadline task runs: fair entities get nothing */
 	bool dirty;			/* a weight changed: its shares are to be computed again */
@@ -107,22 +114,20 @@ static inline int st_cpu(const struct sh_task *st)
 	return st->on - 1;
 }
 
-static struct grq *find_grq(struct sh_cpu *c, uint32_t group)
+static inline struct grq *find_grq(const struct sh_cpu *c, uint32_t group)
 {
-	uint32_t lo = 0, hi = c->nr_grq;
+	return group < c->nr_pos && c->pos[group] ? &c->grq[c->pos[group] - 1] : NULL;
+}
 
-	if (hi && c->grq[0].group == group)
-		return &c->grq[0];	/* the root: every CPU's first, and often its only */
-
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-
-		if (c->grq[mid].group < group)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < c->nr_grq && c->grq[lo].group == group ? &c->grq[lo] : NULL;
+/*
+ * The group of id (sl_model_group(), without a call: asked for every
+ * runqueue of a CPU whose shares change, at every enqueue in a group)
+ */
+static inline const struct sl_group *group_of(const struct sl_model *m, uint32_t id)
+{
+	if (m->ctx && id < m->ctx->nr_groups)
+		return m->ctx->groups[id].defined ? &m->ctx->groups[id] : NULL;
+	return sl_model_group(m, id);
 }
 
 /* The runqueue of group on c, made (zeroed, in id order) when missing. */
@@ -141,6 +146,15 @@ static struct grq *get_grq(struct sh_cpu *c, uint32_t group)
 		c->grq[i] = c->grq[i - 1];
 	c->grq[i] = (struct grq){ .group = group };
 	c->nr_grq++;
+	if (group >= c->nr_pos) {
+		uint32_t n = MAX(group + 1, 2 * c->nr_pos);
+
+		c->pos = xrealloc(c->pos, n * sizeof(*c->pos));
+		memset(c->pos + c->nr_pos, 0, (n - c->nr_pos) * sizeof(*c->pos));
+		c->nr_pos = n;
+	}
+	for (uint32_t k = i; k < c->nr_grq; k++)
+		c->pos[c->grq[k].group] = k + 1;
 	return &c->grq[i];
 }
 
@@ -182,7 +196,7 @@ static void reshare(const struct sl_model *m, struct sh_cpu *c)
 			g->share = 1.0;
 			continue;
 		}
-		gr = sl_model_group(m, g->group);
+		gr = group_of(m, g->group);
 		parent = gr ? find_grq(c, gr->parent) : NULL;
 		g->share = g->nr && parent && parent->weight_sum > 0 ?
 			   parent->share * g->entity_w / parent->weight_sum : 0.0;
@@ -258,7 +272,7 @@ static void change(struct sl_analyzer *a, struct sl_model *m, int cpu, uint32_t 
 		g->weight_sum = g->weight_sum > w ? g->weight_sum - w : 0;
 	}
 	for (int depth = 0; group != 0 && depth < SL_CTX_MAX_GROUPS; depth++) {
-		const struct sl_group *gr = sl_model_group(m, group);
+		const struct sl_group *gr = group_of(m, group);
 
 		if (!gr)
 			break;
@@ -306,7 +320,7 @@ static inline uint32_t task_group(const struct sl_model *m, const struct sl_task
 {
 	uint32_t group = t->sched_kind ? sl_task_group(m, t) : 0;
 
-	return group && !sl_model_group(m, group) ? 0 : group;
+	return group && !group_of(m, group) ? 0 : group;
 }
 
 /* The root's integrals up to ts, when it is c's only runqueue (no groups: most traces). */
@@ -851,8 +865,12 @@ static void sh_destroy(struct sl_analyzer *a, struct sl_model *m)
 {
 	struct sh_priv *p = a->priv;
 
-	for (int cpu = 0; cpu < m->nr_cpus; cpu++)
-		free(((struct sh_cpu *)sl_cpu_priv(m, a, cpu))->grq);
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct sh_cpu *c = sl_cpu_priv(m, a, cpu);
+
+		free(c->grq);
+		free(c->pos);
+	}
 	for (uint32_t i = 0; i < p->nr_folded; i++)
 		sl_hist_free(&p->folded[i].latency);
 	free(p->folded);
