@@ -126,6 +126,7 @@ enum {
 #define READ_CHUNK		(1u << 20)
 #define MAP_DROP_BYTES		(4u << 20)	/* give back mapped pages this many at a time */
 #define MAX_ATTRS		4096
+_Static_assert(MAX_ATTRS < UINT16_MAX, "an attribute index + 1 fits the id table's 16 bits");
 #define MAX_IDS			(1u << 22)
 #define MAX_TRACING_DATA	(256ull << 20)	/* a tracing-data section, in bytes */
 #define MAX_CPUS		8192		/* as SL_DAT_MAX_CPUS */
@@ -150,11 +151,6 @@ struct perf_attr {
 	uint16_t fixed_time, fixed_cpu, fixed_raw;
 };
 
-/* id -> attribute, an open-addressing table */
-struct id_slot {
-	uint64_t id;
-	uint32_t attr_plus1;		/* 0 = empty */
-};
 
 /* A queued record: its time, and what next() makes of it. */
 struct entry {
@@ -190,8 +186,14 @@ struct perf_reader {
 	struct perf_attr *attrs;
 	uint32_t nr_attrs;
 	size_t attrs_alloc;
-	struct id_slot *ids;
-	uint32_t ids_mask, nr_ids;	/* table of ids_mask + 1 slots */
+	/*
+	 * id -> attribute, an open-addressing table of ids_mask + 1 slots,
+	 * its two columns apart: 10 bytes a slot, not a struct's 16 (at
+	 * MAX_IDS: 80 MiB, and 40 MiB more while it doubles, not 128 + 64)
+	 */
+	uint64_t *ids;
+	uint16_t *ids_attr_plus1;	/* 0 = an empty slot */
+	uint32_t ids_mask, nr_ids;
 	uint64_t last_id;		/* a one-entry cache in front of the table */
 	uint32_t last_attr;
 	bool same_trailer;		/* every attribute lays out the trailer alike */
@@ -432,25 +434,28 @@ static void id_insert(struct perf_reader *pr, uint64_t id, uint32_t attr)
 {
 	if ((pr->nr_ids + 1) * 2 > pr->ids_mask + 1) {
 		uint32_t old_slots = pr->ids ? pr->ids_mask + 1 : 0;
-		struct id_slot *old = pr->ids;
+		uint64_t *old = pr->ids;
+		uint16_t *old_attr = pr->ids_attr_plus1;
 
 		pr->ids_mask = old_slots ? old_slots * 2 - 1 : 63;
-		pr->ids = xcalloc((size_t)pr->ids_mask + 1, sizeof(*pr->ids));
+		pr->ids = xmalloc(((size_t)pr->ids_mask + 1) * sizeof(*pr->ids));
+		pr->ids_attr_plus1 = xcalloc((size_t)pr->ids_mask + 1, sizeof(*pr->ids_attr_plus1));
 		pr->nr_ids = 0;
 		for (uint32_t i = 0; i < old_slots; i++)
-			if (old[i].attr_plus1)
-				id_insert(pr, old[i].id, old[i].attr_plus1 - 1);
+			if (old_attr[i])
+				id_insert(pr, old[i], old_attr[i] - 1u);
 		free(old);
+		free(old_attr);
 	}
 	for (uint32_t i = id_hash(id, pr->ids_mask);; i = (i + 1) & pr->ids_mask) {
-		if (!pr->ids[i].attr_plus1) {
-			pr->ids[i].id = id;
-			pr->ids[i].attr_plus1 = attr + 1;
+		if (!pr->ids_attr_plus1[i]) {
+			pr->ids[i] = id;
+			pr->ids_attr_plus1[i] = (uint16_t)(attr + 1);
 			pr->nr_ids++;
 			return;
 		}
-		if (pr->ids[i].id == id) {
-			pr->ids[i].attr_plus1 = attr + 1;
+		if (pr->ids[i] == id) {
+			pr->ids_attr_plus1[i] = (uint16_t)(attr + 1);
 			return;
 		}
 	}
@@ -466,11 +471,11 @@ static const struct perf_attr *id_attr(struct perf_reader *pr, uint64_t id)
 	if (!pr->ids)
 		return NULL;
 	for (uint32_t i = id_hash(id, pr->ids_mask);; i = (i + 1) & pr->ids_mask) {
-		if (!pr->ids[i].attr_plus1)
+		if (!pr->ids_attr_plus1[i])
 			return NULL;
-		if (pr->ids[i].id == id) {
+		if (pr->ids[i] == id) {
 			pr->last_id = id;
-			pr->last_attr = pr->ids[i].attr_plus1 - 1;
+			pr->last_attr = pr->ids_attr_plus1[i] - 1u;
 			return &pr->attrs[pr->last_attr];
 		}
 	}
@@ -1153,6 +1158,7 @@ static void perf_close(struct sl_reader *r)
 		free(pr->buf);
 	free(pr->attrs);
 	free(pr->ids);
+	free(pr->ids_attr_plus1);
 	free(pr->q);
 	free(pr->tmp);
 	free(pr);

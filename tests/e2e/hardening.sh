@@ -266,11 +266,20 @@ expect_eq "pipe mode, AUXTRACE of 2^62 bytes: exit 2, corrupt perf.data" \
 # --- pipe mode: event ids capped as in a file (issue 32, 23) ---
 # 520 attribute records of 8183 ids each (4.26M; the file's table takes
 # 4M): the stream's ids went in uncapped (4096 records: 1.84 GB), and the
-# failure blamed missing tracing data.
+# failure blamed missing tracing data.  Memory: the id table at 4M ids
+# (80 MiB, 40 MiB more while it doubles) and a round's 16 MiB of the
+# stream (its buffer up to 32 MiB): at most 184 MiB.  It was 232 MB (a
+# table of 16-byte slots: 128 MiB, 64 MiB more while it doubled).
 set -- $(maxrss_kb sh -c "$PP ids 520 2>/dev/null | \"\$1\" analyze - 2> \"\$2\"" sh "$SCHEDLINT" "$TMP/err")
 expect_eq "pipe mode, 4.26M event ids: exit 2, said so" \
 	"$1, $(cat "$TMP/err")" \
 	"2, schedlint: -: corrupt perf.data: more than 4194304 event ids (the attribute record at byte 33615880)"
+if $asan; then limit=$((400 * 1024)); else limit=$((184 * 1024)); fi
+if [ "$2" -lt $limit ]; then
+	pass "pipe mode, 4.26M event ids: refused in $2 KB"
+else
+	fail "pipe mode, 4.26M event ids: refused in less than $limit KB" "maxrss $2 KB"
+fi
 
 # --- ... and with lost events (issue 32, 11) ---
 # cpu1 runs X from 1.0; T100, T101 are queued at 1.0001, 1.0002; X
