@@ -194,46 +194,86 @@ struct walk {
 };
 
 /*
- * The first non-empty bucket of hg[k..n) (n: a multiple of 4), n when none.
- * Most buckets of a group are empty: four of them are tested at once
- * (the report and every dead task's compaction walk them all).
+ * The first non-empty bucket of hg[k..n) (n: a multiple of 8), n when none.
+ * Most buckets of a group are empty: they are tested a word at a time,
+ * the buckets before k masked off (the report, the merges and every dead
+ * task's compaction walk them all; a bucket at a time up to the next
+ * word was most of a walk).
  */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HIST_LE 1
+#else
+#define HIST_LE 0
+#endif
+
 static inline int next_nonzero(const uint32_t *hg, int k, int n)
 {
-	for (; k < n && (k & 3); k++)
-		if (hg[k])
-			return k;
-	for (; k < n; k += 4) {
-		uint64_t a, b;
+	uint64_t a;
+	int w;
 
-		memcpy(&a, hg + k, sizeof(a));
-		memcpy(&b, hg + k + 2, sizeof(b));
-		if (a | b)
-			break;
+	if (!HIST_LE) {
+		for (; k < n; k++)
+			if (hg[k])
+				return k;
+		return n;
 	}
-	for (; k < n; k++)
-		if (hg[k])
-			return k;
-	return n;
+	if (k >= n)
+		return n;
+	w = k & ~1;
+	memcpy(&a, hg + w, sizeof(a));
+	if (k & 1)
+		a &= ~(uint64_t)0 << 32;	/* hg[w] is the low half */
+	while (!a) {
+		w += 2;
+		if (w >= n)
+			return n;
+		memcpy(&a, hg + w, sizeof(a));
+	}
+	return w + (int)(__builtin_ctzll(a) >> 5);
 }
 
-/* next_nonzero() of a narrow group: eight buckets tested at once */
+/* next_nonzero() of a narrow group: eight buckets a word */
 static inline int next_nonzero8(const uint8_t *hg, int k, int n)
 {
-	for (; k < n && (k & 7); k++)
-		if (hg[k])
-			return k;
-	for (; k < n; k += 8) {
+	uint64_t a;
+	int w;
+
+	if (!HIST_LE) {
+		for (; k < n; k++)
+			if (hg[k])
+				return k;
+		return n;
+	}
+	if (k >= n)
+		return n;
+	w = k & ~7;
+	memcpy(&a, hg + w, sizeof(a));
+	a &= ~(uint64_t)0 << (8 * (k - w));
+	while (!a) {
+		w += 8;
+		if (w >= n)
+			return n;
+		memcpy(&a, hg + w, sizeof(a));
+	}
+	return w + (int)(__builtin_ctzll(a) >> 3);
+}
+
+/* The non-empty buckets of a narrow group of n (a multiple of 8) */
+static inline uint32_t count_nonzero8(const uint8_t *hg, int n)
+{
+	uint32_t nr = 0;
+
+	for (int k = 0; k < n; k += 8) {
 		uint64_t a;
 
 		memcpy(&a, hg + k, sizeof(a));
-		if (a)
-			break;
+		a |= a >> 4;
+		a |= a >> 2;
+		a |= a >> 1;
+		a &= 0x0101010101010101ULL;	/* bit 0 of each byte: it is not 0 */
+		nr += (uint32_t)((a * 0x0101010101010101ULL) >> 56);
 	}
-	for (; k < n; k++)
-		if (hg[k])
-			return k;
-	return n;
+	return nr;
 }
 
 /* inlined: a call per bucket was most of a walk's cost */
@@ -324,9 +364,7 @@ void sl_hist_compact(struct sl_hist *h)
 		if (!hg)
 			continue;
 		if (is_narrow(hg)) {
-			for (i = next_nonzero8(narrow_of(hg), 0, n); i < n;
-			     i = next_nonzero8(narrow_of(hg), i + 1, n))
-				in_g++;
+			in_g = count_nonzero8(narrow_of(hg), n);
 		} else {
 			for (i = next_nonzero(hg, 0, n); i < n; i = next_nonzero(hg, i + 1, n)) {
 				in_g++;
@@ -461,8 +499,39 @@ void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src)
 		return;
 	if (dst->sparse)
 		expand(dst);
-	while (walk_next(src, &w, &g, &i, &c))
-		add_count(&group_alloc(dst, g)[i], c);
+	if (src->nr_held)
+		settle((struct sl_hist *)src);	/* not const: every sl_hist is writable */
+	if (src->sparse) {
+		while (walk_next(src, &w, &g, &i, &c))
+			add_count(&group_alloc(dst, g)[i], c);
+	} else if (src->groups) {
+		/* a group at a time: dst's group is looked up once, not for every bucket */
+		for (g = 0; g < SL_HIST_GROUPS; g++) {
+			const uint32_t *sg = src->groups[g];
+			int n = group_size(g);
+			uint32_t *dg;
+
+			if (!sg)
+				continue;
+			if (is_narrow(sg)) {
+				const uint8_t *s8 = narrow_of(sg);
+
+				i = next_nonzero8(s8, 0, n);
+				if (i == n)
+					continue;
+				dg = group_alloc(dst, g);
+				for (; i < n; i = next_nonzero8(s8, i + 1, n))
+					add_count(&dg[i], s8[i]);
+			} else {
+				i = next_nonzero(sg, 0, n);
+				if (i == n)
+					continue;
+				dg = group_alloc(dst, g);
+				for (; i < n; i = next_nonzero(sg, i + 1, n))
+					add_count(&dg[i], sg[i]);
+			}
+		}
+	}
 	if (!dst->count || src->min < dst->min)
 		dst->min = src->min;
 	if (src->max > dst->max)
