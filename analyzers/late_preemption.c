@@ -94,6 +94,16 @@ static const char *const tick_class_names[LP__NR_CLASSES] = {
 	[LP_TICK_UNKNOWN] = "unknown",
 };
 
+/*
+ * A late run's tick key for the what-if (whatif_late): which kind it
+ * ends in is known only at the end (HRTICK's state, and for a CPU
+ * without ticks the HZ), so the what-if sums its waiters by this key and
+ * lp_finish names the keys set apart.  LP_KEY_EST + mask: its CPU showed
+ * no tick, and it ended by the first tick at the HZ of candidate slot k
+ * for each bit k of mask (estimate_ticks()).
+ */
+enum { LP_KEY_STAYS = 0, LP_KEY_TICK = 1, LP_KEY_EST = 2 };
+
 /* HZ from the timer spacing: 1%-wide log buckets from 200 us to 50 ms */
 #define LP_SPACING_MIN_NS	200000.0
 #define LP_SPACING_BUCKETS	555
@@ -102,6 +112,7 @@ static const char *const tick_class_names[LP__NR_CLASSES] = {
 
 /* HZ from preemption phases: candidate tick rates, phase bins per period */
 #define LP_NR_CAND		5		/* slot 0: --hz, then the x86 Kconfig choices */
+_Static_assert(2 + (1 << LP_NR_CAND) <= WHATIF_TICK_KEYS, "a tick key per candidate set");
 #define LP_PHASE_BINS		100
 #define LP_MIN_PREEMPTIONS	8
 #define LP_MIN_RATIO		1.25		/* the tick windows hold a quarter more than their uniform share */
@@ -1004,9 +1015,13 @@ static void class_merge(struct lp_class_sum *to, const struct lp_class_sum *from
 	to->delayed_ns += from->delayed_ns;
 }
 
-/* add_late - l is late by the final CPU count: the finding, and who it cost; false: filtered out */
+/*
+ * add_late - l is late by the final CPU count: the finding, and who it
+ * cost, and its tick key for the what-if; false: filtered out
+ */
 static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
-		     const struct lp_late *l, uint64_t slice, uint64_t expected, uint64_t cost)
+		     const struct lp_late *l, uint64_t slice, uint64_t expected, uint64_t cost,
+		     unsigned *tick_key)
 {
 	struct lp_cpu *c = sl_cpu_priv(m, a, l->cpu);
 	struct lp_detail *d = xcalloc(1, sizeof(*d));
@@ -1049,16 +1064,24 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 		delayed += sl_dur(MAX(l->since[i], expected), l->until[i] ? l->until[i] : l->t1);
 	if (tick_class == LP_TICK_UNKNOWN) {
 		/* no tick on this CPU: the end classifies it with the HZ it infers */
+		unsigned mask = 0;
+
 		for (int k = 0; k < LP_NR_CAND; k++) {
 			int32_t n;
+			enum lp_tick_class est;
 
-			if (p->cand_hz[k])
-				class_add(&p->class_est[k][estimate_ticks(p->cand_hz[k], cost, &n)],
-					  cost, delayed);
+			if (!p->cand_hz[k])
+				continue;
+			est = estimate_ticks(p->cand_hz[k], cost, &n);
+			class_add(&p->class_est[k][est], cost, delayed);
+			if (by_tick(est))
+				mask |= 1u << k;
 		}
+		*tick_key = LP_KEY_EST + mask;
 	} else {
 		c->tick_class[tick_class]++;
 		class_add(&p->class_sum[tick_class], cost, delayed);
+		*tick_key = by_tick(tick_class) ? LP_KEY_TICK : LP_KEY_STAYS;
 	}
 	p->late++;
 	c->late++;
@@ -1160,13 +1183,15 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 		l.until[i] = listed_until(c, i);
 	}
 	if (sl_slice_factor_final(m)) {
+		unsigned tick_key;
+
 		/* the tasks that run next start earlier, had the switch come at expected */
-		if (add_late(p, m, a, &l, slice, expected, cost))
-			whatif_late(m, cpu, r, expected, t1);
+		if (add_late(p, m, a, &l, slice, expected, cost, &tick_key))
+			whatif_late(m, cpu, r, expected, t1, tick_key);
 		return;
 	}
 	/* the what-if follows its waiters now; the verdict at the end keeps or drops them */
-	l.whatif_chain = whatif_late(m, cpu, r, expected, t1);
+	l.whatif_chain = whatif_late(m, cpu, r, expected, t1, LP_KEY_STAYS);
 	GROW(p->held, p->held_alloc, p->nr_held + 1);
 	p->held[p->nr_held++] = l;
 	((struct lp_task *)sl_task_priv(m, a, r))->held_refs++;
@@ -1180,9 +1205,11 @@ static void judge_held(struct lp_priv *p, struct sl_model *m, struct sl_analyzer
 	for (size_t i = 0; i < p->nr_held; i++) {
 		const struct lp_late *l = &p->held[i];
 		uint64_t slice, expected, cost = late_cost(p, m, l, &slice, &expected);
-		bool stands = cost > m->cfg->tolerance_ns && add_late(p, m, a, l, slice, expected, cost);
+		unsigned tick_key = LP_KEY_STAYS;
+		bool stands = cost > m->cfg->tolerance_ns &&
+			      add_late(p, m, a, l, slice, expected, cost, &tick_key);
 
-		whatif_late_verdict(m, l->whatif_chain, stands, cost);
+		whatif_late_verdict(m, l->whatif_chain, stands, cost, tick_key);
 	}
 	free(p->held);
 	p->held = NULL;
@@ -1463,6 +1490,25 @@ static void split_at_tick(struct lp_priv *p, struct sl_model *m)
 				 pick_any, NULL, &moved, &rest);
 }
 
+/*
+ * The tick keys (add_late) of the runs split_at_tick set apart, for the
+ * what-if: with HRTICK off, those by the first tick on a CPU with ticks,
+ * and those estimated by the tick at the HZ used (candidate slot; none
+ * when HZ is not a candidate: classify_at_end leaves them unknown).
+ */
+static uint64_t set_apart_keys(const struct lp_priv *p, int slot)
+{
+	uint64_t keys = 0;
+
+	if (p->hrtick != LP_HRTICK_OFF)
+		return 0;
+	keys |= 1ULL << LP_KEY_TICK;
+	for (unsigned mask = 0; slot >= 0 && mask < 1u << LP_NR_CAND; mask++)
+		if (mask >> slot & 1)
+			keys |= 1ULL << (LP_KEY_EST + mask);
+	return keys;
+}
+
 static void lp_finish(struct sl_analyzer *a, struct sl_model *m)
 {
 	struct lp_priv *p = a->priv;
@@ -1491,6 +1537,7 @@ static void lp_finish(struct sl_analyzer *a, struct sl_model *m)
 	classify_at_end(p, m, a, hz, slot);
 	hrtick_state(p, m);
 	split_at_tick(p, m);
+	whatif_late_set_apart(m, set_apart_keys(p, slot));
 }
 
 /* --- report --- */

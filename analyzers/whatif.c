@@ -27,7 +27,10 @@
  *     ran on the CPU one after another from the late switch until the
  *     late task ran again (or the CPU idled) start that much earlier, each
  *     no earlier than it was queued there; the first one whose start the
- *     enqueue holds back ends the chain.
+ *     enqueue holds back ends the chain.  The runs late-preemption sets
+ *     apart as late-preemption-at-tick (the kernel's design with HRTICK
+ *     off) get the same rule in a row of their own: what HRTICK would
+ *     have saved; late-preemption's row counts the runs it keeps.
  *   idle-while-runnable: pulled when the idle CPU went idle, the wait
  *     shrinks by the overlap less this trace's median migration-and-run (a
  *     load balancer's sched_migrate_task of a queued task to its switch-in
@@ -76,10 +79,11 @@
 extern const struct sl_analyzer_ops sl_whatif_analyzer;
 
 /* The kinds with a what-if, in report order. */
-enum wi_kind { WI_STACK, WI_SYNC, WI_LATE, WI_IDLE, WI__NR };
+enum wi_kind { WI_STACK, WI_SYNC, WI_LATE, WI_TICK, WI_IDLE, WI__NR };
 static const uint8_t wi_sl_kind[WI__NR] = {
 	[WI_STACK] = SL_KIND_WAKEE_STACKING, [WI_SYNC] = SL_KIND_SYNC_WAKE_REMOTE,
-	[WI_LATE] = SL_KIND_LATE_PREEMPTION, [WI_IDLE] = SL_KIND_IDLE_WHILE_RUNNABLE,
+	[WI_LATE] = SL_KIND_LATE_PREEMPTION, [WI_TICK] = SL_KIND_LATE_PREEMPTION_AT_TICK,
+	[WI_IDLE] = SL_KIND_IDLE_WHILE_RUNNABLE,
 };
 #define BIT(k)		(1u << (k))
 #define PLACEMENT	(BIT(WI_STACK) | BIT(WI_SYNC))
@@ -87,9 +91,6 @@ static const uint8_t wi_sl_kind[WI__NR] = {
 
 static int wi_of(int kind)
 {
-	/* late-preemption moves its runs at the tick there at its finish: one what-if */
-	if (kind == SL_KIND_LATE_PREEMPTION_AT_TICK)
-		return WI_LATE;
 	for (int k = 0; k < WI__NR; k++)
 		if (wi_sl_kind[k] == kind)
 			return k;
@@ -97,17 +98,20 @@ static int wi_of(int kind)
 }
 
 /*
- * The findings of what-if kind k: late-preemption's include the runs it
- * set apart as late-preemption-at-tick (the same late runs; their victims
- * are in its what-if).
+ * The late runs' two kinds: every chain is claimed as WI_LATE while the
+ * trace is read; late-preemption's finish says which were its runs at
+ * the tick, and wi_finish moves those to WI_TICK (set_apart_records(),
+ * the folded ones by their tick key).
  */
+static bool is_late(int k)
+{
+	return k == WI_LATE || k == WI_TICK;
+}
+
+/* The findings of what-if kind k (counted, listed or not). */
 static uint64_t kind_count(const struct sl_model *m, int k)
 {
-	uint64_t n = m->findings->summary[wi_sl_kind[k]].count;
-
-	if (k == WI_LATE)
-		n += m->findings->summary[SL_KIND_LATE_PREEMPTION_AT_TICK].count;
-	return n;
+	return m->findings->summary[wi_sl_kind[k]].count;
 }
 
 /* How a wakeup reached an idle CPU. */
@@ -224,6 +228,7 @@ struct wi_chain {
 	uint64_t shift;
 	bool stands;
 	bool final;			/* judged when it began: no verdict to wait for */
+	uint8_t tick_key;		/* late_preemption.c's (whatif_late) */
 };
 
 struct wi_verdict {
@@ -301,6 +306,13 @@ struct wi_priv {
 	const struct sl_hist *stack_hist[2];	/* [0] local, [1] remote; NULL none */
 	uint64_t q_stack[2][3];
 	struct wi_kind_result kind[WI__NR];
+	/*
+	 * The late-only victims folded as they settled (fold_late()), by
+	 * their chain's tick key: WI_LATE's or WI_TICK's once late-preemption
+	 * has said which keys it set apart (tick_set_apart, bit per key).
+	 */
+	struct wi_kind_result late_part[WHATIF_TICK_KEYS];
+	uint64_t tick_set_apart;
 	struct wi_kind_result all;
 	uint64_t all_victims;
 	struct wi_task_result *tasks, *comms;
@@ -522,8 +534,8 @@ static bool late_settled(const struct wi_priv *p, const struct sl_model *m, cons
  */
 static void fold_late(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
 {
-	struct wi_kind_result *kr = &p->kind[WI_LATE];
 	const struct wi_claim *c = &w->claim[WI_LATE];
+	struct wi_kind_result *kr = &p->late_part[p->chains[c->chain - 1].tick_key];
 	struct sl_analyzer *self = find_self(m);
 	struct wi_task *wt = sl_task_priv(m, self, m->tasks[w->task]);
 	struct wi_late_acc *la;
@@ -710,7 +722,8 @@ void whatif_held_verdict(const struct sl_model *m, const struct sl_finding *f, u
 	};
 }
 
-uint32_t whatif_late(struct sl_model *m, int cpu, struct sl_task *r, uint64_t expected, uint64_t t1)
+uint32_t whatif_late(struct sl_model *m, int cpu, struct sl_task *r, uint64_t expected, uint64_t t1,
+		     unsigned tick_key)
 {
 	struct sl_analyzer *self = find_self(m);
 	struct wi_priv *p;
@@ -729,12 +742,14 @@ uint32_t whatif_late(struct sl_model *m, int cpu, struct sl_task *r, uint64_t ex
 	/* judge_run decides now when the slice is final, else at the end (whatif_late_verdict) */
 	p->chains[p->nr_chains++] = (struct wi_chain){
 		.shift = c->shift, .stands = true, .final = sl_slice_factor_final(m),
+		.tick_key = (uint8_t)(tick_key % WHATIF_TICK_KEYS),
 	};
 	c->chain = (uint32_t)p->nr_chains;
 	return c->chain;
 }
 
-void whatif_late_verdict(struct sl_model *m, uint32_t chain, bool stands, uint64_t shift)
+void whatif_late_verdict(struct sl_model *m, uint32_t chain, bool stands, uint64_t shift,
+			 unsigned tick_key)
 {
 	struct sl_analyzer *self = find_self(m);
 	struct wi_priv *p;
@@ -744,7 +759,17 @@ void whatif_late_verdict(struct sl_model *m, uint32_t chain, bool stands, uint64
 	p = self->priv;
 	if (chain > p->nr_chains)
 		return;
-	p->chains[chain - 1] = (struct wi_chain){ .shift = shift, .stands = stands };
+	p->chains[chain - 1] = (struct wi_chain){
+		.shift = shift, .stands = stands, .tick_key = (uint8_t)(tick_key % WHATIF_TICK_KEYS),
+	};
+}
+
+void whatif_late_set_apart(struct sl_model *m, uint64_t tick_keys)
+{
+	struct sl_analyzer *self = find_self(m);
+
+	if (self)
+		((struct wi_priv *)self->priv)->tick_set_apart = tick_keys;
 }
 
 void whatif_local_handoff(struct sl_model *m, uint64_t latency, uint64_t sleep_after)
@@ -1024,6 +1049,7 @@ static bool estimate(const struct wi_priv *p, const struct wi_wait *w, int k, in
 		*out = p->q_stack[c->path != PATH_LOCAL][q];
 		return true;
 	case WI_LATE:
+	case WI_TICK:
 		*out = late_est(p, c, wait_of(w, k), q);
 		return true;
 	default:
@@ -1052,7 +1078,7 @@ static uint64_t *key_index(const struct wi_priv *p, size_t *nr)
 		const struct wi_wait *w = &p->recs[i];
 
 		for (int k = 0; k < WI__NR; k++) {
-			if (!(w->kinds & BIT(k)) || (k == WI_LATE && !w->claim[k].keyed))
+			if (!(w->kinds & BIT(k)) || (is_late(k) && !w->claim[k].keyed))
 				continue;
 			keys[4 * n] = wi_sl_kind[k];
 			keys[4 * n + 1] = (uint64_t)(uint32_t)w->claim[k].key_pid;
@@ -1104,12 +1130,13 @@ static bool apply_verdicts(struct wi_priv *p, struct sl_model *m, const uint64_t
 	/* a held late run's waiters: its verdict by the whole CPU count, its shift by it */
 	for (size_t i = 0; i < p->nr_recs; i++) {
 		struct wi_wait *w = &p->recs[i];
-		struct wi_claim *c = &w->claim[WI_LATE];
+		int k = w->kinds & BIT(WI_TICK) ? WI_TICK : WI_LATE;
+		struct wi_claim *c = &w->claim[k];
 
-		if (!(w->kinds & BIT(WI_LATE)) || !c->chain || c->chain > p->nr_chains)
+		if (!(w->kinds & BIT(k)) || !c->chain || c->chain > p->nr_chains)
 			continue;
 		if (!p->chains[c->chain - 1].stands)
-			w->kinds &= (uint8_t)~BIT(WI_LATE);
+			w->kinds &= (uint8_t)~BIT(k);
 		else
 			c->fact = MIN(c->fact, p->chains[c->chain - 1].shift);
 	}
@@ -1311,8 +1338,7 @@ static void finding_estimates(struct wi_priv *p, struct sl_model *m, const uint6
 		struct sl_finding *f = &fs[i];
 		struct sl_finding_whatif *x = &f->whatif;
 		int k = wi_of(f->kind);
-		/* the runs late-preemption set apart at its finish were claimed as its own */
-		int key_kind = k == WI_LATE ? SL_KIND_LATE_PREEMPTION : f->kind;
+		int key_kind = f->kind;
 		const struct wi_wait *w;
 		uint64_t v[3];
 
@@ -1326,7 +1352,7 @@ static void finding_estimates(struct wi_priv *p, struct sl_model *m, const uint6
 				v[q] = sync_est(p, x->fact, q);
 			x->now = f->cost;
 			x->basis = p->kind[k].basis;
-		} else if (k == WI_LATE && !find_key(p, keys, nr, key_kind, f->pid, f->ts)) {
+		} else if (is_late(k) && !find_key(p, keys, nr, key_kind, f->pid, f->ts)) {
 			const struct wi_late_key *lk = late_key_find(p, f->pid, f->ts);
 			struct wi_claim c = { 0 };
 
@@ -1362,6 +1388,45 @@ static void finding_estimates(struct wi_priv *p, struct sl_model *m, const uint6
 	}
 }
 
+/* a chain's runs are late-preemption-at-tick's (whatif_late_set_apart) */
+static bool chain_set_apart(const struct wi_priv *p, uint32_t chain)
+{
+	return chain && chain <= p->nr_chains &&
+	       (p->tick_set_apart >> p->chains[chain - 1].tick_key & 1);
+}
+
+/* The records' late claims whose runs were set apart: WI_TICK's, before their keys are indexed. */
+static void set_apart_records(struct wi_priv *p)
+{
+	for (size_t i = 0; i < p->nr_recs; i++) {
+		struct wi_wait *w = &p->recs[i];
+
+		if (!(w->kinds & BIT(WI_LATE)) || !chain_set_apart(p, w->claim[WI_LATE].chain))
+			continue;
+		w->claim[WI_TICK] = w->claim[WI_LATE];
+		w->kinds = (uint8_t)((w->kinds & ~BIT(WI_LATE)) | BIT(WI_TICK));
+	}
+}
+
+/* The folded late-only victims, by tick key, into the row of their kind. */
+static void merge_late_parts(struct wi_priv *p)
+{
+	for (int key = 0; key < WHATIF_TICK_KEYS; key++) {
+		struct wi_kind_result *from = &p->late_part[key];
+		struct wi_kind_result *to = &p->kind[p->tick_set_apart >> key & 1 ? WI_TICK : WI_LATE];
+
+		to->victims += from->victims;
+		to->samples += from->samples;
+		to->inferred += from->inferred;
+		to->lost += from->lost;
+		to->saved += from->saved;
+		sl_hist_merge(&to->removed, &from->removed);
+		sl_hist_merge(&to->added, &from->added);
+		sl_hist_free(&from->removed);
+		sl_hist_free(&from->added);
+	}
+}
+
 static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 {
 	struct wi_priv *p = a->priv;
@@ -1378,6 +1443,8 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 			settle(p, m, wt->open);
 		wt->open = NULL;
 	}
+	set_apart_records(p);
+	merge_late_parts(p);
 	keys = key_index(p, &nr_keys);
 	if (apply_verdicts(p, m, keys, nr_keys)) {
 		free(keys);
@@ -1397,12 +1464,13 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 		/* the table's basis: the remote path for stacking, the rule's for sync */
 		const uint64_t *q[WI__NR] = {
 			[WI_STACK] = p->q_stack[1], [WI_SYNC] = p->preempt_rule ? p->q_preempt : p->q_handoff,
-			[WI_LATE] = p->q_on_time, [WI_IDLE] = p->q_pull,
+			[WI_LATE] = p->q_on_time, [WI_TICK] = p->q_on_time, [WI_IDLE] = p->q_pull,
 		};
 		uint64_t n[WI__NR] = {
 			[WI_STACK] = p->stack_hist[1] ? p->stack_hist[1]->count : 0,
 			[WI_SYNC] = p->handoff.count + p->preempt.count,
-			[WI_LATE] = p->on_time.count, [WI_IDLE] = p->pull.count,
+			[WI_LATE] = p->on_time.count, [WI_TICK] = p->on_time.count,
+			[WI_IDLE] = p->pull.count,
 		};
 
 		for (int k = 0; k < WI__NR; k++) {
@@ -1670,7 +1738,7 @@ static void basis_line(struct sl_report *r, const struct wi_priv *p, int k)
 		else
 			fprintf(r->out, "    sync: at the waker's block (no local handoff to go by, weak)\n");
 		break;
-	case WI_LATE:
+	case WI_LATE:	/* and WI_TICK's: the same rule, the same basis */
 		if (kr->basis)
 			fprintf(r->out, "    late: at the expected switch (up to +%s, as %" PRIu64
 				" on-time switches%s)\n", hi, kr->basis, weak);
@@ -1709,12 +1777,17 @@ static void wi_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 		const struct wi_kind_result *kr = &p->kind[k];
 		uint64_t count = kind_count(m, k);
 
+		if (!count && k == WI_TICK)
+			continue;	/* a configuration: its row when HRTICK's runs were set apart */
 		if (!count) {
 			fprintf(r->out, "  %-20s %8d\n", sl_kinds[wi_sl_kind[k]].name, 0);
 			continue;
 		}
-		fprintf(r->out, "  %-20s %8" PRIu64 "  %8s -> %8s  %12s  %6" PRIu64 "%s\n",
-			sl_kinds[wi_sl_kind[k]].name, count,
+		/* late-preemption-at-tick is longer than the column: its count's cell gives way */
+		int name_w = MAX(20, (int)strlen(sl_kinds[wi_sl_kind[k]].name));
+
+		fprintf(r->out, "  %-*s %*" PRIu64 "  %8s -> %8s  %12s  %6" PRIu64 "%s\n",
+			name_w, sl_kinds[wi_sl_kind[k]].name, MAX(1, 28 - name_w), count,
 			sl_report_cell(b1, sizeof(b1), sl_hist_percentile(&m->latency, 99)),
 			sl_report_cell(b2, sizeof(b2), sl_hist_percentile(&kr->after, 99)),
 			signed_dur(b3, sizeof(b3), kr->saved), kr->basis,
@@ -1734,7 +1807,8 @@ static void wi_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	fprintf(r->out, "  %sestimates (median, p25..p75 of the measurements they come from):%s\n",
 		sl_color(r, SL_C_DIM), sl_color(r, SL_C_RESET));
 	for (int k = 0; k < WI__NR; k++)
-		if (kind_count(m, k))
+		if (k == WI_LATE ? kind_count(m, WI_LATE) + kind_count(m, WI_TICK) :
+		    k != WI_TICK && kind_count(m, k))
 			basis_line(r, p, k);
 	if (p->all.inferred)
 		fprintf(r->out, "  %" PRIu64 " of the samples replaced end at a switch the trace does"
@@ -1924,6 +1998,10 @@ static void wi_destroy(struct sl_analyzer *a, struct sl_model *m)
 	sl_hist_free(&p->all.removed);
 	sl_hist_free(&p->all.added);
 	sl_hist_free(&p->all.after);
+	for (int key = 0; key < WHATIF_TICK_KEYS; key++) {
+		sl_hist_free(&p->late_part[key].removed);
+		sl_hist_free(&p->late_part[key].added);
+	}
 	while (p->free_waits) {
 		struct wi_wait *w = p->free_waits;
 

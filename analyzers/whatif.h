@@ -51,17 +51,30 @@ void whatif_victim(struct sl_model *m, const struct whatif_victim *v);
 void whatif_held_verdict(const struct sl_model *m, const struct sl_finding *f, uint64_t key_ts,
 			 bool stands, int alt_cpu);
 /*
- * A late-preemption finding: the run of r on cpu should have ended at
- * expected and ended at t1; its waiters start the difference earlier.
+ * A late run (a late-preemption finding, or one late-preemption may set
+ * apart as late-preemption-at-tick): the run of r on cpu should have
+ * ended at expected and ended at t1; its waiters start the difference
+ * earlier.  tick_key is late_preemption.c's key of the run's tick class
+ * (< WHATIF_TICK_KEYS; any value when the verdict comes later), by which
+ * its finish says which runs it set apart (whatif_late_set_apart).
  * Returns its chain (0 none), for whatif_late_verdict.
  */
-uint32_t whatif_late(struct sl_model *m, int cpu, struct sl_task *r, uint64_t expected, uint64_t t1);
+#define WHATIF_TICK_KEYS	64
+uint32_t whatif_late(struct sl_model *m, int cpu, struct sl_task *r, uint64_t expected, uint64_t t1,
+		     unsigned tick_key);
 /*
  * A held late run (a text whose CPU count could still grow) judged at the
- * end: it stands with the shift (t1 - expected by the whole count), or its
- * waiters' estimates are dropped.
+ * end: it stands with the shift (t1 - expected by the whole count) and its
+ * tick key, or its waiters' estimates are dropped.
  */
-void whatif_late_verdict(struct sl_model *m, uint32_t chain, bool stands, uint64_t shift);
+void whatif_late_verdict(struct sl_model *m, uint32_t chain, bool stands, uint64_t shift,
+			 unsigned tick_key);
+/*
+ * late-preemption's finish: the runs whose tick key is in the set (bit
+ * key) are late-preemption-at-tick's, the others stay late-preemption's.
+ * Each kind's what-if row counts its own runs' waiters; all kinds, both.
+ */
+void whatif_late_set_apart(struct sl_model *m, uint64_t tick_keys);
 
 /* Measurements of good decisions, from the whole trace (the filters do not apply) */
 /* a synchronous wakeup kept on the waker's CPU: its latency, and the waking to the waker's block */

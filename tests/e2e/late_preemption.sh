@@ -75,6 +75,41 @@ PY
 if [ $? = 0 ]; then pass "hogs: one finding per dd switch, about 2.5 ms, HZ=250 at the tick ($out)"
 else fail "hogs: one finding per dd switch, about 2.5 ms, HZ=250 at the tick" "$out"; fi
 
+# The what-if: late-preemption's row counts the runs it keeps, the runs set
+# apart get a row of their own (what HRTICK would have saved), all kinds
+# both; on hogs.dat (ticks traced) and on its text without timer events
+# (perf/hogs-notimer.txt: the runs classified by the HZ the preemption
+# times show, at the end).
+for t in real/hogs.dat perf/hogs-notimer.txt; do
+	"$SCHEDLINT" analyze --json "$TESTDATA/$t" > "$TMP/wi.json" 2> "$TMP/err" ||
+		fail "$t: analyze" "$(cat "$TMP/err")"
+	out=$(python3 - "$TMP/wi.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+k, s = d["whatif"]["kinds"], d["summary"]
+late, tick = k["late-preemption"], k["late-preemption-at-tick"]
+bad = []
+for name in ("late-preemption", "late-preemption-at-tick"):
+    if k[name]["findings"] != s[name]["count"]:
+        bad.append("%s: what-if %d findings, summary %d" % (name, k[name]["findings"], s[name]["count"]))
+# each late run moves at least its first victim; a run kept by late-preemption
+# is not among the at-tick row's
+if tick["victims"] < s["late-preemption-at-tick"]["count"] or late["victims"] < s["late-preemption"]["count"]:
+    bad.append("victims %d / %d" % (late["victims"], tick["victims"]))
+if late["victims"] > 3 * max(1, s["late-preemption"]["count"]):
+    bad.append("late-preemption's row has %d victims for %d runs" % (late["victims"], s["late-preemption"]["count"]))
+if d["whatif"]["all"]["wait_saved_ns"] < late["wait_saved_ns"] + tick["wait_saved_ns"]:
+    bad.append("all kinds saves less than the two rows")
+print("; ".join(bad) if bad else "late-preemption %d runs %d victims %.2f ms, at-tick %d runs %d victims %.2f ms"
+      % (late["findings"], late["victims"], late["wait_saved_ns"] / 1e6,
+         tick["findings"], tick["victims"], tick["wait_saved_ns"] / 1e6))
+sys.exit(1 if bad else 0)
+PY
+)
+	if [ $? = 0 ]; then pass "$t: the what-if's late rows by kind ($out)"
+	else fail "$t: the what-if's late rows by kind" "$out"; fi
+done
+
 # the text report names the model, the tick and the cause
 "$SCHEDLINT" analyze "$hogs" > "$TMP/hogs.txt" 2>&1
 check "hogs: the text report names the model" grep -q "model    EEVDF: base slice 1.50 ms" "$TMP/hogs.txt"
