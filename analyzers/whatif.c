@@ -1157,15 +1157,21 @@ static bool lost_in(const struct wi_priv *p, int cpu, uint64_t a, uint64_t b)
 
 static void mark_lost(struct wi_priv *p, struct wi_wait *w)
 {
-	for (int k = 0; k < WI__NR; k++) {
-		const struct wi_claim *c = &w->claim[k];
+	/* the kinds claiming w: one, mostly (a late victim folded as it settles) */
+	for (unsigned kinds = w->kinds; kinds; kinds &= kinds - 1) {
+		const struct wi_claim *c = &w->claim[__builtin_ctz(kinds)];
 		uint64_t a = w->sampled ? w->wake_ts : c->start;
 		uint64_t b = w->sampled ? w->run_ts : c->start + c->wait;
 
-		if ((w->kinds & BIT(k)) &&
-		    (lost_in(p, c->cpu, a, b) || (c->alt_cpu != c->cpu && lost_in(p, c->alt_cpu, a, b))))
+		if (lost_in(p, c->cpu, a, b) || (c->alt_cpu != c->cpu && lost_in(p, c->alt_cpu, a, b)))
 			w->lost = true;
 	}
+}
+
+/* A kind's distribution with its samples replaced: the trace's when it replaced none. */
+static const struct sl_hist *after_of(const struct wi_kind_result *kr, const struct sl_model *m)
+{
+	return kr->removed.count || kr->added.count ? &kr->after : &m->latency;
 }
 
 /* out = before - removed + added (removed's samples are in before) */
@@ -1603,8 +1609,10 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 				e->saved += (int64_t)now - (int64_t)best;
 		}
 	}
+	/* a kind with no sample replaced keeps the distribution: no copy of it (after_of()) */
 	for (int k = 0; k < WI__NR; k++)
-		replace(&p->kind[k].after, &m->latency, &p->kind[k].removed, &p->kind[k].added);
+		if (p->kind[k].removed.count || p->kind[k].added.count)
+			replace(&p->kind[k].after, &m->latency, &p->kind[k].removed, &p->kind[k].added);
 	replace(&p->all.after, &m->latency, &p->all.removed, &p->all.added);
 
 	/* pairs: their sync-only and late-only victims */
@@ -1628,7 +1636,7 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 
 		s->whatif = s->count > 0;
 		s->whatif_saved = p->kind[k].saved;
-		s->whatif_p99 = sl_hist_percentile(&p->kind[k].after, 99);
+		s->whatif_p99 = sl_hist_percentile(after_of(&p->kind[k], m), 99);
 	}
 	if (p->nr_late_keys)
 		qsort(p->late_keys, p->nr_late_keys, sizeof(*p->late_keys), late_key_cmp);
@@ -1789,7 +1797,7 @@ static void wi_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 		fprintf(r->out, "  %-*s %*" PRIu64 "  %8s -> %8s  %12s  %6" PRIu64 "%s\n",
 			name_w, sl_kinds[wi_sl_kind[k]].name, MAX(1, 28 - name_w), count,
 			sl_report_cell(b1, sizeof(b1), sl_hist_percentile(&m->latency, 99)),
-			sl_report_cell(b2, sizeof(b2), sl_hist_percentile(&kr->after, 99)),
+			sl_report_cell(b2, sizeof(b2), sl_hist_percentile(after_of(kr, m), 99)),
 			signed_dur(b3, sizeof(b3), kr->saved), kr->basis,
 			kr->basis < SL_WHATIF_WEAK_BELOW ? " weak" : "");
 		lost += kr->lost;
@@ -1842,7 +1850,7 @@ static void result_json(cJSON *o, const struct wi_kind_result *kr, const struct 
 	sl_json_add_u64(o, "lost", kr->lost);
 	sl_json_add_i64(o, "wait_saved_ns", kr->saved);
 	cJSON_AddItemToObject(o, "now", sl_hist_json(&m->latency));
-	cJSON_AddItemToObject(o, "if_fixed", sl_hist_json(&kr->after));
+	cJSON_AddItemToObject(o, "if_fixed", sl_hist_json(after_of(kr, m)));
 }
 
 static cJSON *q_json(const struct sl_hist *h, uint64_t dflt)
