@@ -14,16 +14,8 @@ done
 SLOW=1
 [ "$SANITIZE" = 1 ] && SLOW=4
 
-# a tmux server of our own for each run: a new one never meets a dying one
-runs=0
-SOCK="$TMP/tmux.0"
-tmx() { tmux -S "$SOCK" "$@"; }
-new_server() {
-	tmx kill-server 2>/dev/null
-	runs=$((runs + 1))
-	SOCK="$TMP/tmux.$runs"
-}
-trap 'tmux -S "$SOCK" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+# a tmux server of our own for each run, ended with the test however it ends
+. tests/tmux_lib.sh
 
 # start W H ENV ARGS...: explore in a fresh W x H terminal, under a shell
 # that ignores SIGINT (explore catches it itself) and keeps its exit status
@@ -35,6 +27,7 @@ start() {
 	tmx new-session -d -s x -x "$w" -y "$h" \
 		"trap '' INT; env LANG=C.UTF-8 $envs $SCHEDLINT explore $*; echo \$? > $TMP/status" \; \
 		set-option -t x remain-on-exit on
+	server_started
 	pane=$(tmx list-panes -t x -F '#{pane_pid}')
 	PID="" i=0
 	while [ -z "$PID" ] && [ "$i" -lt $((300 * SLOW)) ] && [ ! -s "$TMP/status" ]; do

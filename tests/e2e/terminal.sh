@@ -244,21 +244,18 @@ check "--to past the end: to the last event" grep -q '^  window   913.684978 .. 
 check "no filter: no window or filters line" sh -c "! grep -q '^  window\|^  filters' '$TMP/brief'"
 
 # --- 80x24 under tmux, the default pager: the first screen is the summary ---
-# each run its own tmux server: a new one never meets a dying one
-runs=0
-SOCK="$TMP/tmux.0"
-trap 'tmux -S "$SOCK" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+# each run its own tmux server, ended with the test however it ends
+. tests/tmux_lib.sh
 for f in "$TESTDATA"/real/*.dat "$TESTDATA"/real/*.txt; do
 	name=$(basename "$f")
-	tmux -S "$SOCK" kill-server 2>/dev/null
-	runs=$((runs + 1))
-	SOCK="$TMP/tmux.$runs"
-	tmux -S "$SOCK" new-session -d -s t -x 80 -y 24 \
+	new_server
+	tmx new-session -d -s t -x 80 -y 24 \
 		"env -u COLUMNS -u PAGER -u SCHEDLINT_PAGER LANG=C.UTF-8 $SCHEDLINT analyze $f; sleep 600"
+	server_started
 	# until less shows its prompt (the report is longer than a screen)
 	i=0
 	while [ "$i" -lt $((300 * SLOW)) ]; do
-		tmux -S "$SOCK" capture-pane -p -t t > "$TMP/screen" 2>/dev/null
+		tmx capture-pane -p -t t > "$TMP/screen" 2>/dev/null
 		[ "$(sed -n 24p "$TMP/screen")" = : ] && break
 		sleep 0.2
 		i=$((i + 1))
@@ -273,9 +270,9 @@ for f in "$TESTDATA"/real/*.dat "$TESTDATA"/real/*.txt; do
 		fail "$name at 80x24 through less: the first screen holds the whole summary, unwrapped" \
 			"$(diff "$TMP/want" "$TMP/got" | head -10)"
 	fi
-	tmux -S "$SOCK" send-keys -t t q
+	tmx send-keys -t t q
 done
-tmux -S "$SOCK" kill-server 2>/dev/null
+end_server
 
 # --- a pty: the pager, colors ---
 # inpty ENV... -- ARGS: schedlint ARGS on a terminal (script), its output with \r removed
