@@ -24,53 +24,14 @@
 #include "cmd/record_affinity.h"
 #include "schedlint/model.h"
 #include "schedlint/reader.h"
+#include "model_fixture.h"
 
 /* --- the model's side --- */
 
-struct fixture {
-	struct sl_config cfg;
-	struct sl_trace_info info;
-	struct sl_strtab *st;
-	struct sl_model *m;
-};
-
+/* A model of 4 CPUs. */
 static void setup(struct fixture *f)
 {
-	memset(f, 0, sizeof(*f));
-	sl_config_init(&f->cfg);
-	f->info.ncpus = 4;
-	f->info.has_waking = SL_YES;
-	f->info.has_wakeup = SL_YES;
-	f->st = sl_strtab_new();
-	f->m = sl_model_new(&f->cfg, f->st, &f->info);
-}
-
-static void teardown(struct fixture *f)
-{
-	sl_model_free(f->m);
-	sl_strtab_free(f->st);
-	sl_config_free(&f->cfg);
-}
-
-static void marker(struct fixture *f, uint64_t ts, const char *text)
-{
-	struct sl_event ev = { .ts = ts, .cpu = 0, .pid = 4242, .type = SL_EV_MARKER,
-			       .name = sl_intern_cstr(f->st, "print") };
-
-	ev.marker.text = sl_intern_cstr(f->st, text);
-	sl_model_feed(f->m, &ev);
-}
-
-static void fork_ev(struct fixture *f, uint64_t ts, int parent, int child)
-{
-	struct sl_event ev = { .ts = ts, .cpu = 1, .pid = parent, .type = SL_EV_FORK,
-			       .name = sl_intern_cstr(f->st, "sched_process_fork") };
-
-	ev.fork.parent_pid = parent;
-	ev.fork.child_pid = child;
-	ev.fork.parent_comm = sl_intern_cstr(f->st, "sh");
-	ev.fork.child_comm = sl_intern_cstr(f->st, "sh");
-	sl_model_feed(f->m, &ev);
+	fixture_setup(f, 4);
 }
 
 static void switch_ev(struct fixture *f, uint64_t ts, int cpu, int prev, const char *prev_comm,
@@ -142,7 +103,7 @@ static void test_markers_and_fork(void **state)
 	assert_string_equal(allowed(&f, 300, 3100, b, sizeof(b)), "-");
 	assert_true(f.m->affinity_recorded);
 	assert_int_equal(f.m->affinity_bad_tokens, 0);
-	teardown(&f);
+	fixture_teardown(&f);
 }
 
 /*
@@ -182,7 +143,7 @@ static void test_stale_until_reread(void **state)
 	assert_true(sl_model_task(f.m, 200)->aff_stale);
 	marker(&f, 9500, "schedlint: affinity 200=0@2100");
 	assert_false(sl_model_task(f.m, 200)->aff_stale);
-	teardown(&f);
+	fixture_teardown(&f);
 }
 
 /* A re-read says when the change happened: before it, the old mask holds. */
@@ -204,7 +165,7 @@ static void test_reread_applies_from_its_time(void **state)
 	marker(&f, 99000, "schedlint: affinity 100=2-3");
 	assert_string_equal(allowed(&f, 100, 98999, b, sizeof(b)), "0");
 	assert_string_equal(allowed(&f, 100, 99000, b, sizeof(b)), "2,3");
-	teardown(&f);
+	fixture_teardown(&f);
 }
 
 /* Malformed tokens are counted and skipped; a huge pid range is bounded, not walked. */
@@ -224,7 +185,7 @@ static void test_bad_tokens(void **state)
 	assert_string_equal(allowed(&f, 70000, 2100, b, sizeof(b)), "-");
 	switch_ev(&f, 2200, 2, 0, "swapper/2", SL_PREV_RUNNABLE, 5, "t");
 	assert_string_equal(allowed(&f, 5, 2200, b, sizeof(b)), "2");
-	teardown(&f);
+	fixture_teardown(&f);
 }
 
 /* Without masks: where a task ran after its last migration/N move decides. */
@@ -258,7 +219,7 @@ static void test_stopper_heuristic(void **state)
 	assert_int_equal(sl_model_task(f.m, 100)->execs, 1);
 	switch_ev(&f, 10000, 1, 0, "swapper/1", SL_PREV_RUNNABLE, 100, "taskset");
 	assert_int_equal(sl_task_affinity(f.m, sl_model_task(f.m, 100)), SL_AFFINITY_MIGRATABLE);
-	teardown(&f);
+	fixture_teardown(&f);
 }
 
 /* --- record's side: a fake /proc --- */

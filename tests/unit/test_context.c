@@ -27,6 +27,7 @@
 #include "schedlint/context.h"
 #include "schedlint/model.h"
 #include "schedlint/reader.h"
+#include "model_fixture.h"
 
 /* --- record's side: a fake machine --- */
 
@@ -274,50 +275,9 @@ static void test_record_v2_debugfs(void **state)
 
 /* --- the model's side --- */
 
-struct fixture {
-	struct sl_config cfg;
-	struct sl_trace_info info;
-	struct sl_strtab *st;
-	struct sl_model *m;
-};
-
 static void setup(struct fixture *f)
 {
-	memset(f, 0, sizeof(*f));
-	sl_config_init(&f->cfg);
-	f->info.ncpus = 2;
-	f->info.has_waking = SL_YES;
-	f->info.has_wakeup = SL_YES;
-	f->st = sl_strtab_new();
-	f->m = sl_model_new(&f->cfg, f->st, &f->info);
-}
-
-static void teardown(struct fixture *f)
-{
-	sl_model_free(f->m);
-	sl_strtab_free(f->st);
-	sl_config_free(&f->cfg);
-}
-
-static void marker(struct fixture *f, uint64_t ts, const char *text)
-{
-	struct sl_event ev = { .ts = ts, .cpu = 0, .pid = 4242, .type = SL_EV_MARKER,
-			       .name = sl_intern_cstr(f->st, "print") };
-
-	ev.marker.text = sl_intern_cstr(f->st, text);
-	sl_model_feed(f->m, &ev);
-}
-
-static void fork_ev(struct fixture *f, uint64_t ts, int parent, int child)
-{
-	struct sl_event ev = { .ts = ts, .cpu = 1, .pid = parent, .type = SL_EV_FORK,
-			       .name = sl_intern_cstr(f->st, "sched_process_fork") };
-
-	ev.fork.parent_pid = parent;
-	ev.fork.child_pid = child;
-	ev.fork.parent_comm = sl_intern_cstr(f->st, "sh");
-	ev.fork.child_comm = sl_intern_cstr(f->st, "sh");
-	sl_model_feed(f->m, &ev);
+	fixture_setup(f, 2);
 }
 
 static void test_model_markers(void **state)
@@ -373,7 +333,7 @@ static void test_model_markers(void **state)
 	assert_int_equal(sl_task_sched(f.m, t)->policy, SL_POLICY_BATCH);
 	assert_int_equal(sl_task_load_weight(f.m, t), 335);	/* nice 5 */
 	assert_int_equal(sl_task_group(f.m, t), 3);
-	teardown(&f);
+	fixture_teardown(&f);
 }
 
 /* Without markers: class from prio, else unknown; weight from prio. */
@@ -398,7 +358,7 @@ static void test_model_inferred(void **state)
 	assert_int_equal(sl_task_group(f.m, t), 0);
 	assert_int_equal(sl_model_nr_groups(f.m), 1);
 	assert_null(f.m->ctx);
-	teardown(&f);
+	fixture_teardown(&f);
 }
 
 /* Garbage is an error (the first one named), never a crash or a table as large as a forged id. */
@@ -437,7 +397,7 @@ static void test_model_garbage(void **state)
 		assert_non_null(f.m->ctx);
 		if (!strstr(f.m->ctx->error, "1.500000000 s is garbage"))
 			fail_msg("%s: %s", bad[i], f.m->ctx->error);
-		teardown(&f);
+		fixture_teardown(&f);
 	}
 }
 
@@ -461,7 +421,7 @@ static void test_model_forged_ranges(void **state)
 	assert_int_equal(f.m->nr_tasks, 0);
 	assert_true(f.m->ctx->nr_pend <= (1u << 20));
 	assert_true(f.m->ctx->pend_dropped > 0);
-	teardown(&f);
+	fixture_teardown(&f);
 }
 
 int main(void)

@@ -21,41 +21,15 @@
 #include "cmd/options.h"
 #include "schedlint/model.h"
 #include "schedlint/reader.h"
+#include "model_fixture.h"
 
-struct fixture {
-	struct sl_config cfg;
-	struct sl_trace_info info;
-	struct sl_strtab *st;
-	struct sl_model *m;
-};
-
+/* A model of 4 CPUs, with --llc LLC_OPT when given. */
 static void setup(struct fixture *f, const char *llc_opt)
 {
-	memset(f, 0, sizeof(*f));
-	sl_config_init(&f->cfg);
+	fixture_config(f);
 	if (llc_opt)
 		assert_int_equal(sl_config_option(&f->cfg, SL_OPT_LLC, llc_opt, "test"), 0);
-	f->info.ncpus = 4;
-	f->info.has_waking = SL_YES;
-	f->info.has_wakeup = SL_YES;
-	f->st = sl_strtab_new();
-	f->m = sl_model_new(&f->cfg, f->st, &f->info);
-}
-
-static void teardown(struct fixture *f)
-{
-	sl_model_free(f->m);
-	sl_strtab_free(f->st);
-	sl_config_free(&f->cfg);
-}
-
-static void marker(struct fixture *f, uint64_t ts, const char *text)
-{
-	struct sl_event ev = { .ts = ts, .cpu = 0, .pid = 4242, .type = SL_EV_MARKER,
-			       .name = sl_intern_cstr(f->st, "print") };
-
-	ev.marker.text = sl_intern_cstr(f->st, text);
-	sl_model_feed(f->m, &ev);
+	fixture_model(f, 4);
 }
 
 /* Without --llc the marker decides: CPUs 0,2 and 1,3 share their caches. */
@@ -72,7 +46,7 @@ static void test_marker_sets_llc(void **state)
 	assert_false(sl_same_llc(f.m, 2, 3));
 	assert_string_equal(f.m->llc_source, SL_LLC_FROM_TRACE);
 	assert_int_equal(f.m->type_counts[SL_EV_MARKER], 1);
-	teardown(&f);
+	fixture_teardown(&f);
 }
 
 /* A marker that says where record found the groups: the source names it. */
@@ -95,7 +69,7 @@ static void test_marker_names_its_source(void **state)
 		marker(&f, 1000, cases[i].marker);
 		assert_int_equal(f.m->nr_llc_cpus, 4);
 		assert_string_equal(f.m->llc_source, cases[i].source);
-		teardown(&f);
+		fixture_teardown(&f);
 	}
 }
 
@@ -109,7 +83,7 @@ static void test_llc_option_overrides_marker(void **state)
 	assert_true(sl_same_llc(f.m, 0, 1));
 	assert_false(sl_same_llc(f.m, 0, 2));
 	assert_string_equal(f.m->llc_source, "--llc");
-	teardown(&f);
+	fixture_teardown(&f);
 }
 
 /* Other markers, a malformed one, and a second topology marker change nothing. */
@@ -128,7 +102,7 @@ static void test_other_markers_ignored(void **state)
 	marker(&f, 1003, "schedlint: llc=0-3");
 	assert_false(sl_same_llc(f.m, 1, 2));
 	assert_int_equal(f.m->type_counts[SL_EV_MARKER], 6);
-	teardown(&f);
+	fixture_teardown(&f);
 }
 
 /* The text readers give the same marker event for every way text shows it. */
