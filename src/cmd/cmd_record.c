@@ -13,8 +13,10 @@
  * trace.dat and the instance removed.
  *
  * Not disturbing what we record: without --live full pages are spliced
- * (the kernel moves them, we never copy them through our memory) and no
- * event is decoded but the few the affinity re-reads follow; kallsyms,
+ * (the kernel moves them, we never copy them through our memory) and none
+ * of their events is decoded: the few the affinity re-reads follow (exec,
+ * fork, a stopper's migration) go to a second, small instance too, which
+ * is read and decoded apart (setup_watch()); kallsyms,
  * formats and cmdlines are read before tracing starts or after it stops;
  * we work in runs of at most RUN_BUDGET_US and then sleep BREATHE_US if
  * more is left, so we never hold a CPU long against the workload.  We
@@ -102,6 +104,8 @@
 #define BREATHE_US		100
 #define REREADS_PER_RUN		4	/* affinity re-reads (reads of /proc, ~25 us each) per run */
 #define CMD_GRACE_MS		2000	/* after we stop: CMD's time to end before SIGTERM/SIGKILL */
+#define WATCH_BUFFER_KB		256	/* the watch instance's buffer per CPU: 4 thousand events */
+#define WATCH_PERCENT		50	/* that full, it wakes us */
 
 static const char record_usage[] =
 	"usage: schedlint record [options] [--] [CMD [ARGS...]]\n"
@@ -198,10 +202,19 @@ struct record {
 	struct sl_rec_affinity *aff;
 	/* policies, groups, kernel settings: written at the start and the end, re-read at exec */
 	struct sl_rec_context *sched;
-	struct sl_live *watch;		/* decodes the events the re-reads need, as pages are read */
+	/*
+	 * The events the re-reads follow (exec, fork, a stopper's migration)
+	 * go to a second, small instance too, read and decoded apart
+	 * (read_watch()): the main buffers' pages are never walked.
+	 */
+	struct sl_tracefs wtfs;
+	bool wtfs_open;
+	uint8_t *wpage;			/* one of its pages */
+	struct sl_live *watch;		/* decodes its events */
 	struct sl_strtab *watch_strtab;
 	int watch_types[3];		/* their type ids: exec, migrate, fork (-1: none) */
 	bool poll_buffers;		/* buffer_percent set: a filling buffer wakes us */
+	bool poll_watch;		/* and the watch instance's */
 	bool round_due;			/* a DRAIN_MS round is not done yet */
 	uint64_t next_round_ns;
 	bool partial_due;		/* a PARTIAL_MS round (partial pages too) is not done yet */
@@ -350,6 +363,11 @@ static bool wait_buffers(struct record *rec, uint64_t ns, bool buffers)
 		for (int cpu = 0; cpu < rec->tfs.nr_cpus; cpu++)
 			if (rec->tfs.pipe_fd[cpu] >= 0)
 				rec->pollfd[nr++] = (struct pollfd){ .fd = rec->tfs.pipe_fd[cpu],
+								      .events = POLLIN };
+	if (rec->watch && rec->poll_watch)
+		for (int cpu = 0; cpu < rec->wtfs.nr_cpus; cpu++)
+			if (rec->wtfs.pipe_fd[cpu] >= 0)
+				rec->pollfd[nr++] = (struct pollfd){ .fd = rec->wtfs.pipe_fd[cpu],
 								      .events = POLLIN };
 	return ppoll(rec->pollfd, nr, &ts, &rec->orig_mask) > 0;
 }
@@ -627,45 +645,101 @@ static void watch_event(void *ctx, const struct sl_event *ev)
 	sl_rec_context_event(rec->sched, ev, rec->watch_strtab);
 }
 
-/* The pages of cpu just spooled: lost-event counts, and the events the re-reads need. */
-static void look_at_pages(struct record *rec, int cpu, const uint8_t *pages, int n)
+/* The watch instance is gone: the re-reads follow nothing more. */
+static void close_watch(struct record *rec)
 {
-	int page_size = rec->tfs.page_size;
+	if (rec->wtfs_open)
+		sl_tracefs_close(&rec->wtfs, NULL);
+	rec->wtfs_open = false;
+	sl_live_free(rec->watch);
+	rec->watch = NULL;
+}
 
-	for (int i = 0; i < n; i++) {
-		const uint8_t *page = pages + (size_t)i * (size_t)page_size;
-		uint64_t missed_count;
-		bool missed;
-		int data = sl_page_info(page, page_size, rec->meta.long_size, &missed,
-					&missed_count);
+/*
+ * The watch instance (schedlint-PID-2 beside schedlint-PID): only
+ * sched_process_exec, sched_process_fork and sched_migrate_task, the
+ * last only when a migration/N stopper moves a task (the filter on the
+ * current task's COMM; where the kernel refuses it, every migration,
+ * and sl_rec_affinity_event() picks the stoppers').  Its decoder is
+ * apart from --live's model reader, which is fed a drain round behind
+ * and the last round only after tracing stopped: too late for a re-read.
+ * Before this instance, the re-reads walked every spliced page, read
+ * back from the spool: a fifth of record's CPU (bench/README.md).
+ */
+static void setup_watch(struct record *rec)
+{
+	static const char *const events[] = {
+		"sched_process_exec", "sched_migrate_task", "sched_process_fork",
+	};
+	struct sl_dat_meta formats = rec->meta;
+	struct sl_error err = { "" };
+	int wanted = 0;
 
-		if (data < 0) {
-			/* its length does not fit: kbuffer would read past it */
-			if (!rec->bad_pages++)
-				warn_msg("record: CPU %d's ring buffer gave a page with a corrupt "
-					 "header; its events are not followed", cpu);
-			continue;
-		}
-		if (missed) {
-			rec->pages_lost++;
-			rec->lost_in_pages += missed_count;
-		}
-		if (rec->watch && data)
-			sl_live_scan_page(rec->watch, cpu, page, rec->watch_types,
+	if (sl_tracefs_open(&rec->wtfs, &err))
+		goto fail;
+	rec->wtfs_open = true;
+	if (sl_tracefs_create(&rec->wtfs, WATCH_BUFFER_KB, 0, &err))
+		goto fail;
+	for (size_t i = 0; i < ARRAY_SIZE(events); i++)
+		wanted += !sl_tracefs_want(&rec->wtfs, "sched", events[i]);
+	if (!wanted) {
+		sl_error_set(&err, "this kernel has none of the events they follow");
+		goto fail;
+	}
+	sl_tracefs_filter(&rec->wtfs, "sched", "sched_migrate_task", "COMM ~ \"migration/*\"");
+	if (sl_tracefs_open_pipes(&rec->wtfs, &err))
+		goto fail;
+	/* a fork storm wakes us before it overwrites what we have not read */
+	if (!sl_tracefs_wakeup_percent(&rec->wtfs, WATCH_PERCENT))
+		rec->poll_watch = true;
+	/* the events it decodes have no kernel address to name: no kallsyms */
+	formats.kallsyms = NULL;
+	formats.kallsyms_len = 0;
+	formats.page_size = rec->wtfs.page_size;
+	formats.nr_cpus = rec->wtfs.nr_cpus;
+	rec->watch_strtab = sl_strtab_new();
+	rec->watch = sl_live_new(&formats, rec->watch_strtab, &err);
+	if (!rec->watch)
+		goto fail;
+	rec->wpage = xmalloc((size_t)rec->wtfs.page_size);
+	for (size_t i = 0; i < ARRAY_SIZE(events); i++)
+		rec->watch_types[i] = sl_live_event_id(rec->watch, "sched", events[i]);
+	return;
+fail:
+	warn_msg("record: %s: affinity and policy changes during the recording are not followed",
+		 err.msg);
+	close_watch(rec);
+}
+
+/* The events the re-reads follow, as far as the watch instance has them. */
+static void read_watch(struct record *rec)
+{
+	int page_size = rec->wtfs.page_size;
+
+	if (!rec->watch)
+		return;
+	for (int cpu = 0; cpu < rec->wtfs.nr_cpus; cpu++) {
+		ssize_t len;
+
+		while ((len = sl_tracefs_read_page(&rec->wtfs, cpu, rec->wpage)) > 0) {
+			if (len < page_size)
+				memset(rec->wpage + len, 0, (size_t)(page_size - len));
+			sl_live_scan_page(rec->watch, cpu, rec->wpage, rec->watch_types,
 					  ARRAY_SIZE(rec->watch_types), watch_event, rec);
+		}
 	}
 }
 
 /*
  * One step: up to SPLICE_BYTES of cpu's full pages spliced to its spool,
- * then read back from the page cache for look_at_pages() (only when
- * there are re-reads to follow).  1 pages moved, 0 none, -errno.
+ * never read by us (the re-reads follow the watch instance, read_watch()).
+ * 1 pages moved, 0 none, -errno.
  */
 static int splice_step(struct record *rec, int cpu, struct sl_error *err)
 {
 	struct sl_error werr;
 	size_t page_size = (size_t)rec->tfs.page_size;
-	uint64_t at;
+	uint64_t at;			/* where the pages go in the spool: not needed */
 	ssize_t n;
 	int fd = sl_dat_writer_spool(rec->writer, cpu, &at, &werr);
 
@@ -684,8 +758,6 @@ static int splice_step(struct record *rec, int cpu, struct sl_error *err)
 		return 0;
 	sl_dat_writer_spooled(rec->writer, cpu, (uint64_t)n);
 	rec->pages += (uint64_t)n / page_size;
-	if (rec->watch && pread(fd, rec->batch, (size_t)n, (off_t)at) == n)
-		look_at_pages(rec, cpu, rec->batch, (int)((size_t)n / page_size));
 	return 1;
 }
 
@@ -753,15 +825,8 @@ static int read_pages(struct record *rec, int cpu, struct sl_error *err)
 			sl_error_set(err, "%s: %s", rec->output, werr.msg);
 			return ret;
 		}
-		for (int i = 0; i < n; i++) {
-			const uint8_t *page = rec->batch + (size_t)i * (size_t)page_size;
-
-			if (rec->live)
-				sl_live_add_page(rec->live, cpu, page);
-			if (rec->watch)
-				sl_live_scan_page(rec->watch, cpu, page, rec->watch_types,
-						  ARRAY_SIZE(rec->watch_types), watch_event, rec);
-		}
+		for (int i = 0; rec->live && i < n; i++)
+			sl_live_add_page(rec->live, cpu, rec->batch + (size_t)i * (size_t)page_size);
 		rec->pages += (uint64_t)n;
 		read_pages += (uint64_t)n;
 	}
@@ -770,7 +835,7 @@ static int read_pages(struct record *rec, int cpu, struct sl_error *err)
 
 /*
  * Empty the buffers.  Full pages are spliced (without --live: their
- * events are not decoded, but for the few the re-reads follow); the page
+ * events are not decoded); the page
  * each CPU is still filling is read only in a PARTIAL_MS round
  * (partial), so that what a quiet CPU holds is seen within one.  --live reads every
  * page: it decodes them all.  With a budget (give_up, CLOCK_MONOTONIC ns;
@@ -879,6 +944,7 @@ static void affinity_end(struct record *rec, struct sl_error *err)
 {
 	if (!rec->aff || !err || drain(rec, true, 0, err))
 		return;		/* the recording failed already */
+	read_watch(rec);
 	affinity_watch(rec, SIZE_MAX);
 	if (sl_rec_affinity_sweep(rec->aff, write_marker, rec))
 		warn_msg("record: cannot write the tasks' affinity at the end");
@@ -894,32 +960,6 @@ static void report_removed(const struct sl_tracefs *tfs)
 	for (size_t i = 0; i < tfs->nr_removed; i++)
 		fprintf(stderr, "schedlint record: removed the tracing instance %s/instances/%s: "
 			"the record that made it no longer runs\n", tfs->dir, tfs->removed[i]);
-}
-
-/*
- * The decoder of the few events the re-reads follow, which drain() hands
- * every page it reads.  With --live too, apart from the model's reader:
- * that one is fed a drain round behind, and the last round only after
- * tracing stopped, too late for a re-read (a short workload got none).
- */
-static void setup_watch(struct record *rec)
-{
-	struct sl_dat_meta formats = rec->meta;
-	struct sl_error err;
-
-	/* the events it decodes have no kernel address to name: no kallsyms */
-	formats.kallsyms = NULL;
-	formats.kallsyms_len = 0;
-	rec->watch_strtab = sl_strtab_new();
-	rec->watch = sl_live_new(&formats, rec->watch_strtab, &err);
-	if (!rec->watch) {
-		warn_msg("record: %s: affinity changes during the recording are not followed",
-			 err.msg);
-		return;
-	}
-	rec->watch_types[0] = sl_live_event_id(rec->watch, "sched", "sched_process_exec");
-	rec->watch_types[1] = sl_live_event_id(rec->watch, "sched", "sched_migrate_task");
-	rec->watch_types[2] = sl_live_event_id(rec->watch, "sched", "sched_process_fork");
 }
 
 static int setup(struct record *rec, struct sl_error *err)
@@ -997,7 +1037,8 @@ static int setup(struct record *rec, struct sl_error *err)
 	 * only the clock does)
 	 */
 	rec->poll_buffers = !sl_tracefs_wakeup_percent(&rec->tfs, WAKEUP_PERCENT);
-	rec->pollfd = xcalloc((size_t)rec->tfs.nr_cpus, sizeof(*rec->pollfd));
+	rec->pollfd = xcalloc((size_t)rec->tfs.nr_cpus + (size_t)rec->wtfs.nr_cpus,
+			      sizeof(*rec->pollfd));
 	return sl_tracefs_open_pipes(&rec->tfs, err);
 }
 
@@ -1094,6 +1135,20 @@ static int start(struct record *rec, struct sl_error *err)
 	ret = sl_tracefs_enable_wanted(&rec->tfs, err);
 	if (ret)
 		return ret;
+	/*
+	 * after the main instance's: the kernel calls the probes in that
+	 * order, so an exec's time in the watch is never before the main's
+	 */
+	if (rec->watch) {
+		struct sl_error werr = { "" };
+
+		if (sl_tracefs_enable_wanted(&rec->wtfs, &werr) ||
+		    sl_tracefs_tracing_on(&rec->wtfs, true)) {
+			warn_msg("record: %s: affinity and policy changes during the recording are "
+				 "not followed", werr.msg[0] ? werr.msg : "cannot turn tracing on");
+			close_watch(rec);
+		}
+	}
 	ret = sl_tracefs_tracing_on(&rec->tfs, true);
 	if (ret) {
 		sl_error_set(err, "cannot turn tracing on in the instance");
@@ -1151,6 +1206,7 @@ static int record_loop(struct record *rec, struct sl_error *err)
 			rec->feed_limit = safe;
 			rec->newest_read = sl_live_newest(rec->live);
 		}
+		read_watch(rec);
 		/* the re-reads (reads of /proc) within the run's budget too */
 		if (!more && mono_ns() < give_up &&
 		    (sl_rec_affinity_pending(rec->aff) || sl_rec_context_pending(rec->sched)))
@@ -1269,6 +1325,12 @@ static int record_cleanup(struct record *rec)
 		close(rec->go_fd);
 	if (rec->exec_err_fd >= 0)
 		close(rec->exec_err_fd);
+	/* the watch first: the main instance's close unmounts tracefs if we mounted it */
+	if (rec->wtfs_open && sl_tracefs_close(&rec->wtfs, &err)) {
+		error_msg("record: %s", err.msg);
+		ret = -1;
+	}
+	rec->wtfs_open = false;
 	if (rec->tfs_open && sl_tracefs_close(&rec->tfs, &err)) {
 		error_msg("record: %s", err.msg);
 		ret = -1;
@@ -1282,7 +1344,8 @@ static int record_cleanup(struct record *rec)
 	free(rec->llc_spec);
 	sl_rec_affinity_free(rec->aff);
 	sl_rec_context_free(rec->sched);
-	sl_live_free(rec->watch);
+	close_watch(rec);
+	free(rec->wpage);
 	sl_strtab_free(rec->watch_strtab);
 	if (rec->top.out)	/* initialized (--live) */
 		sl_live_top_free(&rec->top);
@@ -1411,6 +1474,8 @@ static struct record *exiting_record;
 
 static void record_atexit(void)
 {
+	if (exiting_record && exiting_record->wtfs_open)
+		sl_tracefs_close(&exiting_record->wtfs, NULL);
 	if (exiting_record && exiting_record->tfs_open)
 		sl_tracefs_close(&exiting_record->tfs, NULL);
 }

@@ -425,6 +425,14 @@ int sl_tracefs_enable_wanted(struct sl_tracefs *t, struct sl_error *err)
 	return 0;
 }
 
+int sl_tracefs_filter(struct sl_tracefs *t, const char *system, const char *event,
+		      const char *filter)
+{
+	if (tracefs_event_file_write(t->instance, system, event, "filter", filter) < 0)
+		return errno ? -errno : -EINVAL;
+	return 0;
+}
+
 int sl_tracefs_tracing_on(struct sl_tracefs *t, bool on)
 {
 	if (!t->instance)

@@ -74,6 +74,9 @@ int sl_tracefs_want(struct sl_tracefs *t, const char *system, const char *event)
  */
 int sl_tracefs_want_spec(struct sl_tracefs *t, const char *spec, struct sl_error *err);
 int sl_tracefs_enable_wanted(struct sl_tracefs *t, struct sl_error *err);
+/* Record system:event only where filter (the kernel's syntax) holds; -errno when refused. */
+int sl_tracefs_filter(struct sl_tracefs *t, const char *system, const char *event,
+		      const char *filter);
 
 int sl_tracefs_tracing_on(struct sl_tracefs *t, bool on);
 
