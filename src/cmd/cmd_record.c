@@ -1009,7 +1009,7 @@ static int setup(struct record *rec, struct sl_error *err)
 		return ret;
 	sl_dat_writer_cpus(rec->writer, rec->tfs.nr_cpus, rec->tfs.page_size);
 	rec->batch = xmalloc((size_t)BATCH_PAGES * (size_t)rec->tfs.page_size);
-	rec->aff = sl_rec_affinity_new("/proc");
+	rec->aff = sl_rec_affinity_new("/proc", sl_rec_sched_getaffinity);
 	rec->sched = sl_rec_context_new("", NULL);
 	setup_watch(rec);
 	rec->llc_spec = sl_llc_spec_from_sysfs("/sys/devices/system/cpu", rec->llc_from,

@@ -20,8 +20,21 @@ struct sl_rec_affinity;
 /* Write one marker's text; 0 or -errno. */
 typedef int (*sl_rec_write_fn)(void *ctx, const char *text);
 
-/* proc: where /proc is ("/proc"; a test's fake tree). */
-struct sl_rec_affinity *sl_rec_affinity_new(const char *proc);
+/*
+ * One task's allowed CPUs into mask (setsize bytes, bit N of word
+ * N / bits-per-long for CPU N): 0, or -errno (the task is gone).
+ */
+typedef int (*sl_rec_getaffinity_fn)(int32_t tid, unsigned long *mask, size_t setsize);
+/* sched_getaffinity(2): 0.2 us a task where /proc/PID/status takes 5-8 us */
+int sl_rec_sched_getaffinity(int32_t tid, unsigned long *mask, size_t setsize);
+
+/*
+ * proc: where /proc is ("/proc"; a test's fake tree); getaffinity: how a
+ * task's CPUs are read (names then from proc's comm files, and only in
+ * the first sweep, for the stoppers), NULL: the Cpus_allowed_list and
+ * Name of proc's status files.
+ */
+struct sl_rec_affinity *sl_rec_affinity_new(const char *proc, sl_rec_getaffinity_fn getaffinity);
 void sl_rec_affinity_free(struct sl_rec_affinity *ra);
 /*
  * Every task's Cpus_allowed_list now, as markers; also learns the pids of
@@ -42,6 +55,8 @@ int sl_rec_affinity_flush_some(struct sl_rec_affinity *ra, size_t max, sl_rec_wr
 			       void *ctx);
 /* Re-reads asked for and not flushed yet. */
 size_t sl_rec_affinity_pending(const struct sl_rec_affinity *ra);
+/* mask's CPUs (nbits of them) as a list, "0-3,5" ; -ENOSPC when longer than len - 1. */
+int sl_rec_cpulist(const unsigned long *mask, size_t nbits, char *buf, size_t len);
 /* How many markers were written. */
 uint64_t sl_rec_affinity_markers(const struct sl_rec_affinity *ra);
 

@@ -9,6 +9,7 @@
  * the time they say, inheriting them at fork.  Expected values are written
  * from the format in model.h.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -284,7 +285,7 @@ static void test_sweep_and_rereads(void **state)
 	put_task(20, 20, "dd", "1");
 	mkdir(strcat(strcpy(cmd, proc), "/self"), 0755);	/* not a pid: skipped */
 
-	ra = sl_rec_affinity_new(proc);
+	ra = sl_rec_affinity_new(proc, NULL);
 	nr_written = 0;
 	assert_int_equal(sl_rec_affinity_sweep(ra, capture, NULL), 0);
 	/* grouped by list, pids as ranges, lists in byte order */
@@ -365,7 +366,7 @@ static void test_sweep_splits_markers(void **state)
 	assert_non_null(mkdtemp(proc));
 	for (int pid = 100; pid < 700; pid += 2)	/* 300 tasks, no two consecutive */
 		put_task(pid, pid, "t", pid % 4 ? "0-1" : "2-3");
-	ra = sl_rec_affinity_new(proc);
+	ra = sl_rec_affinity_new(proc, NULL);
 	nr_written = 0;
 	assert_int_equal(sl_rec_affinity_sweep(ra, capture, NULL), 0);
 	assert_true(nr_written >= 2 && nr_written <= 8);
@@ -381,6 +382,103 @@ static void test_sweep_splits_markers(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A CPU list from a mask: runs as ranges, single CPUs alone, a word's edge crossed. */
+static void test_cpulist(void **state)
+{
+	unsigned long mask[128 / (8 * sizeof(unsigned long))];
+	const size_t lb = 8 * sizeof(unsigned long);
+	char buf[64];
+
+	memset(mask, 0, sizeof(mask));
+	for (size_t cpu = 0; cpu < 128; cpu++)
+		if (cpu <= 3 || cpu == 5 || (cpu >= 63 && cpu <= 65) || cpu == 127)
+			mask[cpu / lb] |= 1UL << (cpu % lb);
+	assert_int_equal(sl_rec_cpulist(mask, 128, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "0-3,5,63-65,127");
+	/* too long for the buffer: an error, never a cut list */
+	assert_int_equal(sl_rec_cpulist(mask, 128, buf, 8), -ENOSPC);
+	memset(mask, 0, sizeof(mask));
+	assert_int_equal(sl_rec_cpulist(mask, 128, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+}
+
+/* the fake sched_getaffinity: CPU tid % 4, and CPUs 0-3 for tid 1; pid 99 is gone */
+static int calls;
+static int fake_getaffinity(int32_t tid, unsigned long *mask, size_t setsize)
+{
+	calls++;
+	assert_true(setsize >= sizeof(unsigned long));
+	if (tid == 99)
+		return -ESRCH;
+	mask[0] = tid == 1 ? 0xfUL : 1UL << (tid % 4);
+	return 0;
+}
+
+static void put_comm(int pid, int tid, const char *name)
+{
+	char path[512];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%d/task/%d/comm", proc, pid, tid);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fprintf(fp, "%s\n", name);
+	fclose(fp);
+}
+
+/*
+ * With a getaffinity function: the sweep's lists come from it (the
+ * status files' lists are stale on purpose and must not be read), the
+ * stoppers' names from the comm files of the first sweep, and a re-read
+ * asks it too.
+ */
+static void test_sweep_getaffinity(void **state)
+{
+	struct sl_rec_affinity *ra;
+	struct sl_strtab *st = sl_strtab_new();
+	struct sl_event ev;
+	char cmd[512];
+
+	snprintf(proc, sizeof(proc), "/tmp/schedlint-test-proc-XXXXXX");
+	assert_non_null(mkdtemp(proc));
+	put_task(1, 1, "init", "9");
+	put_task(5, 5, "migration/1", "9");
+	put_task(6, 6, "bash", "9");
+	put_task(6, 7, "bash", "9");
+	put_comm(1, 1, "init");
+	put_comm(5, 5, "migration/1");
+	put_comm(6, 6, "bash");
+	put_comm(6, 7, "bash");
+	ra = sl_rec_affinity_new(proc, fake_getaffinity);
+	nr_written = 0;
+	calls = 0;
+	assert_int_equal(sl_rec_affinity_sweep(ra, capture, NULL), 0);
+	assert_int_equal(calls, 4);
+	assert_int_equal(nr_written, 1);
+	assert_string_equal(written[0], "schedlint: affinity 1=0-3 5=1 6=2 7=3");
+	/* 5 is a stopper: its move of 6 asks for a re-read */
+	ev = (struct sl_event){ .ts = 5000, .cpu = 1, .pid = 5, .type = SL_EV_MIGRATE };
+	ev.migrate.pid = 6;
+	sl_rec_affinity_event(ra, &ev, st);
+	nr_written = 0;
+	assert_int_equal(sl_rec_affinity_flush(ra, capture, NULL), 0);
+	assert_int_equal(nr_written, 1);
+	assert_string_equal(written[0], "schedlint: affinity 6=2@5000");
+	/* the second sweep reads no names, and still knows the stopper */
+	snprintf(cmd, sizeof(cmd), "rm -f '%s'/*/task/*/comm", proc);
+	assert_int_equal(system(cmd), 0);
+	nr_written = 0;
+	assert_int_equal(sl_rec_affinity_sweep(ra, capture, NULL), 0);
+	assert_string_equal(written[0], "schedlint: affinity 1=0-3 5=1 6=2 7=3");
+	ev.ts = 6000;
+	sl_rec_affinity_event(ra, &ev, st);
+	assert_int_equal(sl_rec_affinity_pending(ra), 1);
+	sl_rec_affinity_free(ra);
+	sl_strtab_free(st);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", proc);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +489,8 @@ int main(void)
 		cmocka_unit_test(test_stopper_heuristic),
 		cmocka_unit_test(test_sweep_and_rereads),
 		cmocka_unit_test(test_sweep_splits_markers),
+		cmocka_unit_test(test_cpulist),
+		cmocka_unit_test(test_sweep_getaffinity),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
