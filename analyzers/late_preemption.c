@@ -37,18 +37,23 @@
  * order), nr_waiting (|W|), max_wait_ns (the longest any waiter had been
  * queued on c, up to t1 or until it left).
  *
- * Tick: HZ is inferred from the spacing of irq_vectors:local_timer_entry
- * on each CPU (the most common spacing: idle NOHZ gaps are longer, other
- * hrtimers rarer), else from the quantization of preemption times (the
- * switch-outs of runnable tasks cluster at one phase of the tick period).
- * finish() stores it in m->hz_inferred: the one thing an analyzer may
- * write into the model (sl_hz() reads it).  A late preemption is "at the
+ * Tick: the HZ schedlint record recorded (its kernel marker, from the
+ * kernel's config) is the one used, else HZ is inferred from the spacing
+ * of irq_vectors:local_timer_entry on each CPU (the most common spacing:
+ * idle NOHZ gaps are longer, other hrtimers rarer), else from the
+ * quantization of preemption times (the switch-outs of runnable tasks
+ * cluster at one phase of the tick period).  The inference runs with a
+ * recorded HZ too, and a disagreement is said (hz_disagreement()).
+ * finish() stores the inferred HZ in m->hz_inferred: the one thing an
+ * analyzer may write into the model (sl_hz() reads it).  A late preemption is "at the
  * tick" when it follows a local_timer_entry on its CPU by at most 200 us
  * (or, without timer events, falls in the 200 us phase window of the tick
  * period where the CPU's late preemptions cluster); when 80% or more of
  * at least 3 late preemptions are, the summary names the cause.
  *
- * Blind spots: runs whose start or end the trace does not show (the
+ * Blind spots: a recorded HZ that is none of the candidate rates (--hz,
+ * 100, 250, 300, 1000: every x86 and arm64 choice) classifies no run of a
+ * CPU without timer events; runs whose start or end the trace does not show (the
  * task's first event is its switch-out, an implied switch, lost events)
  * are counted but not judged; a run still going at the end of the trace
  * has no t1 and is not judged; weights are per task, not per cgroup (a
@@ -1580,25 +1585,60 @@ static void model_line(struct sl_report *r, struct sl_model *m, struct lp_priv *
 		fprintf(r->out, "           %d CPUs: from %s\n", ncpus, sl_ncpus_source(m));
 }
 
+/*
+ * The recorded HZ and the one the trace shows, when they differ: said in
+ * the report (the recorded one, or --hz, is used); false when they agree
+ * or either is unknown.
+ */
+static bool hz_disagreement(const struct lp_priv *p, const struct sl_model *m, char *buf, size_t len)
+{
+	int rec = sl_hz_recorded(m);
+
+	if (!rec || !p->hz || rec == p->hz)
+		return false;
+	snprintf(buf, len, "the trace shows HZ=%d (%s), schedlint record recorded HZ=%d (%s): %s",
+		 p->hz, p->hz_source, rec, m->ctx->hz.from[0] ? m->ctx->hz.from : "?",
+		 m->cfg->hz ? "--hz is used" : "the recorded HZ is used");
+	return true;
+}
+
+/* Where the HZ used came from, for the JSON: --hz, recorded, an inference, NULL unknown. */
+static const char *hz_source_key(const struct lp_priv *p, const struct sl_model *m)
+{
+	if (m->cfg->hz)
+		return "--hz";
+	if (sl_hz_recorded(m))
+		return "recorded";
+	return p->hz_source;
+}
+
 static void tick_line(struct sl_report *r, struct sl_model *m, struct lp_priv *p)
 {
-	char a[32];
+	char a[32], why[192];
+	int rec = sl_hz_recorded(m);
+	bool used = m->cfg->hz || rec;
 
 	fprintf(r->out, "  tick     ");
 	if (m->cfg->hz)
 		fprintf(r->out, "HZ=%d (--hz)", m->cfg->hz);
+	else if (rec)
+		fprintf(r->out, "HZ=%d recorded by schedlint record (%s)", rec,
+			m->ctx->hz.from[0] ? m->ctx->hz.from : "?");
 	if (p->hz && p->hz_source && !strcmp(p->hz_source, "local_timer_entry"))
 		fprintf(r->out, "%sHZ=%d from local_timer_entry (most common spacing %s, %" PRIu64
-			" of %" PRIu64 " intervals)", m->cfg->hz ? "; the trace shows " : "", p->hz,
+			" of %" PRIu64 " intervals)", used ? ";\n           the trace shows " : "", p->hz,
 			fmt_duration(a, sizeof(a), p->hz_spacing_ns), p->hz_support, p->hz_total);
 	else if (p->hz)
 		fprintf(r->out, "%sHZ=%d from preemption times (%" PRIu64 " of %" PRIu64
 			" in a 200 us\n           window of the tick period: %.1fx its uniform share)",
-			m->cfg->hz ? "; the trace shows " : "", p->hz, p->hz_support, p->hz_total,
+			used ? ";\n           the trace shows " : "", p->hz, p->hz_support, p->hz_total,
 			p->hz_ratio);
-	else if (!m->cfg->hz)
+	else if (!used)
 		fprintf(r->out, "HZ unknown (no local_timer_entry events, preemptions not quantized)");
 	fputc('\n', r->out);
+	if (hz_disagreement(p, m, why, sizeof(why)))
+		sl_report_wrap(r, 2, 11, "%s%-8s %s%s", sl_color(r, SL_C_RED), "HZ", why,
+			       sl_color(r, SL_C_RESET));
 }
 
 static int by_cost_desc(const void *x, const void *y, void *arg)
@@ -1816,16 +1856,26 @@ static void lp_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 		sl_json_add_i64(o, "hz", sl_hz(m));
 	else
 		cJSON_AddNullToObject(o, "hz");
-	if (m->cfg->hz)
-		cJSON_AddStringToObject(o, "hz_source", "--hz");
-	else if (p->hz_source)
-		cJSON_AddStringToObject(o, "hz_source", p->hz_source);
+	if (hz_source_key(p, m))
+		cJSON_AddStringToObject(o, "hz_source", hz_source_key(p, m));
 	else
 		cJSON_AddNullToObject(o, "hz_source");
 	if (p->hz)
 		sl_json_add_i64(o, "hz_inferred", p->hz);
 	else
 		cJSON_AddNullToObject(o, "hz_inferred");
+	if (sl_hz_recorded(m))
+		sl_json_add_i64(o, "hz_recorded", sl_hz_recorded(m));
+	else
+		cJSON_AddNullToObject(o, "hz_recorded");
+	{
+		char why[192];
+
+		if (hz_disagreement(p, m, why, sizeof(why)))
+			cJSON_AddStringToObject(o, "hz_disagreement", why);
+		else
+			cJSON_AddNullToObject(o, "hz_disagreement");
+	}
 	sl_json_add_u64(o, "runs", p->runs);
 	sl_json_add_u64(o, "late", p->late);
 	sl_json_add_u64(o, "late_preemptions", p->late_preempt);

@@ -123,7 +123,15 @@ uint64_t sl_base_slice(const struct sl_model *m)
 	return 750000ULL * sl_slice_factor(m);
 }
 
+int sl_hz_recorded(const struct sl_model *m)
+{
+	/* context.c parsed it: 1..100000 */
+	return m->ctx && m->ctx->hz.value[0] ? atoi(m->ctx->hz.value) : 0;
+}
+
 int sl_hz(const struct sl_model *m)
 {
-	return m->cfg->hz ? m->cfg->hz : m->hz_inferred;
+	if (m->cfg->hz)
+		return m->cfg->hz;
+	return sl_hz_recorded(m) ? sl_hz_recorded(m) : m->hz_inferred;
 }

@@ -31,8 +31,10 @@ unsigned int sl_slice_factor(const struct sl_model *m);
 bool sl_slice_factor_final(const struct sl_model *m);
 /* --base-slice, else the one the trace recorded (context.h), else 0.75 ms x factor. */
 uint64_t sl_base_slice(const struct sl_model *m);
-/* --hz, else what the trace showed (0 when unknown). */
+/* --hz, else the HZ schedlint record recorded, else what the trace showed (0 when unknown). */
 int sl_hz(const struct sl_model *m);
+/* The HZ schedlint record recorded (its kernel marker, context.h), 0 none. */
+int sl_hz_recorded(const struct sl_model *m);
 extern const uint32_t sl_prio_to_weight[40];
 
 /*

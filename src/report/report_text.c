@@ -106,7 +106,11 @@ static void context_lines(struct sl_report *r, const struct sl_model *m)
 
 		fputs("  kernel  ", r->out);
 		if (c->hz.value[0]) {
-			fprintf(r->out, " HZ %s (%s)", c->hz.value, c->hz.from);
+			fprintf(r->out, " HZ %s (%s", c->hz.value, c->hz.from);
+			/* late-preemption's inference disagrees: said, not chosen silently */
+			if (m->hz_inferred && m->hz_inferred != sl_hz_recorded(m))
+				fprintf(r->out, "; the trace shows %d", m->hz_inferred);
+			fputc(')', r->out);
 			sep = ",";
 		}
 		if (c->hrtick.value[0]) {
