@@ -28,6 +28,23 @@ expect_eq() {
 	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', expected '$3'"; fi
 }
 
+# run_rc OUT ERR ARGS...: run schedlint ARGS, stdout to OUT, stderr to ERR; echo its exit status
+run_rc() {
+	out=$1 err=$2; shift 2
+	"$SCHEDLINT" "$@" > "$out" 2> "$err"
+	echo $?
+}
+
+# maxrss_kb OUT CMD...: run CMD, stdout to OUT; prints "STATUS MAXRSS_KB"
+# (the peak RSS of CMD and what it ran)
+maxrss_kb() {
+	python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[1], "wb") as out:
+    r = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL)
+print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
+}
+
 # jq-free JSON access: python3 is on every Debian machine we target
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 

@@ -8,13 +8,6 @@ REAL=$TESTDATA/real
 PINNED=$REAL/pipe-pinned.dat
 UNPINNED=$REAL/pipe.dat
 
-# run_rc OUT ERR ARGS...: run schedlint, echo its exit status
-run_rc() {
-	out=$1 err=$2; shift 2
-	"$SCHEDLINT" "$@" > "$out" 2> "$err"
-	echo $?
-}
-
 "$SCHEDLINT" analyze --json "$PINNED" > "$TMP/pinned.json"
 "$SCHEDLINT" analyze --json "$UNPINNED" > "$TMP/unpinned.json"
 

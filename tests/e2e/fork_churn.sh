@@ -13,21 +13,12 @@ if $asan; then
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=1"
 fi
 
-# maxrss_kb CMD...: run CMD, stdout to $TMP/out; prints "STATUS MAXRSS_KB"
-maxrss_kb() {
-	python3 -c '
-import resource, subprocess, sys
-with open(sys.argv[1], "wb") as out:
-    r = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL)
-print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$TMP/out" "$@"
-}
-
 # --- 200000 forks: 1.2 KB a task forever took 246 MB (1M forks: 1.2 GB) ---
 # Now about 90 MB (ASan, 1 MB quarantine: 127 MB): the 65536 dead tasks
 # kept and the rest.  The limits are far from both.
 python3 tests/forkchurn.py 200000 > "$TMP/fc.txt"
 if $asan; then limit=$((220 * 1024)); else limit=$((150 * 1024)); fi
-set -- $(maxrss_kb "$SCHEDLINT" analyze "$TMP/fc.txt")
+set -- $(maxrss_kb "$TMP/out" "$SCHEDLINT" analyze "$TMP/fc.txt")
 if [ "$1" = 0 ] && [ "$2" -lt $limit ]; then
 	pass "200000 forks of one pid: analyzed in $2 KB"
 else

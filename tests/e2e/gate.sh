@@ -13,13 +13,6 @@ PINNED=$REAL/pipe-pinned.dat
 UNPINNED=$REAL/pipe.dat
 HOGS=$REAL/hogs.dat
 
-# run_rc OUT ERR ARGS...: run schedlint, echo its exit status
-run_rc() {
-	out=$1 err=$2; shift 2
-	"$SCHEDLINT" "$@" > "$out" 2> "$err"
-	echo $?
-}
-
 # closed NAME PATTERN ARGS...: exit 2, nothing on stdout, one line on stderr
 # matching PATTERN (and for a usage error, the usage hint)
 closed() {

@@ -14,15 +14,6 @@
 asan=false
 grep -q __asan_init "$SCHEDLINT" 2>/dev/null && asan=true
 
-# maxrss_kb CMD...: run CMD, stdout to $TMP/out; prints "STATUS MAXRSS_KB"
-maxrss_kb() {
-	python3 -c '
-import resource, subprocess, sys
-with open(sys.argv[1], "wb") as out:
-    r = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL)
-print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$TMP/out" "$@"
-}
-
 # --- a v7 chunk bomb: memory does not follow what the chunks claim (10) ---
 # 64 CPUs, each one zstd chunk of 1024 pages (4 MiB: its first page, then
 # empty ones) that is a few hundred bytes on disk.  Holding every CPU's
@@ -36,7 +27,7 @@ if $asan; then
 else
 	limit=$((96 * 1024))
 fi
-set -- $(maxrss_kb "$SCHEDLINT" analyze --json "$TMP/bomb.dat")
+set -- $(maxrss_kb "$TMP/out" "$SCHEDLINT" analyze --json "$TMP/bomb.dat")
 if [ "$1" = 0 ] && [ "$2" -lt $limit ]; then
 	pass "v7 chunk bomb ($size bytes, 64 x 4 MiB chunks): read in $2 KB"
 else
@@ -230,7 +221,7 @@ with open(sys.argv[1], "w") as f:
     f.write(sw.format(c="A", p=100, t=1.5, st="S", n="swapper/0", np=0))
 PY
 if $asan; then limit=$((160 * 1024)); else limit=$((64 * 1024)); fi
-set -- $(maxrss_kb "$SCHEDLINT" analyze --json "$TMP/aff.txt")
+set -- $(maxrss_kb "$TMP/out" "$SCHEDLINT" analyze --json "$TMP/aff.txt")
 if [ "$1" = 0 ] && [ "$2" -lt $limit ]; then
 	pass "4 forged affinity ranges of 65,536 pids: read in $2 KB"
 else
@@ -246,7 +237,7 @@ expect_eq "forged affinity ranges: only the trace's tasks (the marker's writer, 
 # 53 MB, and the same report as with the rounds.
 PP="python3 tests/perf_pipe.py $TESTDATA/perf/pipemode.data"
 $PP normal 400 | "$SCHEDLINT" analyze --json - > "$TMP/rounds.json" 2> /dev/null
-set -- $(maxrss_kb sh -c "$PP noround 400 | \"\$1\" analyze --json -" sh "$SCHEDLINT")
+set -- $(maxrss_kb "$TMP/out" sh -c "$PP noround 400 | \"\$1\" analyze --json -" sh "$SCHEDLINT")
 if $asan; then limit=$((400 * 1024)); else limit=$((80 * 1024)); fi
 if [ "$1" = 0 ] && [ "$2" -lt $limit ]; then
 	pass "pipe mode, 60 MB without a round: read in $2 KB"
@@ -270,7 +261,7 @@ expect_eq "pipe mode, AUXTRACE of 2^62 bytes: exit 2, corrupt perf.data" \
 # (80 MiB, 40 MiB more while it doubles) and a round's 16 MiB of the
 # stream (its buffer up to 32 MiB): at most 184 MiB.  It was 232 MB (a
 # table of 16-byte slots: 128 MiB, 64 MiB more while it doubled).
-set -- $(maxrss_kb sh -c "$PP ids 520 2>/dev/null | \"\$1\" analyze - 2> \"\$2\"" sh "$SCHEDLINT" "$TMP/err")
+set -- $(maxrss_kb "$TMP/out" sh -c "$PP ids 520 2>/dev/null | \"\$1\" analyze - 2> \"\$2\"" sh "$SCHEDLINT" "$TMP/err")
 expect_eq "pipe mode, 4.26M event ids: exit 2, said so" \
 	"$1, $(cat "$TMP/err")" \
 	"2, schedlint: -: corrupt perf.data: more than 4194304 event ids (the attribute record at byte 33615880)"

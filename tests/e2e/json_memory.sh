@@ -15,15 +15,6 @@ if grep -q __asan_init "$SCHEDLINT" 2>/dev/null; then
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=1"
 fi
 
-# maxrss_kb OUT CMD...: run CMD, stdout to OUT; prints "STATUS MAXRSS_KB"
-maxrss_kb() {
-	python3 -c '
-import resource, subprocess, sys
-with open(sys.argv[1], "wb") as out:
-    r = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL)
-print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
-}
-
 for n in 2000 20000; do
 	python3 tests/forkchurn.py $n > "$TMP/fc$n.txt"
 	set -- $(maxrss_kb "$TMP/text$n" "$SCHEDLINT" analyze --no-pager "$TMP/fc$n.txt")
