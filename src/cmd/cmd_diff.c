@@ -292,28 +292,24 @@ static int load_side(struct sl_diff *d, const struct side_args *sa, const struct
 static int junit_path_check(const char *path)
 {
 	static const char *const input_suffixes[] = { ".dat", ".data", ".json" };
-	size_t len = strlen(path), n = 0;
+	size_t len = strlen(path);
 	bool input_name = false;
-	char head[64];
-	FILE *f;
+	int lead;
 
 	for (size_t i = 0; i < ARRAY_SIZE(input_suffixes); i++) {
 		size_t sl = strlen(input_suffixes[i]);
 
 		input_name |= len > sl && !strcmp(path + len - sl, input_suffixes[i]);
 	}
-	if (!input_name || !(f = fopen(path, "rb")))
+	if (!input_name)
 		return 0;
-	n = fread(head, 1, sizeof(head), f);
-	fclose(f);
-	while (n && strchr(" \t\r\n", head[0]))
-		memmove(head, head + 1, --n);
-	if (!n || head[0] == '<')
+	lead = sl_output_lead_byte(path);
+	if (!lead || lead == '<')
 		return 0;
 	error_msg("diff: --junit=%s: %s is %s, not a JUnit file: --junit=FILE names the "
 		  "file to write, and it would be written over (give the JUnit file "
 		  "another name)", path, path,
-		  head[0] == '{' ? "a saved report" : "a trace");
+		  lead == '{' ? "a saved report" : "a trace");
 	return -1;
 }
 

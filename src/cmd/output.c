@@ -104,19 +104,26 @@ int sl_parse_color(const char *cmd, const char *arg, const char **when)
 	return 0;
 }
 
-int sl_html_path_check(const char *cmd, const char *path)
+int sl_output_lead_byte(const char *path)
 {
 	char head[64];
-	size_t n;
+	size_t n, at = 0;
 	FILE *f = fopen(path, "rb");
 
 	if (!f)
 		return 0;
 	n = fread(head, 1, sizeof(head), f);
 	fclose(f);
-	while (n && strchr(" \t\r\n", head[0]))
-		memmove(head, head + 1, --n);
-	if (!n || head[0] == '<')
+	while (at < n && strchr(" \t\r\n", head[at]))
+		at++;
+	return at < n ? (unsigned char)head[at] : 0;
+}
+
+int sl_html_path_check(const char *cmd, const char *path)
+{
+	int lead = sl_output_lead_byte(path);
+
+	if (!lead || lead == '<')
 		return 0;
 	error_msg("%s: --html=%s: the file exists and is no HTML page: not written over "
 		  "(--html=FILE names the page to write)", cmd, path);

@@ -43,6 +43,13 @@ bool sl_color_env_allows(void);
  */
 long sl_output_is_input(const char *path, const char *const *inputs, size_t nr);
 /*
+ * The first byte of path that is not white space, among its first 64: '<'
+ * for an HTML page or an XML file, '{' for a saved report; 0 when path
+ * cannot be read or has none (an empty file).  What a file about to be
+ * written over holds.
+ */
+int sl_output_lead_byte(const char *path);
+/*
  * --html=FILE (analyze, diff): FILE is written over only when it is absent
  * or an HTML page, so "--html a.dat b.dat" never replaces a trace or a
  * saved report; -1 with a message naming cmd and FILE.
