@@ -37,7 +37,7 @@
  * equal times keep file order), the others wait.  So memory holds about
  * two rounds (perf record's buffers, -m), not the file, and never more
  * than held_budget() (a stream without rounds was held whole).  The raw bytes
- * stay in a sliding window over the data; the queue holds 24 bytes a
+ * stay in a sliding window over the data; the queue holds 16 bytes a
  * record.  Records of a CPU come in runs already sorted: a natural merge
  * sort costs about one pass per round.
  *
@@ -152,15 +152,46 @@ struct perf_attr {
 };
 
 
-/* A queued record: its time, and what next() makes of it. */
+/*
+ * A queued record: its time, and what next() makes of it, in 16 bytes
+ * (the queue holds a round and more: 16 bytes a record instead of 24 is
+ * a third less memory to sort and to hold).  ref packs what it is
+ * (ENTRY_*), its CPU and the stream offset of its bytes: a sample's raw
+ * data (its size is the u32 before it), a PERF_RECORD_LOST's record (its
+ * count at +16).  Both stay in the window until the entry is handed on.
+ */
 struct entry {
 	uint64_t ts;
-	uint64_t aux;			/* sample: offset of the raw data; lost: count */
-	uint32_t size;			/* raw bytes; ENTRY_LOST, ENTRY_NONE */
-	int32_t cpu;
+	uint64_t ref;
 };
-#define ENTRY_LOST	0u		/* lost events (aux: how many, 0 unknown) */
-#define ENTRY_NONE	UINT32_MAX	/* queued only for the order, as perf does */
+#define ENTRY_SAMPLE	0ull
+#define ENTRY_LOST	1ull		/* lost events: the count is in the record */
+#define ENTRY_NONE	2ull		/* queued only for the order, as perf does */
+#define REF_OFF_BITS	48		/* stream offsets below 256 TiB */
+#define REF_OFF_MASK	((1ull << REF_OFF_BITS) - 1)
+#define REF_CPU_SHIFT	REF_OFF_BITS
+#define REF_KIND_SHIFT	62		/* the CPU in the 14 bits between: MAX_CPUS fits */
+#define MAX_STREAM_POS	(REF_OFF_MASK - (1ull << 32))	/* a record and its data fit below */
+
+static inline uint64_t ref_make(uint64_t kind, uint64_t off, int32_t cpu)
+{
+	return kind << REF_KIND_SHIFT | (uint64_t)(uint32_t)cpu << REF_CPU_SHIFT | off;
+}
+
+static inline uint64_t ref_kind(uint64_t ref)
+{
+	return ref >> REF_KIND_SHIFT;
+}
+
+static inline int32_t ref_cpu(uint64_t ref)
+{
+	return (int32_t)((ref >> REF_CPU_SHIFT) & ((1u << (REF_KIND_SHIFT - REF_CPU_SHIFT)) - 1));
+}
+
+static inline uint64_t ref_off(uint64_t ref)
+{
+	return ref & REF_OFF_MASK;
+}
 
 struct perf_reader {
 	struct sl_reader r;		/* first: the generic part */
@@ -194,14 +225,19 @@ struct perf_reader {
 	uint64_t *ids;
 	uint16_t *ids_attr_plus1;	/* 0 = an empty slot */
 	uint32_t ids_mask, nr_ids;
-	uint64_t last_id;		/* a one-entry cache in front of the table */
-	uint32_t last_attr;
+	uint64_t id_min, id_max;	/* the ids inserted lie in [id_min, id_max] */
+	uint16_t *id_direct;		/* id - id_base -> attribute + 1, when the ids are few */
+	uint64_t id_base;
+	uint32_t id_span;		/* entries of id_direct (0: none, use the table) */
+	bool id_direct_stale;		/* ids were inserted since it was made */
 	bool same_trailer;		/* every attribute lays out the trailer alike */
+	uint64_t held;			/* held_budget(), kept up to date */
 
 	/* the queue: q[0, out_nr) sorted and ready (next is out_pos), the rest waits */
 	struct entry *q, *tmp;
 	size_t q_nr, q_alloc, tmp_alloc;
 	size_t out_pos, out_nr;
+	size_t *runs, nr_runs, runs_alloc;	/* where q's ascending runs start */
 	uint64_t max_ts;		/* latest time queued (perf's max_timestamp) */
 	uint64_t next_flush;		/* hand on up to here at the next round */
 
@@ -447,6 +483,12 @@ static void id_insert(struct perf_reader *pr, uint64_t id, uint32_t attr)
 		free(old);
 		free(old_attr);
 	}
+	/* after the table grew: its reinserting starts the range anew */
+	if (!pr->nr_ids || id < pr->id_min)
+		pr->id_min = id;
+	if (!pr->nr_ids || id > pr->id_max)
+		pr->id_max = id;
+	pr->id_direct_stale = true;
 	for (uint32_t i = id_hash(id, pr->ids_mask);; i = (i + 1) & pr->ids_mask) {
 		if (!pr->ids_attr_plus1[i]) {
 			pr->ids[i] = id;
@@ -461,24 +503,60 @@ static void id_insert(struct perf_reader *pr, uint64_t id, uint32_t attr)
 	}
 }
 
-/* The attribute of id, or NULL. */
-static const struct perf_attr *id_attr(struct perf_reader *pr, uint64_t id)
+#define ID_DIRECT_MAX	65536		/* ids within this span: looked up by index */
+
+/*
+ * The ids perf gives are mostly a few consecutive numbers (one per event
+ * and CPU): an array indexed by id - id_base, made again after ids were
+ * added, finds a sample's attribute in a load; the hash table is for
+ * ids spread wider.
+ */
+static void id_direct_make(struct perf_reader *pr)
 {
-	if (pr->nr_attrs == 1)
-		return &pr->attrs[0];
-	if (id == pr->last_id && pr->last_attr < pr->nr_attrs)
-		return &pr->attrs[pr->last_attr];
+	pr->id_direct_stale = false;
+	free(pr->id_direct);
+	pr->id_direct = NULL;
+	pr->id_span = 0;
+	if (!pr->ids || pr->id_max - pr->id_min >= ID_DIRECT_MAX)
+		return;
+	pr->id_base = pr->id_min;
+	pr->id_span = (uint32_t)(pr->id_max - pr->id_min + 1);
+	pr->id_direct = xcalloc(pr->id_span, sizeof(*pr->id_direct));
+	for (uint32_t i = 0; i <= pr->ids_mask; i++)
+		if (pr->ids_attr_plus1[i])
+			pr->id_direct[pr->ids[i] - pr->id_base] = pr->ids_attr_plus1[i];
+}
+
+/* id_attr()'s slow path: the hash table */
+static const struct perf_attr *id_attr_hashed(struct perf_reader *pr, uint64_t id)
+{
+	if (pr->id_direct_stale) {
+		id_direct_make(pr);
+		if (pr->id_span)
+			return id - pr->id_base < pr->id_span && pr->id_direct[id - pr->id_base] ?
+				&pr->attrs[pr->id_direct[id - pr->id_base] - 1] : NULL;
+	}
 	if (!pr->ids)
 		return NULL;
 	for (uint32_t i = id_hash(id, pr->ids_mask);; i = (i + 1) & pr->ids_mask) {
 		if (!pr->ids_attr_plus1[i])
 			return NULL;
-		if (pr->ids[i] == id) {
-			pr->last_id = id;
-			pr->last_attr = pr->ids_attr_plus1[i] - 1u;
-			return &pr->attrs[pr->last_attr];
-		}
+		if (pr->ids[i] == id)
+			return &pr->attrs[pr->ids_attr_plus1[i] - 1u];
 	}
+}
+
+/* The attribute of id, or NULL. */
+static inline __attribute__((always_inline)) const struct perf_attr *id_attr(struct perf_reader *pr, uint64_t id)
+{
+	if (pr->nr_attrs == 1)
+		return &pr->attrs[0];
+	if (!pr->id_direct_stale && pr->id_span) {
+		uint64_t i = id - pr->id_base;
+
+		return i < pr->id_span && pr->id_direct[i] ? &pr->attrs[pr->id_direct[i] - 1] : NULL;
+	}
+	return id_attr_hashed(pr, id);
 }
 
 /* An attribute from its bytes (size: what the file gives for it).  0 or -errno. */
@@ -569,13 +647,35 @@ static bool trailer_time(struct perf_reader *pr, const uint8_t *rec, uint32_t si
 	return true;
 }
 
-static void queue(struct perf_reader *pr, uint64_t ts, uint64_t aux, uint32_t size, int32_t cpu)
+/*
+ * queue()'s rare work: the first record of an empty queue, or one
+ * earlier than the record before it, starts an ascending run (the merge
+ * sort takes the runs from here instead of looking for them); room.
+ */
+static void queue_slow(struct perf_reader *pr, uint64_t ts)
 {
-	/* perf's ordered_events: an empty queue starts its latest time anew */
-	if (!pr->q_nr || ts >= pr->max_ts)
+	if (!pr->q_nr) {
+		/* perf's ordered_events: an empty queue starts its latest time anew */
 		pr->max_ts = ts;
-	GROW(pr->q, pr->q_alloc, pr->q_nr + 1);
-	pr->q[pr->q_nr++] = (struct entry){ .ts = ts, .aux = aux, .size = size, .cpu = cpu };
+		pr->nr_runs = 0;
+	}
+	if (!pr->q_nr || ts < pr->q[pr->q_nr - 1].ts) {
+		GROW(pr->runs, pr->runs_alloc, pr->nr_runs + 2);	/* and the end, for the sort */
+		pr->runs[pr->nr_runs++] = pr->q_nr;
+	}
+	if (pr->q_nr == pr->q_alloc)
+		GROW(pr->q, pr->q_alloc, pr->q_nr + 1);
+}
+
+static inline void queue(struct perf_reader *pr, uint64_t ts, uint64_t ref)
+{
+	if (__builtin_expect(pr->q_nr && ts >= pr->q[pr->q_nr - 1].ts && pr->q_nr < pr->q_alloc, 1)) {
+		if (ts >= pr->max_ts)
+			pr->max_ts = ts;
+	} else {
+		queue_slow(pr, ts);
+	}
+	pr->q[pr->q_nr++] = (struct entry){ .ts = ts, .ref = ref };
 }
 
 /* Skip n bytes of the read format of a sample at p (end: the record's end). */
@@ -636,7 +736,8 @@ static int handle_sample(struct perf_reader *pr, const uint8_t *rec, uint32_t si
 			return fail(pr, -EINVAL, "corrupt perf.data: a sample at byte %llu on CPU %u",
 				    (unsigned long long)pr->pos, (unsigned)cpu);
 		if (raw)
-			queue(pr, get_u64(rec + a->fixed_time), pr->pos + a->fixed_raw + 4, raw, cpu);
+			queue(pr, get_u64(rec + a->fixed_time),
+			      ref_make(ENTRY_SAMPLE, pr->pos + a->fixed_raw, cpu));
 		return 0;
 	}
 	st = a->sample_type;
@@ -670,7 +771,7 @@ static int handle_sample(struct perf_reader *pr, const uint8_t *rec, uint32_t si
 	}
 	if (a->type != ATTR_TYPE_TRACEPOINT || !(st & S_RAW)) {
 		if (st & S_TIME)
-			queue(pr, ts, 0, ENTRY_NONE, -1);
+			queue(pr, ts, ref_make(ENTRY_NONE, 0, 0));
 		return 0;
 	}
 	if (!(st & S_TIME) || !(st & S_CPU))
@@ -682,7 +783,7 @@ static int handle_sample(struct perf_reader *pr, const uint8_t *rec, uint32_t si
 		return fail(pr, -EINVAL, "corrupt perf.data: a sample at byte %llu on CPU %u",
 			    (unsigned long long)pr->pos, (unsigned)cpu);
 	if (get_u32(p))
-		queue(pr, ts, pr->pos + (uint64_t)(p + 4 - rec), get_u32(p), cpu);
+		queue(pr, ts, ref_make(ENTRY_SAMPLE, pr->pos + (uint64_t)(p - rec), cpu));
 	return 0;
 short_sample:
 	return fail(pr, -EINVAL, "corrupt perf.data: the sample at byte %llu is shorter (%u bytes) "
@@ -701,6 +802,7 @@ static void set_nrcpus(struct perf_reader *pr, const uint8_t *p, uint64_t size)
 	if (avail > 0 && avail <= MAX_CPUS) {
 		pr->r.info.ncpus = (int)avail;
 		pr->r.info.header_ncpus = (int)avail;
+		pr->held = MIN(MIN_HELD_BYTES + ((uint64_t)avail << 20), MAX_HELD_BYTES);
 	}
 }
 
@@ -838,19 +940,14 @@ static int handle_user_record(struct perf_reader *pr, uint32_t type, const uint8
 
 /* --- the order --- */
 
-/* Stable natural merge sort of q by time: the runs of each CPU are merged. */
+/*
+ * Stable natural merge sort of q by time: the runs of each CPU (queue()
+ * noted where each starts) are merged.
+ */
 static void sort_queue(struct perf_reader *pr)
 {
-	size_t n = pr->q_nr, *runs = NULL, nr_runs = 0, runs_alloc = 0;
+	size_t n = pr->q_nr, *runs = pr->runs, nr_runs = pr->nr_runs;
 
-	if (n < 2)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		if (!i || pr->q[i].ts < pr->q[i - 1].ts) {
-			GROW(runs, runs_alloc, nr_runs + 2);
-			runs[nr_runs++] = i;
-		}
-	}
 	if (nr_runs > 1) {
 		GROW(pr->tmp, pr->tmp_alloc, n);
 		runs[nr_runs] = n;
@@ -880,7 +977,7 @@ static void sort_queue(struct perf_reader *pr)
 			pr->tmp_alloc = ta;
 		}
 	}
-	free(runs);
+	pr->nr_runs = n ? 1 : 0;	/* one run from q[0] */
 }
 
 /* Hand on the queued records up to limit (all of them: UINT64_MAX). */
@@ -909,9 +1006,10 @@ static void drop_done(struct perf_reader *pr)
 	memmove(pr->q, pr->q + pr->out_nr, (pr->q_nr - pr->out_nr) * sizeof(*pr->q));
 	pr->q_nr -= pr->out_nr;
 	pr->out_pos = pr->out_nr = 0;
+	pr->nr_runs = pr->q_nr ? 1 : 0;	/* what is left was sorted: one run */
 	for (size_t i = 0; i < pr->q_nr; i++)
-		if (pr->q[i].size != ENTRY_LOST && pr->q[i].size != ENTRY_NONE)
-			keep = MIN(keep, pr->q[i].aux);
+		if (ref_kind(pr->q[i].ref) != ENTRY_NONE)
+			keep = MIN(keep, ref_off(pr->q[i].ref));
 	pr->keep_off = keep;
 	/*
 	 * A mapped file: give back the pages no queued record needs, so the
@@ -925,12 +1023,10 @@ static void drop_done(struct perf_reader *pr)
 	}
 }
 
-/* How many bytes of the stream a round may hold (MIN_HELD_BYTES). */
+/* How many bytes of the stream a round may hold (MIN_HELD_BYTES): pr->held. */
 static uint64_t held_budget(const struct perf_reader *pr)
 {
-	uint64_t cpus = pr->r.info.header_ncpus > 0 ? (uint64_t)pr->r.info.header_ncpus : 0;
-
-	return MIN(MIN_HELD_BYTES + (cpus << 20), MAX_HELD_BYTES);
+	return pr->held;
 }
 
 /*
@@ -951,6 +1047,8 @@ static int read_records(struct perf_reader *pr, bool stop_at_tracing)
 			return 1;
 		if (pr->pos == pr->data_end)
 			return 0;
+		if (pr->pos > MAX_STREAM_POS)	/* a queued entry holds 48 bits of it */
+			return fail(pr, -EFBIG, "perf.data streams past 256 TiB are not supported");
 		rec = window(pr, pr->pos, 8);
 		if (!rec) {
 			if (pr->error)
@@ -991,16 +1089,15 @@ static int read_records(struct perf_reader *pr, bool stop_at_tracing)
 		} else if (trailer_time(pr, rec, size, &ts, &cpu)) {
 			if (type == REC_LOST_SAMPLES && size >= 16) {
 				pr->lost_samples = sat_add_u64(pr->lost_samples, get_u64(rec + 8));
-				queue(pr, ts, 0, ENTRY_NONE, -1);
+				queue(pr, ts, ref_make(ENTRY_NONE, 0, 0));
 			} else if (type == REC_LOST && size >= 24) {
-				uint64_t count = get_u64(rec + 16);
-
 				if (cpu < 0 || cpu >= MAX_CPUS)
 					return fail(pr, -EINVAL, "corrupt perf.data: lost events at byte "
 						    "%llu on CPU %d", (unsigned long long)pr->pos, cpu);
-				queue(pr, ts, count, ENTRY_LOST, cpu);
+				/* its count (at +16) is read when it is handed on */
+				queue(pr, ts, ref_make(ENTRY_LOST, pr->pos, cpu));
 			} else {
-				queue(pr, ts, 0, ENTRY_NONE, -1);
+				queue(pr, ts, ref_make(ENTRY_NONE, 0, 0));
 			}
 		} else if (type == REC_LOST && size >= 24) {
 			/* no time, no CPU: counted, not placed */
@@ -1088,28 +1185,36 @@ static int next_one(struct perf_reader *pr, struct sl_event *ev)
 			return pr->error;
 		while (pr->out_pos < pr->out_nr) {
 			const struct entry *e = &pr->q[pr->out_pos++];
+			uint64_t kind = ref_kind(e->ref);
+			const uint8_t *p;
 
-			if (e->size == ENTRY_NONE)
-				continue;
-			if (e->size == ENTRY_LOST) {
-				memset(ev, 0, sizeof(*ev));
-				ev->type = SL_EV_LOST;
-				ev->name = pr->lost_name;
-				ev->ts = e->ts;
-				ev->cpu = e->cpu;
-				ev->pid = -1;
-				ev->lost.count = e->aux;
-				if (e->aux)
-					r->info.lost_events = sat_add_u64(r->info.lost_events, e->aux);
-				else
-					r->info.lost_unknown++;
+			if (kind == ENTRY_SAMPLE) {
+				p = pr->buf + (ref_off(e->ref) - pr->buf_off);
+				uint32_t size = get_u32(p);
+
+				if (sl_dat_decode(pr->decoder, ref_cpu(e->ref), e->ts, p + 4,
+						  (int)size, ev) < 0)
+					return fail(pr, -EINVAL, "corrupt perf.data: the tracepoint data "
+						    "at byte %llu (%u bytes) is too short for its format",
+						    (unsigned long long)ref_off(e->ref) + 4, size);
 				return 1;
 			}
-			if (sl_dat_decode(pr->decoder, e->cpu, e->ts, pr->buf + (e->aux - pr->buf_off),
-					  (int)e->size, ev) < 0)
-				return fail(pr, -EINVAL, "corrupt perf.data: the tracepoint data at "
-					    "byte %llu (%u bytes) is too short for its format",
-					    (unsigned long long)e->aux, e->size);
+			if (kind == ENTRY_NONE)
+				continue;
+			p = pr->buf + (ref_off(e->ref) - pr->buf_off);
+			uint64_t count = get_u64(p + 16);
+
+			memset(ev, 0, sizeof(*ev));
+			ev->type = SL_EV_LOST;
+			ev->name = pr->lost_name;
+			ev->ts = e->ts;
+			ev->cpu = ref_cpu(e->ref);
+			ev->pid = -1;
+			ev->lost.count = count;
+			if (count)
+				r->info.lost_events = sat_add_u64(r->info.lost_events, count);
+			else
+				r->info.lost_unknown++;
 			return 1;
 		}
 		if (pr->out_nr)
@@ -1159,8 +1264,10 @@ static void perf_close(struct sl_reader *r)
 	free(pr->attrs);
 	free(pr->ids);
 	free(pr->ids_attr_plus1);
+	free(pr->id_direct);
 	free(pr->q);
 	free(pr->tmp);
+	free(pr->runs);
 	free(pr);
 }
 
@@ -1363,6 +1470,7 @@ int sl_read_perf_open(int fd, const char *prefix, size_t prefix_len, struct sl_s
 	pr->fd = fd;
 	pr->strtab = strtab;
 	pr->data_end = UINT64_MAX;
+	pr->held = MIN_HELD_BYTES;
 	if (prefix_len >= 8 && !memcmp(prefix, "2ELIFREP", 8)) {
 		ret = fail(pr, -ENOTSUP, "a perf.data of the other byte order is not supported: "
 			   "give its perf script text instead (perf script -i FILE > FILE.txt)");
