@@ -38,8 +38,10 @@
  * two rounds (perf record's buffers, -m), not the file, and never more
  * than held_budget() (a stream without rounds was held whole).  The raw bytes
  * stay in a sliding window over the data; the queue holds 16 bytes a
- * record.  Records of a CPU come in runs already sorted: a natural merge
- * sort costs about one pass per round.
+ * record.  Records of a CPU come in runs already sorted: the runs are
+ * merged as the records are handed on (no copy but of what stays queued,
+ * no second array), a sort only when a round has many (times out of
+ * order within a CPU).
  *
  * Not read: records compressed by perf record -z (refused with a hint),
  * a perf.data of the other byte order (refused), a perf.data directory
@@ -124,7 +126,7 @@ enum {
 #define FILE_HEADER_SIZE	104	/* magic, size, attr_size, 3 sections, 4 flag words */
 #define PIPE_HEADER_SIZE	16
 #define READ_CHUNK		(1u << 20)
-#define MAP_DROP_BYTES		(4u << 20)	/* give back mapped pages this many at a time */
+#define MAP_DROP_BYTES		(1u << 20)	/* give back mapped pages this many at a time */
 #define MAX_ATTRS		4096
 _Static_assert(MAX_ATTRS < UINT16_MAX, "an attribute index + 1 fits the id table's 16 bits");
 #define MAX_IDS			(1u << 22)
@@ -136,6 +138,8 @@ _Static_assert(MAX_ATTRS < UINT16_MAX, "an attribute index + 1 fits the id table
  * 256 MiB; past it, all queued are handed on.  Records queued: 16 a KiB.
  */
 #define MIN_HELD_BYTES		(16ull << 20)
+/* Runs merged as they are handed on; more are sorted into one first. */
+#define MERGE_MAX_RUNS		8
 #define MAX_HELD_BYTES		(256ull << 20)
 
 struct perf_attr {
@@ -233,11 +237,23 @@ struct perf_reader {
 	bool same_trailer;		/* every attribute lays out the trailer alike */
 	uint64_t held;			/* held_budget(), kept up to date */
 
-	/* the queue: q[0, out_nr) sorted and ready (next is out_pos), the rest waits */
+	/*
+	 * The queue: q[0, q_nr) in the order queued, made of ascending runs
+	 * (runs[i] is where the i-th starts).  While a round is handed on
+	 * (out_active), heads[] walks each run not yet through (in the order
+	 * of the runs, each with the time of its next record) and the
+	 * earliest head goes next, as long as it is not past out_limit.
+	 */
 	struct entry *q, *tmp;
 	size_t q_nr, q_alloc, tmp_alloc;
-	size_t out_pos, out_nr;
-	size_t *runs, nr_runs, runs_alloc;	/* where q's ascending runs start */
+	size_t *runs, nr_runs, runs_alloc;
+	struct run_head { uint64_t ts; size_t cur, end; } heads[MERGE_MAX_RUNS];
+	int nr_heads;
+	int best;			/* the head taken last ... */
+	bool best_again;		/* ... may go on while its time is <= best_upto */
+	uint64_t best_upto;
+	bool out_active;
+	uint64_t out_limit;
 	uint64_t max_ts;		/* latest time queued (perf's max_timestamp) */
 	uint64_t next_flush;		/* hand on up to here at the next round */
 
@@ -980,33 +996,123 @@ static void sort_queue(struct perf_reader *pr)
 	pr->nr_runs = n ? 1 : 0;	/* one run from q[0] */
 }
 
-/* Hand on the queued records up to limit (all of them: UINT64_MAX). */
-static void flush_upto(struct perf_reader *pr, uint64_t limit)
+/*
+ * Hand on the queued records up to limit (all of them: UINT64_MAX), in
+ * the order of a stable sort by time: the runs are merged as next() takes
+ * them, the earliest head first and, at equal times, the head of the
+ * earlier run (queued first).  Nothing is copied but what stays queued
+ * (drop_done()).  More runs than MERGE_MAX_RUNS (times out of order
+ * within a CPU) are sorted into one first.  false when no record is at
+ * or before limit: nothing to hand on.
+ */
+static bool flush_upto(struct perf_reader *pr, uint64_t limit)
 {
-	size_t lo = 0, hi = pr->q_nr;
+	bool any = false;
 
-	sort_queue(pr);
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	if (pr->nr_runs > MERGE_MAX_RUNS)
+		sort_queue(pr);
+	pr->nr_heads = (int)pr->nr_runs;
+	for (int i = 0; i < pr->nr_heads; i++) {
+		struct run_head *h = &pr->heads[i];
 
-		if (pr->q[mid].ts <= limit)
-			lo = mid + 1;
-		else
-			hi = mid;
+		h->cur = pr->runs[i];
+		h->end = i + 1 < pr->nr_heads ? pr->runs[i + 1] : pr->q_nr;
+		h->ts = pr->q[h->cur].ts;
+		any |= h->ts <= limit;
 	}
-	pr->out_pos = 0;
-	pr->out_nr = lo;
+	pr->out_limit = limit;
+	pr->out_active = any;
+	pr->best_again = false;
+	return any;
 }
 
-/* The records handed on are done: drop them, and the bytes only they needed. */
+/* next_out(): a run is through; the others keep their order. */
+static void head_done(struct perf_reader *pr, int i)
+{
+	struct run_head *h = &pr->heads[i];
+
+	pr->nr_heads--;
+	memmove(h, h + 1, (size_t)(pr->nr_heads - i) * sizeof(*h));
+}
+
+/*
+ * next_out()'s choice: the earliest head (the first of equal ones), and
+ * how far it may go on before another head or the limit comes first: to
+ * the time before an earlier run's head, to a later run's head, to the
+ * limit.  Runs take turns every few records (CPUs), so most records
+ * need one comparison, not one per run.  -1 when none may go.
+ */
+static int choose_head(struct perf_reader *pr)
+{
+	const struct run_head *h = pr->heads;
+	uint64_t upto = pr->out_limit;
+	int best = 0;
+
+	if (!pr->nr_heads)
+		return -1;
+	for (int i = 1; i < pr->nr_heads; i++)
+		if (h[i].ts < h[best].ts)
+			best = i;
+	if (h[best].ts > upto)
+		return -1;
+	pr->best_again = true;
+	for (int i = 0; i < pr->nr_heads; i++) {
+		if (i < best && !h[i].ts)
+			pr->best_again = false;		/* nothing is before 0 */
+		else if (i != best)
+			upto = MIN(upto, i < best ? h[i].ts - 1 : h[i].ts);
+	}
+	pr->best = best;
+	pr->best_upto = upto;
+	return best;
+}
+
+/* The next record to hand on, or NULL when the round's are all out. */
+static inline const struct entry *next_out(struct perf_reader *pr)
+{
+	struct run_head *h = &pr->heads[pr->best];
+	const struct entry *e;
+
+	if (!pr->best_again || h->ts > pr->best_upto) {
+		int best = choose_head(pr);
+
+		if (best < 0)
+			return NULL;
+		h = &pr->heads[best];
+	}
+	e = &pr->q[h->cur++];
+	if (h->cur < h->end) {
+		h->ts = pr->q[h->cur].ts;
+	} else {
+		head_done(pr, pr->best);
+		pr->best_again = false;
+	}
+	return e;
+}
+
+/*
+ * The records handed on are done: drop them, and the bytes only they
+ * needed.  What is left of each run moves to the front, in order: they
+ * stay the runs of the queue.
+ */
 static void drop_done(struct perf_reader *pr)
 {
 	uint64_t keep = pr->pos;
+	size_t w = 0;
 
-	memmove(pr->q, pr->q + pr->out_nr, (pr->q_nr - pr->out_nr) * sizeof(*pr->q));
-	pr->q_nr -= pr->out_nr;
-	pr->out_pos = pr->out_nr = 0;
-	pr->nr_runs = pr->q_nr ? 1 : 0;	/* what is left was sorted: one run */
+	pr->nr_runs = 0;
+	for (int i = 0; i < pr->nr_heads; i++) {
+		size_t n = pr->heads[i].end - pr->heads[i].cur;
+
+		if (!n)
+			continue;
+		memmove(pr->q + w, pr->q + pr->heads[i].cur, n * sizeof(*pr->q));
+		pr->runs[pr->nr_runs++] = w;
+		w += n;
+	}
+	pr->q_nr = w;
+	pr->nr_heads = 0;
+	pr->out_active = false;
 	for (size_t i = 0; i < pr->q_nr; i++)
 		if (ref_kind(pr->q[i].ref) != ENTRY_NONE)
 			keep = MIN(keep, ref_off(pr->q[i].ref));
@@ -1079,8 +1185,7 @@ static int read_records(struct perf_reader *pr, bool stop_at_tracing)
 				uint64_t limit = pr->next_flush;
 
 				pr->next_flush = pr->max_ts;
-				flush_upto(pr, limit);
-				if (pr->out_nr)
+				if (flush_upto(pr, limit))
 					return 1;
 			}
 			continue;
@@ -1183,8 +1288,13 @@ static int next_one(struct perf_reader *pr, struct sl_event *ev)
 	for (;;) {
 		if (pr->error)
 			return pr->error;
-		while (pr->out_pos < pr->out_nr) {
-			const struct entry *e = &pr->q[pr->out_pos++];
+		while (pr->out_active) {
+			const struct entry *e = next_out(pr);
+
+			if (!e) {
+				drop_done(pr);
+				break;
+			}
 			uint64_t kind = ref_kind(e->ref);
 			const uint8_t *p;
 
@@ -1217,8 +1327,6 @@ static int next_one(struct perf_reader *pr, struct sl_event *ev)
 				r->info.lost_unknown++;
 			return 1;
 		}
-		if (pr->out_nr)
-			drop_done(pr);
 		if (pr->eof) {
 			if (!pr->q_nr)
 				return 0;
