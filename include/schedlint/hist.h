@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define SL_HIST_GROUPS 57	/* group 0: [0,256) exact; group g: [2^(g+7), 2^(g+8)) */
-#define SL_HIST_HELD 4		/* sl_hist_add_held(): samples whose buckets are counted together */
+#define SL_HIST_HELD 9		/* sl_hist_add_held(): samples whose buckets are counted together */
 #define SL_HIST_NARROW 1	/* in a group's pointer: it counts in 8 bits (hist.c) */
 
 struct sl_hist {
@@ -31,8 +31,8 @@ struct sl_hist {
 				 * until a bucket passes 255 */
 	uint32_t *sparse;	/* or, compacted: (group << 8 | index, count) pairs */
 	uint32_t nr_sparse;
-	uint32_t nr_held;	/* sl_hist_add_held(): buckets not yet counted */
-	uint32_t held[SL_HIST_HELD];	/* their group << 8 | index */
+	uint16_t nr_held;	/* sl_hist_add_held(): buckets not yet counted */
+	uint16_t held[SL_HIST_HELD];	/* their group << 8 | index (group < 64) */
 };
 
 void sl_hist_init(struct sl_hist *h);

@@ -155,6 +155,9 @@ static inline void *held_cell(struct sl_hist *h, int g, int i, bool *narrow)
 
 static void expand(struct sl_hist *h);
 
+_Static_assert(SL_HIST_GROUPS <= 256 >> 2 && SL_HIST_GROUPS << 8 <= UINT16_MAX,
+	       "a held bucket (group << 8 | index) fits in 16 bits");
+
 /* Count the held buckets: their loads overlap instead of one miss each. */
 static void settle(struct sl_hist *h)
 {
@@ -483,7 +486,7 @@ void sl_hist_add_held(struct sl_hist *h, uint64_t v)
 	int g, i;
 
 	bucket_of(v, &g, &i);
-	h->held[h->nr_held++] = (uint32_t)g << 8 | (uint32_t)i;
+	h->held[h->nr_held++] = (uint16_t)(g << 8 | i);
 	if (h->nr_held == SL_HIST_HELD)
 		settle(h);
 	count_value(h, v);
