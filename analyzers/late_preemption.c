@@ -616,11 +616,12 @@ static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu 
 	uint32_t w = sl_prio_weight(t->prio);
 
 	if (lt->run_id == c->run_id) {
-		/* back in the queue: one waiter, its new wait listed */
+		/* back in the queue: one waiter, its new wait listed (a task is listed once) */
 		for (uint32_t i = 0; i < c->nr_listed; i++)
 			if (c->listed[i] == t) {
 				set_since(c, i, ts);
 				c->until_set &= ~(1u << i);
+				break;
 			}
 		return;
 	}
@@ -679,7 +680,8 @@ static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	c->since_set = c->until_set = 0;
 	if (!lt->in_old) {
 		n = MIN(c->nr_old, LP_LISTED);
-		memcpy(c->listed, c->old, n * sizeof(c->listed[0]));
+		/* a constant size: a few moves, not a call (past n: not read) */
+		memcpy(c->listed, c->old, sizeof(c->listed));
 	} else {
 		for (uint32_t i = 0; i < c->nr_old && n < LP_LISTED; i++)
 			if (c->old[i] != t)
@@ -1287,6 +1289,7 @@ static void lp_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_
 			if (c->listed[i] == t) {
 				c->until[i] = ts;
 				c->until_set |= 1u << i;
+				break;	/* listed once */
 			}
 	}
 }

@@ -257,6 +257,7 @@ struct wi_task_result {
 };
 
 struct wi_priv {
+	struct sl_analyzer *self;	/* this analyzer (its task slots), set by wi_init */
 	/* the basis: measurements of good decisions, the whole trace */
 	struct sl_hist handoff;		/* local handoffs at the waker's block: its switch-out to the switch-in */
 	struct sl_hist preempt;		/* local handoffs that preempted the waker: their latency */
@@ -536,7 +537,7 @@ static void fold_late(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
 {
 	const struct wi_claim *c = &w->claim[WI_LATE];
 	struct wi_kind_result *kr = &p->late_part[p->chains[c->chain - 1].tick_key];
-	struct sl_analyzer *self = find_self(m);
+	struct sl_analyzer *self = p->self;
 	struct wi_task *wt = sl_task_priv(m, self, m->tasks[w->task]);
 	struct wi_late_acc *la;
 	uint64_t est, now;
@@ -608,7 +609,7 @@ static void settle(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
 	}
 	if (w->sampled && w->kinds == BIT(WI_SYNC)) {
 		struct sl_task *t = m->tasks[w->task];
-		struct sl_analyzer *self = find_self(m);
+		struct sl_analyzer *self = p->self;
 		struct wi_task *wt = sl_task_priv(m, self, t);
 		uint64_t sleep = w->claim[WI_SYNC].fact;
 		struct wi_pair *pair;
@@ -633,7 +634,7 @@ static void settle(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
 	GROW(p->recs, p->alloc_recs, p->nr_recs + 1);
 	p->recs[p->nr_recs++] = *w;
 	{
-		struct sl_analyzer *self = find_self(m);
+		struct sl_analyzer *self = p->self;
 
 		((struct wi_task *)sl_task_priv(m, self, m->tasks[w->task]))->pinned = true;
 		if (w->waker != WI_NO_TASK)
@@ -801,6 +802,7 @@ static int wi_init(struct sl_analyzer *a, struct sl_model *m)
 	struct wi_priv *p = a->priv;
 
 	(void)m;
+	p->self = a;
 	p->path_remote = PATH_IPI;
 	p->event_cpu = -1;
 	return 0;
