@@ -257,6 +257,23 @@ static int dump_filter(struct dump_filter *df, const struct sl_event *ev)
 }
 
 /* dump --layout: what the layout walk found, one fact per line. */
+static bool has_filter(const struct sl_config *cfg)
+{
+	return cfg->cpus.nr_words || cfg->nr_pids || cfg->nr_comms || cfg->from_set || cfg->to_set;
+}
+
+/* The filters given, by name: "--cpus, --pid, --from/--to" */
+static const char *filter_names(const struct sl_config *cfg)
+{
+	static char buf[64];
+
+	snprintf(buf, sizeof(buf), "%s%s%s%s", cfg->cpus.nr_words ? ", --cpus" : "",
+		 cfg->nr_pids ? ", --pid" : "", cfg->nr_comms ? ", --comm" : "",
+		 cfg->from_set && cfg->to_set ? ", --from/--to" : cfg->from_set ? ", --from" :
+		 cfg->to_set ? ", --to" : "");
+	return buf + 2;
+}
+
 static int dump_layout(const char *path, const char *buffer)
 {
 	struct sl_dat_layout l;
@@ -311,6 +328,7 @@ int cmd_dump(int argc, char **argv)
 	struct sl_event ev;
 	const char *path = NULL;
 	bool layout = false, ns = false;
+	uint64_t printed = 0;
 	int c, ret, status = 0;
 
 	sl_config_init(&cfg);
@@ -389,13 +407,19 @@ int cmd_dump(int argc, char **argv)
 
 		if (pass < 0)
 			break;		/* past --to */
-		if (pass)
+		if (pass) {
 			dump_event(stdout, st, &ev, ns);
+			printed++;
+		}
 		if (ferror(stdout))
 			break;		/* reported below; no use reading the rest */
 	}
 	if (ret < 0) {
 		error_msg("%s: %s", path, err.msg);
+		status = 2;
+	} else if (!printed && has_filter(&cfg)) {
+		/* fail closed, as analyze does: a typo printed nothing, exit 0 */
+		error_msg("%s: no event of the trace passes %s", path, filter_names(&cfg));
 		status = 2;
 	}
 	if (sl_output_end(stdout) < 0)

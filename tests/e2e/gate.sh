@@ -68,6 +68,20 @@ for cmd in analyze diff explore; do
 		$cmd --from +0.5ms --to +0.51ms $runs
 	}
 done
+# dump and timehist: the same; dump printed nothing, exit 0 (timehist
+# builds the model and says what analyze says; dump reads events only,
+# and names the filters that let none through)
+closed "timehist --pid of no task" "pipe.dat: --pid 99999: no task with this pid in the trace" \
+	timehist --pid 99999 "$UNPINNED"
+closed "dump --pid of no task" "pipe.dat: no event of the trace passes --pid" dump --pid 99999 "$UNPINNED"
+closed "dump --comm typo" "pipe.dat: no event of the trace passes --comm" dump --comm sched_pipe "$UNPINNED"
+closed "dump --cpus beyond the trace" "pipe.dat: no event of the trace passes --cpus" dump --cpus 7 "$UNPINNED"
+closed "dump --from after the end" "pipe.dat: no event of the trace passes --from" dump --from 914 "$UNPINNED"
+closed "dump --cpus and a window with nothing in both" \
+	"pipe.dat: no event of the trace passes --cpus, --from/--to" \
+	dump --cpus 1 --from +0.5ms --to +0.51ms "$UNPINNED"
+rc=$(run_rc "$TMP/out" "$TMP/err" dump --comm sched-pipe --cpus 1 --from +80ms --to +90ms "$UNPINNED")
+expect_eq "dump, matching filters: exit 0, events printed" "$rc $(test -s "$TMP/out" && echo printed)" "0 printed"
 # filters that do match: no error (the trace's own comm, CPU, a window inside it)
 rc=$(run_rc "$TMP/out" "$TMP/err" analyze --comm sched-pipe --cpus 1 --from +10ms --to +200ms "$UNPINNED")
 expect_eq "matching filters: exit 0" "$rc" 0
