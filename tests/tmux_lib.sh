@@ -25,8 +25,9 @@ end_server() {
 			sleep 0.1
 			_i=$((_i + 1))
 		done
-		[ "$(ps -o comm= -p "$SERVER_PID" 2>/dev/null)" = tmux ] &&
-			kill -KILL "$SERVER_PID" 2>/dev/null
+		case $(ps -o comm= -p "$SERVER_PID" 2>/dev/null) in
+		tmux*) kill -KILL "$SERVER_PID" 2>/dev/null ;;	# "tmux: server"
+		esac
 	fi
 	SERVER_PID=""
 }

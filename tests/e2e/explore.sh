@@ -396,43 +396,50 @@ ended "FIFO: q" 0
 # (sh runs it on exit, not on a signal's death): its tmux server and the
 # explore in it lived on, and the next run met them.  A test of this lib
 # started, then SIGTERMed: its server (found by its own socket) is gone,
-# and so is its scratch directory.
+# and so is its scratch directory.  Again with its socket gone first
+# (the server then ended by its pid).
 cat > "$TMP/half.sh" <<'EOS'
 . tests/lib.sh
 . tests/explore_lib.sh
 start 80 24 "" "$TESTDATA/real/hogs.dat"
 wait_for "Overview" 60
+server=$(tmx display-message -p '#{pid}')
+[ "$2" = nosock ] && rm -f "$SOCK"
 sleep 600 &
-echo "$(tmx display-message -p '#{pid}') $! $TMP $SOCK" > "$1.tmp" && mv "$1.tmp" "$1"
+echo "$server $! $TMP $SOCK" > "$1.tmp" && mv "$1.tmp" "$1"
 wait
 EOS
-sh "$TMP/half.sh" "$TMP/half.info" > "$TMP/half.out" 2>&1 &
-half=$!
-i=0
-while [ ! -s "$TMP/half.info" ] && [ "$i" -lt $((600 * SLOW)) ] && kill -0 "$half" 2>/dev/null; do
-	sleep 0.1
-	i=$((i + 1))
+for how in sock nosock; do
+	[ $how = nosock ] && label=", its socket gone" || label=""
+	rm -f "$TMP/half.info"
+	sh "$TMP/half.sh" "$TMP/half.info" $how > "$TMP/half.out" 2>&1 &
+	half=$!
+	i=0
+	while [ ! -s "$TMP/half.info" ] && [ "$i" -lt $((600 * SLOW)) ] && kill -0 "$half" 2>/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	read -r half_server half_sleep half_tmp half_sock < "$TMP/half.info" 2>/dev/null
+	kill -TERM "$half" 2>/dev/null
+	wait "$half" 2>/dev/null
+	[ -n "$half_sleep" ] && kill "$half_sleep" 2>/dev/null
+	i=0
+	while [ -n "$half_server" ] && kill -0 "$half_server" 2>/dev/null && [ "$i" -lt $((50 * SLOW)) ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ -z "$half_server" ]; then
+		fail "SIGTERM half-way$label: its tmux server is gone" "the test did not start ($(head -c 300 "$TMP/half.out"))"
+	elif kill -0 "$half_server" 2>/dev/null; then
+		fail "SIGTERM half-way$label: its tmux server is gone" "pid $half_server still runs"
+		tmux -S "$half_sock" kill-server 2>/dev/null || kill -KILL "$half_server"
+	else
+		pass "SIGTERM half-way$label: its tmux server is gone"
+	fi
+	if [ -n "$half_tmp" ] && [ -e "$half_tmp" ]; then
+		fail "SIGTERM half-way$label: its scratch directory is gone" "$half_tmp is there"
+		rm -rf "$half_tmp"
+	else
+		pass "SIGTERM half-way$label: its scratch directory is gone"
+	fi
 done
-read -r half_server half_sleep half_tmp half_sock < "$TMP/half.info" 2>/dev/null
-kill -TERM "$half" 2>/dev/null
-wait "$half" 2>/dev/null
-[ -n "$half_sleep" ] && kill "$half_sleep" 2>/dev/null
-i=0
-while [ -n "$half_server" ] && kill -0 "$half_server" 2>/dev/null && [ "$i" -lt $((50 * SLOW)) ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-if [ -z "$half_server" ]; then
-	fail "SIGTERM half-way: its tmux server is gone" "the test did not start ($(head -c 300 "$TMP/half.out"))"
-elif kill -0 "$half_server" 2>/dev/null; then
-	fail "SIGTERM half-way: its tmux server is gone" "pid $half_server still runs"
-	tmux -S "$half_sock" kill-server 2>/dev/null
-else
-	pass "SIGTERM half-way: its tmux server is gone"
-fi
-if [ -n "$half_tmp" ] && [ -e "$half_tmp" ]; then
-	fail "SIGTERM half-way: its scratch directory is gone" "$half_tmp is there"
-	rm -rf "$half_tmp"
-else
-	pass "SIGTERM half-way: its scratch directory is gone"
-fi
