@@ -56,6 +56,7 @@ struct event_decoder {
 	uint32_t name;		/* interned event name */
 	struct tep_event *event;
 	int min_size;		/* payload bytes the bound fields need */
+	bool int4;		/* its integer fields are 4 bytes, in our byte order */
 	struct field_ref f[F__MAX];
 };
 
@@ -127,6 +128,7 @@ struct sl_dat_decoder {
 	int nr_ids;
 	struct field_ref common_type, common_flags, common_pid;
 	int common_size;		/* payload bytes the common fields need */
+	bool common_std;		/* type u16, flags u8, pid 4 bytes, our byte order */
 	bool swap;			/* file endianness differs from ours */
 	int long_size;
 
@@ -200,6 +202,25 @@ int64_t field_num(const struct sl_dat_decoder *d, const struct field_ref *f, con
 	if (!f->valid)
 		return -1;
 	return (int64_t)(read_num(d, data + f->offset, f->size) << f->shift) >> f->shift;
+}
+
+/*
+ * A 4-byte integer field as an int32_t, for an event whose int4 is set
+ * (the format gives 4 bytes, the file our byte order): a load, where
+ * field_num() reads a size from the field and switches on it.  The
+ * same value: field_num() sign-extends a signed one to 64 bits, and the
+ * caller keeps the low 32.
+ */
+static inline __attribute__((always_inline))
+int32_t field_i32(const struct sl_dat_decoder *d, const struct field_ref *f, const uint8_t *data,
+		  bool int4)
+{
+	int32_t v;
+
+	if (!int4)
+		return (int32_t)field_num(d, f, data);
+	memcpy(&v, data + f->offset, 4);
+	return v;
 }
 
 /* Locate a dynamic (__data_loc / __rel_loc) payload; false if out of bounds. */
@@ -669,6 +690,8 @@ struct sl_dat_decoder *sl_dat_decoder_new(struct tep_handle *tep, const struct s
 	}
 	d->common_size = MAX(MAX(ref_end(&d->common_type), ref_end(&d->common_pid)),
 			     ref_end(&d->common_flags));
+	d->common_std = !d->swap && d->common_type.size == 2 && d->common_pid.size == 4 &&
+			(!d->common_flags.valid || d->common_flags.size == 1);
 
 	for (size_t i = 0; i < ARRAY_SIZE(event_specs); i++) {
 		const struct event_spec *spec = &event_specs[i];
@@ -678,10 +701,18 @@ struct sl_dat_decoder *sl_dat_decoder_new(struct tep_handle *tep, const struct s
 			continue;
 		struct event_decoder *ed = &d->by_id[ev->id];
 
+		ed->int4 = !d->swap;
 		for (int f = 0; f < F__MAX && spec->fields[f]; f++) {
+			const struct field_ref *r = &ed->f[f];
+
 			if (bind_field(ev, spec->fields[f], &ed->f[f], err))
 				goto fail;
-			ed->min_size = MAX(ed->min_size, ref_end(&ed->f[f]));
+			ed->min_size = MAX(ed->min_size, ref_end(r));
+			/* the integers field_i32() reads: required, not strings, prev_state aside */
+			if (spec->fields[f][0] != '?' && r->valid &&
+			    !(r->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC)) &&
+			    !(spec->type == SL_EV_SWITCH && f == F_PREV_STATE) && r->size != 4)
+				ed->int4 = false;
 		}
 		ed->type = (uint16_t)spec->type;
 		if (spec->type == SL_EV_SWITCH)
@@ -743,6 +774,47 @@ static uint32_t ipi_reason(struct sl_dat_decoder *d, struct tep_event *event, in
 	return sl_intern(d->strtab, open + 1, (size_t)(close - open - 1));
 }
 
+/*
+ * The events of every scheduling step, their integer fields read as
+ * int4 says (field_i32()): sl_dat_decode() calls each twice, once with
+ * int4 true, so that the compiler makes the loads of that case.
+ */
+static inline __attribute__((always_inline))
+void decode_switch(struct sl_dat_decoder *d, const struct field_ref *f, const uint8_t *data,
+		   int size, struct sl_event *ev, bool int4)
+{
+	ev->sw.prev_comm = field_comm(d, &f[F_PREV_COMM], data, size);
+	ev->sw.prev_pid = field_i32(d, &f[F_PREV_PID], data, int4);
+	ev->sw.prev_prio = field_i32(d, &f[F_PREV_PRIO], data, int4);
+	decode_prev_state(d, (uint64_t)field_num(d, &f[F_PREV_STATE], data),
+			  &ev->sw.prev_class, &ev->sw.prev_letter);
+	ev->sw.next_comm = field_comm(d, &f[F_NEXT_COMM], data, size);
+	ev->sw.next_pid = field_i32(d, &f[F_NEXT_PID], data, int4);
+	ev->sw.next_prio = field_i32(d, &f[F_NEXT_PRIO], data, int4);
+}
+
+static inline __attribute__((always_inline))
+void decode_wake(struct sl_dat_decoder *d, const struct field_ref *f, const uint8_t *data,
+		 int size, struct sl_event *ev, bool int4)
+{
+	ev->wake.comm = field_comm(d, &f[F_COMM], data, size);
+	ev->wake.pid = field_i32(d, &f[F_PID], data, int4);
+	ev->wake.prio = field_i32(d, &f[F_PRIO], data, int4);
+	ev->wake.target_cpu = field_i32(d, &f[F_TARGET_CPU], data, int4);
+	ev->wake.success = f[F_SUCCESS].valid ? field_num(d, &f[F_SUCCESS], data) != 0 : true;
+}
+
+static inline __attribute__((always_inline))
+void decode_migrate(struct sl_dat_decoder *d, const struct field_ref *f, const uint8_t *data,
+		    int size, struct sl_event *ev, bool int4)
+{
+	ev->migrate.comm = field_comm(d, &f[F_M_COMM], data, size);
+	ev->migrate.pid = field_i32(d, &f[F_M_PID], data, int4);
+	ev->migrate.prio = field_i32(d, &f[F_M_PRIO], data, int4);
+	ev->migrate.orig_cpu = field_i32(d, &f[F_ORIG_CPU], data, int4);
+	ev->migrate.dest_cpu = field_i32(d, &f[F_DEST_CPU], data, int4);
+}
+
 int sl_dat_decode(struct sl_dat_decoder *d, int cpu, uint64_t ts,
 		  const void *data_v, int size, struct sl_event *ev)
 {
@@ -756,10 +828,22 @@ int sl_dat_decode(struct sl_dat_decoder *d, int cpu, uint64_t ts,
 	ev->cpu = cpu;
 	if (size < d->common_size)
 		return -EINVAL;
-	id = (int)read_num(d, data + d->common_type.offset, d->common_type.size);
-	ev->pid = (int32_t)field_num(d, &d->common_pid, data);
+	if (d->common_std) {
+		/* every kernel's layout: loads, not field_num()'s switch on the size */
+		uint16_t type;
+		int32_t pid;
+
+		memcpy(&type, data + d->common_type.offset, 2);
+		memcpy(&pid, data + d->common_pid.offset, 4);
+		id = type;
+		ev->pid = pid;
+	} else {
+		id = (int)read_num(d, data + d->common_type.offset, d->common_type.size);
+		ev->pid = (int32_t)field_num(d, &d->common_pid, data);
+	}
 	if (d->common_flags.valid) {
-		uint64_t flags = read_num(d, data + d->common_flags.offset, d->common_flags.size);
+		uint64_t flags = d->common_std ? data[d->common_flags.offset] :
+			read_num(d, data + d->common_flags.offset, d->common_flags.size);
 
 		ev->ctx = SL_CTX_KNOWN;
 		if (flags & 0x08)	/* TRACE_FLAG_HARDIRQ */
@@ -783,30 +867,24 @@ int sl_dat_decode(struct sl_dat_decoder *d, int cpu, uint64_t ts,
 
 	switch (ed->type) {
 	case SL_EV_SWITCH:
-		ev->sw.prev_comm = field_comm(d, &f[F_PREV_COMM], data, size);
-		ev->sw.prev_pid = (int32_t)field_num(d, &f[F_PREV_PID], data);
-		ev->sw.prev_prio = (int32_t)field_num(d, &f[F_PREV_PRIO], data);
-		decode_prev_state(d, (uint64_t)field_num(d, &f[F_PREV_STATE], data),
-				  &ev->sw.prev_class, &ev->sw.prev_letter);
-		ev->sw.next_comm = field_comm(d, &f[F_NEXT_COMM], data, size);
-		ev->sw.next_pid = (int32_t)field_num(d, &f[F_NEXT_PID], data);
-		ev->sw.next_prio = (int32_t)field_num(d, &f[F_NEXT_PRIO], data);
+		if (ed->int4)
+			decode_switch(d, f, data, size, ev, true);
+		else
+			decode_switch(d, f, data, size, ev, false);
 		break;
 	case SL_EV_WAKING:
 	case SL_EV_WAKEUP:
 	case SL_EV_WAKEUP_NEW:
-		ev->wake.comm = field_comm(d, &f[F_COMM], data, size);
-		ev->wake.pid = (int32_t)field_num(d, &f[F_PID], data);
-		ev->wake.prio = (int32_t)field_num(d, &f[F_PRIO], data);
-		ev->wake.target_cpu = (int32_t)field_num(d, &f[F_TARGET_CPU], data);
-		ev->wake.success = f[F_SUCCESS].valid ? field_num(d, &f[F_SUCCESS], data) != 0 : true;
+		if (ed->int4)
+			decode_wake(d, f, data, size, ev, true);
+		else
+			decode_wake(d, f, data, size, ev, false);
 		break;
 	case SL_EV_MIGRATE:
-		ev->migrate.comm = field_comm(d, &f[F_M_COMM], data, size);
-		ev->migrate.pid = (int32_t)field_num(d, &f[F_M_PID], data);
-		ev->migrate.prio = (int32_t)field_num(d, &f[F_M_PRIO], data);
-		ev->migrate.orig_cpu = (int32_t)field_num(d, &f[F_ORIG_CPU], data);
-		ev->migrate.dest_cpu = (int32_t)field_num(d, &f[F_DEST_CPU], data);
+		if (ed->int4)
+			decode_migrate(d, f, data, size, ev, true);
+		else
+			decode_migrate(d, f, data, size, ev, false);
 		break;
 	case SL_EV_FORK:
 		ev->fork.parent_comm = field_str(d, &f[F_PARENT_COMM], data, size);
