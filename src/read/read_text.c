@@ -436,8 +436,8 @@ static void note_time_order(struct text_reader *r, const struct sl_event *ev)
 				r->section_cpu = ev->cpu;
 				r->section_back = r->prev_ts - ev->ts;
 			}
-		} else if (ev->ts < c->last_ts) {
-			r->cpu_back++;
+		} else if (ev->ts < c->last_ts && !r->cpu_back++) {
+			r->cpu_back_line = r->line_no;
 		}
 		c->last_ts = ev->ts;
 	}
@@ -581,8 +581,9 @@ static bool time_order_ok(struct text_reader *r)
 	/* a time column of deltas goes back on every CPU, about every other event */
 	if (r->cpu_back > r->events / 4) {
 		sl_error_set(text_err(r), "not a trace in time order: %llu of its %llu events "
-			     "go back in time (perf script --deltatime?)",
-			     (unsigned long long)r->ts_back, (unsigned long long)r->events);
+			     "go back in time, on their CPU from line %llu on (perf script --deltatime?)",
+			     (unsigned long long)r->ts_back, (unsigned long long)r->events,
+			     (unsigned long long)r->cpu_back_line);
 		return false;
 	}
 	sl_error_set(text_err(r), "not a trace in time order: line %llu's time, %s, is after "

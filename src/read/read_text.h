@@ -123,6 +123,7 @@ struct text_reader {
 	} *cpu_order;			/* by CPU */
 	size_t cpu_order_alloc;
 	uint64_t cpu_back;		/* events stamped before their CPU's event before */
+	uint64_t cpu_back_line;		/* the first of them, 0 none */
 	uint32_t cpus_seen, cpu_runs;	/* CPUs with events; runs of lines of one CPU */
 	uint64_t section_line;		/* the first line of a new CPU going back, 0 none */
 	int32_t section_cpu;
