@@ -198,13 +198,17 @@ static const struct sl_finding_ops iwr_finding_ops = {
 
 /* --- pictures, taken once the event that made them due is applied --- */
 
-static void picture_due(struct iwr_priv *p, struct sl_task *t, struct iwr_task *it)
+static void picture_due(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
+			struct iwr_task *it)
 {
+	struct iwr_priv *p = a->priv;
+
 	if (it->pic_due)
 		return;
 	it->pic_due = true;
 	GROW(p->due, p->alloc_due, p->nr_due + 1);
 	p->due[p->nr_due++] = t;
+	sl_model_after_event(m, a);	/* iwr_after_event() takes it */
 }
 
 static void take_due_pictures(struct sl_analyzer *a, struct sl_model *m)
@@ -413,7 +417,7 @@ static void wait_ended(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 	it->key_ts = f.ts;
 	it->key_cpu = f.cpu;
 	it->key_cost = f.cost;
-	picture_due(p, t, it);
+	picture_due(a, m, t, it);
 }
 
 /* --- following the model --- */
@@ -496,12 +500,10 @@ static void iwr_on_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cp
 	take_due_pictures(a, m);	/* the state before the loss is applied */
 }
 
-static void iwr_on_event(struct sl_analyzer *a, struct sl_model *m, const struct sl_event *ev)
+/* the event that made pictures due is applied (asked by picture_due()) */
+static void iwr_after_event(struct sl_analyzer *a, struct sl_model *m)
 {
-	struct iwr_priv *p = a->priv;
-
-	if (p->nr_due)
-		take_due_pictures(a, m);
+	take_due_pictures(a, m);
 }
 
 /* --- the verdict at the end --- */
@@ -705,7 +707,7 @@ const struct sl_analyzer_ops sl_idle_while_runnable_analyzer = {
 	.task_priv_size = sizeof(struct iwr_task),
 	.cpu_priv_size = sizeof(struct iwr_cpu),
 	.init = iwr_init,
-	.on_event = iwr_on_event,
+	.after_event = iwr_after_event,
 	.on_runnable = iwr_on_runnable,
 	.on_cpu_idle = iwr_on_cpu_idle,
 	.on_cpu_unknown = iwr_on_cpu_unknown,

@@ -39,6 +39,13 @@ struct sl_analyzer_ops {
 	void (*on_event)(struct sl_analyzer *a, struct sl_model *m, const struct sl_event *ev);
 	/* the events on_event wants: SL_EV_BIT(type) | ..., 0 = every event */
 	uint32_t event_types;
+	/*
+	 * Once, after the event being applied, when the analyzer asked for
+	 * it with sl_model_after_event() while the model applied it (after
+	 * every on_event of that event).  Rarely wanted: no call per event
+	 * to find that nothing is to do.
+	 */
+	void (*after_event)(struct sl_analyzer *a, struct sl_model *m);
 	/* a wakee's destination CPU was decided (SPEC rule 2) */
 	void (*on_placement)(struct sl_analyzer *a, struct sl_model *m, const struct sl_placement *p);
 	/* a woken task was switched in: one wakeup-latency sample */
@@ -88,7 +95,11 @@ struct sl_analyzer {
 	size_t task_off;	/* offset of this analyzer's slot in the task area */
 	size_t cpu_off;
 	int id;
+	bool after_due;		/* sl_model_after_event() asked, not called yet */
 };
+
+/* Call a->ops->after_event once the event being applied is (see above). */
+void sl_model_after_event(struct sl_model *m, struct sl_analyzer *a);
 
 /*
  * This analyzer's per-task / per-CPU slot.  Inline: analyzers call them

@@ -54,6 +54,9 @@ struct model_priv {
 	/* on_event by event type: the analyzers that want that type */
 	struct sl_analyzer **hooked_type[SL_EV__COUNT];
 	int nr_hooked_type[SL_EV__COUNT];
+	/* sl_model_after_event(): the analyzers to call after this event, in the order they asked */
+	struct sl_analyzer **after;
+	int nr_after;
 	struct sl_analyzer_ops *disabled;	/* the ops of analyzers whose init failed */
 	int cpus_alloc;			/* CPUs the per-CPU arrays have room for */
 	bool started;
@@ -1689,6 +1692,30 @@ static void count_event(struct sl_model *m, const struct sl_event *ev)
 	m->type_counts[ev->type]++;
 }
 
+void sl_model_after_event(struct sl_model *m, struct sl_analyzer *a)
+{
+	struct model_priv *p = priv_of(m);
+
+	if (a->after_due || !a->ops->after_event)
+		return;
+	a->after_due = true;
+	p->after[p->nr_after++] = a;	/* at most one entry per analyzer */
+}
+
+/* The after_event calls asked while the event was applied. */
+static void run_after(struct sl_model *m)
+{
+	struct model_priv *p = priv_of(m);
+
+	for (int i = 0; i < p->nr_after; i++) {
+		struct sl_analyzer *a = p->after[i];
+
+		a->after_due = false;
+		a->ops->after_event(a, m);
+	}
+	p->nr_after = 0;
+}
+
 void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 {
 	struct model_priv *p = priv_of(m);
@@ -1804,6 +1831,8 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 
 		a->ops->on_event(a, m, ev);
 	}
+	if (p->nr_after)
+		run_after(m);
 }
 
 void sl_model_finish(struct sl_model *m)
@@ -1939,6 +1968,7 @@ static void hook_up(struct sl_model *m)
 			if (has[h])
 				p->hooked[h][p->nr_hooked[h]++] = a;
 	}
+	p->after = xrealloc(p->after, (size_t)MAX(m->nr_analyzers, 1) * sizeof(*p->after));
 	for (int t = 0; t < SL_EV__COUNT; t++) {
 		p->hooked_type[t] = xrealloc(p->hooked_type[t], (size_t)MAX(m->nr_analyzers, 1) *
 					     sizeof(*p->hooked_type[t]));
@@ -2011,6 +2041,7 @@ void sl_model_free(struct sl_model *m)
 		free(p->hooked[h]);
 	for (int t = 0; t < SL_EV__COUNT; t++)
 		free(p->hooked_type[t]);
+	free(p->after);
 	free(p->disabled);
 	free(p->comm_pinned);
 	free(p);
