@@ -14,6 +14,11 @@
 #   read_per_event     schedlint's reader alone (bench/read_only.c)
 #   analyze_per_event  schedlint analyze, every analyzer, the text report
 #   startup            schedlint analyze of the 2000-event prefix, whole
+# and one for perf.data, the same way: testdata/perf/hackbench-max.data
+# (perf sched record -- hackbench -g 2 -l 60, 10,398 samples) against its
+# first 500 samples (tests/perf_edit.py shrink: the same header, event
+# formats and kallsyms):
+#   read_perf_per_event  schedlint's perf.data reader alone, per sample
 # analyze runs with SCHEDLINT_THREADS=1: one thread counts the same on
 # every run (the reader thread's hand-over would add waits).  The counts
 # are of the release build (build/rel, which make check builds in every
@@ -90,3 +95,19 @@ echo "# instructions (valgrind Ir): read $read_full - $read_head, analyze $an_fu
 within read_per_event $(( (read_full - read_head) / dev ))
 within analyze_per_event $(( (an_full - an_head) / dev ))
 within startup "$an_head"
+
+PERF=$TESTDATA/perf/hackbench-max.data
+python3 tests/perf_edit.py shrink "$PERF" "$TMP/head.data" 500 >/dev/null 2>&1
+if [ ! -s "$TMP/head.data" ]; then
+	fail "perf_edit.py shrink writes the first 500 samples of $PERF"; exit 0
+fi
+perf_full=$(ir pfull "$READ" "$PERF")
+pev_full=$(awk '/^events/ { print $2 }' "$TMP/pfull.out")
+perf_head=$(ir phead "$READ" "$TMP/head.data")
+pev_head=$(awk '/^events/ { print $2 }' "$TMP/phead.out")
+for v in "$perf_full" "$perf_head"; do
+	case $v in ''|x) fail "every perf.data count ran: $perf_full/$perf_head"; exit 0 ;; esac
+done
+expect_eq "the perf.data holds 10398 samples (its prefix 500)" "$pev_full/$pev_head" "10398/500"
+echo "# perf.data instructions (valgrind Ir): read $perf_full - $perf_head, over $((pev_full - pev_head)) samples"
+within read_perf_per_event $(( (perf_full - perf_head) / (pev_full - pev_head) ))
