@@ -213,6 +213,7 @@ struct perf_reader {
 	uint8_t *map;			/* a file: all of it mapped (buf = map, buf_off 0) */
 	size_t map_len;
 	struct map_guard *guard;	/* the map's entry in guards[] (NULL: none) */
+	volatile sig_atomic_t *watch;	/* its mark, looked at after each event (NULL: none) */
 	bool shrank_told;		/* the map faulted: the error is set */
 	uint64_t dropped;		/* mapped pages before it were given back */
 	uint64_t keep_off;		/* queued records need nothing before it */
@@ -438,6 +439,10 @@ static const uint8_t *window_fill(struct perf_reader *pr, uint64_t off, size_t l
 
 	if (end > pr->data_end || end < off || off < pr->buf_off || pr->map)
 		return NULL;	/* a mapped file is all in buf: past it is past the end */
+	if (end > MAX_STREAM_POS) {	/* a queued entry holds 48 bits of an offset */
+		fail(pr, -EFBIG, "perf.data streams past 256 TiB are not supported");
+		return NULL;
+	}
 	/* drop what no one needs, keep the rest at the front */
 	uint64_t keep = MIN(off, pr->keep_off);
 
@@ -1153,8 +1158,6 @@ static int read_records(struct perf_reader *pr, bool stop_at_tracing)
 			return 1;
 		if (pr->pos == pr->data_end)
 			return 0;
-		if (pr->pos > MAX_STREAM_POS)	/* a queued entry holds 48 bits of it */
-			return fail(pr, -EFBIG, "perf.data streams past 256 TiB are not supported");
 		rec = window(pr, pr->pos, 8);
 		if (!rec) {
 			if (pr->error)
@@ -1228,8 +1231,7 @@ static int read_records(struct perf_reader *pr, bool stop_at_tracing)
 		 * back within it, half again.  A later record of an earlier
 		 * time comes out of order (the model counts clock inversions).
 		 */
-		if (pr->q_nr >= held_budget(pr) / 64 ||
-		    pr->pos - MIN(pr->keep_off, pr->pos) > held_budget(pr)) {
+		if (pr->q_nr >= held_budget(pr) / 64 || pr->pos > pr->keep_off + held_budget(pr)) {
 			if (!pr->q_nr) {
 				pr->keep_off = pr->pos;	/* nothing queued needs a byte */
 				continue;
@@ -1250,6 +1252,8 @@ static int perf_next(struct sl_reader *r, struct sl_event *ev)
 	int ret;
 
 	ret = next_event(pr, ev);
+	if (__builtin_expect(ret > 0 && !(pr->watch && *pr->watch), 1))
+		return ret;
 	/*
 	 * Past the new end the map faults (the guard's mark), but the rest
 	 * of the page the file now ends in reads as zeros: an error there
@@ -1259,6 +1263,7 @@ static int perf_next(struct sl_reader *r, struct sl_event *ev)
 	    ((pr->guard && pr->guard->shrank) ||
 	     (ret < 0 && !fstat(pr->fd, &st) && (uint64_t)st.st_size < pr->file_size))) {
 		pr->shrank_told = true;		/* what it read since are zeros */
+		pr->watch = NULL;
 		return fail(pr, -EIO, "the file shrank while it was read (%llu bytes when "
 			    "opened, %lld now)", (unsigned long long)pr->file_size,
 			    fstat(pr->fd, &st) ? -1ll : (long long)st.st_size);
@@ -1557,6 +1562,7 @@ static int open_file(struct perf_reader *pr)
 			pr->map = map;
 			pr->map_len = (size_t)pr->file_size;
 			pr->guard = guard_map(map, pr->map_len);
+			pr->watch = pr->guard ? &pr->guard->shrank : NULL;
 			pr->buf = map;
 			pr->buf_off = 0;
 			pr->buf_len = (size_t)pr->data_end;
@@ -1587,6 +1593,10 @@ int sl_read_perf_open(int fd, const char *prefix, size_t prefix_len, struct sl_s
 	pr->seekable = !fstat(fd, &st) && S_ISREG(st.st_mode);
 	if (pr->seekable) {
 		pr->file_size = (uint64_t)st.st_size;
+		if (pr->file_size > MAX_STREAM_POS) {
+			ret = fail(pr, -EFBIG, "perf.data files past 256 TiB are not supported");
+			goto fail;
+		}
 		ret = open_file(pr);
 		if (ret)
 			goto fail;
