@@ -30,7 +30,20 @@
  *     x factor (or --base-slice: the kernel renamed min_granularity to
  *     base_slice in 6.6), latency = 8 x min_gran (6 ms x factor).
  * Weights from the kernel's prio_to_weight (src/model/slice.c), the prio the
- * switch-out reports; divisions round down.  Cost = t1 - expected,
+ * switch-out reports; divisions round down.
+ *
+ * With recorded groups (schedlint record's group markers) a run is judged
+ * per group entity, as update_curr() and update_deadline() charge it to
+ * every entity on R's path and reschedule when one of them has used its
+ * slice with another entity in its runqueue: at each level of R's path
+ * (R's group's runqueue up to the root) R's entity (R, then its groups'
+ * entities, a group weighing its recorded weight) competes with the
+ * entities there that hold a waiter (a waiter as the entity it has at
+ * the lowest level its path shares with R's); each level gives an
+ * expected switch by the formulas above with those weights, and the
+ * earliest is the run's.  A waiter's wait counts from its own level's
+ * expected switch, a competing group entity once (its first listed
+ * waiter).  Cost = t1 - expected,
  * reported when > --tolerance.  Fields: ran_ns (t1 - t0), expected_ns
  * (expected - t0, so cost = ran - expected), slice_ns, start_ns (t0),
  * contended_since_ns (tc), waiting (the first 16 pids of W, in arrival
@@ -56,8 +69,12 @@
  * CPU without timer events; runs whose start or end the trace does not show (the
  * task's first event is its switch-out, an implied switch, lost events)
  * are counted but not judged; a run still going at the end of the trace
- * has no t1 and is not judged; weights are per task, not per cgroup (a
- * group's weight and its share of the runqueue are not in the trace); the
+ * has no t1 and is not judged; without recorded groups every task
+ * competes with every other (the trace does not show groups), and with
+ * them a group entity weighs its group's whole weight on each CPU (the
+ * kernel splits it by load, as shares.c does), its slice is the base
+ * slice, 16 entities per level are told apart, R's path is cut to 8
+ * levels, and the start of a run walks the runqueue; the
  * EEVDF formula is the SPEC's bound, not the kernel's lag and deadline
  * bookkeeping; a local_timer_entry is any hrtimer interrupt, so a late
  * preemption after a non-tick timer counts as at the tick; when a run has
@@ -85,6 +102,25 @@ _Static_assert(LP_LISTED <= 32, "since_set and until_set have a bit per listed w
 #define LP_MIN_LATE		3		/* late preemptions needed to name the tick as cause */
 #define LP_TICKS		64		/* ticks kept per CPU: a late run counts up to them */
 #define LP_LATE_TICKS		8		/* of them, kept with a late run (its times) */
+#define LP_LEVELS		8		/* group levels of a run judged (the top ones) */
+#define LP_ENTS			16		/* competing entities told apart per level */
+#define LP_GROUP_ENT		(1u << 31)	/* an entity id: a group's, else a task's pid */
+
+/*
+ * One level of the group hierarchy a watched run's task R is in, when the
+ * trace recorded groups (judged per group entity): the runqueue of a
+ * group on R's path, R's entity there (R, or the entity of R's group or
+ * of an ancestor's), and the other entities there that held a waiter.
+ */
+struct lp_level {
+	uint32_t group;			/* whose runqueue: a group id, 0 the root */
+	uint32_t w_r;			/* the weight of R's entity here */
+	uint32_t max_w;			/* the heaviest competing entity */
+	uint32_t nr;			/* competing entities (beyond LP_ENTS: each waiter new) */
+	uint64_t sum_w;			/* their weights */
+	uint64_t tc;			/* the first instant one of them waited (valid: nr) */
+	uint32_t ent[LP_ENTS];		/* their ids (LP_GROUP_ENT | group, or a pid) */
+};
 
 /*
  * A late run by the ticks between its expected switch and its end (issue
@@ -160,6 +196,16 @@ struct lp_cpu {
 	uint32_t since_set, until_set;
 	uint32_t nr_listed;
 	uint64_t start_enq;		/* next_enq at t0: tasks enqueued up to it waited from t0 */
+	/*
+	 * Judged per group entity (the trace recorded groups, grouped()):
+	 * the levels of R's path, bottom up, and for each listed waiter its
+	 * level and whether it is the first listed of its entity (rep_set)
+	 */
+	bool grouped;
+	uint8_t nr_levels;
+	struct lp_level *levels;	/* LP_LEVELS, allocated at the first such run */
+	uint8_t listed_level[LP_LISTED];
+	uint32_t rep_set;
 
 	/*
 	 * The fair tasks queued here, kept as they come and go (on_runnable),
@@ -267,6 +313,7 @@ struct lp_priv {
 	struct lp_class_sum class_est[LP_NR_CAND][LP__NR_CLASSES];
 	/* set by finish: every late run by class (the estimated ones by the HZ used) */
 	struct lp_class_sum class_total[LP__NR_CLASSES];
+	bool grouped;				/* the trace recorded groups so far (grouped()) */
 	enum lp_hrtick hrtick;
 	char hrtick_source[160];		/* where hrtick came from, for people */
 	const char *hrtick_source_key;		/* ... and for the JSON */
@@ -292,6 +339,8 @@ struct lp_detail {
 	int32_t ticks;			/* ticks in (expected, t1], -1 until the end knows HZ */
 	uint8_t tick_class;		/* enum lp_tick_class */
 	bool culprit_outside;		/* R is not the workload's (the trace names one) */
+	int32_t slice_group;		/* judged per group entity: the runqueue whose slice
+					 * decided (a group id, 0 the root); -1 not */
 };
 
 static bool is_fair(const struct sl_task *t)
@@ -349,6 +398,157 @@ static uint64_t run_slice(const struct sl_model *m, enum sl_slice_model model, u
 	uint64_t base = sl_base_slice(m);
 
 	return w_r > max_weight ? base * w_r / max_weight : base;
+}
+
+/* --- group entities (the trace recorded groups) --- */
+
+/* Are runs judged per group entity?  When schedlint record wrote groups into the trace. */
+static inline bool grouped(const struct sl_model *m)
+{
+	return m->ctx && m->ctx->nr_groups > 1;
+}
+
+/* t's group, the root when it names none the trace defined */
+static uint32_t task_group_of(const struct sl_model *m, const struct sl_task *t)
+{
+	uint32_t g = sl_task_group(m, t);
+
+	return g && sl_model_group(m, g) ? g : 0;
+}
+
+static uint32_t group_parent(const struct sl_model *m, uint32_t g)
+{
+	const struct sl_group *gr = sl_model_group(m, g);
+
+	return gr && gr->parent < g ? gr->parent : 0;
+}
+
+/* A group's entity: the group's weight (cpu.shares, cpu.weight, the autogroup's nice) */
+static uint32_t group_weight(const struct sl_model *m, uint32_t g)
+{
+	const struct sl_group *gr = sl_model_group(m, g);
+
+	return gr && gr->weight >= 2 ? gr->weight : 2;	/* MIN_SHARES */
+}
+
+/*
+ * R's path, bottom up: its group's runqueue (R's entity: R), its parent's
+ * (R's group's entity), ... the root's.  Deeper than LP_LEVELS: the top
+ * ones, the lowest kept level's entity being the group below it.
+ */
+static void start_levels(const struct sl_model *m, struct lp_cpu *c, const struct sl_task *r)
+{
+	uint32_t path[64], n = 0;
+	uint32_t g = task_group_of(m, r);
+
+	for (;;) {
+		path[n++] = g;
+		if (!g || n == ARRAY_SIZE(path))
+			break;
+		g = group_parent(m, g);
+	}
+	if (!c->levels)
+		c->levels = xcalloc(LP_LEVELS, sizeof(*c->levels));
+	c->nr_levels = (uint8_t)MIN(n, LP_LEVELS);
+	for (uint32_t i = 0; i < c->nr_levels; i++) {
+		uint32_t k = n - c->nr_levels + i;	/* its index in path */
+
+		c->levels[i] = (struct lp_level){
+			.group = path[k],
+			.w_r = k ? group_weight(m, path[k - 1]) : sl_task_load_weight(m, r),
+		};
+	}
+}
+
+/*
+ * w waits: the level where it meets R (the lowest group of R's path its
+ * own path reaches) and its entity there (w itself, or the entity of its
+ * group below that level) join that level's competitors.  Returns the
+ * level, and in *new whether the entity is new to it; -1 none (R's path
+ * was cut at LP_LEVELS and w meets it lower).
+ */
+static int join_level(const struct sl_model *m, struct lp_cpu *c, const struct sl_task *w,
+		      uint64_t ts, bool *new)
+{
+	uint32_t id = (uint32_t)w->pid & ~LP_GROUP_ENT, weight = sl_task_load_weight(m, w);
+	uint32_t g = task_group_of(m, w);
+
+	*new = false;
+	for (int depth = 0; depth < 64; depth++) {
+		for (int i = 0; i < c->nr_levels; i++) {
+			struct lp_level *lv = &c->levels[i];
+
+			if (lv->group != g)
+				continue;
+			for (uint32_t e = 0; e < MIN(lv->nr, LP_ENTS); e++)
+				if (lv->ent[e] == id)
+					return i;
+			if (lv->nr < LP_ENTS)
+				lv->ent[lv->nr] = id;
+			if (!lv->nr++)
+				lv->tc = ts;
+			lv->sum_w += weight;
+			lv->max_w = MAX(lv->max_w, weight);
+			*new = true;
+			return i;
+		}
+		if (!g)
+			return -1;
+		id = LP_GROUP_ENT | g;
+		weight = group_weight(m, g);
+		g = group_parent(m, g);
+	}
+	return -1;
+}
+
+/* A waiter of the watched run joins: its level, and whether the first listed of its entity. */
+static __attribute__((noinline)) void join_listed(const struct sl_model *m, struct lp_cpu *c,
+						   const struct sl_task *w, uint64_t ts, int listed)
+{
+	bool new;
+	int level = join_level(m, c, w, ts, &new);
+
+	if (listed < 0)
+		return;
+	c->listed_level[listed] = (uint8_t)(level < 0 ? 0 : level);
+	if (new)
+		c->rep_set |= 1u << listed;
+	else
+		c->rep_set &= ~(1u << listed);
+}
+
+/*
+ * The expected switch of a run judged per group entity: each level with
+ * a competitor gives one by the slice model, with R's entity's and the
+ * competitors' weights, from the first instant one of them waited; the
+ * earliest is the run's (the kernel reschedules when R's entity at any
+ * level has used its slice there).  exp[] gets every level's (UINT64_MAX:
+ * no competitor); *at the level that decided.
+ */
+static uint64_t levels_expected(const struct sl_model *m, enum sl_slice_model model,
+				const struct lp_level *lv, int nr, uint64_t t0, uint64_t *slice,
+				uint64_t exp[LP_LEVELS], int *at)
+{
+	uint64_t best = UINT64_MAX;
+
+	*at = -1;
+	*slice = 0;
+	for (int i = 0; i < nr; i++) {
+		uint64_t s, e;
+
+		exp[i] = UINT64_MAX;
+		if (!lv[i].nr)
+			continue;
+		s = run_slice(m, model, lv[i].w_r, lv[i].nr, lv[i].max_w, lv[i].sum_w);
+		e = model == SL_SLICE_CFS ? MAX(t0 + s, lv[i].tc) : MAX(t0, lv[i].tc) + s;
+		exp[i] = e;
+		if (e < best) {
+			best = e;
+			*slice = s;
+			*at = i;
+		}
+	}
+	return best;
 }
 
 /* --- tick inference --- */
@@ -638,6 +838,31 @@ static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu 
 	if (c->nr_listed < LP_LISTED) {
 		c->listed[c->nr_listed] = t;
 		set_since(c, c->nr_listed++, ts);
+		if (__builtin_expect(c->grouped, 0))
+			join_listed(m, c, t, ts, (int)c->nr_listed - 1);
+	} else if (__builtin_expect(c->grouped, 0)) {
+		join_listed(m, c, t, ts, -1);
+	}
+}
+
+/*
+ * A run judged per group entity starts: R's levels, and the fair tasks
+ * queued already join them, oldest first (the listed ones are the
+ * oldest: old[]).  A walk of the runqueue, on traces with recorded
+ * groups only.
+ */
+static __attribute__((noinline)) void start_grouped(struct sl_model *m, struct sl_analyzer *a,
+						     struct lp_cpu *c, struct sl_task *r, uint64_t ts)
+{
+	uint32_t k = 0;
+
+	start_levels(m, c, r);
+	c->rep_set = 0;
+	for (struct sl_task *q = c->fq_tail; q; q = ((struct lp_task *)sl_task_priv(m, a, q))->fq_prev) {
+		if (q == r)
+			continue;
+		join_listed(m, c, q, ts, k < c->nr_listed && c->listed[k] == q ? (int)k : -1);
+		k++;
 	}
 }
 
@@ -688,6 +913,9 @@ static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 				c->listed[n++] = c->old[i];
 	}
 	c->nr_listed = n;
+	c->grouped = p->grouped;
+	if (__builtin_expect(c->grouped, 0))
+		start_grouped(m, a, c, t, ts);
 }
 
 /* t, queued on c, is one of the waiters W of c's watched run */
@@ -845,6 +1073,8 @@ static void lp_json(const struct sl_finding *f, const struct sl_model *m, cJSON 
 	else
 		cJSON_AddNullToObject(o, "ticks");
 	cJSON_AddStringToObject(o, "tick_class", tick_class_names[d->tick_class]);
+	if (d->slice_group >= 0)
+		sl_json_add_i64(o, "slice_group", d->slice_group);
 	if (m->workload_pid)
 		cJSON_AddBoolToObject(o, "culprit_in_workload", !d->culprit_outside);
 }
@@ -903,6 +1133,15 @@ struct lp_late {
 	uint64_t tick[LP_LATE_TICKS];
 	uint32_t more_ticks;
 	uint32_t whatif_chain;		/* held: the what-if's chain from t1 (whatif_late) */
+	/*
+	 * Judged per group entity: the levels (its CPU's while judged at
+	 * t1, a copy of them when held), its listed waiters' levels, and
+	 * which are the first listed of their entity; lv NULL: not
+	 */
+	const struct lp_level *lv;
+	uint8_t nr_levels;
+	uint8_t listed_level[LP_LISTED];
+	uint32_t rep_set;
 };
 
 /* The ticks of c in (after, t1] into l (the ring holds the last LP_TICKS). */
@@ -992,6 +1231,14 @@ static uint64_t run_cost(const struct lp_priv *p, const struct sl_model *m, uint
 static uint64_t late_cost(const struct lp_priv *p, const struct sl_model *m,
 			  const struct lp_late *l, uint64_t *slice, uint64_t *expected)
 {
+	if (l->lv) {
+		uint64_t exp[LP_LEVELS];
+		int at;
+
+		*expected = levels_expected(m, p->model, l->lv, l->nr_levels, l->t0, slice, exp, &at);
+		if (at >= 0)
+			return sl_dur(*expected, l->t1);
+	}
 	return run_cost(p, m, l->weight, l->nr_waiters, l->max_weight, l->sum_weight,
 			l->t0, l->tc, l->t1, slice, expected);
 }
@@ -1023,6 +1270,32 @@ static void class_merge(struct lp_class_sum *to, const struct lp_class_sum *from
 }
 
 /*
+ * Who waited behind a run judged per group entity, from when: each listed
+ * waiter from its own level's expected switch (exp[]), a competing entity
+ * once (its first listed waiter), and only if it still waited then.  The
+ * waiters charged in *charged (bit per listed), their starts in from[];
+ * returns their waits summed.  Out of line: most traces have no groups.
+ */
+static __attribute__((noinline)) uint64_t charge_levels(const struct lp_late *l,
+							 const uint64_t exp[LP_LEVELS],
+							 uint64_t from[LP_LISTED], uint32_t *charged)
+{
+	uint64_t delayed = 0;
+
+	*charged = l->rep_set;
+	for (uint32_t i = 0; i < l->nr_listed; i++) {
+		uint64_t to = l->until[i] ? l->until[i] : l->t1;
+
+		from[i] = MAX(l->since[i], exp[l->listed_level[i]]);
+		if (from[i] >= to)
+			*charged &= ~(1u << i);
+		else if (*charged >> i & 1)
+			delayed += to - from[i];
+	}
+	return delayed;
+}
+
+/*
  * add_late - l is late by the final CPU count: the finding, and who it
  * cost, and its tick key for the what-if; false: filtered out
  */
@@ -1032,6 +1305,8 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 {
 	struct lp_cpu *c = sl_cpu_priv(m, a, l->cpu);
 	struct lp_detail *d = xcalloc(1, sizeof(*d));
+	uint64_t exp[LP_LEVELS];
+	bool by_levels = false;		/* judged per group entity */
 
 	*d = (struct lp_detail){
 		.start = l->t0, .tc = l->tc, .ran = sl_dur(l->t0, l->t1),
@@ -1042,6 +1317,17 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 		.max_wl_wait_comm = l->max_wl_wait_comm, .culprit_outside = l->culprit_outside,
 	};
 	memcpy(d->waiting, l->listed_pid, l->nr_listed * sizeof(d->waiting[0]));
+	d->slice_group = -1;
+	if (l->lv) {
+		uint64_t s;
+		int at;
+
+		levels_expected(m, p->model, l->lv, l->nr_levels, l->t0, &s, exp, &at);
+		if (at >= 0) {
+			d->slice_group = (int32_t)l->lv[at].group;
+			by_levels = true;
+		}
+	}
 
 	/* classified before it is added: a capped list may free d at once */
 	enum lp_tick_class tick_class = classify_ticks(l, expected, &d->ticks);
@@ -1065,10 +1351,15 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 		return false;
 
 	struct lp_task *lr = sl_task_priv(m, a, l->task);
-	uint64_t delayed = 0;
+	uint64_t delayed = 0, from[LP_LISTED];
+	uint32_t charged = 0;
 
-	for (uint32_t i = 0; i < l->nr_listed; i++)
-		delayed += sl_dur(MAX(l->since[i], expected), l->until[i] ? l->until[i] : l->t1);
+	/* who waited behind the run, from when: each listed waiter from the expected switch */
+	if (by_levels)
+		delayed = charge_levels(l, exp, from, &charged);
+	else
+		for (uint32_t i = 0; i < l->nr_listed; i++)
+			delayed += sl_dur(MAX(l->since[i], expected), l->until[i] ? l->until[i] : l->t1);
 	if (tick_class == LP_TICK_UNKNOWN) {
 		/* no tick on this CPU: the end classifies it with the HZ it infers */
 		unsigned mask = 0;
@@ -1097,13 +1388,21 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 	lr->late++;
 	lr->cost += cost;
 	lr->max_cost = MAX(lr->max_cost, cost);
-	for (uint32_t i = 0; i < l->nr_listed; i++) {
+	for (uint32_t i = 0; !by_levels && i < l->nr_listed; i++) {
 		uint64_t from = MAX(l->since[i], expected);
 		uint64_t to = l->until[i] ? l->until[i] : l->t1;
 		struct lp_task *lw = sl_task_priv(m, a, l->listed[i]);
 
 		lw->delayed++;
 		lw->delayed_ns += sl_dur(from, to);
+	}
+	for (uint32_t i = 0; by_levels && i < l->nr_listed; i++) {
+		struct lp_task *lw = sl_task_priv(m, a, l->listed[i]);
+
+		if (!(charged >> i & 1))
+			continue;
+		lw->delayed++;
+		lw->delayed_ns += sl_dur(from[i], l->until[i] ? l->until[i] : l->t1);
 	}
 	if (l->prev_class == SL_PREV_RUNNABLE || l->prev_class == SL_PREV_PREEMPTED) {
 		p->late_preempt++;
@@ -1112,6 +1411,25 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 			c->at_timer++;
 		add_phase(p, cpu_phases(c)->late, l->t1);
 	}
+	return true;
+}
+
+/*
+ * A run judged per group entity: its slice, expected switch and cost
+ * replace the flat model's; false (left as they are): no level had a
+ * competitor (R's path cut at LP_LEVELS)
+ */
+static __attribute__((noinline)) bool judge_levels(const struct lp_priv *p, const struct sl_model *m,
+						    const struct lp_cpu *c, uint64_t t1, uint64_t *slice,
+						    uint64_t *expected, uint64_t *cost)
+{
+	uint64_t exp[LP_LEVELS];
+	int at;
+
+	*expected = levels_expected(m, p->model, c->levels, c->nr_levels, c->t0, slice, exp, &at);
+	if (at < 0)
+		return false;
+	*cost = sl_dur(*expected, t1);
 	return true;
 }
 
@@ -1137,6 +1455,8 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	/* most runs are on time: the late run's record is made only for a late one */
 	cost = run_cost(p, m, sl_prio_weight(r->prio), c->nr_waiters, c->max_weight, c->sum_weight,
 			c->t0, c->tc, t1, &slice, &expected);
+	if (__builtin_expect(c->grouped, 0))
+		judge_levels(p, m, c, t1, &slice, &expected, &cost);	/* per group entity */
 	if (counted) {
 		c->runs++;
 		p->runs++;
@@ -1189,6 +1509,12 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 		l.since[i] = listed_since(c, i);
 		l.until[i] = listed_until(c, i);
 	}
+	if (c->grouped) {
+		l.lv = c->levels;
+		l.nr_levels = c->nr_levels;
+		memcpy(l.listed_level, c->listed_level, sizeof(l.listed_level));
+		l.rep_set = c->rep_set;
+	}
 	if (sl_slice_factor_final(m)) {
 		unsigned tick_key;
 
@@ -1199,6 +1525,13 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	}
 	/* the what-if follows its waiters now; the verdict at the end keeps or drops them */
 	l.whatif_chain = whatif_late(m, cpu, r, expected, t1, LP_KEY_STAYS);
+	if (l.lv) {
+		/* held to the end: its levels, not its CPU's next run's */
+		struct lp_level *lv = xmalloc(l.nr_levels * sizeof(*lv));
+
+		memcpy(lv, l.lv, l.nr_levels * sizeof(*lv));
+		l.lv = lv;
+	}
 	GROW(p->held, p->held_alloc, p->nr_held + 1);
 	p->held[p->nr_held++] = l;
 	((struct lp_task *)sl_task_priv(m, a, r))->held_refs++;
@@ -1217,6 +1550,7 @@ static void judge_held(struct lp_priv *p, struct sl_model *m, struct sl_analyzer
 			      add_late(p, m, a, l, slice, expected, cost, &tick_key);
 
 		whatif_late_verdict(m, l->whatif_chain, stands, cost, tick_key);
+		free((void *)l->lv);
 	}
 	free(p->held);
 	p->held = NULL;
@@ -1247,6 +1581,11 @@ static void lp_on_event(struct sl_analyzer *a, struct sl_model *m, const struct 
 	struct lp_cpu *c;
 	int b;
 
+	if (ev->type == SL_EV_MARKER) {
+		/* a group marker may make the runs from now on judged per group entity */
+		p->grouped = grouped(m);
+		return;
+	}
 	if (ev->type != SL_EV_TIMER_TICK)
 		return;
 	c = sl_cpu_priv(m, a, ev->cpu);
@@ -1586,6 +1925,8 @@ static void model_line(struct sl_report *r, struct sl_model *m, struct lp_priv *
 		m->info->kernel[0] ? "from the kernel version" : "the default");
 	if (!m->cfg->base_slice_ns && !(m->ctx && m->ctx->base_slice_ns))
 		fprintf(r->out, "           %d CPUs: from %s\n", ncpus, sl_ncpus_source(m));
+	if (grouped(m))
+		fprintf(r->out, "           per group entity: the groups schedlint record recorded\n");
 }
 
 /*
@@ -1855,6 +2196,7 @@ static void lp_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 		sl_json_add_u64(o, "min_granularity_ns", cfs_min_gran(m));
 	}
 	sl_json_add_u64(o, "tolerance_ns", m->cfg->tolerance_ns);
+	cJSON_AddBoolToObject(o, "group_entities", grouped(m));
 	if (sl_hz(m))
 		sl_json_add_i64(o, "hz", sl_hz(m));
 	else
@@ -1961,6 +2303,8 @@ static void lp_destroy(struct sl_analyzer *a, struct sl_model *m)
 {
 	struct lp_priv *p = a->priv;
 
+	for (size_t i = 0; i < p->nr_held; i++)
+		free((void *)p->held[i].lv);
 	free(p->held);
 	p->held = NULL;
 	sl_hist_free(&p->contended_run);
@@ -1970,6 +2314,8 @@ static void lp_destroy(struct sl_analyzer *a, struct sl_model *m)
 
 		free(c->phases);
 		c->phases = NULL;
+		free(c->levels);
+		c->levels = NULL;
 	}
 }
 
@@ -2003,7 +2349,7 @@ const struct sl_analyzer_ops sl_late_preemption_analyzer = {
 	.cpu_priv_size = sizeof(struct lp_cpu),
 	.init = lp_init,
 	.on_event = lp_on_event,
-	.event_types = SL_EV_BIT(SL_EV_TIMER_TICK),
+	.event_types = SL_EV_BIT(SL_EV_TIMER_TICK) | SL_EV_BIT(SL_EV_MARKER),
 	.on_runnable = lp_on_runnable,
 	.on_switch = lp_on_switch,
 	.on_cpu_unknown = lp_on_cpu_unknown,
