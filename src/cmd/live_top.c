@@ -20,8 +20,9 @@
  * writes to a pty of ours instead, and a thread copies its complete
  * lines above the block (erased, the lines, the block again), so they
  * stay in the terminal's scrollback in the order written; an unfinished
- * line waits for its end (a progress line rewritten with \r shows at its
- * newline).  At the end its last lines are printed once more, after the
+ * line waits for its end, but for a progress line rewritten with \r: its
+ * latest state is shown on a line of its own above the block, replaced
+ * by the next one, and by the whole line once it ends.  At the end its last lines are printed once more, after the
  * report, so that they are on the screen when record returns.  Not on a
  * terminal, nothing is redrawn: CMD writes where it was started to.
  */
@@ -134,8 +135,10 @@ static void draw_frame(struct sl_live_top *top, const struct sl_model *m,
 	size_t used;
 
 	if (top->tty && top->lines) {
-		if (width != top->width)
+		if (width != top->width) {
 			fputs("\033[H\033[2J", f);	/* resized: what we drew has moved */
+			top->progress_shown = false;	/* cleared with the rest */
+		}
 		else
 			fprintf(f, "\r\033[%dA\033[J", top->lines);
 	} else if (top->refreshes) {
@@ -250,29 +253,77 @@ static void keep_tail(struct sl_live_top *top, const char *buf, size_t n)
 	top->nr_tail += n;
 }
 
+/* Erase the block and the progress line above it (lock held). */
+static void erase_block(struct sl_live_top *top, int fd)
+{
+	int up = top->lines + (top->progress_shown ? 1 : 0);
+	char erase[32];
+
+	if (up) {
+		snprintf(erase, sizeof(erase), "\r\033[%dA\033[J", up);
+		write_all(fd, erase, strlen(erase));
+	}
+	top->progress_shown = false;
+}
+
+/*
+ * The unfinished line holds a \r (a progress line, perf bench's or dd's):
+ * its latest state - the text after the last \r, or before it when none
+ * follows - on a line above the block, in place of the one shown before,
+ * cut to the width so that it takes one line (lock held).
+ */
+static void show_progress(struct sl_live_top *top)
+{
+	const char *p = top->partial, *end = p + top->nr_partial;
+	const char *cr = top->nr_partial ? memrchr(p, '\r', top->nr_partial) : NULL;
+	const char *seg;
+	size_t len, room = (size_t)(top->width > 1 ? top->width - 1 : 79);
+	int fd = fileno(top->out);
+
+	if (!cr)
+		return;
+	if (cr + 1 < end) {
+		seg = cr + 1;
+	} else {
+		const char *prev = cr > p ? memrchr(p, '\r', (size_t)(cr - p)) : NULL;
+
+		seg = prev ? prev + 1 : p;
+	}
+	len = (size_t)((cr + 1 < end ? end : cr) - seg);
+	if (!len)
+		return;
+	erase_block(top, fd);
+	write_all(fd, seg, MIN(len, room));
+	write_all(fd, "\r\n", 2);
+	top->progress_shown = true;
+	top->wrote = true;
+	if (top->lines && top->frame)
+		write_all(fd, top->frame, top->frame_len);
+}
+
 /*
  * CMD wrote buf (lock held): its complete lines go above the block - the
  * block erased, the lines, the block again -, an unfinished line waits
- * (unless it is longer than we keep, or flush: CMD ended).
+ * (unless it is longer than we keep, or flush: CMD ended), its progress
+ * shown meanwhile if it has one (show_progress()).
  */
 static void show_output(struct sl_live_top *top, const char *buf, size_t n, bool flush)
 {
 	int fd = fileno(top->out);
 	const char *nl = n ? memrchr(buf, '\n', n) : NULL;
 	size_t whole = nl ? (size_t)(nl - buf) + 1 : 0;
-	char erase[32], last;
+	char last;
 
 	if (!whole && !flush && top->nr_partial + n <= sizeof(top->partial)) {
 		memcpy(top->partial + top->nr_partial, buf, n);
 		top->nr_partial += n;
+		if (n && memchr(buf, '\r', n))
+			show_progress(top);
 		return;
 	}
 	if (!whole)
 		whole = n;	/* all of it goes out, ended below */
-	if (top->lines) {
-		snprintf(erase, sizeof(erase), "\r\033[%dA\033[J", top->lines);
-		write_all(fd, erase, strlen(erase));
-	}
+	erase_block(top, fd);
 	last = whole ? buf[whole - 1] : top->nr_partial ? top->partial[top->nr_partial - 1] : '\n';
 	write_all(fd, top->partial, top->nr_partial);
 	keep_tail(top, top->partial, top->nr_partial);

@@ -40,6 +40,7 @@ struct sl_live_top {
 	size_t frame_len;
 	char partial[4096];		/* CMD's line not ended yet: shown when it ends */
 	size_t nr_partial;
+	bool progress_shown;		/* its \r-rewritten state is on a line above the block */
 	char tail[2048];		/* the end of what CMD wrote, for sl_live_top_replay() */
 	size_t nr_tail;
 	bool wrote;			/* CMD wrote something */

@@ -306,7 +306,9 @@ fi
 # summaries, in order, and its last lines again after the report: the
 # last one is on the screen (80x24) when record returns.  In a pipe CMD
 # writes to the pipe itself.  The workload prints a line, an unfinished
-# line ended later, and its last line.
+# line ended later, a progress line rewritten with \r (shown while it
+# runs, before its newline: it waits there for the test to look, given
+# a file name), and its last line.
 cat > "$TMP/talk.sh" <<'EOF2'
 echo "# Running the talking workload"
 i=0
@@ -314,12 +316,36 @@ while [ $i -lt 3 ]; do sleep 0.3; echo "talk step $i"; i=$((i + 1)); done
 printf 'talk partial...'
 sleep 0.3
 echo ' talk-ended'
+printf 'talk progress 1\r'
+sleep 0.3
+printf 'talk progress 2\r'
+if [ -n "$1" ]; then
+	touch "$1.progress"
+	i=0
+	while [ ! -e "$1.go" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+fi
+echo
 echo 'talk: the last line, usecs/op'
 EOF2
 if command -v tmux > /dev/null; then
 	sock=schedlint-talk-$$
 	tmux -L $sock new-session -d -x 80 -y 24 \
-		"'$SCHEDLINT' record --live --interval 100ms -o '$TMP/talk.dat' -- sh '$TMP/talk.sh' 2>/dev/null; touch '$TMP/talk.end'; sleep 600"
+		"'$SCHEDLINT' record --live --interval 100ms -o '$TMP/talk.dat' -- sh '$TMP/talk.sh' '$TMP/talk' 2>/dev/null; touch '$TMP/talk.end'; sleep 600"
+	# the progress line on the screen before its newline, once
+	i=0
+	while [ ! -e "$TMP/talk.progress" ] && [ ! -e "$TMP/talk.end" ] && [ $i -lt 600 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	i=0
+	until [ $i -ge 50 ] || tmux -L $sock capture-pane -p | grep -q '^talk progress 2 *$'; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	tmux -L $sock capture-pane -p > "$TMP/screen"
+	touch "$TMP/talk.go"
+	expect_eq "--live at 80x24: a progress line (CR, no newline yet) shows, its latest state once" \
+		"$(grep -c '^talk progress' "$TMP/screen")|$(grep -c '^talk progress 2 *$' "$TMP/screen")" "1|1"
 	i=0
 	while [ ! -e "$TMP/talk.end" ] && [ $i -lt 600 ]; do
 		i=$((i + 1))
@@ -334,7 +360,7 @@ if command -v tmux > /dev/null; then
 	# the history: CMD's lines once each, in order, before the report
 	expect_eq "--live at 80x24: all CMD wrote, in order, above the summaries" \
 		"$(sed -n '1,/^Findings/p' "$TMP/history" | grep '^# Running\|^talk' | tr '\n' '|')" \
-		"# Running the talking workload|talk step 0|talk step 1|talk step 2|talk partial... talk-ended|talk: the last line, usecs/op|"
+		"# Running the talking workload|talk step 0|talk step 1|talk step 2|talk partial... talk-ended|talk progress 2|talk: the last line, usecs/op|"
 	expect_eq "--live at 80x24: one summary block above the report" \
 		"$(sed -n '1,/^Findings/p' "$TMP/history" | grep -c '^schedlint record --live ')" 1
 else
@@ -343,9 +369,10 @@ fi
 "$SCHEDLINT" record --live --interval 100ms -o "$TMP/talk.dat" -- sh "$TMP/talk.sh" 2>/dev/null | cat > "$TMP/talk.out"
 # (the summaries are printed as CMD writes: one may fall inside its unfinished line)
 expect_eq "--live | cat: CMD's output in the output, in order, each once" \
-	"$(python3 -c 'import sys; t = open(sys.argv[1]).read()
+	"$(python3 -c 'import sys; t = open(sys.argv[1], newline="").read()
 w = ["# Running the talking workload", "talk step 0", "talk step 1", "talk step 2",
-     "talk partial...", "talk-ended", "talk: the last line, usecs/op"]
+     "talk partial...", "talk-ended", "talk progress 1\r", "talk progress 2\r",
+     "talk: the last line, usecs/op"]
 print(all(t.count(x) == 1 for x in w) and [t.index(x) for x in w] == sorted(t.index(x) for x in w))' "$TMP/talk.out")" True
 rm -f "$TMP/talk.dat"
 
