@@ -90,16 +90,22 @@
 #include "util/util.h"
 
 #define DRAIN_MS		100	/* how often the ring buffers are read at the latest */
-#define PARTIAL_MS		500	/* and the sub-buffer each CPU is still filling (without
-					 * --live): a quiet CPU's events reach the re-reads within
-					 * that, for 16 KB of file (32 KB/s) at most */
 #define DEFAULT_BUFFER_KB	4096	/* per CPU */
-#define SUBBUF_KB		16	/* ring-buffer sub-buffer ("page") size where the kernel
-					 * lets us choose (6.8+): a quarter of the cost per event
-					 * of 4 KB ones, 16 KB a CPU per read round at most */
+#define SUBBUF_KB		32	/* ring-buffer sub-buffer ("page") size where the kernel
+					 * lets us choose (6.8+): every cost of moving one paid
+					 * less often - a quarter of the CPU per event of 4 KB
+					 * ones at 16 KB, 12% less again at 32 KB; and the largest
+					 * whose allocation (a splice swaps a new one in) the page
+					 * allocator still counts as cheap (order 3) */
+#define LIVE_SUBBUF_KB		16	/* with --live, which reads the sub-buffer a CPU is still
+					 * filling every DRAIN_MS: a whole one in the file each
+					 * time, 160 KB/s for a quiet CPU */
 #define BATCH_PAGES		64	/* pages read before they are written out */
 #define SPLICE_BYTES		(64 * 1024)	/* moved by one splice: one step of a drain */
-#define WAKEUP_PERCENT		20	/* a CPU's buffer this full wakes us before DRAIN_MS */
+#define WAKEUP_PERCENT		20	/* a CPU's buffer this full wakes us before DRAIN_MS (35%
+					 * saved 5% more CPU, but lost events once on a loaded
+					 * machine: 3.3 MB, 58 ms of perf bench sched pipe on
+					 * one CPU, are left before it overwrites) */
 #define RUN_BUDGET_US		150	/* work done before we let the CPU go for BREATHE_US */
 #define BREATHE_US		100
 #define REREADS_PER_RUN		4	/* affinity re-reads (reads of /proc, ~25 us each) per run */
@@ -217,8 +223,6 @@ struct record {
 	bool poll_watch;		/* and the watch instance's */
 	bool round_due;			/* a DRAIN_MS round is not done yet */
 	uint64_t next_round_ns;
-	bool partial_due;		/* a PARTIAL_MS round (partial pages too) is not done yet */
-	uint64_t next_partial_ns;
 	struct pollfd *pollfd;		/* per CPU, for wait_buffers() */
 
 	/* CMD */
@@ -835,10 +839,11 @@ static int read_pages(struct record *rec, int cpu, struct sl_error *err)
 
 /*
  * Empty the buffers.  Full pages are spliced (without --live: their
- * events are not decoded); the page
- * each CPU is still filling is read only in a PARTIAL_MS round
- * (partial), so that what a quiet CPU holds is seen within one.  --live reads every
- * page: it decodes them all.  With a budget (give_up, CLOCK_MONOTONIC ns;
+ * events are not decoded); the page each CPU is still filling is read
+ * only with partial, at the end: it waits safely in the ring buffer
+ * (the re-reads follow the watch instance, not these pages), and each
+ * read of it puts a whole sub-buffer, mostly zeros, in the file.
+ * --live reads every page: it decodes them all.  With a budget (give_up, CLOCK_MONOTONIC ns;
  * 0 none) it stops once that is passed: 1, more is left; else 0 or -errno.
  */
 static int drain(struct record *rec, bool partial, uint64_t give_up, struct sl_error *err)
@@ -987,7 +992,8 @@ static int setup(struct record *rec, struct sl_error *err)
 		if (ret)
 			return ret;
 	}
-	ret = sl_tracefs_create(&rec->tfs, rec->buffer_kb, SUBBUF_KB, err);
+	ret = sl_tracefs_create(&rec->tfs, rec->buffer_kb,
+				rec->want_live ? LIVE_SUBBUF_KB : SUBBUF_KB, err);
 	report_removed(&rec->tfs);
 	if (ret)
 		return ret;
@@ -1180,18 +1186,15 @@ static int record_loop(struct record *rec, struct sl_error *err)
 			rec->round_due = true;
 			rec->next_round_ns = now + DRAIN_MS * 1000000ULL;
 		}
-		if (now >= rec->next_partial_ns) {
-			rec->partial_due = true;
-			rec->next_partial_ns = now + PARTIAL_MS * 1000000ULL;
-		}
 		more = false;
 		if (!rec->live) {
-			ret = drain(rec, rec->partial_due, give_up, err);
+			/* full sub-buffers only: the one a CPU is filling waits for the end */
+			ret = drain(rec, false, give_up, err);
 			if (ret < 0)
 				return ret;
 			more = ret > 0;
 			if (!more)
-				rec->round_due = rec->partial_due = false;
+				rec->round_due = false;
 		} else if (rec->round_due || woke) {
 			/*
 			 * every CPU is read now: what was logged before the
