@@ -947,14 +947,20 @@ static void affinity_watch(struct record *rec, size_t max)
 /* While tracing still runs: the last re-reads, then every task still there. */
 static void affinity_end(struct record *rec, struct sl_error *err)
 {
+	struct sl_rec_task *tasks;
+	long nr;
+
 	if (!rec->aff || !err || drain(rec, true, 0, err))
 		return;		/* the recording failed already */
 	read_watch(rec);
 	affinity_watch(rec, SIZE_MAX);
-	if (sl_rec_affinity_sweep(rec->aff, write_marker, rec))
+	/* one list of the tasks for both: listing /proc is half of a sweep's cost */
+	nr = sl_rec_list_tasks("/proc", &tasks);
+	if (nr < 0 || sl_rec_affinity_sweep_tasks(rec->aff, tasks, (size_t)nr, write_marker, rec))
 		warn_msg("record: cannot write the tasks' affinity at the end");
-	if (sl_rec_context_sweep(rec->sched, write_marker, rec))
+	if (nr < 0 || sl_rec_context_sweep_tasks(rec->sched, tasks, (size_t)nr, write_marker, rec))
 		warn_msg("record: cannot write the tasks' policies and groups at the end");
+	free(tasks);
 }
 
 /* --- setup, the loop, the end --- */

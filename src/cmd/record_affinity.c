@@ -310,46 +310,75 @@ static void out_group(struct marker_out *o, const struct entry *e, size_t n)
 	}
 }
 
-int sl_rec_affinity_sweep(struct sl_rec_affinity *ra, sl_rec_write_fn write, void *ctx)
+long sl_rec_list_tasks(const char *proc, struct sl_rec_task **tasks)
 {
-	struct marker_out o = { .write = write, .ctx = ctx, .count = &ra->markers };
-	struct entry *e = NULL;
+	struct sl_rec_task *t = NULL;
 	size_t nr = 0, alloc = 0;
 	struct dirent *pd, *td;
 	DIR *procdir, *taskdir;
-	char path[1024], name[64], list[4096];
+	char path[1024];
 
-	procdir = opendir(ra->proc);
+	*tasks = NULL;
+	procdir = opendir(proc);
 	if (!procdir)
 		return -errno;
 	while ((pd = readdir(procdir))) {
-		if (!numeric(pd->d_name))
+		long pid = strtol(pd->d_name, NULL, 10);
+
+		if (!numeric(pd->d_name) || pid <= 0 || pid > INT32_MAX)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/task", ra->proc, pd->d_name);
+		snprintf(path, sizeof(path), "%s/%s/task", proc, pd->d_name);
 		taskdir = opendir(path);
 		if (!taskdir)
 			continue;	/* gone since */
 		while ((td = readdir(taskdir))) {
-			long tid;
+			long tid = strtol(td->d_name, NULL, 10);
 
-			if (!numeric(td->d_name))
+			if (!numeric(td->d_name) || tid <= 0 || tid > INT32_MAX)
 				continue;
-			tid = strtol(td->d_name, NULL, 10);
-			if (tid <= 0 || tid > INT32_MAX ||
-			    task_affinity(ra, pd->d_name, (int32_t)tid, !ra->swept, name, sizeof(name),
-					  list, sizeof(list)))
-				continue;
-			GROW(e, alloc, nr + 1);
-			e[nr++] = (struct entry){ .pid = (int32_t)tid, .list = xstrdup(list) };
-			if (!ra->swept && !strncmp(name, "migration/", 10) &&
-			    ra->nr_stoppers < STOPPERS_MAX) {
-				GROW(ra->stoppers, ra->stoppers_alloc, ra->nr_stoppers + 1);
-				ra->stoppers[ra->nr_stoppers++] = (int32_t)tid;
-			}
+			GROW(t, alloc, nr + 1);
+			t[nr++] = (struct sl_rec_task){ .pid = (int32_t)pid, .tid = (int32_t)tid };
 		}
 		closedir(taskdir);
 	}
 	closedir(procdir);
+	*tasks = t;
+	return (long)nr;
+}
+
+int sl_rec_affinity_sweep(struct sl_rec_affinity *ra, sl_rec_write_fn write, void *ctx)
+{
+	struct sl_rec_task *tasks;
+	long nr = sl_rec_list_tasks(ra->proc, &tasks);
+	int ret;
+
+	if (nr < 0)
+		return (int)nr;
+	ret = sl_rec_affinity_sweep_tasks(ra, tasks, (size_t)nr, write, ctx);
+	free(tasks);
+	return ret;
+}
+
+int sl_rec_affinity_sweep_tasks(struct sl_rec_affinity *ra, const struct sl_rec_task *tasks,
+				size_t nr_tasks, sl_rec_write_fn write, void *ctx)
+{
+	struct marker_out o = { .write = write, .ctx = ctx, .count = &ra->markers };
+	struct entry *e = NULL;
+	size_t nr = 0, alloc = 0;
+	char pid[16], name[64], list[4096];
+
+	for (size_t i = 0; i < nr_tasks; i++) {
+		snprintf(pid, sizeof(pid), "%d", (int)tasks[i].pid);
+		if (task_affinity(ra, pid, tasks[i].tid, !ra->swept, name, sizeof(name), list,
+				  sizeof(list)))
+			continue;
+		GROW(e, alloc, nr + 1);
+		e[nr++] = (struct entry){ .pid = tasks[i].tid, .list = xstrdup(list) };
+		if (!ra->swept && !strncmp(name, "migration/", 10) && ra->nr_stoppers < STOPPERS_MAX) {
+			GROW(ra->stoppers, ra->stoppers_alloc, ra->nr_stoppers + 1);
+			ra->stoppers[ra->nr_stoppers++] = tasks[i].tid;
+		}
+	}
 	if (ra->nr_stoppers && !ra->swept)	/* qsort() wants an array, even of none */
 		qsort(ra->stoppers, ra->nr_stoppers, sizeof(*ra->stoppers), by_pid);
 	/* the stoppers are the kernel's per-CPU threads: the first sweep's stay right */

@@ -20,6 +20,17 @@ struct sl_rec_affinity;
 /* Write one marker's text; 0 or -errno. */
 typedef int (*sl_rec_write_fn)(void *ctx, const char *text);
 
+/* A task of the machine: its process and its thread. */
+struct sl_rec_task {
+	int32_t pid, tid;
+};
+/*
+ * Every thread under proc (PROC/PID/task/TID) into *tasks (the caller
+ * frees): how many, or -errno when proc cannot be read.  The sweeps at
+ * the end share one list (it is half of a sweep's cost).
+ */
+long sl_rec_list_tasks(const char *proc, struct sl_rec_task **tasks);
+
 /*
  * One task's allowed CPUs into mask (setsize bytes, bit N of word
  * N / bits-per-long for CPU N): 0, or -errno (the task is gone).
@@ -42,6 +53,9 @@ void sl_rec_affinity_free(struct sl_rec_affinity *ra);
  * opening proc), -errno.
  */
 int sl_rec_affinity_sweep(struct sl_rec_affinity *ra, sl_rec_write_fn write, void *ctx);
+/* The same for the tasks of a list (sl_rec_list_tasks() of the same proc). */
+int sl_rec_affinity_sweep_tasks(struct sl_rec_affinity *ra, const struct sl_rec_task *tasks,
+				size_t nr, sl_rec_write_fn write, void *ctx);
 /* An event of the recording: an exec, or a stopper's move, asks for a re-read. */
 void sl_rec_affinity_event(struct sl_rec_affinity *ra, const struct sl_event *ev,
 			   const struct sl_strtab *st);

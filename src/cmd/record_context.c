@@ -32,8 +32,6 @@
  * weight is read once, when the group is first met.
  */
 #define _GNU_SOURCE
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -575,52 +573,36 @@ static int write_entries(struct entry *e, size_t nr, sl_rec_write_fn write, void
 	return err;
 }
 
-static bool numeric(const char *s)
+int sl_rec_context_sweep(struct sl_rec_context *rc, sl_rec_write_fn write, void *ctx)
 {
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
+	struct sl_rec_task *tasks;
+	char path[1024];
+	long nr;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/proc", rc->root);
+	nr = sl_rec_list_tasks(path, &tasks);
+	if (nr < 0)
+		return (int)nr;
+	ret = sl_rec_context_sweep_tasks(rc, tasks, (size_t)nr, write, ctx);
+	free(tasks);
+	return ret;
 }
 
-int sl_rec_context_sweep(struct sl_rec_context *rc, sl_rec_write_fn write, void *ctx)
+int sl_rec_context_sweep_tasks(struct sl_rec_context *rc, const struct sl_rec_task *tasks,
+			       size_t nr_tasks, sl_rec_write_fn write, void *ctx)
 {
 	struct entry *e = NULL;
 	size_t nr = 0, alloc = 0;
-	struct dirent *pd, *td;
-	DIR *procdir, *taskdir;
-	char path[1024];
 	int err = 0, ret;
 
-	snprintf(path, sizeof(path), "%s/proc", rc->root);
-	procdir = opendir(path);
-	if (!procdir)
-		return -errno;
-	while ((pd = readdir(procdir))) {
-		long pid = strtol(pd->d_name, NULL, 10);
-
-		if (!numeric(pd->d_name) || pid <= 0 || pid > INT32_MAX)
-			continue;
-		snprintf(path, sizeof(path), "%s/proc/%s/task", rc->root, pd->d_name);
-		taskdir = opendir(path);
-		if (!taskdir)
-			continue;	/* gone since */
-		while ((td = readdir(taskdir))) {
-			long tid = strtol(td->d_name, NULL, 10);
-
-			if (!numeric(td->d_name) || tid <= 0 || tid > INT32_MAX)
-				continue;
-			GROW(e, alloc, nr + 1);
-			e[nr] = (struct entry){ .pid = (int32_t)tid };
-			if (task_value(rc, (int32_t)pid, (int32_t)tid, e[nr].value,
-				       sizeof(e[nr].value), write, ctx, &err))
-				nr++;
-		}
-		closedir(taskdir);
+	for (size_t i = 0; i < nr_tasks; i++) {
+		GROW(e, alloc, nr + 1);
+		e[nr] = (struct entry){ .pid = tasks[i].tid };
+		if (task_value(rc, tasks[i].pid, tasks[i].tid, e[nr].value, sizeof(e[nr].value),
+			       write, ctx, &err))
+			nr++;
 	}
-	closedir(procdir);
 	if (nr)
 		qsort(e, nr, sizeof(*e), by_value_then_pid);
 	ret = write_entries(e, nr, write, ctx);

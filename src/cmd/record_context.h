@@ -39,6 +39,9 @@ void sl_rec_context_free(struct sl_rec_context *rc);
 int sl_rec_context_kernel(struct sl_rec_context *rc, sl_rec_write_fn write, void *ctx);
 /* Every task's context now (group markers first); 0 or write()'s first error. */
 int sl_rec_context_sweep(struct sl_rec_context *rc, sl_rec_write_fn write, void *ctx);
+/* The same for the tasks of a list (sl_rec_list_tasks() of root's proc). */
+int sl_rec_context_sweep_tasks(struct sl_rec_context *rc, const struct sl_rec_task *tasks,
+			       size_t nr, sl_rec_write_fn write, void *ctx);
 /* An event of the recording: an exec asks for a re-read. */
 void sl_rec_context_event(struct sl_rec_context *rc, const struct sl_event *ev,
 			  const struct sl_strtab *st);
