@@ -119,17 +119,6 @@ static inline struct grq *find_grq(const struct sh_cpu *c, uint32_t group)
 	return group < c->nr_pos && c->pos[group] ? &c->grq[c->pos[group] - 1] : NULL;
 }
 
-/*
- * The group of id (sl_model_group(), without a call: asked for every
- * runqueue of a CPU whose shares change, at every enqueue in a group)
- */
-static inline const struct sl_group *group_of(const struct sl_model *m, uint32_t id)
-{
-	if (m->ctx && id < m->ctx->nr_groups)
-		return m->ctx->groups[id].defined ? &m->ctx->groups[id] : NULL;
-	return sl_model_group(m, id);
-}
-
 /* The runqueue of group on c, made (zeroed, in id order) when missing. */
 static struct grq *get_grq(struct sh_cpu *c, uint32_t group)
 {
@@ -196,7 +185,7 @@ static void reshare(const struct sl_model *m, struct sh_cpu *c)
 			g->share = 1.0;
 			continue;
 		}
-		gr = group_of(m, g->group);
+		gr = sl_model_group(m, g->group);
 		parent = gr ? find_grq(c, gr->parent) : NULL;
 		g->share = g->nr && parent && parent->weight_sum > 0 ?
 			   parent->share * g->entity_w / parent->weight_sum : 0.0;
@@ -272,7 +261,7 @@ static void change(struct sl_analyzer *a, struct sl_model *m, int cpu, uint32_t 
 		g->weight_sum = g->weight_sum > w ? g->weight_sum - w : 0;
 	}
 	for (int depth = 0; group != 0 && depth < SL_CTX_MAX_GROUPS; depth++) {
-		const struct sl_group *gr = group_of(m, group);
+		const struct sl_group *gr = sl_model_group(m, group);
 
 		if (!gr)
 			break;
@@ -320,7 +309,7 @@ static inline uint32_t task_group(const struct sl_model *m, const struct sl_task
 {
 	uint32_t group = t->sched_kind ? sl_task_group(m, t) : 0;
 
-	return group && !group_of(m, group) ? 0 : group;
+	return group && !sl_model_group(m, group) ? 0 : group;
 }
 
 /* The root's integrals up to ts, when it is c's only runqueue (no groups: most traces). */

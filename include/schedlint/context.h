@@ -124,14 +124,39 @@ const char *sl_policy_name(enum sl_policy p);
 /* Its SCHED_* number (include/uapi/linux/sched.h), -1 for unknown: struct sl_task.policy. */
 int sl_policy_kernel(enum sl_policy p);
 const char *sl_group_kind_name(enum sl_group_kind k);
-/* What schedlint record recorded for t last, NULL nothing. */
-const struct sl_sched_ctx *sl_task_sched(const struct sl_model *m, const struct sl_task *t);
-/* t's load weight (nice 0 = 1024): its recorded nice, else its prio's; SCHED_IDLE 3. */
-uint32_t sl_task_load_weight(const struct sl_model *m, const struct sl_task *t);
+/*
+ * What schedlint record recorded for t last, NULL nothing.  This and the
+ * two below are inline: late-preemption and shares ask for them for
+ * every task of a runqueue at every run and every enqueue (calls were a
+ * fifth of analyze on a recorded hackbench).  t's load weight
+ * (sl_task_load_weight()) is in src/model/slice.h, with the weights.
+ */
+static inline const struct sl_sched_ctx *sl_task_sched(const struct sl_model *m,
+						       const struct sl_task *t)
+{
+	if (!t || !t->sched_kind || !m->ctx)
+		return NULL;
+	return &m->ctx->kinds[t->sched_kind - 1];
+}
+
 /* t's group id: recorded, else 0 (the root: groups unknown). */
-uint32_t sl_task_group(const struct sl_model *m, const struct sl_task *t);
+static inline uint32_t sl_task_group(const struct sl_model *m, const struct sl_task *t)
+{
+	const struct sl_sched_ctx *k = sl_task_sched(m, t);
+
+	return k ? k->group : 0;
+}
+
 /* The group of id, NULL when the trace defines none such. */
-const struct sl_group *sl_model_group(const struct sl_model *m, uint32_t id);
+static inline const struct sl_group *sl_model_group(const struct sl_model *m, uint32_t id)
+{
+	static const struct sl_group root = { .weight = 1024, .kind = SL_GROUP_ROOT,
+					      .defined = true, .name = "/" };
+
+	if (!m->ctx)
+		return id == 0 ? &root : NULL;
+	return id < m->ctx->nr_groups && m->ctx->groups[id].defined ? &m->ctx->groups[id] : NULL;
+}
 /* The number of groups defined, the root included (1 when none recorded). */
 uint32_t sl_model_nr_groups(const struct sl_model *m);
 

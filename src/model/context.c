@@ -455,42 +455,6 @@ bool sl_ctx_marker(struct sl_model *m, const char *text, uint64_t ts)
 
 /* --- queries --- */
 
-const struct sl_sched_ctx *sl_task_sched(const struct sl_model *m, const struct sl_task *t)
-{
-	if (!t || !t->sched_kind || !m->ctx)
-		return NULL;
-	return &m->ctx->kinds[t->sched_kind - 1];
-}
-
-uint32_t sl_task_load_weight(const struct sl_model *m, const struct sl_task *t)
-{
-	const struct sl_sched_ctx *k = sl_task_sched(m, t);
-
-	if (k && k->policy == SL_POLICY_IDLE)
-		return 3;	/* WEIGHT_IDLEPRIO */
-	if (k && k->policy != SL_POLICY_FIFO && k->policy != SL_POLICY_RR &&
-	    k->policy != SL_POLICY_DEADLINE)
-		return sl_prio_weight(120 + k->prio);
-	return sl_prio_weight(t ? t->prio : 120);
-}
-
-uint32_t sl_task_group(const struct sl_model *m, const struct sl_task *t)
-{
-	const struct sl_sched_ctx *k = sl_task_sched(m, t);
-
-	return k ? k->group : 0;
-}
-
-const struct sl_group *sl_model_group(const struct sl_model *m, uint32_t id)
-{
-	static const struct sl_group root = { .weight = 1024, .kind = SL_GROUP_ROOT,
-					      .defined = true, .name = "/" };
-
-	if (!m->ctx)
-		return id == 0 ? &root : NULL;
-	return id < m->ctx->nr_groups && m->ctx->groups[id].defined ? &m->ctx->groups[id] : NULL;
-}
-
 uint32_t sl_model_nr_groups(const struct sl_model *m)
 {
 	return m->ctx ? m->ctx->nr_groups : 1;

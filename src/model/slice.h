@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "schedlint/context.h"
 #include "schedlint/model.h"
 
 /* EEVDF or CFS: --slice-model, else the trace's kernel (>= 6.6 is EEVDF), else EEVDF. */
@@ -47,6 +48,22 @@ static inline uint32_t sl_prio_weight(int prio)
 	if (prio < 100 || prio > 139)
 		return 1024;
 	return sl_prio_to_weight[prio - 100];
+}
+/*
+ * t's load weight (nice 0 = 1024): its recorded nice (context.h), else
+ * its prio's; SCHED_IDLE 3.  Inline: late-preemption asks for it for
+ * every waiter of a run judged per group entity.
+ */
+static inline uint32_t sl_task_load_weight(const struct sl_model *m, const struct sl_task *t)
+{
+	const struct sl_sched_ctx *k = sl_task_sched(m, t);
+
+	if (k && k->policy == SL_POLICY_IDLE)
+		return 3;	/* WEIGHT_IDLEPRIO */
+	if (k && k->policy != SL_POLICY_FIFO && k->policy != SL_POLICY_RR &&
+	    k->policy != SL_POLICY_DEADLINE)
+		return sl_prio_weight(120 + k->prio);
+	return sl_prio_weight(t ? t->prio : 120);
 }
 /* Parse "6.18.44-fc" into 6, 18; false when the string has no version. */
 bool sl_kernel_version(const char *release, int *major, int *minor);
