@@ -63,6 +63,19 @@ struct sl_cpumask_ref {
 	uint32_t nr_words;
 };
 
+/*
+ * An event's prio when its record or line gave none (a text's "comm:pid"
+ * without "[prio]", an exit without prio): -1 is a prio, SCHED_DEADLINE's
+ * p->prio, which every format prints as it is.
+ */
+#define SL_PRIO_NONE	INT32_MIN
+
+/* A prio as the displays print it: -1 for none, as the readers gave it before SL_PRIO_NONE. */
+static inline int32_t sl_prio_shown(int32_t prio)
+{
+	return prio == SL_PRIO_NONE ? -1 : prio;
+}
+
 struct sl_event {
 	uint64_t ts;		/* ns, in the trace clock */
 	int32_t cpu;		/* the CPU whose ring buffer logged the event */

@@ -99,7 +99,7 @@ struct sl_wait_moment {
  * The scheduling class of a task, for the latency rows by class.  Where it
  * comes from (sl_task_class()): a policy recorded in the trace when there
  * is one (sl_task.policy), else inferred from the prio the events give:
- * -1 deadline (binary formats only: a text may print -1 for "none"),
+ * -1 deadline (every format prints SCHED_DEADLINE's p->prio as it is),
  * 0..99 real-time, 100..139 fair (SCHED_NORMAL, BATCH and IDLE alike;
  * sched_ext's tasks too: only a recorded policy tells them).
  */
@@ -129,7 +129,7 @@ struct sl_task {
 	int32_t pid;
 	uint32_t comm;			/* interned; the latest name seen */
 	int32_t prio;			/* kernel prio 0..139 (< 100: RT/DL), -1 unknown */
-	bool prio_dl;			/* a binary trace gave its prio as -1: deadline */
+	bool prio_dl;			/* its events gave its prio as -1: deadline */
 	int8_t policy;			/* SCHED_* recorded in the trace, -1 none (sl_task_class()) */
 	uint8_t state;			/* enum sl_task_state */
 	uint8_t runnable_reason;	/* enum sl_runnable_reason; valid when QUEUED/PENDING */

@@ -78,20 +78,23 @@ static void dump_event(FILE *f, const struct sl_strtab *st, const struct sl_even
 	switch (ev->type) {
 	case SL_EV_SWITCH:
 		fprintf(f, " prev=%d:%s:%d:%s:%c next=%d:%s:%d",
-			ev->sw.prev_pid, sl_str(st, ev->sw.prev_comm), ev->sw.prev_prio,
+			ev->sw.prev_pid, sl_str(st, ev->sw.prev_comm),
+			sl_prio_shown(ev->sw.prev_prio),
 			classes[ev->sw.prev_class & 3], ev->sw.prev_letter ? ev->sw.prev_letter : '?',
-			ev->sw.next_pid, sl_str(st, ev->sw.next_comm), ev->sw.next_prio);
+			ev->sw.next_pid, sl_str(st, ev->sw.next_comm),
+			sl_prio_shown(ev->sw.next_prio));
 		break;
 	case SL_EV_WAKING:
 	case SL_EV_WAKEUP:
 	case SL_EV_WAKEUP_NEW:
 		fprintf(f, " pid=%d comm=%s prio=%d target=%d%s", ev->wake.pid,
-			sl_str(st, ev->wake.comm), ev->wake.prio, ev->wake.target_cpu,
+			sl_str(st, ev->wake.comm),
+			sl_prio_shown(ev->wake.prio), ev->wake.target_cpu,
 			ev->wake.success ? "" : " success=0");
 		break;
 	case SL_EV_MIGRATE:
 		fprintf(f, " pid=%d comm=%s prio=%d orig=%d dest=%d", ev->migrate.pid,
-			sl_str(st, ev->migrate.comm), ev->migrate.prio,
+			sl_str(st, ev->migrate.comm), sl_prio_shown(ev->migrate.prio),
 			ev->migrate.orig_cpu, ev->migrate.dest_cpu);
 		break;
 	case SL_EV_FORK:
@@ -101,7 +104,7 @@ static void dump_event(FILE *f, const struct sl_strtab *st, const struct sl_even
 		break;
 	case SL_EV_EXIT:
 		fprintf(f, " pid=%d comm=%s prio=%d", ev->exit.pid, sl_str(st, ev->exit.comm),
-			ev->exit.prio);
+		sl_prio_shown(ev->exit.prio));
 		break;
 	case SL_EV_IPI_SEND_CPU:
 	case SL_EV_IPI_SEND_CPUMASK:

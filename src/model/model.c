@@ -357,9 +357,8 @@ static struct sl_task *get_task(struct sl_model *m, int32_t pid, uint32_t comm, 
 	if (prio >= 0) {
 		t->prio = prio;
 		t->prio_dl = false;
-	} else if (prio == -1 && !p->implied && (m->info->format == SL_FMT_DAT6 ||
-		   m->info->format == SL_FMT_DAT7 || m->info->format == SL_FMT_PERF_DATA)) {
-		t->prio_dl = true;	/* SCHED_DEADLINE: p->prio is -1 (a text's -1 may be "none") */
+	} else if (prio == -1 && !p->implied) {
+		t->prio_dl = true;	/* SCHED_DEADLINE: p->prio is -1, in every format */
 	}
 	return t;
 }
@@ -1275,7 +1274,7 @@ static void implied_switch(struct sl_model *m, struct sl_cpu *c, int32_t pid, ui
 {
 	struct model_priv *p = priv_of(m);
 	struct sl_task *prev = c->curr;
-	struct sl_task *next = pid > 0 ? get_task(m, pid, 0, -1) : NULL;
+	struct sl_task *next = pid > 0 ? get_task(m, pid, 0, SL_PRIO_NONE) : NULL;
 	struct sl_event sev = { .type = SL_EV_SWITCH, .cpu = c->cpu };
 	uint64_t when = c->last_event_ts;
 
@@ -1304,11 +1303,11 @@ static void implied_switch(struct sl_model *m, struct sl_cpu *c, int32_t pid, ui
 	sev.ts = when;
 	sev.pid = prev ? prev->pid : 0;
 	sev.sw.prev_pid = prev ? prev->pid : 0;
-	sev.sw.prev_prio = -1;
+	sev.sw.prev_prio = SL_PRIO_NONE;
 	sev.sw.prev_class = SL_PREV_BLOCKED;
 	sev.sw.prev_letter = '?';
 	sev.sw.next_pid = pid;
-	sev.sw.next_prio = -1;
+	sev.sw.next_prio = SL_PRIO_NONE;
 
 	m->implied_switches++;
 	c->implied_switches++;
@@ -1329,7 +1328,7 @@ static void handle_fork(struct sl_model *m, const struct sl_event *ev, uint64_t 
 {
 	struct sl_task *t, *parent;
 
-	get_task(m, ev->fork.parent_pid, ev->fork.parent_comm, -1);
+	get_task(m, ev->fork.parent_pid, ev->fork.parent_comm, SL_PRIO_NONE);
 	if (ev->fork.child_pid <= 0)
 		return;
 	t = sl_model_task(m, ev->fork.child_pid);
@@ -1469,7 +1468,7 @@ static void workload_marker(struct sl_model *m, const char *text)
 	cmd = *end ? end + strlen(SL_MARKER_WORKLOAD_CMD) : "";
 	m->workload_pid = (int32_t)pid;
 	snprintf(m->workload_cmd, sizeof(m->workload_cmd), "%s", cmd);
-	t = get_task(m, m->workload_pid, 0, -1);
+	t = get_task(m, m->workload_pid, 0, SL_PRIO_NONE);
 	if (!t->in_workload) {
 		t->in_workload = true;
 		m->nr_workload_tasks++;

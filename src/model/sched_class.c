@@ -5,7 +5,9 @@
  *
  * The trace carries no policy, only the prio of the task in each event:
  * the kernel's p->prio, -1 for SCHED_DEADLINE, 0..99 for SCHED_FIFO/RR
- * (99 - rt_priority), 100..139 for the fair class (nice -20..19).  So the
+ * (99 - rt_priority), 100..139 for the fair class (nice -20..19), which
+ * every format prints as it is ("prev_prio=-1", trace-cmd's "[-1]"; an
+ * event without a prio is SL_PRIO_NONE, event.h).  So the
  * class is inferred from it, and said to be (JSON source "prio"); a
  * policy recorded in the trace (sl_task.policy, set by whatever reads
  * schedlint record's markers) goes first.  sched_ext tasks have fair

@@ -895,7 +895,8 @@ int sl_dat_decode(struct sl_dat_decoder *d, int cpu, uint64_t ts,
 	case SL_EV_EXIT:
 		ev->exit.comm = field_comm(d, &f[F_E_COMM], data, size);
 		ev->exit.pid = (int32_t)field_num(d, &f[F_E_PID], data);
-		ev->exit.prio = f[F_E_PRIO].valid ? (int32_t)field_num(d, &f[F_E_PRIO], data) : -1;
+		ev->exit.prio = f[F_E_PRIO].valid ? (int32_t)field_num(d, &f[F_E_PRIO], data) :
+							SL_PRIO_NONE;
 		break;
 	case SL_EV_IPI_SEND_CPU:
 	case SL_EV_CSD_QUEUE:

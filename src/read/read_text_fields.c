@@ -449,7 +449,7 @@ static bool plugin_task(struct text_reader *r, const char *s, const char *e,
 {
 	const char *q = e, *digits;
 
-	*prio = -1;
+	*prio = SL_PRIO_NONE;
 	if (q > s && q[-1] == ']') {
 		const char *open = q - 1;
 
@@ -643,7 +643,7 @@ static int parse_exit(struct text_reader *r, struct kv *c, struct sl_event *ev)
 	    !KEY(c, "pid=") || !kv_int(c, &ev->exit.pid))
 		return -EINVAL;
 	ev->exit.comm = text_intern_comm(r, ev->exit.pid, s, len);
-	ev->exit.prio = -1;
+	ev->exit.prio = SL_PRIO_NONE;
 	if (KEY(c, "prio=") && !kv_int(c, &ev->exit.prio))
 		return -EINVAL;
 	return 0;

@@ -271,21 +271,21 @@ void sl_pftrace_event(struct sl_pftrace *w, const struct sl_event *ev)
 	case SL_EV_SWITCH:
 		pb_str(b, 1, sl_str(w->st, ev->sw.prev_comm));
 		pb_int(b, 2, ev->sw.prev_pid);
-		pb_int(b, 3, ev->sw.prev_prio);
+		pb_int(b, 3, sl_prio_shown(ev->sw.prev_prio));
 		pb_int(b, 4, prev_state(w, ev->sw.prev_letter, ev->sw.prev_class));
 		pb_str(b, 5, sl_str(w->st, ev->sw.next_comm));
 		pb_int(b, 6, ev->sw.next_pid);
-		pb_int(b, 7, ev->sw.next_prio);
+		pb_int(b, 7, sl_prio_shown(ev->sw.next_prio));
 		break;
 	case SL_EV_MIGRATE:
 		pb_str(b, 1, sl_str(w->st, ev->migrate.comm));
 		pb_int(b, 2, ev->migrate.pid);
-		pb_int(b, 3, ev->migrate.prio);
+		pb_int(b, 3, sl_prio_shown(ev->migrate.prio));
 		pb_int(b, 4, ev->migrate.orig_cpu);
 		pb_int(b, 5, ev->migrate.dest_cpu);
 		break;
 	default:
-		wake_fields(b, w->st, ev->wake.comm, ev->wake.pid, ev->wake.prio,
+		wake_fields(b, w->st, ev->wake.comm, ev->wake.pid, sl_prio_shown(ev->wake.prio),
 			    ev->wake.target_cpu, ev->wake.success);
 		break;
 	}

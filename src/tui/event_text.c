@@ -36,25 +36,30 @@ void xp_event_text(const struct xp *x, const struct xp_raw_event *r, char *buf, 
 	switch (ev->type) {
 	case SL_EV_SWITCH:
 		snprintf(fields, sizeof(fields), "%s [%d] %c%s ==> %s [%d]",
-			 comm_of(x, ev->sw.prev_pid, ev->sw.prev_comm, a, sizeof(a)), ev->sw.prev_prio,
+			 comm_of(x, ev->sw.prev_pid, ev->sw.prev_comm, a, sizeof(a)),
+			 sl_prio_shown(ev->sw.prev_prio),
 			 ev->sw.prev_letter ? ev->sw.prev_letter : '?',
 			 ev->sw.prev_class == SL_PREV_PREEMPTED ? "+" : "",
-			 comm_of(x, ev->sw.next_pid, ev->sw.next_comm, b, sizeof(b)), ev->sw.next_prio);
+			 comm_of(x, ev->sw.next_pid, ev->sw.next_comm, b, sizeof(b)),
+			 sl_prio_shown(ev->sw.next_prio));
 		break;
 	case SL_EV_WAKING:
 		snprintf(fields, sizeof(fields), "%s [%d] prev_cpu=%03d",
-			 comm_of(x, ev->wake.pid, ev->wake.comm, a, sizeof(a)), ev->wake.prio,
+			 comm_of(x, ev->wake.pid, ev->wake.comm, a, sizeof(a)),
+			 sl_prio_shown(ev->wake.prio),
 			 ev->wake.target_cpu);
 		break;
 	case SL_EV_WAKEUP:
 	case SL_EV_WAKEUP_NEW:
 		snprintf(fields, sizeof(fields), "%s [%d] target_cpu=%03d%s",
-			 comm_of(x, ev->wake.pid, ev->wake.comm, a, sizeof(a)), ev->wake.prio,
+			 comm_of(x, ev->wake.pid, ev->wake.comm, a, sizeof(a)),
+			 sl_prio_shown(ev->wake.prio),
 			 ev->wake.target_cpu, ev->wake.success ? "" : " success=0");
 		break;
 	case SL_EV_MIGRATE:
 		snprintf(fields, sizeof(fields), "%s [%d] cpu %d -> %d",
-			 comm_of(x, ev->migrate.pid, ev->migrate.comm, a, sizeof(a)), ev->migrate.prio,
+			 comm_of(x, ev->migrate.pid, ev->migrate.comm, a, sizeof(a)),
+			 sl_prio_shown(ev->migrate.prio),
 			 ev->migrate.orig_cpu, ev->migrate.dest_cpu);
 		break;
 	case SL_EV_FORK:
@@ -64,7 +69,8 @@ void xp_event_text(const struct xp *x, const struct xp_raw_event *r, char *buf, 
 		break;
 	case SL_EV_EXIT:
 		snprintf(fields, sizeof(fields), "%s [%d]",
-			 comm_of(x, ev->exit.pid, ev->exit.comm, a, sizeof(a)), ev->exit.prio);
+			 comm_of(x, ev->exit.pid, ev->exit.comm, a, sizeof(a)),
+			 sl_prio_shown(ev->exit.prio));
 		break;
 	case SL_EV_IPI_SEND_CPU:
 	case SL_EV_IPI_SEND_CPUMASK:

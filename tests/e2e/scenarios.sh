@@ -72,3 +72,25 @@ for scn in "$TESTDATA"/scenarios/*.scn; do
 	done
 	same_findings "$name" "$TMP/out.dat.json" "$TMP/out.txt.json"
 done
+
+# --- class-dl: SCHED_DEADLINE's prio -1 in trace-cmd report's texts too ---
+# The scenario's .dat read back by trace-cmd report: its plugin format
+# prints "dl1:501 [-1]", -R "prev_prio=-1"; both give the DL row of
+# class-dl.expect.json (2 samples, 50..250 us, source prio).
+if command -v trace-cmd >/dev/null 2>&1 &&
+	"$SCHEDGEN" scenario "$TESTDATA/scenarios/class-dl.scn" -o "$TMP/dl.dat" > /dev/null 2>&1; then
+	for how in plugin raw; do
+		if [ $how = plugin ]; then trace-cmd report "$TMP/dl.dat" > "$TMP/dl.$how.txt" 2>/dev/null
+		else trace-cmd report -R "$TMP/dl.dat" > "$TMP/dl.$how.txt" 2>/dev/null; fi
+		"$SCHEDLINT" analyze --json "$TMP/dl.$how.txt" > "$TMP/dl.json" 2> "$TMP/err"
+		if out=$(python3 tests/check_expect.py "$TESTDATA/scenarios/class-dl.expect.json" \
+			"$TMP/dl.json" --format txt 2>&1); then
+			pass "class-dl: trace-cmd report ($how) gives the DL row"
+		else
+			fail "class-dl: trace-cmd report ($how) gives the DL row" \
+				"$(echo "$out" | head -4 | tr '\n' ';')"
+		fi
+	done
+else
+	fail "class-dl: schedgen and trace-cmd" "$(cat "$TMP/err" 2>/dev/null)"
+fi

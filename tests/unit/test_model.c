@@ -618,15 +618,18 @@ static void ev_switch_prio(struct fixture *f, uint64_t us, int cpu, int pid, int
 }
 
 /*
- * The class from the events' prio (issue 29): -1 is SCHED_DEADLINE in a
- * binary trace, "none" in a text; 0..99 RT, 100..139 fair; a recorded
- * policy goes first.
+ * The class from the events' prio (issue 29): -1 is SCHED_DEADLINE in
+ * every format (the kernel's p->prio, printed as it is), SL_PRIO_NONE an
+ * event without a prio; 0..99 RT, 100..139 fair; a recorded policy goes
+ * first.
  */
 static void test_class_from_prio(void **state)
 {
 	static const struct { enum sl_format fmt; int prio; enum sl_sched_class want; } c[] = {
 		{ SL_FMT_DAT7, -1, SL_CLASS_DL }, { SL_FMT_PERF_DATA, -1, SL_CLASS_DL },
-		{ SL_FMT_FTRACE_TEXT, -1, SL_CLASS_UNKNOWN }, { SL_FMT_DAT6, 49, SL_CLASS_RT },
+		{ SL_FMT_FTRACE_TEXT, -1, SL_CLASS_DL }, { SL_FMT_TRACECMD_REPORT, -1, SL_CLASS_DL },
+		{ SL_FMT_FTRACE_TEXT, SL_PRIO_NONE, SL_CLASS_UNKNOWN },
+		{ SL_FMT_DAT7, SL_PRIO_NONE, SL_CLASS_UNKNOWN }, { SL_FMT_DAT6, 49, SL_CLASS_RT },
 		{ SL_FMT_DAT6, 0, SL_CLASS_RT }, { SL_FMT_PERF_SCRIPT, 120, SL_CLASS_FAIR },
 		{ SL_FMT_DAT6, 139, SL_CLASS_FAIR },
 	};

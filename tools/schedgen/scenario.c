@@ -472,7 +472,8 @@ static int declare_task(struct scenario *sc)
 		return fail(sc, "comm '%s' is longer than %d characters", comm, SG_COMM_LEN - 1);
 	while (peek(sc)) {
 		if (accept(sc, "prio")) {
-			if (want_int(sc, "prio", 0, 139, &prio))
+			/* -1: a SCHED_DEADLINE task's p->prio, as the kernel prints it */
+			if (want_int(sc, "prio", -1, 139, &prio))
 				return -1;
 		} else if (accept(sc, "cpu")) {
 			if (want_cpu(sc, &cpu))
