@@ -406,8 +406,12 @@ static void fill_lost_event(struct text_reader *r, uint32_t cpu, uint64_t ts, st
 	}
 }
 
-/* A CPU's first event this far before the line above it starts a section. */
-#define SECTION_BACK_NS		1000000	/* 1 ms: far beyond the local clock's skew */
+/*
+ * Far back in time: far beyond the few µs of skew between CPUs' local
+ * clocks.  A CPU's first event this far before the line above it starts
+ * a section; a time this far ahead of all that follows it is corrupt.
+ */
+#define FAR_BACK_NS		1000000	/* 1 ms */
 
 /* note_time_order - the counts pump() judges the time order by at the end */
 static void note_time_order(struct text_reader *r, const struct sl_event *ev)
@@ -417,11 +421,12 @@ static void note_time_order(struct text_reader *r, const struct sl_event *ev)
 	if (ev->ts > r->last_ts || first) {
 		r->last_ts = ev->ts;
 		r->last_ts_line = r->line_no;
-		r->back_since_max = r->events_since_max = 0;
+		r->back_since_max = r->events_since_max = r->max_since_max = 0;
 	} else {
 		r->ts_back += ev->ts < r->last_ts;
 		r->back_since_max += ev->ts < r->last_ts;
 		r->events_since_max++;
+		r->max_since_max = MAX(r->max_since_max, ev->ts);
 	}
 	if (ev->cpu >= 0) {
 		GROW(r->cpu_order, r->cpu_order_alloc, (size_t)ev->cpu + 1);
@@ -430,7 +435,7 @@ static void note_time_order(struct text_reader *r, const struct sl_event *ev)
 		if (!c->seen) {
 			c->seen = true;
 			r->cpus_seen++;
-			if (!first && r->prev_ts > ev->ts && r->prev_ts - ev->ts > SECTION_BACK_NS &&
+			if (!first && r->prev_ts > ev->ts && r->prev_ts - ev->ts > FAR_BACK_NS &&
 			    !r->section_line) {
 				r->section_line = r->line_no;
 				r->section_cpu = ev->cpu;
@@ -559,12 +564,15 @@ static int fail(struct text_reader *r, int ret)
  * CPUs' local clocks, a line or two out of place): fine for a few, a
  * report of meaningless intervals when the order is broken.  Broken are:
  * a text whose CPUs come one after another (each in order: the kernel's
- * per-CPU buffers are), and one where more than half of at least 16
- * events are before an earlier line's time; the message says which of
- * the causes seen so far it is.  False with the error set.
+ * per-CPU buffers are), one where more than half of at least 16 events
+ * are before an earlier line's time, and one whose latest time is far
+ * ahead of all of at least 16 events after it (those would all be taken
+ * at it); the message says which of the causes seen so far it is.
+ * False with the error set.
  */
 static bool time_order_ok(struct text_reader *r)
 {
+	bool mostly_back, jump;
 	char a[32];
 
 	if (r->section_line && r->cpu_runs == r->cpus_seen && !r->cpu_back) {
@@ -576,10 +584,14 @@ static bool time_order_ok(struct text_reader *r)
 			     fmt_ts(a, sizeof(a), r->section_back));
 		return false;
 	}
-	if (r->events < 16 || r->ts_back <= r->events / 2)
+	mostly_back = r->events >= 16 && r->ts_back > r->events / 2;
+	/* a time far ahead of at least 16 events after it, none catching up */
+	jump = r->events_since_max >= 16 && r->back_since_max == r->events_since_max &&
+	       r->last_ts - r->max_since_max > FAR_BACK_NS;
+	if (!mostly_back && !jump)
 		return true;
 	/* a time column of deltas goes back on every CPU, about every other event */
-	if (r->cpu_back > r->events / 4) {
+	if (mostly_back && r->cpu_back > r->events / 4) {
 		sl_error_set(text_err(r), "not a trace in time order: %llu of its %llu events "
 			     "go back in time, on their CPU from line %llu on (perf script --deltatime?)",
 			     (unsigned long long)r->ts_back, (unsigned long long)r->events,

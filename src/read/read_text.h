@@ -115,6 +115,7 @@ struct text_reader {
 	uint64_t last_ts_line;		/* the line that set last_ts */
 	uint64_t back_since_max;	/* of the events after it, those before it */
 	uint64_t events_since_max;	/* the events after it */
+	uint64_t max_since_max;		/* the latest time of those */
 	uint64_t prev_ts;		/* of the event line before */
 	int32_t prev_cpu;		/* of the event line before, -1 none */
 	struct text_cpu_order {
