@@ -33,6 +33,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,21 +119,38 @@ void sl_rec_context_free(struct sl_rec_context *rc)
 	free(rc);
 }
 
+/*
+ * The start of a small file (full path) into buf, NUL-ended: the bytes
+ * read, or -errno.  One read(), no stdio: the sweep at the end reads two
+ * files a task while tracing runs.
+ */
+static long read_small(const char *full, char *buf, size_t len)
+{
+	int fd = open(full, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	do
+		n = read(fd, buf, len - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	buf[n] = '\0';
+	return (long)n;
+}
+
 /* The first line of root + path into buf, newline cut; 0 or -errno. */
 static int read_line(const struct sl_rec_context *rc, const char *path, char *buf, size_t len)
 {
 	char full[1024];
-	FILE *f;
+	long n;
 
 	snprintf(full, sizeof(full), "%s%s", rc->root, path);
-	f = fopen(full, "re");
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f)) {
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
+	n = read_small(full, buf, len);
+	if (n <= 0)
+		return n < 0 ? (int)n : -EIO;
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }
@@ -443,28 +461,29 @@ static uint32_t cgroup_groups(struct sl_rec_context *rc, const char *mount, cons
 static uint32_t task_group(struct sl_rec_context *rc, int32_t pid, int32_t tid,
 			   sl_rec_write_fn write, void *ctx, int *err)
 {
-	char path[256], line[1024], key[600];
+	char path[256], text[16384], line[1024], key[600], *next;
 	uint32_t id = 0;
-	FILE *f;
 
 	if (!rc->mounts_read)
 		read_mounts(rc);
 	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/cgroup", rc->root, pid, tid);
-	f = (rc->v1_cpu || rc->v2) ? fopen(path, "re") : NULL;
-	while (f && fgets(line, sizeof(line), f)) {
-		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	next = (rc->v1_cpu || rc->v2) && read_small(path, text, sizeof(text)) > 0 ? text : NULL;
+	while (next && *next) {
+		char *hier = next, *end = strchr(hier, '\n'), *c1, *c2;
 
+		if (end)
+			*end = '\0';
+		next = end ? end + 1 : NULL;
+		c1 = strchr(hier, ':');
+		c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 		if (!c2)
 			continue;
-		*c1 = *c2 = '\0';	/* line: the hierarchy id, c1 + 1: its controllers */
-		c2[1 + strcspn(c2 + 1, "\n")] = '\0';
+		*c1 = *c2 = '\0';	/* hier: the hierarchy id, c1 + 1: its controllers */
 		if (rc->v1_cpu && has_word(c1 + 1, "cpu", ","))
 			id = cgroup_groups(rc, rc->v1_cpu, c2 + 1, false, write, ctx, err);
-		else if (!rc->v1_cpu && rc->v2 && !strcmp(line, "0") && !c1[1])
+		else if (!rc->v1_cpu && rc->v2 && !strcmp(hier, "0") && !c1[1])
 			id = cgroup_groups(rc, rc->v2, c2 + 1, true, write, ctx, err);
 	}
-	if (f)
-		fclose(f);
 	if (id || !rc->autogroup)
 		return id;
 	/* "/autogroup-54 nice 0": the kernel's autogroup of a task in the root cgroup */
