@@ -166,8 +166,11 @@ static void acct_finish(struct sl_analyzer *a, struct sl_model *m)
 	/* sleeps still going on: until the waking of a task woken but not yet run, else the end */
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
 		struct sl_task *t = m->tasks[i];
-		struct acct_task *at = sl_task_priv(m, a, t);
+		struct acct_task *at;
 
+		if (t->frozen)
+			continue;	/* not blocked: acct_task_in_use() */
+		at = sl_task_priv(m, a, t);
 		if (at->blocked)
 			end_sleep(m, at, t->state == SL_TASK_BLOCKED ? m->last_ts :
 				  woken_at(t, at, m->last_ts));
@@ -181,24 +184,22 @@ static uint64_t sleep_total(const struct acct_task *at)
 	return at->sleep_ns[SLEEP_S] + at->sleep_ns[SLEEP_D] + at->sleep_ns[SLEEP_OTHER];
 }
 
-static const struct sl_model *sort_model;
-static const struct sl_analyzer *sort_analyzer;
+/*
+ * A listed task (its index: a frozen one is read through sl_kept_task())
+ * and its sort key: its run time, then its CPU moves (set_keys())
+ */
+struct acct_listed {
+	uint32_t i;
+	int32_t pid;
+	uint64_t key;
+};
 
-static int by_run_time(const void *x, const void *y)
+/* the largest key first, then the lowest pid (qsort is stable: then the order before) */
+static int by_key_desc(const void *x, const void *y)
 {
-	const struct sl_task *a = *(struct sl_task *const *)x, *b = *(struct sl_task *const *)y;
+	const struct acct_listed *a = x, *b = y;
 
-	return a->run_ns != b->run_ns ? (a->run_ns < b->run_ns ? 1 : -1) :
-	       a->pid != b->pid ? (a->pid < b->pid ? -1 : 1) : 0;
-}
-
-static int by_moves(const void *x, const void *y)
-{
-	const struct sl_task *a = *(struct sl_task *const *)x, *b = *(struct sl_task *const *)y;
-	const struct acct_task *aa = sl_task_priv(sort_model, sort_analyzer, a);
-	const struct acct_task *bb = sl_task_priv(sort_model, sort_analyzer, b);
-
-	return aa->moves != bb->moves ? (aa->moves < bb->moves ? 1 : -1) :
+	return a->key != b->key ? (a->key < b->key ? 1 : -1) :
 	       a->pid != b->pid ? (a->pid < b->pid ? -1 : 1) : 0;
 }
 
@@ -209,16 +210,17 @@ static bool listed(const struct sl_model *m, const struct sl_task *t, const stru
 }
 
 /* The listed tasks that ran or slept in the window, in *nr. */
-static struct sl_task **listed_tasks(struct sl_analyzer *a, struct sl_model *m, size_t *nr)
+static struct acct_listed *listed_tasks(struct sl_analyzer *a, struct sl_model *m, size_t *nr)
 {
-	struct sl_task **v = xcalloc(m->nr_tasks + 1, sizeof(*v));
+	struct acct_listed *v = xcalloc(m->nr_tasks + 1, sizeof(*v));
 
 	*nr = 0;
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		struct sl_task *t = m->tasks[i];
+		const struct sl_task *t = sl_kept_task(m, i);
+		const struct acct_task *at = sl_task_priv(m, a, t);
 
-		if (listed(m, t, sl_task_priv(m, a, t)))
-			v[(*nr)++] = t;
+		if (listed(m, t, at))
+			v[(*nr)++] = (struct acct_listed){ i, t->pid, t->run_ns };
 	}
 	return v;
 }
@@ -266,17 +268,17 @@ static const char *cpu_list(const struct acct_task *at, char *buf, size_t len)
 static void acct_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_report *r)
 {
 	size_t nr, shown = 0;
-	struct sl_task **v = listed_tasks(a, m, &nr);
+	struct acct_listed *v = listed_tasks(a, m, &nr);
 	char c[6][16], name[32], cpus[64];
 	bool any_idle = false;
 
 	if (nr) {
-		qsort(v, nr, sizeof(*v), by_run_time);
+		qsort(v, nr, sizeof(*v), by_key_desc);
 		sl_report_section(r, "Runs and sleeps (the tasks that ran longest)");
 		fprintf(r->out, "  %-16s %6s %8s %8s %8s %8s %8s %8s\n", "task", "runs",
 			"run p50", "run p99", "run max", "slept S", "slept D", "waited");
 		for (size_t i = 0; i < nr && shown < (size_t)r->top; i++) {
-			const struct sl_task *t = v[i];
+			const struct sl_task *t = sl_kept_task(m, v[i].i);
 			const struct acct_task *at = sl_task_priv(m, a, t);
 
 			task_name(name, 16, m, t);
@@ -309,20 +311,21 @@ static void acct_report_text(struct sl_analyzer *a, struct sl_model *m, struct s
 				sl_report_cell(c[3], 16, h->sum));
 		}
 	}
-	sort_model = m;
-	sort_analyzer = a;
-	qsort(v, nr, sizeof(*v), by_moves);
-	if (nr && ((struct acct_task *)sl_task_priv(m, a, v[0]))->moves) {
+	for (size_t i = 0; i < nr; i++)
+		v[i].key = ((const struct acct_task *)sl_task_priv(m, a, sl_kept_task(m, v[i].i)))->moves;
+	qsort(v, nr, sizeof(*v), by_key_desc);
+	if (nr && v[0].key) {
 		sl_report_section(r, "CPU moves (a run on another CPU than the one before)");
 		fprintf(r->out, "  %-24s %8s %10s  %s\n", "task", "moves", "migrations", "ran on CPUs");
 		for (size_t i = 0; i < nr && i < (size_t)r->top; i++) {
-			const struct acct_task *at = sl_task_priv(m, a, v[i]);
+			const struct sl_task *t = sl_kept_task(m, v[i].i);
+			const struct acct_task *at = sl_task_priv(m, a, t);
 
 			if (!at->moves)
 				break;
-			task_name(name, 24, m, v[i]);
+			task_name(name, 24, m, t);
 			fprintf(r->out, "  %-24s %8" PRIu64 " %10" PRIu64 "  %.30s\n", name, at->moves,
-				v[i]->migrations, cpu_list(at, cpus, sizeof(cpus)));
+				t->migrations, cpu_list(at, cpus, sizeof(cpus)));
 		}
 	}
 	free(v);
@@ -332,7 +335,7 @@ static void acct_report_text(struct sl_analyzer *a, struct sl_model *m, struct s
 struct acct_rows {
 	struct sl_analyzer *a;
 	struct sl_model *m;
-	struct sl_task **v;
+	struct acct_listed *v;
 	size_t nr, i;
 };
 
@@ -344,7 +347,7 @@ static cJSON *acct_row_next(void *ctx)
 	if (rows->i >= rows->nr)
 		return NULL;
 
-	const struct sl_task *t = rows->v[rows->i++];
+	const struct sl_task *t = sl_kept_task(m, rows->v[rows->i++].i);
 	const struct acct_task *at = sl_task_priv(m, rows->a, t);
 	cJSON *o = cJSON_CreateObject(), *sleep, *list;
 	uint32_t kept = MIN(at->nr_cpus, (uint32_t)ACCT_MAX_CPUS);
@@ -378,7 +381,7 @@ static void acct_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *r
 	cJSON *acct = cJSON_AddObjectToObject(root, "accounting");
 	cJSON *cpus;
 	size_t nr;
-	struct sl_task **v = listed_tasks(a, m, &nr);
+	struct acct_listed *v = listed_tasks(a, m, &nr);
 	struct acct_rows *rows = xcalloc(1, sizeof(*rows));
 
 	struct sl_hist run_all, idle_all;
@@ -390,7 +393,8 @@ static void acct_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *r
 	sl_hist_init(&run_all);
 	sl_hist_init(&idle_all);
 	for (size_t i = 0; i < nr; i++)
-		sl_hist_merge(&run_all, &((struct acct_task *)sl_task_priv(m, a, v[i]))->run_len);
+		sl_hist_merge(&run_all, &((const struct acct_task *)
+					  sl_task_priv(m, a, sl_kept_task(m, v[i].i)))->run_len);
 	sl_hist_merge(&run_all, &p->folded_run_len);
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++)
 		sl_hist_merge(&idle_all, &((struct acct_cpu *)sl_cpu_priv(m, a, cpu))->idle_len);

@@ -160,8 +160,9 @@ static void map_rebuild(struct it_priv *p, struct sl_model *m, struct sl_analyze
 		return;
 	}
 	if (p->dom_of) {
-		for (uint32_t i = 0; i < m->nr_tasks; i++)
-			((struct it_task *)sl_task_priv(m, a, m->tasks[i]))->cls = CLS_NONE;
+		for (uint32_t i = 0; i < m->nr_tasks; i++)	/* a frozen one's is: it_task_in_use() */
+			if (!m->tasks[i]->frozen)
+				((struct it_task *)sl_task_priv(m, a, m->tasks[i]))->cls = CLS_NONE;
 		for (int cpu = 0; cpu < p->nr_cpus_mapped && cpu < m->nr_cpus; cpu++) {
 			struct it_cpu *ic = sl_cpu_priv(m, a, cpu);
 

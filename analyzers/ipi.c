@@ -200,8 +200,9 @@ static void ipi_on_switch(struct sl_analyzer *a, struct sl_model *m, const struc
 
 static void ipi_finish(struct sl_analyzer *a, struct sl_model *m)
 {
-	for (uint32_t i = 0; i < m->nr_tasks; i++)
-		settle(a->priv, sl_task_priv(m, a, m->tasks[i]), m->tasks[i]);
+	for (uint32_t i = 0; i < m->nr_tasks; i++)	/* a frozen one awaits nothing: ipi_task_in_use() */
+		if (!m->tasks[i]->frozen)
+			settle(a->priv, sl_task_priv(m, a, m->tasks[i]), m->tasks[i]);
 }
 
 /* --- report --- */

@@ -1985,46 +1985,36 @@ static void tick_line(struct sl_report *r, struct sl_model *m, struct lp_priv *p
 			       sl_color(r, SL_C_RESET));
 }
 
-static int by_cost_desc(const void *x, const void *y, void *arg)
-{
-	const struct sl_model *m = ((void **)arg)[0];
-	const struct sl_analyzer *a = ((void **)arg)[1];
-	const struct sl_task *tx = *(const struct sl_task *const *)x;
-	const struct sl_task *ty = *(const struct sl_task *const *)y;
-	const struct lp_task *lx = sl_task_priv(m, a, tx), *ly = sl_task_priv(m, a, ty);
+/* A listed task (its index: a frozen one is read through sl_kept_task()) and its sort key */
+struct lp_listed {
+	uint32_t i;
+	int32_t pid;
+	uint64_t key;			/* its cost, or the time it was delayed */
+};
 
-	if (lx->cost != ly->cost)
-		return lx->cost < ly->cost ? 1 : -1;
-	return tx->pid - ty->pid;
+static int by_key_desc(const void *x, const void *y)
+{
+	const struct lp_listed *lx = x, *ly = y;
+
+	if (lx->key != ly->key)
+		return lx->key < ly->key ? 1 : -1;
+	return lx->pid - ly->pid;
 }
 
-static int by_delay_desc(const void *x, const void *y, void *arg)
+/* The tasks with a non-zero field, sorted by cost or delay: a list to free. */
+static struct lp_listed *task_list(struct sl_model *m, struct sl_analyzer *a, bool waiters, size_t *nr)
 {
-	const struct sl_model *m = ((void **)arg)[0];
-	const struct sl_analyzer *a = ((void **)arg)[1];
-	const struct sl_task *tx = *(const struct sl_task *const *)x;
-	const struct sl_task *ty = *(const struct sl_task *const *)y;
-	const struct lp_task *lx = sl_task_priv(m, a, tx), *ly = sl_task_priv(m, a, ty);
-
-	if (lx->delayed_ns != ly->delayed_ns)
-		return lx->delayed_ns < ly->delayed_ns ? 1 : -1;
-	return tx->pid - ty->pid;
-}
-
-/* The tasks with a non-zero field, sorted: a list to free. */
-static struct sl_task **task_list(struct sl_model *m, struct sl_analyzer *a, bool waiters, size_t *nr)
-{
-	struct sl_task **list = xcalloc(m->nr_tasks + 1, sizeof(*list));
-	void *arg[2] = { m, a };
+	struct lp_listed *list = xcalloc(m->nr_tasks + 1, sizeof(*list));
 	size_t n = 0;
 
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		const struct lp_task *lt = sl_task_priv(m, a, m->tasks[i]);
+		const struct sl_task *t = sl_kept_task(m, i);
+		const struct lp_task *lt = sl_task_priv(m, a, t);
 
 		if (waiters ? lt->delayed : lt->late)
-			list[n++] = m->tasks[i];
+			list[n++] = (struct lp_listed){ i, t->pid, waiters ? lt->delayed_ns : lt->cost };
 	}
-	qsort_r(list, n, sizeof(*list), waiters ? by_delay_desc : by_cost_desc, arg);
+	qsort(list, n, sizeof(*list), by_key_desc);
 	*nr = n;
 	return list;
 }
@@ -2056,7 +2046,7 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 {
 	struct lp_priv *p = a->priv;
 	char b[4][32];
-	struct sl_task **list;
+	struct lp_listed *list;
 	size_t n;
 	bool outside = false;
 
@@ -2140,17 +2130,18 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 		fprintf(r->out, "\n  %s%-24s %7s %10s %10s %10s%s\n", sl_color(r, SL_C_DIM), "ran late",
 			"times", "total", "mean", "worst", sl_color(r, SL_C_RESET));
 		for (size_t i = 0; i < n && i < (size_t)r->top; i++) {
-			const struct lp_task *lt = sl_task_priv(m, a, list[i]);
+			const struct sl_task *t = sl_kept_task(m, list[i].i);
+			const struct lp_task *lt = sl_task_priv(m, a, t);
 			char name[40];
 
-			snprintf(name, sizeof(name), "%s:%d%s", sl_task_comm(m, list[i]), list[i]->pid,
-				 m->workload_pid && !list[i]->in_workload ? " *" : "");
-			outside |= m->workload_pid && !list[i]->in_workload;
+			snprintf(name, sizeof(name), "%s:%d%s", sl_task_comm(m, t), t->pid,
+				 m->workload_pid && !t->in_workload ? " *" : "");
+			outside |= m->workload_pid && !t->in_workload;
 			fprintf(r->out, "  %-24s %7" PRIu64 " %10s %10s %10s\n", name, lt->late,
 				fmt_duration(b[0], 32, lt->cost), fmt_duration(b[1], 32, lt->cost / lt->late),
 				fmt_duration(b[2], 32, lt->max_cost));
-			if (*sl_recorder_note(m, list[i]->pid))
-				fprintf(r->out, "   %s\n", sl_recorder_note(m, list[i]->pid));
+			if (*sl_recorder_note(m, t->pid))
+				fprintf(r->out, "   %s\n", sl_recorder_note(m, t->pid));
 		}
 		if (n > (size_t)r->top)
 			fprintf(r->out, "  ... %zu more (--json lists all)\n", n - (size_t)r->top);
@@ -2164,14 +2155,15 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 		fprintf(r->out, "\n  %s%-24s %7s %10s   %s%s\n", sl_color(r, SL_C_DIM), "waited behind them",
 			"times", "delayed", "(after the expected switch)", sl_color(r, SL_C_RESET));
 		for (size_t i = 0; i < n && i < (size_t)r->top; i++) {
-			const struct lp_task *lt = sl_task_priv(m, a, list[i]);
+			const struct sl_task *t = sl_kept_task(m, list[i].i);
+			const struct lp_task *lt = sl_task_priv(m, a, t);
 			char name[40];
 
-			snprintf(name, sizeof(name), "%s:%d", sl_task_comm(m, list[i]), list[i]->pid);
+			snprintf(name, sizeof(name), "%s:%d", sl_task_comm(m, t), t->pid);
 			fprintf(r->out, "  %-24s %7" PRIu64 " %10s\n", name, lt->delayed,
 				fmt_duration(b[0], 32, lt->delayed_ns));
-			if (*sl_recorder_note(m, list[i]->pid))
-				fprintf(r->out, "   %s\n", sl_recorder_note(m, list[i]->pid));
+			if (*sl_recorder_note(m, t->pid))
+				fprintf(r->out, "   %s\n", sl_recorder_note(m, t->pid));
 		}
 		if (n > (size_t)r->top)
 			fprintf(r->out, "  ... %zu more (--json lists all)\n", n - (size_t)r->top);
@@ -2281,7 +2273,7 @@ static void lp_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 	}
 	tasks = cJSON_AddArrayToObject(o, "tasks");
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		const struct sl_task *t = m->tasks[i];
+		const struct sl_task *t = sl_kept_task(m, i);
 		const struct lp_task *lt = sl_task_priv(m, a, t);
 
 		if (!lt->late && !lt->delayed)

@@ -535,8 +535,8 @@ static void sh_finish(struct sl_analyzer *a, struct sl_model *m)
 {
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
 		struct sl_task *t = m->tasks[i];
-		if (!t)
-			continue;
+		if (!t || t->frozen)
+			continue;	/* a frozen one is on no runqueue: sh_task_in_use() */
 		task_leave(a, m, t, m->last_ts);
 	}
 }
@@ -572,7 +572,7 @@ static struct group_total *totals(struct sl_analyzer *a, struct sl_model *m, uin
 		}
 	}
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		const struct sl_task *t = m->tasks[i];
+		const struct sl_task *t = sl_kept_task(m, i);
 		uint32_t group;
 
 		if (!t)
@@ -610,18 +610,20 @@ static void free_totals(struct group_total *g, uint32_t n)
 	free(g);
 }
 
+/* A task (its index: a frozen one is read through sl_kept_task()) and its sort keys */
 struct row {
-	const struct sl_task *t;
-	const struct sh_task *st;
+	uint32_t i;
+	int32_t pid;
+	uint64_t runnable_ns;
 };
 
 static int by_runnable_desc(const void *x, const void *y)
 {
 	const struct row *a = x, *b = y;
 
-	if (a->st->runnable_ns != b->st->runnable_ns)
-		return a->st->runnable_ns < b->st->runnable_ns ? 1 : -1;
-	return (a->t->pid > b->t->pid) - (a->t->pid < b->t->pid);
+	if (a->runnable_ns != b->runnable_ns)
+		return a->runnable_ns < b->runnable_ns ? 1 : -1;
+	return (a->pid > b->pid) - (a->pid < b->pid);
 }
 
 /* The fair tasks in the filters that were runnable, most runnable first. */
@@ -631,14 +633,14 @@ static struct row *task_rows(struct sl_analyzer *a, struct sl_model *m, size_t *
 	size_t n = 0;
 
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		const struct sl_task *t = m->tasks[i];
+		const struct sl_task *t = sl_kept_task(m, i);
 		const struct sh_task *st;
 
 		if (!t || !sl_filter_task(m->cfg, m->strtab, t) || !is_fair(m, t))
 			continue;	/* a task that ends real-time: its shares are not by weight */
 		st = sl_task_priv(m, a, t);
 		if (st->runnable_ns)
-			rows[n++] = (struct row){ t, st };
+			rows[n++] = (struct row){ i, t->pid, st->runnable_ns };
 	}
 	qsort(rows, n, sizeof(*rows), by_runnable_desc);
 	*nr = n;
@@ -752,18 +754,19 @@ static void sh_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	sl_cols_row(r, 2, tcols, 7, bits, NULL);
 	shown = r->detail == SL_DETAIL_FULL ? nr_rows : MIN(nr_rows, (size_t)r->top);
 	for (size_t i = 0; i < shown; i++) {
-		const struct row *w = &rows[i];
+		const struct sl_task *t = sl_kept_task(m, rows[i].i);
+		const struct sh_task *st = sl_task_priv(m, a, t);
 
-		sl_task_label(c[0], sizeof(c[0]), sl_task_comm(m, w->t), w->t->pid, 18);
+		sl_task_label(c[0], sizeof(c[0]), sl_task_comm(m, t), t->pid, 18);
 		if (recorded)
-			group_short(c[1], sizeof(c[1]), m, task_group(m, w->t), 14);
+			group_short(c[1], sizeof(c[1]), m, task_group(m, t), 14);
 		else
 			snprintf(c[1], sizeof(c[1]), "-");
-		snprintf(c[2], sizeof(c[2]), "%" PRIu32, w->st->weight);
-		sl_report_cell(c[3], sizeof(c[3]), w->st->runnable_ns);
-		sl_report_cell(c[4], sizeof(c[4]), w->t->run_ns);
-		snprintf(c[5], sizeof(c[5]), "%.3f", measured(w->t));
-		snprintf(c[6], sizeof(c[6]), "%.3f", share_of(w->st->expected_ns, w->st->runnable_ns));
+		snprintf(c[2], sizeof(c[2]), "%" PRIu32, st->weight);
+		sl_report_cell(c[3], sizeof(c[3]), st->runnable_ns);
+		sl_report_cell(c[4], sizeof(c[4]), t->run_ns);
+		snprintf(c[5], sizeof(c[5]), "%.3f", measured(t));
+		snprintf(c[6], sizeof(c[6]), "%.3f", share_of(st->expected_ns, st->runnable_ns));
 		sl_cols_row(r, 2, tcols, 7, bits, cells);
 	}
 	if (shown < nr_rows)
@@ -825,26 +828,27 @@ static void sh_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 	rows = task_rows(a, m, &nr_rows);
 	tasks = cJSON_AddArrayToObject(o, "tasks");
 	for (size_t i = 0; i < nr_rows; i++) {
-		const struct row *w = &rows[i];
+		const struct sl_task *t = sl_kept_task(m, rows[i].i);
+		const struct sh_task *st = sl_task_priv(m, a, t);
 		cJSON *x = cJSON_CreateObject();
 
-		sl_json_add_i64(x, "pid", w->t->pid);
-		cJSON_AddStringToObject(x, "comm", sl_task_comm(m, w->t));
-		sl_json_add_u64(x, "group", task_group(m, w->t));
-		if (w->t->sched_kind) {
+		sl_json_add_i64(x, "pid", t->pid);
+		cJSON_AddStringToObject(x, "comm", sl_task_comm(m, t));
+		sl_json_add_u64(x, "group", task_group(m, t));
+		if (t->sched_kind) {
 			/* what record read of it last: its policy, nice and slice */
-			const struct sl_sched_ctx *k = sl_task_sched(m, w->t);
+			const struct sl_sched_ctx *k = sl_task_sched(m, t);
 
 			cJSON_AddStringToObject(x, "policy", sl_policy_name(k->policy));
 			sl_json_add_i64(x, "nice", k->prio);
 			sl_json_add_u64(x, "slice_ns", k->slice_ns);
 		}
-		sl_json_add_u64(x, "weight", w->st->weight);
-		sl_json_add_u64(x, "runnable_ns", w->st->runnable_ns);
-		sl_json_add_u64(x, "run_ns", w->t->run_ns);
-		sl_json_add_u64(x, "wait_ns", w->t->wait_ns);
-		cJSON_AddNumberToObject(x, "measured", measured(w->t));
-		cJSON_AddNumberToObject(x, "expected", share_of(w->st->expected_ns, w->st->runnable_ns));
+		sl_json_add_u64(x, "weight", st->weight);
+		sl_json_add_u64(x, "runnable_ns", st->runnable_ns);
+		sl_json_add_u64(x, "run_ns", t->run_ns);
+		sl_json_add_u64(x, "wait_ns", t->wait_ns);
+		cJSON_AddNumberToObject(x, "measured", measured(t));
+		cJSON_AddNumberToObject(x, "expected", share_of(st->expected_ns, st->runnable_ns));
 		cJSON_AddItemToArray(tasks, x);
 	}
 	free(rows);

@@ -335,8 +335,9 @@ static void count_sync(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 	if (!counted)
 		return;
 	sl_hist_add(remote ? &p->remote : &p->local, st->latency);
-	if (st->waker < m->nr_tasks && m->tasks[st->waker]->serial == st->waker_serial)
-		pair_add(p, m->tasks[st->waker], t, remote, st->latency);	/* not folded since */
+	/* not folded since; a pair keeps it: a frozen one is thawed */
+	if (st->waker < m->nr_tasks && sl_kept_task(m, st->waker)->serial == st->waker_serial)
+		pair_add(p, sl_kept_task_thawed(m, st->waker), t, remote, st->latency);
 }
 
 /*

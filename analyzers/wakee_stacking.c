@@ -418,8 +418,11 @@ static void stack_finish(struct sl_analyzer *a, struct sl_model *m)
 	struct stack_priv *p = a->priv;
 
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		struct stack_task *st = sl_task_priv(m, a, m->tasks[i]);
+		struct stack_task *st;
 
+		if (m->tasks[i]->frozen)
+			continue;	/* not armed, no picture: stack_task_in_use() */
+		st = sl_task_priv(m, a, m->tasks[i]);
 		st->armed = false;
 		sl_picture_put(&p->pictures, st->pic);
 		st->pic = NULL;

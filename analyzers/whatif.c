@@ -538,7 +538,8 @@ static void fold_late(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
 	const struct wi_claim *c = &w->claim[WI_LATE];
 	struct wi_kind_result *kr = &p->late_part[p->chains[c->chain - 1].tick_key];
 	struct sl_analyzer *self = p->self;
-	struct wi_task *wt = sl_task_priv(m, self, m->tasks[w->task]);
+	/* its tasks get results and pins: a frozen one is thawed (sl_kept_task_thawed()) */
+	struct wi_task *wt = sl_task_priv(m, self, sl_kept_task_thawed(m, w->task));
 	struct wi_late_acc *la;
 	uint64_t est, now;
 
@@ -554,7 +555,7 @@ static void fold_late(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
 	/* as a record would: its tasks keep their index to the end */
 	wt->pinned = true;
 	if (w->waker != WI_NO_TASK)
-		((struct wi_task *)sl_task_priv(m, self, m->tasks[w->waker]))->pinned = true;
+		((struct wi_task *)sl_task_priv(m, self, sl_kept_task_thawed(m, w->waker)))->pinned = true;
 	kr->victims++;
 	if (w->lost) {
 		kr->lost++;
@@ -601,14 +602,14 @@ static void settle(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
 		goto out;
 	/* a waker folded since the sample (SL_KEEP_DEAD_TASKS) is not named */
 	if (w->waker != WI_NO_TASK &&
-	    (w->waker >= m->nr_tasks || m->tasks[w->waker]->serial != w->waker_serial))
+	    (w->waker >= m->nr_tasks || sl_kept_task(m, w->waker)->serial != w->waker_serial))
 		w->waker = WI_NO_TASK;
 	if (late_settled(p, m, w)) {
 		fold_late(p, m, w);
 		goto out;
 	}
 	if (w->sampled && w->kinds == BIT(WI_SYNC)) {
-		struct sl_task *t = m->tasks[w->task];
+		struct sl_task *t = sl_kept_task_thawed(m, w->task);
 		struct sl_analyzer *self = p->self;
 		struct wi_task *wt = sl_task_priv(m, self, t);
 		uint64_t sleep = w->claim[WI_SYNC].fact;
@@ -636,9 +637,9 @@ static void settle(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
 	{
 		struct sl_analyzer *self = p->self;
 
-		((struct wi_task *)sl_task_priv(m, self, m->tasks[w->task]))->pinned = true;
+		((struct wi_task *)sl_task_priv(m, self, sl_kept_task_thawed(m, w->task)))->pinned = true;
 		if (w->waker != WI_NO_TASK)
-			((struct wi_task *)sl_task_priv(m, self, m->tasks[w->waker]))->pinned = true;
+			((struct wi_task *)sl_task_priv(m, self, sl_kept_task_thawed(m, w->waker)))->pinned = true;
 	}
 out:
 	w->next_free = p->free_waits;
@@ -1146,7 +1147,7 @@ static bool apply_verdicts(struct wi_priv *p, struct sl_model *m, const uint64_t
 	for (size_t i = 0; i < p->nr_recs; i++) {
 		struct wi_wait *w = &p->recs[i];
 
-		if ((w->kinds & HELD) && sl_held_source(m, m->tasks[w->task]) == SL_AFF_NONE)
+		if ((w->kinds & HELD) && sl_held_source(m, sl_kept_task(m, w->task)) == SL_AFF_NONE)
 			w->kinds &= (uint8_t)~HELD;
 	}
 	return moved;
@@ -1218,6 +1219,24 @@ struct wi_task_acc {
 	bool used;
 };
 
+/*
+ * By task index, NULL until the task has a result: most kept tasks have
+ * none (65536 dead ones by default, 168 bytes each; issue 31).
+ */
+static struct wi_task_acc *acc_of(struct wi_task_acc **acc, uint32_t i)
+{
+	if (!acc[i])
+		acc[i] = xcalloc(1, sizeof(*acc[i]));
+	return acc[i];
+}
+
+static const struct wi_task_acc no_acc;
+
+static const struct wi_task_acc *acc_or_none(struct wi_task_acc *const *acc, uint32_t i)
+{
+	return acc[i] ? acc[i] : &no_acc;
+}
+
 /* the p50/p99 of a task's (or comm's) samples now and with its victims replaced */
 static void fill_pcts(struct wi_task_result *res, const struct sl_hist *before,
 		      const struct sl_hist *removed, const struct sl_hist *added)
@@ -1244,23 +1263,25 @@ static int by_comm(const void *x, const void *y)
 
 /* The tasks and comms whose findings cost the most wait: WI_LISTED of each. */
 static void task_results(struct wi_priv *p, struct sl_model *m, struct sl_analyzer *a,
-			 struct wi_task_acc *acc)
+			 struct wi_task_acc **acc)
 {
 	struct wi_task_result *by;
 	size_t n = 0;
 
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		struct wi_task *wt = sl_task_priv(m, a, m->tasks[i]);
-		struct wi_task_acc *ta = &acc[i];
+		const struct wi_task *wt = m->tasks[i]->frozen ? NULL :	/* no agg: wi_task_in_use() */
+					   sl_task_priv(m, a, m->tasks[i]);
+		struct wi_task_acc *ta = acc[i];
 
-		if (wt->agg) {
+		if (wt && wt->agg) {
+			ta = acc_of(acc, i);
 			sl_hist_merge(&ta->removed, &wt->agg->now);
 			ta->saved += (int64_t)wt->agg->now.sum -
 				     (int64_t)add_sync(p, &ta->added, &wt->agg->sleep);
 			ta->victims += wt->agg->now.count;
 			ta->used = true;
 		}
-		if (!ta->used)
+		if (!ta || !ta->used)
 			continue;
 		GROW(p->tasks, p->alloc_tasks, p->nr_tasks + 1);
 		p->tasks[p->nr_tasks++] = (struct wi_task_result){
@@ -1295,11 +1316,11 @@ static void task_results(struct wi_priv *p, struct sl_model *m, struct sl_analyz
 		sl_hist_init(&removed);
 		sl_hist_init(&added);
 		for (uint32_t i = 0; i < m->nr_tasks; i++) {
-			if (m->tasks[i]->comm != comm)
+			if (m->tasks[i]->comm != comm)	/* a frozen task has its comm too */
 				continue;
-			sl_hist_merge(&before, &m->tasks[i]->latency);
-			sl_hist_merge(&removed, &acc[i].removed);
-			sl_hist_merge(&added, &acc[i].added);
+			sl_hist_merge(&before, &sl_kept_task(m, i)->latency);
+			sl_hist_merge(&removed, &acc_or_none(acc, i)->removed);
+			sl_hist_merge(&added, &acc_or_none(acc, i)->added);
 		}
 		if (sl_folded_comm(m, comm))	/* its folded tasks: no what-if of theirs */
 			sl_hist_merge(&before, &sl_folded_comm(m, comm)->latency);
@@ -1314,7 +1335,8 @@ static void task_results(struct wi_priv *p, struct sl_model *m, struct sl_analyz
 	for (size_t i = 0; i < p->nr_tasks; i++) {
 		uint32_t t = p->tasks[i].task;
 
-		fill_pcts(&p->tasks[i], &m->tasks[t]->latency, &acc[t].removed, &acc[t].added);
+		fill_pcts(&p->tasks[i], &sl_kept_task(m, t)->latency, &acc_or_none(acc, t)->removed,
+			  &acc_or_none(acc, t)->added);
 	}
 }
 
@@ -1438,15 +1460,18 @@ static void merge_late_parts(struct wi_priv *p)
 static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 {
 	struct wi_priv *p = a->priv;
-	struct wi_task_acc *acc;
+	struct wi_task_acc **acc;
 	uint64_t *keys, n_stack = 0, i_stack = 0;
 	size_t nr_keys;
 
 	/* the last findings: waits open at the end */
 	p->at_end = true;
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		struct wi_task *wt = sl_task_priv(m, a, m->tasks[i]);
+		struct wi_task *wt;
 
+		if (m->tasks[i]->frozen)
+			continue;	/* no wait open: wi_task_in_use() */
+		wt = sl_task_priv(m, a, m->tasks[i]);
 		if (wt->open)
 			settle(p, m, wt->open);
 		wt->open = NULL;
@@ -1495,8 +1520,11 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 		uint64_t est_all;
 
 		for (uint32_t i = 0; i < m->nr_tasks; i++) {
-			const struct wi_task *wt = sl_task_priv(m, a, m->tasks[i]);
+			const struct wi_task *wt;
 
+			if (m->tasks[i]->frozen)
+				continue;	/* no agg: wi_task_in_use() */
+			wt = sl_task_priv(m, a, m->tasks[i]);
 			if (wt->agg) {
 				sl_hist_merge(&p->sync_now, &wt->agg->now);
 				sl_hist_merge(&p->sync_sleep, &wt->agg->sleep);
@@ -1521,24 +1549,27 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 	acc = xcalloc(m->nr_tasks + 1, sizeof(*acc));
 	/* the late-only victims, summed up as they settled (fold_late()) */
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		const struct wi_task *wt = sl_task_priv(m, a, m->tasks[i]);
+		const struct wi_task *wt;
 
+		if (m->tasks[i]->frozen)
+			continue;	/* no late: wi_task_in_use() */
+		wt = sl_task_priv(m, a, m->tasks[i]);
 		if (!wt->late)
 			continue;
 		/* taken over as they are (a dead task's are compact), not merged */
-		acc[i].removed = wt->late->removed;
-		acc[i].added = wt->late->added;
+		acc_of(acc, i)->removed = wt->late->removed;
+		acc[i]->added = wt->late->added;
 		sl_hist_init(&wt->late->removed);
 		sl_hist_init(&wt->late->added);
-		acc[i].victims += wt->late->victims;
-		acc[i].saved += wt->late->saved;
-		acc[i].used = true;
+		acc[i]->victims += wt->late->victims;
+		acc[i]->saved += wt->late->saved;
+		acc[i]->used = true;
 	}
 	for (size_t i = 0; i < p->nr_recs; i++)
 		n_stack += (p->recs[i].kinds & BIT(WI_STACK)) && !p->recs[i].lost;
 	for (size_t i = 0; i < p->nr_recs; i++) {
 		struct wi_wait *w = &p->recs[i];
-		struct wi_task_acc *ta = &acc[w->task];
+		struct wi_task_acc *ta;
 		uint64_t best = UINT64_MAX, best_place = UINT64_MAX, now = 0;
 		bool any = false;
 
@@ -1593,6 +1624,7 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 			if (w->kinds & BIT(k))
 				now = MAX(now, w->claim[k].wait);
 		p->all.saved += (int64_t)now - (int64_t)best;
+		ta = acc_of(acc, w->task);
 		ta->saved += (int64_t)now - (int64_t)best;
 		ta->victims++;
 		ta->used = true;
@@ -1627,8 +1659,11 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 
 	task_results(p, m, a, acc);
 	for (uint32_t i = 0; i <= m->nr_tasks; i++) {
-		sl_hist_free(&acc[i].removed);
-		sl_hist_free(&acc[i].added);
+		if (!acc[i])
+			continue;
+		sl_hist_free(&acc[i]->removed);
+		sl_hist_free(&acc[i]->added);
+		free(acc[i]);
 	}
 	free(acc);
 

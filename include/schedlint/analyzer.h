@@ -73,6 +73,13 @@ struct sl_analyzer_ops {
 	 * no analyzer does, fold_task frees what t's slot holds (the slot is
 	 * then zeroed and reused).  An analyzer without task_in_use that has
 	 * a task slot or any hook keeps every task: nothing is folded.
+	 * The same test freezes a dead task long before it is folded (model.h:
+	 * sl_kept_task()): its struct and slots are packed into a few bytes,
+	 * and its pointer is no longer the task's.  So an analyzer keeps no
+	 * pointer to a task it does not say it uses, reads the kept tasks
+	 * through sl_kept_task() (or skips a frozen one, t->frozen, where its
+	 * task_in_use says the slot holds nothing), and writes to one through
+	 * sl_kept_task_thawed().
 	 */
 	bool (*task_in_use)(struct sl_analyzer *a, struct sl_model *m, const struct sl_task *t);
 	void (*fold_task)(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t);

@@ -134,6 +134,9 @@ struct sl_task {
 	uint8_t state;			/* enum sl_task_state */
 	uint8_t runnable_reason;	/* enum sl_runnable_reason; valid when QUEUED/PENDING */
 	char block_letter;		/* 'S', 'D', ... when BLOCKED */
+	bool frozen;			/* a dead task in its packed form: only pid and comm
+					 * are here (task_freeze.c, sl_kept_task()) */
+	bool freeze_queued;		/* on the model's queue of dead tasks to freeze */
 	int32_t cpu;			/* RUNNING/QUEUED/PENDING: that CPU; else the last one, -1 unknown */
 	uint64_t since;			/* when it entered its state (0 when unknown) */
 	uint64_t runnable_since;	/* QUEUED/PENDING/WAKING: start of the current wait */
@@ -340,7 +343,9 @@ struct sl_switch_info {
  * with the tasks alive, this many dead ones and the distinct comms, not
  * with the forks (issue 25: a pid reused a million times).  Totals
  * (overall latency, findings, per-comm rows) do not change; only the
- * per-task listings lose the folded tasks.
+ * per-task listings lose the folded tasks.  Until it is folded, a dead
+ * task nothing refers to is kept frozen, in about 150 bytes instead of
+ * 1.3 KB (task_freeze.c; sl_kept_task()): 65536 take some 10 MiB.
  */
 #define SL_KEEP_DEAD_TASKS	65536
 
@@ -496,6 +501,15 @@ struct sl_model {
 	char *cpu_priv;
 	size_t cpu_priv_size;
 
+	/*
+	 * sl_kept_task()'s copy of a frozen task (task_freeze.c), the frozen
+	 * one it is of (NULL none), and its size: a struct sl_task and the
+	 * analyzers' slots (0 until a task is frozen)
+	 */
+	struct sl_task *kept_copy;
+	const struct sl_task *kept_copy_of;
+	size_t task_size;
+
 	/* the long lists of a JSON report being made (sl_json_add_list()) */
 	struct sl_json_list *json_lists;
 	size_t nr_json_lists;
@@ -513,7 +527,30 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev);
 /* End of the trace: close open intervals and let analyzers decide. */
 void sl_model_finish(struct sl_model *m);
 
+/* The task of pid, NULL none (a frozen one is thawed: it is the task as it was). */
 struct sl_task *sl_model_task(const struct sl_model *m, int32_t pid);
+/*
+ * The kept task m->tasks[i] to read: the task itself, or a frozen dead
+ * task (SL_KEEP_DEAD_TASKS: one nothing refers to is packed into a few
+ * bytes, task_freeze.c) unpacked into the model's scratch copy, its
+ * slots too.  That copy is valid until the next call for another frozen
+ * task: read it, never write to it or keep it (keep i).
+ */
+const struct sl_task *sl_kept_task_unpacked(const struct sl_model *m, uint32_t i);
+static inline const struct sl_task *sl_kept_task(const struct sl_model *m, uint32_t i)
+{
+	const struct sl_task *t = m->tasks[i];
+
+	return t && t->frozen ? sl_kept_task_unpacked(m, i) : t;
+}
+/* The same for code that writes to the task or keeps it: a frozen one is thawed for good. */
+struct sl_task *sl_kept_task_thaw(const struct sl_model *m, uint32_t i);
+static inline struct sl_task *sl_kept_task_thawed(const struct sl_model *m, uint32_t i)
+{
+	struct sl_task *t = m->tasks[i];
+
+	return t && t->frozen ? sl_kept_task_thaw(m, i) : t;
+}
 static inline struct sl_cpu *sl_model_cpu(const struct sl_model *m, int cpu)
 {
 	return cpu >= 0 && cpu < m->nr_cpus ? &m->cpus[cpu] : NULL;

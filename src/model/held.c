@@ -226,8 +226,8 @@ void sl_held_decide(struct sl_model *m, struct sl_held held[2], enum sl_kind kin
 	}
 	/* the tallies live in the task slots; held[0]'s names where */
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		struct sl_task *task = m->tasks[i];
-		struct sl_held_tally *t = sl_held_tally(m, &held[0], task);
+		const struct sl_task *task = sl_kept_task(m, i);	/* read only */
+		const struct sl_held_tally *t = sl_held_tally(m, &held[0], task);
 		enum sl_aff_source src;
 
 		if (!t->count)

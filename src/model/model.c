@@ -27,16 +27,56 @@
 #include "affinity.h"
 #include "context_model.h"
 #include "task_fold.h"
+#include "task_freeze.h"
 #include "topology.h"
 #include "util/util.h"
 
 #define MAX_CPUS SL_MODEL_MAX_CPUS
+/*
+ * Dead tasks are frozen (task_freeze.c) once more than this many are
+ * kept: below, they take little memory, and a trace of a few hundred
+ * tasks does not pay for packing them and for reading them back.
+ */
+#ifndef FREEZE_AFTER	/* -DFREEZE_AFTER=0: every one, to check the reports stay the same */
+#define FREEZE_AFTER 1024
+#endif
 
 struct task_hash {
 	struct sl_task **slots;
 	uint32_t nr_slots;		/* power of two */
 	uint32_t nr;
 };
+
+/* A queue of task indexes (in m->tasks), oldest first. */
+struct index_ring {
+	uint32_t *at;
+	size_t head, nr, alloc;		/* alloc: a power of two */
+};
+
+static void ring_push(struct index_ring *r, uint32_t i)
+{
+	if (r->nr == r->alloc) {
+		size_t alloc = r->alloc ? 2 * r->alloc : 1024;
+		uint32_t *at = xcalloc(alloc, sizeof(*at));
+
+		for (size_t k = 0; k < r->nr; k++)
+			at[k] = r->at[(r->head + k) & (r->alloc - 1)];
+		free(r->at);
+		r->at = at;
+		r->alloc = alloc;
+		r->head = 0;
+	}
+	r->at[(r->head + r->nr++) & (r->alloc - 1)] = i;
+}
+
+static uint32_t ring_pop(struct index_ring *r)
+{
+	uint32_t i = r->at[r->head];
+
+	r->head = (r->head + 1) & (r->alloc - 1);
+	r->nr--;
+	return i;
+}
 
 enum hook { H_EVENT, H_PLACEMENT, H_LATENCY, H_SWITCH, H_RUNNABLE, H_CPU_IDLE, H_CPU_UNKNOWN, H__NR };
 
@@ -62,9 +102,14 @@ struct model_priv {
 	bool started;
 	bool implied;			/* handle_switch() is applying an implied switch */
 	int cpu_limit;			/* CPU numbers at or above it do not exist in the trace */
-	/* dead tasks not folded yet, oldest death first (a ring; see fold_one()) */
-	struct sl_task **dead;
-	size_t dead_head, nr_dead, dead_alloc;	/* dead_alloc: a power of two */
+	/*
+	 * dead tasks not folded yet, oldest death first, by index in m->tasks
+	 * (a ring; see fold_one()): a task keeps its index until it is folded
+	 */
+	struct index_ring dead;
+	/* dead tasks not frozen yet (freeze_one()), by index */
+	struct index_ring to_freeze;
+	uint8_t *pack_buf;		/* sl_task_freeze()'s */
 	size_t keep_dead;		/* SL_KEEP_DEAD_TASKS or --keep-tasks */
 	/* the tasks the event being applied got (get_task()): not folded under it */
 	const struct sl_task *touched[4];
@@ -129,6 +174,16 @@ static uint32_t pid_hash(int32_t pid)
 
 static void hash_insert(struct task_hash *h, struct sl_task *t);
 
+/*
+ * A frozen task's record says ~pid (task_freeze.c): the lookups of the
+ * events never match it, so they cost no test more; the pid table's own
+ * upkeep reads the pid through this.
+ */
+static inline int32_t real_pid(const struct sl_task *t)
+{
+	return t->pid < 0 ? ~t->pid : t->pid;
+}
+
 static void hash_grow(struct task_hash *h)
 {
 	struct task_hash old = *h;
@@ -149,20 +204,37 @@ static void hash_insert(struct task_hash *h, struct sl_task *t)
 		hash_grow(h);
 	uint32_t mask = h->nr_slots - 1;
 
-	for (uint32_t i = pid_hash(t->pid) & mask;; i = (i + 1) & mask) {
+	for (uint32_t i = pid_hash(real_pid(t)) & mask;; i = (i + 1) & mask) {
 		if (!h->slots[i]) {
 			h->slots[i] = t;
 			h->nr++;
 			return;
 		}
-		if (h->slots[i]->pid == t->pid) {
+		if (real_pid(h->slots[i]) == real_pid(t)) {
 			h->slots[i] = t;
 			return;
 		}
 	}
 }
 
-struct sl_task *sl_model_task(const struct sl_model *m, int32_t pid)
+static struct sl_task *thaw(struct sl_model *m, struct sl_task *f, bool requeue);
+
+/* pid's frozen task, thawed; NULL none (the lookup found no task alive or dead of pid) */
+static __attribute__((noinline)) struct sl_task *thaw_pid(const struct sl_model *m, int32_t pid)
+{
+	const struct task_hash *h = &priv_of(m)->hash;
+	uint32_t mask = h->nr_slots - 1;
+
+	if (!m->kept_copy || pid < 0)
+		return NULL;	/* none frozen yet */
+	for (uint32_t i = pid_hash(pid) & mask; h->slots[i]; i = (i + 1) & mask)
+		if (h->slots[i]->pid == ~pid)
+			return thaw((struct sl_model *)m, h->slots[i], true);
+	return NULL;
+}
+
+/* Inline: get_task() asks it for every event or two */
+static inline struct sl_task *lookup(const struct sl_model *m, int32_t pid)
 {
 	const struct task_hash *h = &priv_of(m)->hash;
 	uint32_t mask = h->nr_slots - 1;
@@ -170,7 +242,24 @@ struct sl_task *sl_model_task(const struct sl_model *m, int32_t pid)
 	for (uint32_t i = pid_hash(pid) & mask; h->slots[i]; i = (i + 1) & mask)
 		if (h->slots[i]->pid == pid)
 			return h->slots[i];
-	return NULL;
+	return thaw_pid(m, pid);
+}
+
+struct sl_task *sl_model_task(const struct sl_model *m, int32_t pid)
+{
+	return lookup(m, pid);
+}
+
+/* The pid table's entry of old (if it is there) becomes new. */
+static void hash_replace(struct task_hash *h, const struct sl_task *old, struct sl_task *new)
+{
+	uint32_t mask = h->nr_slots - 1;
+
+	for (uint32_t i = pid_hash(real_pid(old)) & mask; h->slots[i]; i = (i + 1) & mask)
+		if (h->slots[i] == old) {
+			h->slots[i] = new;
+			return;
+		}
 }
 
 /* Take t out of the pid table, if it is the entry for its pid (backward-shift deletion). */
@@ -178,11 +267,11 @@ static void hash_remove(struct task_hash *h, const struct sl_task *t)
 {
 	uint32_t mask = h->nr_slots - 1, i, j;
 
-	for (i = pid_hash(t->pid) & mask; h->slots[i] != t; i = (i + 1) & mask)
+	for (i = pid_hash(real_pid(t)) & mask; h->slots[i] != t; i = (i + 1) & mask)
 		if (!h->slots[i])
 			return;
 	for (j = (i + 1) & mask; h->slots[j]; j = (j + 1) & mask) {
-		uint32_t home = pid_hash(h->slots[j]->pid) & mask;
+		uint32_t home = pid_hash(real_pid(h->slots[j])) & mask;
 
 		/* the entry at j may move to the hole at i if its home is not in (i, j] */
 		if (((j - home) & mask) >= ((j - i) & mask)) {
@@ -194,26 +283,127 @@ static void hash_remove(struct task_hash *h, const struct sl_task *t)
 	h->nr--;
 }
 
+/* Dead task t waits to be frozen (freeze_one()), once in the queue. */
+static void queue_freeze(struct model_priv *p, struct sl_task *t)
+{
+	if (t->freeze_queued)
+		return;
+	ring_push(&p->to_freeze, t->index);
+	t->freeze_queued = true;
+}
+
 /* t has died: it waits on the dead queue, to be folded past keep_dead. */
 static void task_died(struct sl_model *m, struct sl_task *t)
 {
 	struct model_priv *p = priv_of(m);
 
+	queue_freeze(p, t);
 	if (t->dead_queued)
 		return;
-	if (p->nr_dead == p->dead_alloc) {
-		size_t alloc = p->dead_alloc ? 2 * p->dead_alloc : 1024;
-		struct sl_task **ring = xcalloc(alloc, sizeof(*ring));
-
-		for (size_t i = 0; i < p->nr_dead; i++)
-			ring[i] = p->dead[(p->dead_head + i) & (p->dead_alloc - 1)];
-		free(p->dead);
-		p->dead = ring;
-		p->dead_alloc = alloc;
-		p->dead_head = 0;
-	}
-	p->dead[(p->dead_head + p->nr_dead++) & (p->dead_alloc - 1)] = t;
+	ring_push(&p->dead, t->index);
 	t->dead_queued = true;
+}
+
+/* --- frozen dead tasks (task_freeze.c) --- */
+
+static void freeze_room(struct sl_model *m)
+{
+	struct model_priv *p = priv_of(m);
+
+	if (m->kept_copy)
+		return;
+	m->task_size = sizeof(struct sl_task) + p->task_priv_size;
+	m->kept_copy = xcalloc(1, m->task_size);
+	p->pack_buf = xmalloc(m->task_size / 8 * 20 + 10);
+}
+
+/*
+ * Frozen task f (in m->tasks and the pid table) becomes the task it was
+ * again; requeue: frozen again once nothing refers to it, if still dead
+ * (not for one about to be folded).
+ */
+static struct sl_task *thaw(struct sl_model *m, struct sl_task *f, bool requeue)
+{
+	struct model_priv *p = priv_of(m);
+	struct sl_task *t = xmalloc(m->task_size);
+
+	sl_task_unpack(f, t, m->task_size);
+	m->tasks[t->index] = t;
+	hash_replace(&p->hash, f, t);
+	if (m->kept_copy_of == f)
+		m->kept_copy_of = NULL;
+	free(f);
+	if (requeue && t->state == SL_TASK_DEAD)
+		queue_freeze(p, t);
+	return t;
+}
+
+struct sl_task *sl_kept_task_thaw(const struct sl_model *m, uint32_t i)
+{
+	return thaw((struct sl_model *)m, m->tasks[i], true);
+}
+
+static bool task_in_use(struct sl_model *m, const struct sl_task *t);
+
+/*
+ * Freeze the oldest dead task nothing refers to (the test of folding):
+ * at most two looks per new task, as fold_one().  One still referred to
+ * goes to the end of the queue; one that came back to life leaves it.
+ */
+static void freeze_one(struct sl_model *m)
+{
+	struct model_priv *p = priv_of(m);
+
+	for (int tries = 0; tries < 2 && p->to_freeze.nr; tries++) {
+		uint32_t i = ring_pop(&p->to_freeze);
+		struct sl_task *t = i < m->nr_tasks ? m->tasks[i] : NULL;
+		struct sl_task *f;
+
+		if (!t || t->frozen)
+			continue;
+		t->freeze_queued = false;	/* (an index folded and reused: another task's, or stale) */
+		if (t->state != SL_TASK_DEAD)
+			continue;
+		if (task_in_use(m, t)) {
+			queue_freeze(p, t);
+			continue;
+		}
+		freeze_room(m);
+		f = sl_task_freeze(t, m->task_size, p->pack_buf);
+		m->tasks[i] = f;
+		hash_replace(&p->hash, t, f);
+		free(t);
+	}
+}
+
+/*
+ * Free the frozen tasks and what they own (the analyzers' fold_task
+ * frees what a slot holds, as when a task is folded); their places in
+ * m->tasks get the zeroed scratch copy, for the analyzers' destroy.
+ */
+static void free_frozen(struct sl_model *m)
+{
+	if (!m->kept_copy)
+		return;
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		struct sl_task *f = m->tasks[i];
+
+		if (!f || !f->frozen)
+			continue;
+		sl_task_unpack(f, m->kept_copy, m->task_size);
+		for (int k = 0; k < m->nr_analyzers; k++) {
+			struct sl_analyzer *a = m->analyzers[k];
+
+			if (a->ops->fold_task)
+				a->ops->fold_task(a, m, m->kept_copy);
+		}
+		sl_hist_free(&m->kept_copy->latency);
+		sl_aff_task_free(m->kept_copy);
+		free(f);
+		m->tasks[i] = m->kept_copy;
+	}
+	memset(m->kept_copy, 0, m->task_size);
+	m->kept_copy_of = NULL;
 }
 
 /* Does anything still refer to dead task t: the model, or an analyzer? */
@@ -257,12 +447,12 @@ static int64_t fold_one(struct sl_model *m)
 {
 	struct model_priv *p = priv_of(m);
 
-	for (int tries = 0; tries < 2 && p->nr_dead > p->keep_dead; tries++) {
-		struct sl_task *t = p->dead[p->dead_head];
-		uint32_t index;
+	for (int tries = 0; tries < 2 && p->dead.nr > p->keep_dead; tries++) {
+		uint32_t index = ring_pop(&p->dead);
+		struct sl_task *t = m->tasks[index];
 
-		p->dead_head = (p->dead_head + 1) & (p->dead_alloc - 1);
-		p->nr_dead--;
+		if (t->frozen)
+			t = thaw(m, t, false);	/* to be folded: not queued to freeze again */
 		t->dead_queued = false;
 		if (t->state != SL_TASK_DEAD)
 			continue;
@@ -292,7 +482,11 @@ static struct sl_task *new_task(struct sl_model *m, int32_t pid)
 {
 	struct model_priv *p = priv_of(m);
 	int64_t slot = fold_one(m);
-	struct sl_task *t = xcalloc(1, sizeof(*t) + p->task_priv_size);
+	struct sl_task *t;
+
+	if (p->dead.nr > FREEZE_AFTER)
+		freeze_one(m);
+	t = xcalloc(1, sizeof(*t) + p->task_priv_size);
 
 	t->pid = pid;
 	t->serial = ++m->tasks_seen;
@@ -341,7 +535,7 @@ static struct sl_task *get_task(struct sl_model *m, int32_t pid, uint32_t comm, 
 
 	if (pid <= 0)
 		return NULL;
-	t = sl_model_task(m, pid);
+	t = lookup(m, pid);
 	if (!t)
 		t = new_task(m, pid);
 	if (p->nr_touched < 4)
@@ -1860,13 +2054,15 @@ void sl_model_finish(struct sl_model *m)
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
 		struct sl_task *t = m->tasks[i];
 
+		if (t->frozen)
+			continue;	/* dead */
 		if (t->state == SL_TASK_QUEUED || t->state == SL_TASK_PENDING ||
 		    t->state == SL_TASK_WAKING)
 			end_wait(m, t, end);
 	}
 	sl_series_finish(&m->latency_series, m->cfg->to_set && m->cfg->to_ns < end ? m->cfg->to_ns : end);
 	for (uint32_t i = 0; i < m->nr_tasks; i++)
-		sl_class_take_task(m, m->tasks[i]);
+		sl_class_take_task(m, sl_kept_task(m, i));
 	FOR_EACH_ANALYZER(m, a)
 		if (a->ops->finish)
 			a->ops->finish(a, m);
@@ -1996,6 +2192,7 @@ void sl_model_free(struct sl_model *m)
 		return;
 	p = priv_of(m);
 	sl_json_lists_free(m);		/* before the analyzers whose state they read */
+	free_frozen(m);
 	for (int i = 0; i < m->nr_analyzers; i++) {
 		struct sl_analyzer *a = m->analyzers[i];
 
@@ -2006,6 +2203,8 @@ void sl_model_free(struct sl_model *m)
 	}
 	free(m->analyzers);
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		if (m->tasks[i] == m->kept_copy)
+			continue;	/* a frozen one's: free_frozen() */
 		sl_hist_free(&m->tasks[i]->latency);
 		sl_aff_task_free(m->tasks[i]);
 		free(m->tasks[i]);
@@ -2014,7 +2213,10 @@ void sl_model_free(struct sl_model *m)
 	sl_ctx_free(m);
 	free(m->tasks);
 	sl_fold_free(m);
-	free(p->dead);
+	free(p->dead.at);
+	free(p->to_freeze.at);
+	free(m->kept_copy);
+	free(p->pack_buf);
 	for (int i = 0; i < m->nr_cpus; i++)
 		sl_hist_free(&m->cpus[i].latency);
 	free(m->cpus);

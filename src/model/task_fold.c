@@ -87,7 +87,7 @@ void sl_class_sources(const struct sl_model *m, uint64_t n[3])
 	for (int s = 0; s < 3; s++)
 		n[s] = m->folded_class_source[s];
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		const struct sl_task *t = m->tasks[i];
+		const struct sl_task *t = sl_kept_task(m, i);
 		enum sl_class_source source;
 
 		if (!t || !sl_task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))

@@ -595,7 +595,7 @@ static void process_tree(struct sl_pftrace *w, const struct sl_model *m)
 	pb_uint(&w->pkt, PKT_TIMESTAMP, m->first_ts);
 	pt = pb_begin(&w->pkt, PKT_PROCESS_TREE);
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		const struct sl_task *t = m->tasks[i];
+		const struct sl_task *t = sl_kept_task(m, i);
 		size_t p;
 
 		if (t->pid <= 0)

@@ -428,7 +428,7 @@ static cJSON *task_next(void *ctx)
 	struct sl_model *m = at->m;
 
 	for (; at->i < m->nr_tasks; at->i++) {
-		const struct sl_task *t = m->tasks[at->i];
+		const struct sl_task *t = sl_kept_task(m, at->i);
 
 		if (!sl_task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
 			continue;
@@ -521,6 +521,7 @@ static const struct sl_model *sort_model;	/* for the comparisons (qsort has no c
 static int task_by_comm(const void *x, const void *y)
 {
 	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	/* a frozen task has its comm too (sl_kept_task()) */
 	uint32_t ca = sort_model->tasks[a]->comm, cb = sort_model->tasks[b]->comm;
 
 	return ca != cb ? (ca < cb ? -1 : 1) : (a > b) - (a < b);
@@ -548,7 +549,7 @@ static cJSON *comm_next(void *ctx)
 
 		sl_hist_init(&h);
 		for (; at->t < at->nr_tasks && m->tasks[at->tasks[at->t]]->comm == id; at->t++) {
-			sl_hist_merge(&h, &m->tasks[at->tasks[at->t]]->latency);
+			sl_hist_merge(&h, &sl_kept_task(m, at->tasks[at->t])->latency);
 			ntasks++;
 		}
 		for (; at->f < at->nr_folded && m->folded[at->folded[at->f]].comm == id; at->f++) {
@@ -586,7 +587,7 @@ static void comms_json(struct sl_model *m, cJSON *root)
 	at->m = m;
 	at->tasks = xmalloc(((size_t)m->nr_tasks + 1) * sizeof(*at->tasks));
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
-		const struct sl_task *t = m->tasks[i];
+		const struct sl_task *t = sl_kept_task(m, i);
 
 		if (sl_task_active(t) && sl_filter_task(m->cfg, m->strtab, t))
 			at->tasks[at->nr_tasks++] = i;

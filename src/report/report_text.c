@@ -663,9 +663,13 @@ static void cpus_section(struct sl_report *r, struct sl_model *m)
 		      "    the latencies that end there are lower bounds\n", r->out);
 }
 
-/* A task and its p99, computed once: a percentile walks the histogram. */
+/*
+ * A task (its index: a frozen dead task is read through sl_kept_task())
+ * and its p99, computed once: a percentile walks the histogram.
+ */
 struct task_p99 {
-	const struct sl_task *t;
+	uint32_t i;
+	int32_t pid;
 	uint64_t p99;
 };
 
@@ -675,7 +679,7 @@ static int by_p99_desc(const void *a, const void *b)
 
 	if (x->p99 != y->p99)
 		return x->p99 < y->p99 ? 1 : -1;
-	return x->t->pid - y->t->pid;
+	return x->pid - y->pid;
 }
 
 /* Which of the tasks shown have lower-bound samples, and how many of theirs. */
@@ -687,7 +691,7 @@ static void inferred_tasks(struct sl_report *r, struct sl_model *m,
 	int col = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		const struct sl_task *t = list[i].t;
+		const struct sl_task *t = sl_kept_task(m, list[i].i);
 		char item[64];
 		int len;
 
@@ -759,9 +763,12 @@ static void tasks_section(struct sl_report *r, struct sl_model *m)
 	char b[T__NR][64];
 	const char *cells[T__NR];
 
-	for (uint32_t i = 0; i < m->nr_tasks; i++)
-		if (m->tasks[i]->latency.count && sl_filter_task(m->cfg, m->strtab, m->tasks[i]))
-			list[n++] = (struct task_p99){ m->tasks[i], sl_hist_percentile(&m->tasks[i]->latency, 99) };
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		const struct sl_task *t = sl_kept_task(m, i);
+
+		if (t->latency.count && sl_filter_task(m->cfg, m->strtab, t))
+			list[n++] = (struct task_p99){ i, t->pid, sl_hist_percentile(&t->latency, 99) };
+	}
 	if (!n) {
 		free(list);
 		if (m->tasks_folded)
@@ -782,7 +789,7 @@ static void tasks_section(struct sl_report *r, struct sl_model *m)
 	sl_cols_row(r, 2, cols, T__NR, mask, NULL);
 	shown = listed(r, n);
 	for (size_t i = 0; i < shown; i++) {
-		const struct sl_task *t = list[i].t;
+		const struct sl_task *t = sl_kept_task(m, list[i].i);
 
 		sl_task_label(b[T_TASK], sizeof(b[0]), sl_task_comm(m, t), t->pid, cols[T_TASK].width);
 		snprintf(b[T_WAKEUPS], sizeof(b[0]), "%" PRIu64, t->latency.count);

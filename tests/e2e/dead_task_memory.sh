@@ -4,9 +4,11 @@
 # against the budget in bench/README.md ("Memory per kept dead task"): a
 # change that costs more than the budget + 10% fails here and prints its
 # figures (issue 31: 65536 kept dead tasks, the default, in 20 MiB).
-# Measured as growth: tests/forkchurn.py with 2000 and 20000 forks (a
+# Measured as growth: tests/forkchurn.py with 12000 and 30000 forks (a
 # task each, every one dead and kept: below --keep-tasks' 65536), the
-# difference of the peaks over the 18000 tasks added.  dhat counts the
+# difference of the peaks over the 18000 tasks added.  (The model packs
+# dead tasks once more than 1024 are kept, model.c: below some 10000 the
+# peak is the 1024 full ones, not the end.)  dhat counts the
 # bytes asked of malloc, not the allocator's own: the same on any machine
 # and any load, not a timing.  The release build (build/rel), one thread
 # (the reader thread's hand-over buffers would add to the peak by timing).
@@ -35,19 +37,19 @@ gmax() {
 	rm -f "$TMP/fc.txt"
 }
 
-small=$(gmax 2000)
-large=$(gmax 20000)
+small=$(gmax 12000)
+large=$(gmax 30000)
 case "$small$large" in
-*x*|'') fail "both analyses ran under dhat (2000: '$small', 20000: '$large')"; exit 0 ;;
+*x*|'') fail "both analyses ran under dhat (12000: '$small', 30000: '$large')"; exit 0 ;;
 esac
-expect_eq "every dead task kept and counted (20000 + 1 tasks, none folded)" \
-	"$(grep -c '^  context .*(20001 tasks, 0 unknown)' "$TMP/out20000")/$(grep -c 'folded' "$TMP/out20000")" "1/0"
+expect_eq "every dead task kept and counted (30000 + 1 tasks, none folded)" \
+	"$(grep -c '^  context .*(30001 tasks, 0 unknown)' "$TMP/out30000")/$(grep -c 'folded' "$TMP/out30000")" "1/0"
 
 per=$(( (large - small) / 18000 ))
 b=$(budget dead_task_bytes)
 if [ -z "$b" ]; then fail "$BUDGETS has a budget for dead_task_bytes"; exit 0; fi
 lim=$(( b + b / 10 ))
-msg="dead_task_bytes: $per (heap peak $small -> $large bytes, 2000 -> 20000 forks; budget $b, fails above $lim)"
+msg="dead_task_bytes: $per (heap peak $small -> $large bytes, 12000 -> 30000 forks; budget $b, fails above $lim)"
 echo "# $msg"
 if [ "$per" -le "$lim" ]; then pass "$msg"
 else fail "$msg" "$(( (100 * per + b / 2) / b - 100 ))% over its budget: a change that needs it raises the budget in bench/README.md and says why in its commit"; fi
