@@ -73,8 +73,9 @@
  * competes with every other (the trace does not show groups), and with
  * them a group entity weighs its group's whole weight on each CPU (the
  * kernel splits it by load, as shares.c does), its slice is the base
- * slice, 16 entities per level are told apart, R's path is cut to 8
- * levels, and the start of a run walks the runqueue; the
+ * slice, 16 group entities per level are told apart, R's path is cut to
+ * 8 levels, and of the tasks queued when a run starts the 64 oldest
+ * join its levels (later ones as they come); the
  * EEVDF formula is the SPEC's bound, not the kernel's lag and deadline
  * bookkeeping; a local_timer_entry is any hrtimer interrupt, so a late
  * preemption after a non-tick timer counts as at the tick; when a run has
@@ -103,8 +104,9 @@ _Static_assert(LP_LISTED <= 32, "since_set and until_set have a bit per listed w
 #define LP_TICKS		64		/* ticks kept per CPU: a late run counts up to them */
 #define LP_LATE_TICKS		8		/* of them, kept with a late run (its times) */
 #define LP_LEVELS		8		/* group levels of a run judged (the top ones) */
-#define LP_ENTS			16		/* competing entities told apart per level */
+#define LP_ENTS			16		/* competing group entities told apart per level */
 #define LP_GROUP_ENT		(1u << 31)	/* an entity id: a group's, else a task's pid */
+#define LP_START_JOIN		64		/* waiters queued at a run's start that join its levels */
 
 /*
  * One level of the group hierarchy a watched run's task R is in, when the
@@ -116,10 +118,11 @@ struct lp_level {
 	uint32_t group;			/* whose runqueue: a group id, 0 the root */
 	uint32_t w_r;			/* the weight of R's entity here */
 	uint32_t max_w;			/* the heaviest competing entity */
-	uint32_t nr;			/* competing entities (beyond LP_ENTS: each waiter new) */
+	uint32_t nr;			/* competing entities (past LP_ENTS groups: each waiter new) */
 	uint64_t sum_w;			/* their weights */
 	uint64_t tc;			/* the first instant one of them waited (valid: nr) */
-	uint32_t ent[LP_ENTS];		/* their ids (LP_GROUP_ENT | group, or a pid) */
+	uint32_t nr_groups;		/* of them groups' entities, told apart by ent[] */
+	uint32_t ent[LP_ENTS];		/* their ids (LP_GROUP_ENT | group) */
 };
 
 /*
@@ -480,11 +483,17 @@ static int join_level(const struct sl_model *m, struct lp_cpu *c, const struct s
 
 			if (lv->group != g)
 				continue;
-			for (uint32_t e = 0; e < MIN(lv->nr, LP_ENTS); e++)
-				if (lv->ent[e] == id)
-					return i;
-			if (lv->nr < LP_ENTS)
-				lv->ent[lv->nr] = id;
+			/*
+			 * a task joins a run once (add_waiter): only a group's
+			 * entity, met again through another of its tasks, is looked up
+			 */
+			if (id & LP_GROUP_ENT) {
+				for (uint32_t e = 0; e < lv->nr_groups; e++)
+					if (lv->ent[e] == id)
+						return i;
+				if (lv->nr_groups < LP_ENTS)
+					lv->ent[lv->nr_groups++] = id;
+			}
 			if (!lv->nr++)
 				lv->tc = ts;
 			lv->sum_w += weight;
@@ -848,8 +857,9 @@ static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu 
 /*
  * A run judged per group entity starts: R's levels, and the fair tasks
  * queued already join them, oldest first (the listed ones are the
- * oldest: old[]).  A walk of the runqueue, on traces with recorded
- * groups only.
+ * oldest: old[]), the LP_START_JOIN oldest only: a walk of the whole
+ * runqueue at every switch made a recorded hackbench (720 tasks in one
+ * autogroup, hundreds queued) half again as long to analyze.
  */
 static __attribute__((noinline)) void start_grouped(struct sl_model *m, struct sl_analyzer *a,
 						     struct lp_cpu *c, struct sl_task *r, uint64_t ts)
@@ -858,7 +868,8 @@ static __attribute__((noinline)) void start_grouped(struct sl_model *m, struct s
 
 	start_levels(m, c, r);
 	c->rep_set = 0;
-	for (struct sl_task *q = c->fq_tail; q; q = ((struct lp_task *)sl_task_priv(m, a, q))->fq_prev) {
+	for (struct sl_task *q = c->fq_tail; q && k < LP_START_JOIN;
+	     q = ((struct lp_task *)sl_task_priv(m, a, q))->fq_prev) {
 		if (q == r)
 			continue;
 		join_listed(m, c, q, ts, k < c->nr_listed && c->listed[k] == q ? (int)k : -1);
