@@ -117,7 +117,7 @@ struct text_reader {
 	uint64_t events_since_max;	/* the events after it */
 	uint64_t max_since_max;		/* the latest time of those */
 	uint64_t prev_ts;		/* of the event line before */
-	int32_t prev_cpu;		/* of the event line before, -1 none */
+	int32_t prev_cpu;		/* of the event line before (cpu_runs > 0: there was one) */
 	struct text_cpu_order {
 		uint64_t last_ts;	/* its last event's time, if seen */
 		bool seen;
