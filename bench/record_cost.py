@@ -7,6 +7,11 @@ nothing of schedlint's own reading - and prints one JSON object: the
 events, and the recorder's runs (a run: from a sched_switch onto a CPU to
 the sched_switch off it), over the whole trace and while the workload ran.
 
+A schedlint recording ends its events at the "schedlint: events
+stopped" marker (its last sweeps follow with the events disabled):
+what follows it is not read, and runs still open end at the last event
+before it, as analyze ends them.
+
 The recorder's tasks: --marker, the task that wrote the schedlint
 workload marker ("schedlint: workload pid=..."), which is schedlint
 record itself; or --pid PID (repeatable) and/or --comm COMM (its tasks
@@ -63,6 +68,10 @@ def main():
         m = LINE.match(line)
         if not m:
             continue
+        if 'schedlint: events stopped' in m['rest']:
+            # record's last sweeps follow, with its events disabled: the
+            # trace's events end before this marker, runs open there too
+            break
         events += 1
         ts = float(m['ts'])
         cpu = int(m['cpu'])

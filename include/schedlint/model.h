@@ -335,6 +335,16 @@ struct sl_switch_info {
 #define SL_MARKER_AFFINITY	"schedlint: affinity "
 
 /*
+ * schedlint record stopped recording events here: what follows are its
+ * last sweeps (affinity, policies and groups of every task still there),
+ * read with the instance's events disabled so that their cost is not in
+ * the trace.  The trace's events end at the last one before this marker
+ * (last_ts, once the model is finished), and the markers after it apply
+ * from then.
+ */
+#define SL_MARKER_STOPPED	"schedlint: events stopped"
+
+/*
  * Dead tasks the model keeps one by one, by default (analyze
  * --keep-tasks=N).  Past them, the oldest dead task nothing refers to
  * any more (no wakeup, finding or analyzer state open on it) is folded:
@@ -394,7 +404,8 @@ struct sl_model {
 	/* the folded tasks listed (active, in the filters), by enum sl_class_source */
 	uint64_t folded_class_source[3];
 
-	uint64_t first_ts, last_ts;	/* of all events */
+	uint64_t first_ts, last_ts;	/* of all events (finished: up to SL_MARKER_STOPPED) */
+	uint64_t events_end;		/* the last event before SL_MARKER_STOPPED, 0 none */
 	bool stopped_at_to;		/* reading ended at an event past --to: the trace goes on */
 	uint64_t now;			/* the latest event time (monotonic) */
 	uint64_t nr_events;		/* events fed (excluding lost markers) */

@@ -944,7 +944,15 @@ static void affinity_watch(struct record *rec, size_t max)
 		warn_msg("record: cannot write a task's policy and group to trace_marker");
 }
 
-/* While tracing still runs: the last re-reads, then every task still there. */
+/*
+ * The last re-reads while the events are still recorded, then every task
+ * still there - with the events stopped: tracing off, the instance's
+ * events disabled, tracing on again for the markers alone, after
+ * SL_MARKER_STOPPED (analyze ends the trace's events before it and
+ * applies what follows from there).  The sweeps, 1.5-3 ms of /proc for a
+ * hundred tasks, are then not in the trace.  Where the events cannot be
+ * disabled, tracing goes on and the sweeps are recorded, as before.
+ */
 static void affinity_end(struct record *rec, struct sl_error *err)
 {
 	struct sl_rec_task *tasks;
@@ -954,6 +962,14 @@ static void affinity_end(struct record *rec, struct sl_error *err)
 		return;		/* the recording failed already */
 	read_watch(rec);
 	affinity_watch(rec, SIZE_MAX);
+	sl_tracefs_tracing_on(&rec->tfs, false);
+	if (!sl_tracefs_events_off(&rec->tfs)) {
+		if (sl_tracefs_tracing_on(&rec->tfs, true) ||
+		    sl_tracefs_marker(&rec->tfs, SL_MARKER_STOPPED))
+			warn_msg("record: cannot write the end of the events to trace_marker");
+	} else {
+		sl_tracefs_tracing_on(&rec->tfs, true);
+	}
 	/* one list of the tasks for both: listing /proc is half of a sweep's cost */
 	nr = sl_rec_list_tasks("/proc", &tasks);
 	if (nr < 0 || sl_rec_affinity_sweep_tasks(rec->aff, tasks, (size_t)nr, write_marker, rec))

@@ -1771,7 +1771,19 @@ static void handle_marker(struct sl_model *m, const struct sl_event *ev)
 	const char *end, *from;
 	char spec[4096];
 	int *dom, nr_cpus, nr_domains;
+	/* after SL_MARKER_STOPPED, record's last sweeps: they hold at the events' end */
+	uint64_t ts = m->events_end && ev->ts > m->events_end ? m->events_end : ev->ts;
 
+	if (!strcmp(text, SL_MARKER_STOPPED)) {
+		/* each CPU's last event so far (this marker's is not counted yet) */
+		uint64_t last = m->first_ts;
+
+		for (int cpu = 0; cpu < m->nr_cpus; cpu++)
+			last = MAX(last, m->cpus[cpu].last_event_ts);
+		if (!m->events_end)
+			m->events_end = last;
+		return;
+	}
 	if (!strncmp(text, SL_MARKER_RECORDER, strlen(SL_MARKER_RECORDER))) {
 		long pid = strtol(text + strlen(SL_MARKER_RECORDER), NULL, 10);
 
@@ -1790,14 +1802,14 @@ static void handle_marker(struct sl_model *m, const struct sl_event *ev)
 		return;
 	}
 	if (!strncmp(text, SL_MARKER_AFFINITY, strlen(SL_MARKER_AFFINITY))) {
-		affinity_marker(m, text + strlen(SL_MARKER_AFFINITY), ev->ts);
+		affinity_marker(m, text + strlen(SL_MARKER_AFFINITY), ts);
 		return;
 	}
 	if (!strncmp(text, SL_MARKER_SCHED, strlen(SL_MARKER_SCHED))) {
-		sched_marker(m, text + strlen(SL_MARKER_SCHED), ev->ts);
+		sched_marker(m, text + strlen(SL_MARKER_SCHED), ts);
 		return;
 	}
-	if (sl_ctx_marker(m, text, ev->ts))
+	if (sl_ctx_marker(m, text, ts))
 		return;
 	if (strncmp(text, SL_MARKER_LLC, prefix) || m->cfg->llc_spec || m->nr_llc_cpus)
 		return;
@@ -2032,7 +2044,12 @@ void sl_model_finish(struct sl_model *m)
 {
 	struct model_priv *p = priv_of(m);
 	struct sl_analyzer *a;
-	uint64_t end = m->last_ts;
+	uint64_t end;
+
+	/* record's last sweeps came after its events: the trace ends with those */
+	if (m->events_end && m->events_end < m->last_ts)
+		m->last_ts = m->now = m->events_end;
+	end = m->last_ts;
 
 	/* a reader may know of losses no marker carries (tracefs text's overrun) */
 	if (m->info && m->info->lost_events > m->lost_events)

@@ -440,6 +440,13 @@ int sl_tracefs_tracing_on(struct sl_tracefs *t, bool on)
 	return (on ? tracefs_trace_on(t->instance) : tracefs_trace_off(t->instance)) < 0 ? -EIO : 0;
 }
 
+int sl_tracefs_events_off(struct sl_tracefs *t)
+{
+	if (!t->instance)
+		return -EINVAL;
+	return tracefs_event_disable(t->instance, NULL, NULL) < 0 ? (errno ? -errno : -EIO) : 0;
+}
+
 int sl_tracefs_marker(struct sl_tracefs *t, const char *text)
 {
 	if (tracefs_instance_file_write(t->instance, "trace_marker", text) < 0)

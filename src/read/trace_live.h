@@ -79,6 +79,8 @@ int sl_tracefs_filter(struct sl_tracefs *t, const char *system, const char *even
 		      const char *filter);
 
 int sl_tracefs_tracing_on(struct sl_tracefs *t, bool on);
+/* Disable every event of the instance (trace_marker still writes); -errno. */
+int sl_tracefs_events_off(struct sl_tracefs *t);
 
 /* Write text to our instance's trace_marker (an ftrace print event). */
 int sl_tracefs_marker(struct sl_tracefs *t, const char *text);

@@ -91,6 +91,22 @@ switches=$(trace-cmd report "$TMP/pipe.dat" 2>/dev/null | grep -c ' sched_switch
 if [ "$switches" -ge 1000 ]; then pass "pipe: trace-cmd report reads $switches sched_switch"
 else fail "pipe: trace-cmd report reads >= 1000 sched_switch" "got $switches; $(cat "$TMP/err")"; fi
 same_counts "pipe" "$TMP/pipe.dat"
+# The last sweeps come after "schedlint: events stopped", read with the
+# events disabled (issue 36): nothing but markers after it, and analyze
+# ends the trace at the last event before it.
+trace-cmd report -t "$TMP/pipe.dat" 2>/dev/null | python3 -c '
+import re, sys
+lines = [l for l in sys.stdin if re.match(r"\s*\S.*\[\d+\]\s+\d+\.\d+:", l)]
+i = next((k for k, l in enumerate(lines) if "schedlint: events stopped" in l), None)
+if i is None:
+    print("no marker")
+else:
+    t = re.search(r"\]\s+(\d+)\.(\d+):", lines[i - 1])
+    print(sum(1 for l in lines[i + 1:] if "tracing_mark_write" not in l),
+          int(t[1]) * 10**9 + int(t[2].ljust(9, "0")))' > "$TMP/stop"
+"$SCHEDLINT" analyze --json "$TMP/pipe.dat" > "$TMP/pipe.json" 2>/dev/null
+expect_eq "pipe: after the events-stopped marker only markers; analyze's end is the event before it" \
+	"$(cat "$TMP/stop")" "0 $(json "$TMP/pipe.json" 'd["trace"]["last_ns"]')"
 # The marker is written before any event is enabled: it is the first event
 # of its CPU (under load another CPU's first event may sort before it).
 "$SCHEDLINT" dump "$TMP/pipe.dat" > "$TMP/pipe.dump"

@@ -382,6 +382,33 @@ static void test_sweep_splits_markers(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * record's last sweeps come after "schedlint: events stopped", with its
+ * events disabled: the trace ends at the last event before that marker
+ * (not at the sweeps' markers, milliseconds later), and what the sweeps
+ * say holds from then.
+ */
+static void test_sweep_after_events_stopped(void **state)
+{
+	struct fixture f;
+	char b[64];
+
+	setup(&f);
+	marker(&f, 1000, "schedlint: affinity 100=0-3");
+	switch_ev(&f, 2000, 0, 0, "swapper/0", SL_PREV_RUNNABLE, 100, "sh");
+	switch_ev(&f, 2500, 1, 0, "swapper/1", SL_PREV_RUNNABLE, 101, "dd");
+	marker(&f, 9000, SL_MARKER_STOPPED);
+	marker(&f, 12000, "schedlint: affinity 100=2");
+	sl_model_finish(f.m);
+	/* the events' end: cpu1's switch, the last event before the marker */
+	assert_int_equal(f.m->events_end, 2500);
+	assert_int_equal(f.m->last_ts, 2500);
+	/* the sweep's mask holds at that end, the one before just before it */
+	assert_string_equal(allowed(&f, 100, 2500, b, sizeof(b)), "2");
+	assert_string_equal(allowed(&f, 100, 2499, b, sizeof(b)), "0,1,2,3");
+	fixture_teardown(&f);
+}
+
 /* A CPU list from a mask: runs as ranges, single CPUs alone, a word's edge crossed. */
 static void test_cpulist(void **state)
 {
@@ -490,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_and_rereads),
 		cmocka_unit_test(test_sweep_splits_markers),
 		cmocka_unit_test(test_cpulist),
+		cmocka_unit_test(test_sweep_after_events_stopped),
 		cmocka_unit_test(test_sweep_getaffinity),
 	};
 
