@@ -38,6 +38,12 @@ struct ksym {
 };
 
 #define NO_MOD UINT32_MAX
+/*
+ * While the lines are read (parse_all()), a symbol without a module has
+ * NAME_LEN | its name's length in mod; one with a module has its name
+ * end 2 bytes before the module ("NAME\t[MODULE]").  Offsets stay below.
+ */
+#define NAME_LEN (1u << 31)
 
 struct sl_kallsyms {
 	char *text;		/* names NUL-terminated, moved to its front (keep_names()) */
@@ -48,19 +54,26 @@ struct sl_kallsyms {
 	size_t nr;
 };
 
-static bool is_space(char c)
+/* isspace() in the C locale, by table: it is asked of every byte of 5 MB */
+static const bool space_table[256] = {
+	[' '] = true, ['\t'] = true, ['\n'] = true, ['\v'] = true, ['\f'] = true, ['\r'] = true,
+};
+
+static inline bool is_space(char c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+	return space_table[(unsigned char)c];
 }
 
 /*
  * One line [s, e), no '\n' in it: false when it is not of the plain
- * form.  *keep: tep would register it (not '$' names, not 'a'/'A').
- * With write, the name and the module are NUL-terminated in place.
+ * form.  *keep: tep would register it (not '$' names, not 'a'/'A');
+ * *out: its address and where its name and module start in text (the
+ * text is not written: a line refused later leaves it to tep intact).
  */
-static bool parse_line(char *text, char *s, char *e, bool write, struct ksym *out, bool *keep)
+static bool parse_line(const char *text, const char *s, const char *e, struct ksym *out,
+		       bool *keep)
 {
-	char *p = s, *name, *mod = NULL;
+	const char *p = s, *name, *mod = NULL;
 	uint64_t addr = 0;
 	char type;
 	int n = 0, d;
@@ -79,7 +92,7 @@ static bool parse_line(char *text, char *s, char *e, bool write, struct ksym *ou
 	for (p = name; p < e && !is_space(*p); p++)
 		;
 	if (p < e) {
-		char *m;
+		const char *m;
 
 		/* "\t[MODULE]" and the end of the line */
 		if (e - p < 3 || p[0] != '\t' || p[1] != '[')
@@ -91,13 +104,8 @@ static bool parse_line(char *text, char *s, char *e, bool write, struct ksym *ou
 		mod = p + 2;
 	}
 	*keep = name[0] != '$' && type != 'A' && type != 'a';
-	if (write) {
-		if (mod)
-			e[-1] = '\0';
-		*p = '\0';
-		*out = (struct ksym){ .addr = addr, .name = (uint32_t)(name - text),
-				      .mod = mod ? (uint32_t)(mod - text) : NO_MOD };
-	}
+	*out = (struct ksym){ .addr = addr, .name = (uint32_t)(name - text),
+			      .mod = mod ? (uint32_t)(mod - text) : NAME_LEN | (uint32_t)(p - name) };
 	return true;
 }
 
@@ -202,46 +210,73 @@ void sl_kallsyms_free(struct sl_kallsyms *k)
  * lands before the line being read, and a later line's name stays
  * further into the text (the sort's order of aliases).
  */
+static size_t word_len(const char *s)
+{
+	const char *p = s;
+
+	while (*p && !is_space(*p))
+		p++;
+	return (size_t)(p - s);
+}
+
 static struct ksym keep_names(struct sl_kallsyms *k, struct ksym sym)
 {
-	size_t n = strlen(k->text + sym.name) + 1;
+	bool mod = !(sym.mod & NAME_LEN);
+	size_t n = mod ? sym.mod - 2 - sym.name : sym.mod & ~NAME_LEN;
 
 	memmove(k->text + k->used, k->text + sym.name, n);
+	k->text[k->used + n] = '\0';
 	sym.name = (uint32_t)k->used;
-	k->used += n;
-	if (sym.mod == NO_MOD)
+	k->used += n + 1;
+	if (!mod) {
+		sym.mod = NO_MOD;
 		return sym;
-	if (k->last_mod != NO_MOD && !strcmp(k->text + k->last_mod, k->text + sym.mod)) {
+	}
+	/* "[MODULE]" to the end of the line: the module without its ']' */
+	n = word_len(k->text + sym.mod) - 1;
+	if (k->last_mod != NO_MOD && !strncmp(k->text + k->last_mod, k->text + sym.mod, n) &&
+	    !k->text[k->last_mod + n]) {
 		sym.mod = k->last_mod;
 		return sym;
 	}
-	n = strlen(k->text + sym.mod) + 1;
 	memmove(k->text + k->used, k->text + sym.mod, n);
+	k->text[k->used + n] = '\0';
 	sym.mod = k->last_mod = (uint32_t)k->used;
-	k->used += n;
+	k->used += n + 1;
 	return sym;
 }
 
-/* Each line of text[0, len) to parse_line(); false at the first it refuses. */
-static bool parse_all(struct sl_kallsyms *k, size_t len, bool write)
+/*
+ * Each line of text[0, len) to parse_line(), the symbols tep would keep
+ * into k->syms (room for a symbol a line); false at the first line it
+ * refuses, the text untouched.
+ */
+static bool parse_all(struct sl_kallsyms *k, size_t len)
 {
 	for (char *s = k->text, *end = k->text + len; s < end;) {
 		char *e = memchr(s, '\n', (size_t)(end - s));
-		struct ksym sym;
 		bool keep;
 
 		if (!e)
 			e = end;
 		if (e > s) {
-			if (!parse_line(k->text, s, e, write, &sym, &keep))
+			if (!parse_line(k->text, s, e, &k->syms[k->nr], &keep))
 				return false;
-			if (keep && write)
-				k->syms[k->nr] = keep_names(k, sym);
 			k->nr += keep;
 		}
 		s = e + 1;
 	}
 	return true;
+}
+
+/* Lines of text[0, len): an upper bound of its symbols. */
+static size_t count_lines(const char *text, size_t len)
+{
+	size_t n = 1;
+
+	for (const char *s = text, *end = text + len; (s = memchr(s, '\n', (size_t)(end - s))); s++)
+		n++;
+	return n;
 }
 
 struct sl_kallsyms *sl_kallsyms_load(struct tep_handle *tep, char *text, size_t len, void *owner)
@@ -252,13 +287,16 @@ struct sl_kallsyms *sl_kallsyms_load(struct tep_handle *tep, char *text, size_t 
 	len = strlen(text);		/* tep reads a C string */
 	k->text = text;
 	k->owner = owner;
-	/* first without writing: a refused line leaves the text to tep intact */
-	if (len > UINT32_MAX - 1 || !parse_all(k, len, false))
+	if (len >= NAME_LEN)
 		goto tep;
-	k->syms = xmalloc((k->nr + 1) * sizeof(*k->syms));
-	k->nr = 0;
+	/* one pass reads every line; the text is written only once all were read */
+	k->syms = xmalloc((count_lines(text, len) + 1) * sizeof(*k->syms));
+	if (!parse_all(k, len))
+		goto tep;
 	k->last_mod = NO_MOD;
-	parse_all(k, len, true);
+	for (size_t i = 0; i < k->nr; i++)
+		k->syms[i] = keep_names(k, k->syms[i]);
+	k->syms = xrealloc(k->syms, (k->nr + 1) * sizeof(*k->syms));
 	sort_syms(k->syms, k->nr);
 	k->syms[k->nr] = (struct ksym){ 0 };
 	/* the names only: the rest of the text goes back (keep_names()) */
