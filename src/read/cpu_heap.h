@@ -79,6 +79,17 @@ static inline void cpu_heap_replace_top(struct cpu_heap *h, uint64_t ts)
 	struct cpu_heap_node top = { ts, h->nodes[0].cpu };
 	int i = 0;
 
+	/* one or two CPUs with data (the common small machine): one comparison */
+	if (h->nr <= 2) {
+		if (h->nr == 2 && cpu_heap_less(&h->nodes[1], &top)) {
+			h->nodes[0] = h->nodes[1];
+			h->nodes[1] = top;
+		} else {
+			h->nodes[0] = top;
+		}
+		return;
+	}
+
 	for (;;) {
 		int l = 2 * i + 1, r = l + 1, m = i;
 		const struct cpu_heap_node *best = &top;
