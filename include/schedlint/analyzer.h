@@ -25,6 +25,8 @@
 struct cJSON;
 struct sl_report;
 
+#define SL_TASK_HISTS 2		/* sl_analyzer_ops.task_hists */
+
 struct sl_analyzer;
 
 struct sl_analyzer_ops {
@@ -83,6 +85,13 @@ struct sl_analyzer_ops {
 	 */
 	bool (*task_in_use)(struct sl_analyzer *a, struct sl_model *m, const struct sl_task *t);
 	void (*fold_task)(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t);
+	/*
+	 * The histograms its task slot keeps for a dead task (their offsetof
+	 * in the slot): a frozen task keeps their compacted buckets in its
+	 * record, not in blocks of their own (task_freeze.c).
+	 */
+	size_t task_hists[SL_TASK_HISTS];
+	int nr_task_hists;
 	/* the end of the trace (m->last_ts) */
 	void (*finish)(struct sl_analyzer *a, struct sl_model *m);
 	/*

@@ -372,6 +372,7 @@ struct sl_folded_comm {
 
 struct sl_analyzer;
 struct sl_findings;
+struct sl_freeze_layout;
 struct sl_aff_state;
 struct sl_context;
 
@@ -514,12 +515,12 @@ struct sl_model {
 
 	/*
 	 * sl_kept_task()'s copy of a frozen task (task_freeze.c), the frozen
-	 * one it is of (NULL none), and its size: a struct sl_task and the
-	 * analyzers' slots (0 until a task is frozen)
+	 * one it is of (NULL none), and how a task is laid out for it (NULL
+	 * until a task is frozen)
 	 */
 	struct sl_task *kept_copy;
 	const struct sl_task *kept_copy_of;
-	size_t task_size;
+	const struct sl_freeze_layout *freeze;
 
 	/* the long lists of a JSON report being made (sl_json_add_list()) */
 	struct sl_json_list *json_lists;

@@ -109,7 +109,7 @@ struct model_priv {
 	struct index_ring dead;
 	/* dead tasks not frozen yet (freeze_one()), by index */
 	struct index_ring to_freeze;
-	uint8_t *pack_buf;		/* sl_task_freeze()'s */
+	struct sl_freeze_layout layout;	/* m->freeze, once a task is frozen */
 	size_t keep_dead;		/* SL_KEEP_DEAD_TASKS or --keep-tasks */
 	/* the tasks the event being applied got (get_task()): not folded under it */
 	const struct sl_task *touched[4];
@@ -309,12 +309,22 @@ static void task_died(struct sl_model *m, struct sl_task *t)
 static void freeze_room(struct sl_model *m)
 {
 	struct model_priv *p = priv_of(m);
+	struct sl_freeze_layout *l = &p->layout;
 
 	if (m->kept_copy)
 		return;
-	m->task_size = sizeof(struct sl_task) + p->task_priv_size;
-	m->kept_copy = xcalloc(1, m->task_size);
-	p->pack_buf = xmalloc(m->task_size / 8 * 20 + 10);
+	l->size = sizeof(struct sl_task) + p->task_priv_size;
+	l->hist[l->nr_hist++] = offsetof(struct sl_task, latency);
+	for (int i = 0; i < m->nr_analyzers; i++) {
+		const struct sl_analyzer *a = m->analyzers[i];
+
+		for (int k = 0; k < a->ops->nr_task_hists && l->nr_hist < SL_FREEZE_HISTS; k++)
+			l->hist[l->nr_hist++] = sizeof(struct sl_task) + a->task_off + a->ops->task_hists[k];
+	}
+	l->buf = xmalloc(l->size / 8 * 20 + 10);
+	l->image = xmalloc(l->size);
+	m->kept_copy = xcalloc(1, l->size);
+	m->freeze = l;
 }
 
 /*
@@ -325,9 +335,9 @@ static void freeze_room(struct sl_model *m)
 static struct sl_task *thaw(struct sl_model *m, struct sl_task *f, bool requeue)
 {
 	struct model_priv *p = priv_of(m);
-	struct sl_task *t = xmalloc(m->task_size);
+	struct sl_task *t = xmalloc(m->freeze->size);
 
-	sl_task_unpack(f, t, m->task_size);
+	sl_task_unpack(f, t, m->freeze, true);
 	m->tasks[t->index] = t;
 	hash_replace(&p->hash, f, t);
 	if (m->kept_copy_of == f)
@@ -369,7 +379,7 @@ static void freeze_one(struct sl_model *m)
 			continue;
 		}
 		freeze_room(m);
-		f = sl_task_freeze(t, m->task_size, p->pack_buf);
+		f = sl_task_freeze(t, m->freeze);
 		m->tasks[i] = f;
 		hash_replace(&p->hash, t, f);
 		free(t);
@@ -390,7 +400,7 @@ static void free_frozen(struct sl_model *m)
 
 		if (!f || !f->frozen)
 			continue;
-		sl_task_unpack(f, m->kept_copy, m->task_size);
+		sl_task_unpack(f, m->kept_copy, m->freeze, true);	/* fold_task frees */
 		for (int k = 0; k < m->nr_analyzers; k++) {
 			struct sl_analyzer *a = m->analyzers[k];
 
@@ -402,7 +412,7 @@ static void free_frozen(struct sl_model *m)
 		free(f);
 		m->tasks[i] = m->kept_copy;
 	}
-	memset(m->kept_copy, 0, m->task_size);
+	memset(m->kept_copy, 0, m->freeze->size);
 	m->kept_copy_of = NULL;
 }
 
@@ -2233,7 +2243,8 @@ void sl_model_free(struct sl_model *m)
 	free(p->dead.at);
 	free(p->to_freeze.at);
 	free(m->kept_copy);
-	free(p->pack_buf);
+	free(p->layout.buf);
+	free(p->layout.image);
 	for (int i = 0; i < m->nr_cpus; i++)
 		sl_hist_free(&m->cpus[i].latency);
 	free(m->cpus);

@@ -25,6 +25,7 @@
  * rest and freed when the task is folded or the model freed.
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "task_freeze.h"
@@ -39,7 +40,9 @@ struct sl_frozen_task {
 	int32_t pid;			/* ~pid */
 	uint32_t comm;
 	uint32_t index;			/* its position in m->tasks */
-	uint32_t len;			/* bytes of data */
+	uint16_t len;			/* bytes of data */
+	uint16_t words;			/* of them, the packed words; then, 4-byte
+					 * aligned, the inlined buckets (INLINED) */
 	uint8_t spare;
 	bool frozen;			/* true */
 	uint8_t data[];
@@ -172,28 +175,89 @@ static void unpack(const uint8_t *in, size_t len, uint64_t *w, size_t nw)
 	}
 }
 
-struct sl_task *sl_task_freeze(struct sl_task *t, size_t size, uint8_t *buf)
+/*
+ * A compacted histogram's buckets (its sparse pairs) go into the record,
+ * its pointer says so: a one-sample run-length histogram of a fork's
+ * child was a block of 8 bytes, 32 with the allocator's.  Not more than
+ * this many bytes of them.
+ */
+#define INLINED		((uint32_t *)(uintptr_t)1)
+#define INLINE_MAX	1024
+
+static struct sl_hist *hist_at(void *t, size_t off)
+{
+	return (struct sl_hist *)((char *)t + off);
+}
+
+/* where the inlined buckets start in a record's data, after words bytes */
+static size_t pairs_at(size_t words)
+{
+	return (offsetof(struct sl_frozen_task, data) + words + 3) / 4 * 4 -
+	       offsetof(struct sl_frozen_task, data);
+}
+
+struct sl_task *sl_task_freeze(struct sl_task *t, const struct sl_freeze_layout *l)
 {
 	struct sl_frozen_task *f;
-	size_t len;
+	size_t words, len, pairs = 0, at;
 
-	len = pack((const uint64_t *)t, size / 8, t->since, buf);
+	memcpy(l->image, t, l->size);
+	for (int k = 0; k < l->nr_hist; k++) {
+		struct sl_hist *h = hist_at(l->image, l->hist[k]);
+
+		if (h->sparse && !h->groups && h->nr_sparse &&
+		    pairs + (size_t)h->nr_sparse * 8 <= INLINE_MAX) {
+			pairs += (size_t)h->nr_sparse * 8;
+			h->sparse = INLINED;
+		}
+	}
+	words = pack((const uint64_t *)l->image, l->size / 8, t->since, l->buf);
+	at = pairs_at(words);
+	len = pairs ? at + pairs : words;
 	f = xmalloc(offsetof(struct sl_frozen_task, data) + len);
 	f->pid = ~t->pid;
 	f->comm = t->comm;
 	f->index = t->index;
-	f->len = (uint32_t)len;
+	f->len = (uint16_t)len;
+	f->words = (uint16_t)words;
 	f->spare = 0;
 	f->frozen = true;
-	memcpy(f->data, buf, len);
+	memcpy(f->data, l->buf, words);
+	memset(f->data + words, 0, len - words - pairs);
+	for (int k = 0; k < l->nr_hist; k++) {
+		struct sl_hist *h = hist_at(t, l->hist[k]);
+
+		if (hist_at(l->image, l->hist[k])->sparse != INLINED)
+			continue;
+		memcpy(f->data + at, h->sparse, (size_t)h->nr_sparse * 8);
+		at += (size_t)h->nr_sparse * 8;
+		free(h->sparse);
+		h->sparse = NULL;
+	}
 	return (struct sl_task *)f;
 }
 
-void sl_task_unpack(const struct sl_task *frozen, struct sl_task *t, size_t size)
+void sl_task_unpack(const struct sl_task *frozen, struct sl_task *t,
+		    const struct sl_freeze_layout *l, bool copy)
 {
 	const struct sl_frozen_task *f = (const struct sl_frozen_task *)frozen;
+	size_t at = pairs_at(f->words);
 
-	unpack(f->data, f->len, (uint64_t *)t, size / 8);
+	unpack(f->data, f->words, (uint64_t *)t, l->size / 8);
+	for (int k = 0; k < l->nr_hist; k++) {
+		struct sl_hist *h = hist_at(t, l->hist[k]);
+		const uint32_t *pairs = (const uint32_t *)(const void *)(f->data + at);
+
+		if (h->sparse != INLINED)
+			continue;
+		if (copy) {
+			h->sparse = xmalloc((size_t)h->nr_sparse * 8);
+			memcpy(h->sparse, pairs, (size_t)h->nr_sparse * 8);
+		} else {
+			h->sparse = (uint32_t *)pairs;	/* read only (sl_kept_task()) */
+		}
+		at += (size_t)h->nr_sparse * 8;
+	}
 }
 
 uint32_t sl_frozen_index(const struct sl_task *frozen)
@@ -212,7 +276,7 @@ const struct sl_task *sl_kept_task_unpacked(const struct sl_model *m, uint32_t i
 	const struct sl_task *t = m->tasks[i];
 
 	if (m->kept_copy_of != t) {
-		sl_task_unpack(t, mm->kept_copy, m->task_size);
+		sl_task_unpack(t, mm->kept_copy, m->freeze, false);
 		mm->kept_copy_of = t;
 	}
 	return m->kept_copy;

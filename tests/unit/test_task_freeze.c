@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_task_freeze.c - a frozen dead task unpacks to exactly the bytes it
- * was (task_freeze.c), whatever its words hold, and a dead task like a
- * fork's child packs into a few bytes
+ * was (task_freeze.c), whatever its words hold, its compacted histograms
+ * to the same buckets, and a dead task like a fork's child packs into a
+ * few bytes
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "model/task_freeze.h"
+#include "schedlint/hist.h"
 
 #define SLOTS 776	/* about every analyzer's slots */
 
@@ -22,26 +24,40 @@ static size_t image_size(void)
 	return sizeof(struct sl_task) + SLOTS;
 }
 
+static struct sl_freeze_layout layout(void)
+{
+	struct sl_freeze_layout l = { .size = image_size() };
+
+	l.hist[l.nr_hist++] = offsetof(struct sl_task, latency);
+	l.hist[l.nr_hist++] = sizeof(struct sl_task) + 64;	/* a slot's */
+	l.buf = malloc(l.size / 8 * 20 + 10);
+	l.image = malloc(l.size);
+	return l;
+}
+
 /* freeze t (image_size() bytes), unpack it again: the same bytes; the record's bytes in *len */
 static void round_trip(struct sl_task *t, size_t *len)
 {
-	size_t size = image_size();
-	uint8_t *buf = malloc(size / 8 * 20 + 10);
+	struct sl_freeze_layout l = layout();
+	size_t size = l.size;
 	struct sl_task *f, *back = malloc(size);
 
-	f = sl_task_freeze(t, size, buf);
+	l.nr_hist = 0;		/* its words are no histograms */
+
+	f = sl_task_freeze(t, &l);
 	assert_true(f->frozen);
 	assert_int_equal(f->pid, ~t->pid);	/* no lookup finds it by chance */
 	assert_int_equal(f->comm, t->comm);
 	assert_int_equal(sl_frozen_index(f), t->index);
 	memset(back, 0xa5, size);
-	sl_task_unpack(f, back, size);
+	sl_task_unpack(f, back, &l, false);
 	assert_memory_equal(back, t, size);
 	if (len)
 		*len = sl_frozen_size(f);
 	free(back);
 	free(f);
-	free(buf);
+	free(l.buf);
+	free(l.image);
 }
 
 static void test_words_of_every_kind(void **state)
@@ -80,6 +96,80 @@ static void test_words_of_every_kind(void **state)
 	free(t);
 }
 
+static void same_hist(const struct sl_hist *a, const struct sl_hist *b)
+{
+	struct sl_hist_iter ia = { 0 }, ib = { 0 };
+	uint64_t lo[2], hi[2], n[2];
+	int more;
+
+	assert_int_equal(a->count, b->count);
+	assert_int_equal(a->sum, b->sum);
+	assert_int_equal(a->min, b->min);
+	assert_int_equal(a->max, b->max);
+	do {
+		more = sl_hist_next(a, &ia, &lo[0], &hi[0], &n[0]);
+		assert_int_equal(more, sl_hist_next(b, &ib, &lo[1], &hi[1], &n[1]));
+		if (more) {
+			assert_int_equal(lo[0], lo[1]);
+			assert_int_equal(n[0], n[1]);
+		}
+	} while (more);
+	assert_int_equal(sl_hist_percentile(a, 99), sl_hist_percentile(b, 99));
+}
+
+/*
+ * A compacted histogram's buckets go into the record and come back the
+ * same: read in place, or copied for a thawed task (its to free); one
+ * in groups, or with no samples, stays as it was
+ */
+static void test_hists(void **state)
+{
+	struct sl_freeze_layout l = layout();
+	struct sl_task *t = calloc(1, l.size), *back = calloc(1, l.size), *f;
+	struct sl_hist *slot = (struct sl_hist *)((char *)t + l.hist[1]);
+	struct sl_hist want, want_slot;
+	uint32_t *groups_before;
+
+	(void)state;
+	t->pid = 7;
+	t->since = 5000000;
+	for (uint64_t v = 1; v < 4000000; v = v * 3 + 17)	/* a few buckets */
+		sl_hist_add(&t->latency, v);
+	sl_hist_compact(&t->latency);
+	assert_non_null(t->latency.sparse);
+	for (uint64_t v = 0; v < 20000; v++)	/* many: it stays in groups */
+		sl_hist_add(slot, v * 7);
+	sl_hist_compact(slot);
+	groups_before = (uint32_t *)slot->groups;
+	sl_hist_init(&want);
+	sl_hist_init(&want_slot);
+	sl_hist_merge(&want, &t->latency);
+	sl_hist_merge(&want_slot, slot);
+
+	f = sl_task_freeze(t, &l);
+	assert_null(t->latency.sparse);		/* its block freed, the buckets in f */
+	assert_true(sl_frozen_size(f) >= t->latency.nr_sparse * 8);
+	sl_task_unpack(f, back, &l, false);	/* read in place */
+	assert_true((char *)back->latency.sparse > (char *)f &&
+		    (char *)back->latency.sparse < (char *)f + sl_frozen_size(f));
+	same_hist(&back->latency, &want);
+	assert_ptr_equal(((struct sl_hist *)((char *)back + l.hist[1]))->groups, groups_before);
+	same_hist((struct sl_hist *)((char *)back + l.hist[1]), &want_slot);
+	sl_task_unpack(f, back, &l, true);	/* a thawed task's own */
+	same_hist(&back->latency, &want);
+	sl_hist_add(&back->latency, 12345);	/* its own: it can take samples */
+	assert_int_equal(back->latency.count, want.count + 1);
+	sl_hist_free(&back->latency);
+	sl_hist_free(slot);
+	sl_hist_free(&want);
+	sl_hist_free(&want_slot);
+	free(f);
+	free(t);
+	free(back);
+	free(l.buf);
+	free(l.image);
+}
+
 /* a fork's child: ran once, died; about 40 non-zero words of 1,2 K */
 static void test_small(void **state)
 {
@@ -113,6 +203,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_words_of_every_kind),
+		cmocka_unit_test(test_hists),
 		cmocka_unit_test(test_small),
 	};
 	return cmocka_run_group_tests_name("task_freeze", tests, NULL, NULL);
