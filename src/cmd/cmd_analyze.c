@@ -41,6 +41,8 @@ static const char analyze_usage[] =
 	"                        text report)\n"
 	"  --color[=WHEN]        auto (default: on a terminal, unless NO_COLOR or\n"
 	"                        TERM=dumb), always (a bare --color), never\n"
+	"  (--brief, --full, --top and --color are the text report's: refused with\n"
+	"  --json or --html=-)\n"
 	"\n"
 	"CI gate (repeatable; exit 1 when one fails):\n"
 	"  --fail-on=RULE        an absolute limit on a metric, e.g. 'wakeup.p99>500us',\n"
@@ -153,6 +155,7 @@ int cmd_analyze(int argc, char **argv)
 	enum sl_report_detail detail = SL_DETAIL_DEFAULT;
 	bool json = false;
 	int c, top = 10, status = 0;
+	const char *text_only = NULL;	/* the last text-report option given */
 	struct sl_rule *rules = NULL;
 	struct sl_rule_result *results = NULL;
 	size_t nr_rules = 0, failed = 0;
@@ -178,6 +181,7 @@ int cmd_analyze(int argc, char **argv)
 		case OPT_COLOR:
 			if (sl_parse_color("analyze", optarg, &color))
 				goto usage;
+			text_only = "--color";
 			break;
 		case OPT_BRIEF:
 		case OPT_FULL:
@@ -187,6 +191,7 @@ int cmd_analyze(int argc, char **argv)
 				goto usage;
 			}
 			detail = c == OPT_BRIEF ? SL_DETAIL_BRIEF : SL_DETAIL_FULL;
+			text_only = c == OPT_BRIEF ? "--brief" : "--full";
 			break;
 		case 'i':
 			/* as trace-cmd report -i and perf report -i take it */
@@ -202,6 +207,7 @@ int cmd_analyze(int argc, char **argv)
 				error_msg("analyze: --top must be a positive count");
 				goto usage;
 			}
+			text_only = "--top";
 			break;
 		case OPT_FAIL_ON:
 			rules = xrealloc(rules, (nr_rules + 1) * sizeof(*rules));
@@ -226,6 +232,7 @@ int cmd_analyze(int argc, char **argv)
 			allow_unmeasured = true;
 			break;
 		case 'h':
+			sl_output_begin(stdout);	/* one write (> 4 KB): its error is the disk's */
 			fputs(analyze_usage, stdout);
 			fputs(sl_analysis_options_help, stdout);
 			sl_config_free(&cfg);
@@ -254,6 +261,12 @@ int cmd_analyze(int argc, char **argv)
 		path = "trace.dat";
 	if (html && json && !strcmp(html, "-")) {
 		error_msg("analyze: --json and --html=- both want stdout");
+		goto usage;
+	}
+	/* the JSON and the HTML page hold everything, uncolored: not silently ignored */
+	if (text_only && (json || (html && !strcmp(html, "-")))) {
+		error_msg("analyze: %s shapes the text report, not %s's", text_only,
+			  json ? "--json" : "--html=-");
 		goto usage;
 	}
 	if (html && strcmp(html, "-") && sl_output_is_input(html, &path, 1) == 0) {

@@ -55,7 +55,7 @@ static const char diff_usage[] =
 	"                          'wakeup.p*>+35%&+250ns', for each finding kind\n"
 	"                          'KIND.cost_per_s>+20%&+1ms/s', 'switches.per_s<-20%'\n"
 	"  --fail-on=none        no rules: the table only, exit 0\n"
-	"  --list-metrics        list the metrics rules can name, and exit\n"
+	"  --list-metrics        list the metrics rules can name, and exit (alone)\n"
 	"  --confidence=P        of the test, in percent (default 95)\n"
 	"  --allow-unmeasured    a rule on a metric a side did not measure passes as\n"
 	"                        'skip' (default: it fails: it cannot be evaluated)\n"
@@ -67,7 +67,8 @@ static const char diff_usage[] =
 	"  --html=FILE           also write the comparison as one self-contained HTML\n"
 	"                        page (the distributions overlaid, the table)\n"
 	"  --color[=WHEN]        auto (default: on a terminal, unless NO_COLOR or\n"
-	"                        TERM=dumb), always (a bare --color), never\n"
+	"                        TERM=dumb), always (a bare --color), never; the text\n"
+	"                        table's: refused with --json or --markdown\n"
 	"  --top=N               per-comm rows shown, busiest first (10)\n"
 	"  --metric=NAME         only these rows (repeatable; wildcards: 'wakeup.p9*');\n"
 	"                        rows a rule names are always shown\n"
@@ -100,6 +101,7 @@ struct diff_args {
 	struct sl_rule *rules;
 	size_t nr_rules;
 	bool json, markdown, options_given, allow_unmeasured, all;
+	bool color_given;		/* --color: for the text table only */
 	bool no_rules;			/* --fail-on none */
 	bool default_rules;		/* --fail-on default, or no --fail-on at all */
 	bool implicit_default;		/* ... the latter */
@@ -338,6 +340,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 	/* where the next plain argument goes: after --base, --new or --variant, that side */
 	struct side_args *to = NULL;
 	bool named = false;	/* --base/--new given */
+	bool list_metrics = false;
 	char err[512];
 	int c;
 
@@ -424,6 +427,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 		case OPT_COLOR:
 			if (sl_parse_color("diff", optarg, &a->color))
 				return -1;
+			a->color_given = true;
 			break;
 		case OPT_TOP: {
 			char *end;
@@ -453,8 +457,8 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 			a->nr_rules++;
 			break;
 		case OPT_LIST_METRICS:
-			sl_metrics_list(stdout);
-			return 1;
+			list_metrics = true;	/* once the rest is known good */
+			break;
 		case 'h':
 			sl_output_begin(stdout);	/* one write: its error is the disk's */
 			fputs(diff_usage, stdout);
@@ -482,6 +486,28 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 			push_path(&a->pos, &a->nr_pos, argv[optind]);
 	}
 
+	if (list_metrics) {
+		/* it reads no run: a run or an option beside it would be ignored */
+		for (int i = 1; i < argc; i++) {
+			size_t len = strlen(argv[i]);
+
+			/* getopt takes an unambiguous prefix: --list, --no-p */
+			if (len < 3 || (strncmp(argv[i], "--list-metrics", len) &&
+					strncmp(argv[i], "--no-pager", len))) {
+				error_msg("diff: --list-metrics takes no %s (got '%s')",
+					  argv[i][0] == '-' && argv[i][1] ? "other options" : "runs",
+					  argv[i]);
+				return -1;
+			}
+		}
+		sl_metrics_list(stdout);
+		return 1;
+	}
+	if (a->color_given && (a->json || a->markdown)) {
+		error_msg("diff: --color shapes the text table, not %s's",
+			  a->json ? "--json" : "--markdown");
+		return -1;
+	}
 	if (a->no_rules && (a->nr_rules || a->default_rules)) {
 		error_msg("diff: --fail-on none and a rule ('%s'): which is it?",
 			  a->nr_rules ? a->rules[0].text : "default");

@@ -39,6 +39,7 @@ static const char dump_usage[] =
 	"  --reader=R            trace.dat reader: flyrecord (default) or libtracecmd\n"
 	"  --buffer=NAME         trace.dat: this instance buffer (trace-cmd -B NAME)\n"
 	"  --layout              where a trace.dat keeps its CPU data, not the events\n"
+	"                        (the events' options are refused with it)\n"
 	"  --no-pager            never page (as schedlint --no-pager dump)\n";
 
 static void print_ctx(FILE *f, uint8_t ctx)
@@ -331,6 +332,7 @@ int cmd_dump(int argc, char **argv)
 	struct sl_event ev;
 	const char *path = NULL;
 	bool layout = false, ns = false;
+	const char *events_only = NULL;	/* the last option --layout has no use for */
 	uint64_t printed = 0;
 	int c, ret, status = 0;
 
@@ -343,6 +345,7 @@ int cmd_dump(int argc, char **argv)
 				error_msg("dump: --reader must be libtracecmd or flyrecord");
 				goto usage;
 			}
+			events_only = "--reader";
 			break;
 		case 'b':
 			cfg.read.dat_buffer = optarg;
@@ -352,6 +355,7 @@ int cmd_dump(int argc, char **argv)
 			break;
 		case OPT_NS:
 			ns = true;
+			events_only = "--ns";
 			break;
 		case OPT_NO_PAGER:
 			sl_no_pager = true;
@@ -371,6 +375,9 @@ int cmd_dump(int argc, char **argv)
 			if (c >= SL_OPT_BASE && c < SL_OPT__END) {
 				if (sl_config_option(&cfg, c, optarg, "dump"))
 					goto usage;
+				events_only = c == SL_OPT_CPUS ? "--cpus" : c == SL_OPT_PID ? "--pid" :
+					      c == SL_OPT_COMM ? "--comm" : c == SL_OPT_FROM ? "--from" :
+					      "--to";
 				break;
 			}
 			goto usage;
@@ -388,6 +395,10 @@ int cmd_dump(int argc, char **argv)
 	}
 	if (!path)
 		path = "trace.dat";
+	if (layout && events_only) {
+		error_msg("dump: %s applies to the events, not to --layout", events_only);
+		goto usage;
+	}
 	if (layout) {
 		status = dump_layout(path, cfg.read.dat_buffer);
 		sl_config_free(&cfg);

@@ -187,6 +187,16 @@ static int help_command(const char *name)
 	return c->fn(2, argv);
 }
 
+static const char short_usage[] =
+	"usage: schedlint [--no-pager] <command> [options] [TRACE]   (schedlint --help lists the commands)\n";
+
+/* 'schedlint version --bogus': refused, not the version printed over it */
+static int no_arguments(const char *what, const char *got)
+{
+	fprintf(stderr, "schedlint: '%s' takes no arguments (got '%s')\n", what, got);
+	return 2;
+}
+
 static int run(int argc, char **argv)
 {
 	static char who[64];
@@ -203,15 +213,29 @@ static int run(int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		if (argc > 2)
+			return no_arguments(argv[1], argv[2]);
 		usage(stdout);
 		return 0;
 	}
-	if (!strcmp(argv[1], "help"))
+	if (!strcmp(argv[1], "help")) {
+		if (argc > 3) {
+			fprintf(stderr, "schedlint: 'help' takes one command (got '%s' too)\n", argv[3]);
+			return 2;
+		}
 		return help_command(argc > 2 ? argv[2] : NULL);
+	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "-v") ||
 	    !strcmp(argv[1], "version")) {
+		if (argc > 2)
+			return no_arguments(argv[1], argv[2]);
 		printf("schedlint %s\n", SCHEDLINT_VERSION);
 		return 0;
+	}
+	if (argv[1][0] == '-' && argv[1][1]) {
+		/* an option before the command that is not a global one */
+		fprintf(stderr, "schedlint: unknown option '%s'\n%s", argv[1], short_usage);
+		return 2;
 	}
 	c = find_command(argv[1]);
 	if (!c) {

@@ -1,0 +1,88 @@
+#!/bin/sh
+# options.sh - an option or argument a command would not use is refused:
+# exit 2, nothing on stdout, one error line naming it (and at most the
+# usage line after it), never silently ignored.  'schedlint version
+# --bogus' printed the version and exited 0; 'analyze --json --brief'
+# wrote the whole JSON report as if --brief had not been given.
+#
+# --help is the exception, as in GNU tools: the options and arguments
+# before it are checked, what follows it is not ('schedlint analyze
+# trace.dat --help' shows analyze's options).
+. tests/lib.sh
+
+D=$TESTDATA/real/pipe.dat
+
+# One case a line: ARGS | a string the error line must hold.
+# ARGS are split on blanks; @D stands for a trace.
+while IFS='|' read -r args want; do
+	case $args in ''|'#'*) continue ;; esac
+	args=$(echo "$args" | sed "s|@D|$D|g; s/ *$//")
+	want=$(echo "$want" | sed 's/^ *//')
+	# shellcheck disable=SC2086
+	timeout 60 "$SCHEDLINT" --no-pager $args < /dev/null > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	lines=$(wc -l < "$TMP/err")
+	if [ "$rc" = 2 ] && [ ! -s "$TMP/out" ] && [ "$lines" -ge 1 ] && [ "$lines" -le 2 ] &&
+	   head -n 1 "$TMP/err" | grep -qF -- "$want" &&
+	   { [ "$lines" = 1 ] || sed -n 2p "$TMP/err" | grep -q '^usage: '; }; then
+		pass "schedlint $args: exit 2, one error ($(head -n 1 "$TMP/err"))"
+	else
+		fail "schedlint $args: exit 2, nothing on stdout, one error holding '$want'" \
+			"rc=$rc stdout=$(wc -c < "$TMP/out")B stderr: $(head -c 300 "$TMP/err")"
+	fi
+done <<'EOF'
+# the global options, help and version
+version --bogus                 | 'version' takes no arguments (got '--bogus')
+version extra                   | 'version' takes no arguments (got 'extra')
+--version --bogus               | '--version' takes no arguments (got '--bogus')
+-V extra                        | '-V' takes no arguments (got 'extra')
+-v extra                        | '-v' takes no arguments (got 'extra')
+--help extra                    | '--help' takes no arguments (got 'extra')
+-h --bogus                      | '-h' takes no arguments (got '--bogus')
+help analyze extra              | 'help' takes one command (got 'extra' too)
+help --bogus                    | unknown command '--bogus'
+--bogus                         | unknown option '--bogus'
+--no-pager --bogus analyze @D   | unknown option '--bogus'
+# analyze: the text report's options with a report that is not text
+analyze --json --brief @D       | --brief shapes the text report, not --json's
+analyze --json --full @D        | --full shapes the text report, not --json's
+analyze --json --top=3 @D       | --top shapes the text report, not --json's
+analyze --json --color=always @D | --color shapes the text report, not --json's
+analyze --html=- --brief @D     | --brief shapes the text report, not --html=-'s
+analyze --html=- --top=3 @D     | --top shapes the text report, not --html=-'s
+analyze --bogus @D              | unrecognized option '--bogus'
+analyze @D extra                | one trace at a time (got 'extra' too)
+# diff: --list-metrics lists and exits; runs beside it were never read
+diff --list-metrics @D          | --list-metrics takes no runs (got 'testdata/real/pipe.dat')
+diff --list-metrics --bogus     | unrecognized option '--bogus'
+diff --json --color=always @D @D | --color shapes the text table, not --json's
+# dump --layout prints where the CPU data is, not the events
+dump --layout --ns @D           | --ns applies to the events, not to --layout
+dump --layout --cpus=0 @D       | --cpus applies to the events, not to --layout
+dump --layout --from=+1ms @D    | --from applies to the events, not to --layout
+dump @D extra                   | more than one trace given
+EOF
+
+# what must still work
+for args in "version" "--version" "-V" "--help" "help" "analyze --help --bogus" \
+	"analyze $D --help" "diff --list-metrics" "analyze --json $D" "analyze --brief --top=3 $D" \
+	"dump --layout $D" "diff --color=always $D $D"; do
+	# shellcheck disable=SC2086
+	MANPAGER=cat PAGER=cat MANWIDTH=80 timeout 60 "$SCHEDLINT" --no-pager $args < /dev/null \
+		> "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" = 0 ] && [ -s "$TMP/out" ]; then
+		pass "schedlint $args: exit 0, output"
+	else
+		fail "schedlint $args: exit 0, output" "rc=$rc stderr: $(head -c 300 "$TMP/err")"
+	fi
+done
+# --markdown writes its usage errors as a Markdown table too, for the PR comment
+"$SCHEDLINT" diff --markdown --color=always "$D" "$D" > "$TMP/out" 2> "$TMP/err"
+expect_eq "diff --markdown --color=always: exit 2, the error says why" \
+	"$?, $(head -n 1 "$TMP/err")" \
+	"2, schedlint: diff: --color shapes the text table, not --markdown's"
+"$SCHEDLINT" version > "$TMP/out" 2>&1
+expect_eq "schedlint version prints the version alone" "$(grep -c '^schedlint [0-9]' "$TMP/out") $(wc -l < "$TMP/out")" "1 1"
+
+echo "1..$_n"
