@@ -162,6 +162,32 @@ def edit(b, kind):
         # the magic as a big-endian machine writes it (the rest left as is)
         b[:8] = b'2ELIFREP'
         return bytes(b)
+    if kind == 'ids-over-cap':
+        # 520 more copies of the first attribute, all naming one list of
+        # 8183 ids: 4.26M in all, over the 4M the reader's table takes,
+        # in a file of a few hundred KB (the ids themselves few)
+        e, asize, _ids = f['attrs'][0]
+        data = bytes(b[f['d_off']:f['d_off'] + f['d_size']])
+        feats = {bit: bytes(b[off:off + size]) for bit, (off, size) in f['feats'].items()}
+        out = bytearray(write(f, data, feats_bytes=feats))
+        ids = b''.join(struct.pack('<Q', (1 << 40) + i) for i in range(8183))
+        entries = bytearray()
+        for _ in range(520):
+            e2 = bytearray(e)
+            struct.pack_into('<QQ', e2, asize, 0, len(ids))  # its offset: below
+            entries += e2
+        # the old attribute table stays where it is; a new one, the old
+        # entries then the copies, follows the file, then the shared ids
+        a_off, a_size = struct.unpack_from('<QQ', out, 24)
+        new_off = len(out)
+        out += out[a_off:a_off + a_size] + entries
+        list_off = len(out)
+        out += ids
+        for k in range(520):
+            at = new_off + a_size + k * f['attr_size'] + asize
+            struct.pack_into('<Q', out, at, list_off)
+        struct.pack_into('<QQ', out, 24, new_off, a_size + len(entries))
+        return bytes(out)
     if kind == 'unknown-feature':
         # a feature bit perf does not know yet, with its section (8 bytes)
         feats = {bit: bytes(b[off:off + size]) for bit, (off, size) in f['feats'].items()}

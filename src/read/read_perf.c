@@ -1403,6 +1403,39 @@ static bool in_file(const struct perf_reader *pr, uint64_t off, uint64_t size)
 	return off <= pr->file_size && size <= pr->file_size - off;
 }
 
+/*
+ * The ids the attributes' lists name, all together, before one goes in:
+ * over MAX_IDS is refused before the table is built (counted one list
+ * at a time, a file had the table filled to the cap before it was, and
+ * lists naming the same ids over and over were read to the end).  An
+ * entry it cannot make sense of, and those after it, are left to
+ * read_attrs() to refuse (before their ids go in), as are entries past
+ * MAX_ATTRS (add_attr()).
+ */
+static int check_nr_ids(struct perf_reader *pr, uint8_t *e, uint64_t attr_size, uint64_t off,
+			uint64_t size)
+{
+	uint64_t total = 0;
+
+	for (uint64_t at = off, n = 0; at < off + size && n < MAX_ATTRS; at += attr_size, n++) {
+		uint32_t asize;
+
+		if (!pread_all(pr->fd, e, attr_size, at))
+			break;
+		asize = get_u32(e + 4);
+		if (!asize)
+			asize = ATTR_SIZE_VER0;
+		if (asize < ATTR_SIZE_VER0 || asize > attr_size - 16)
+			break;
+		/* at most 2^40 a list: 4096 of them add up without overflow */
+		total += MIN(get_u64(e + asize + 8) / 8, 1ull << 40);
+	}
+	if (total > MAX_IDS)
+		return fail(pr, -EINVAL, "corrupt perf.data: the attributes' id lists hold %llu "
+			    "ids, more than %u", (unsigned long long)total, MAX_IDS);
+	return 0;
+}
+
 static int read_attrs(struct perf_reader *pr, uint64_t attr_size, uint64_t off, uint64_t size)
 {
 	uint8_t *e;
@@ -1416,6 +1449,7 @@ static int read_attrs(struct perf_reader *pr, uint64_t attr_size, uint64_t off, 
 	if (!size)
 		return fail(pr, -EINVAL, "corrupt perf.data: no event attributes");
 	e = xmalloc(attr_size);
+	ret = check_nr_ids(pr, e, attr_size, off, size);
 	for (uint64_t at = off; at < off + size && !ret; at += attr_size) {
 		uint32_t asize;
 		uint64_t ids_off, ids_size;
@@ -1439,11 +1473,6 @@ static int read_attrs(struct perf_reader *pr, uint64_t attr_size, uint64_t off, 
 		ids_size = get_u64(e + asize + 8);
 		if (!in_file(pr, ids_off, ids_size)) {
 			ret = truncated(pr, "an attribute's id list", ids_off + ids_size);
-			break;
-		}
-		if (ids_size / 8 > MAX_IDS - pr->nr_ids) {
-			ret = fail(pr, -EINVAL, "corrupt perf.data: %llu event ids",
-				   (unsigned long long)(ids_size / 8));
 			break;
 		}
 		uint64_t *ids = xmalloc(ids_size + 8);
