@@ -73,9 +73,8 @@
  * competes with every other (the trace does not show groups), and with
  * them a group entity weighs its group's whole weight on each CPU (the
  * kernel splits it by load, as shares.c does), its slice is the base
- * slice, 16 group entities per level are told apart, R's path is cut to
- * 8 levels, and of the tasks queued when a run starts the 64 oldest
- * join its levels (later ones as they come); the
+ * slice, a waiter weighs what it weighed at its enqueue, R's path is
+ * cut to 8 levels (a waiter meeting it lower competes at none); the
  * EEVDF formula is the SPEC's bound, not the kernel's lag and deadline
  * bookkeeping; a local_timer_entry is any hrtimer interrupt, so a late
  * preemption after a non-tick timer counts as at the tick; when a run has
@@ -104,9 +103,8 @@ _Static_assert(LP_LISTED <= 32, "since_set and until_set have a bit per listed w
 #define LP_TICKS		64		/* ticks kept per CPU: a late run counts up to them */
 #define LP_LATE_TICKS		8		/* of them, kept with a late run (its times) */
 #define LP_LEVELS		8		/* group levels of a run judged (the top ones) */
-#define LP_ENTS			16		/* competing group entities told apart per level */
-#define LP_GROUP_ENT		(1u << 31)	/* an entity id: a group's, else a task's pid */
-#define LP_START_JOIN		64		/* waiters queued at a run's start that join its levels */
+#define LP_NO_GROUP		UINT32_MAX	/* no group (lp_cpu.below0) */
+#define LP_IDLE_IDX		40		/* struct lp_gq's weight index of SCHED_IDLE */
 
 /*
  * One level of the group hierarchy a watched run's task R is in, when the
@@ -118,11 +116,31 @@ struct lp_level {
 	uint32_t group;			/* whose runqueue: a group id, 0 the root */
 	uint32_t w_r;			/* the weight of R's entity here */
 	uint32_t max_w;			/* the heaviest competing entity */
-	uint32_t nr;			/* competing entities (past LP_ENTS groups: each waiter new) */
+	uint32_t nr;			/* competing entities */
 	uint64_t sum_w;			/* their weights */
 	uint64_t tc;			/* the first instant one of them waited (valid: nr) */
-	uint32_t nr_groups;		/* of them groups' entities, told apart by ent[] */
-	uint32_t ent[LP_ENTS];		/* their ids (LP_GROUP_ENT | group) */
+};
+
+/*
+ * The fair tasks queued on one CPU below one group, when the trace
+ * recorded groups: kept as they come and go (gq_add(), gq_del()), so
+ * that a run's start reads each level's competitors from its group's
+ * totals instead of placing every queued task in the hierarchy (a
+ * recorded hackbench, hundreds queued in one autogroup, took half again
+ * as long to analyze that way).  A group's entity is queued in its
+ * parent's runqueue while h_nr > 0 (act_*: the parent's list of them).
+ */
+struct lp_gq {
+	uint32_t h_nr;			/* fair tasks queued in its subtree */
+	uint32_t t_nr;			/* ... directly in it (task entities) */
+	uint64_t t_sum;			/* their weights */
+	uint64_t t_idx;			/* bit i: at[i] != 0 */
+	uint32_t at[LP_IDLE_IDX + 1];	/* of them at each weight (gq_idx()) */
+	uint32_t link_parent;		/* whose act list it is in (valid: h_nr) */
+	uint32_t act_first;		/* its queued child groups (LP_NO_GROUP: none) */
+	uint32_t act_next, act_prev;	/* in link_parent's list */
+	uint64_t act_seq;		/* next_enq when h_nr became > 0 (0: before a rebuild) */
+	uint64_t stamp;			/* the watched run that counted its entity (after act_seq) */
 };
 
 /*
@@ -207,8 +225,12 @@ struct lp_cpu {
 	bool grouped;
 	uint8_t nr_levels;
 	struct lp_level *levels;	/* LP_LEVELS, allocated at the first such run */
+	uint32_t below0;		/* R's path cut: the group of R's entity at levels[0] */
+	struct lp_gq *gq;		/* by group id (nr_gq), kept while the trace has groups */
+	uint32_t nr_gq;
 	uint8_t listed_level[LP_LISTED];
 	uint32_t rep_set;
+	uint8_t nr_start_listed;	/* listed at t0: placed by place_start_listed() */
 
 	/*
 	 * The fair tasks queued here, kept as they come and go (on_runnable),
@@ -260,12 +282,15 @@ struct lp_task {
 	bool in_fq;
 	bool fq_workload;		/* the workload's, counted in fq_workload */
 	bool in_old;			/* in its CPU's old[] */
+	bool in_gq;			/* counted in its CPU's gq[] (gq_group, gq_idx) */
+	uint8_t gq_idx;
 	/* as the late runner */
 	uint64_t late, cost, max_cost;
 	/* as a waiter behind late runs: how often, and its wait after the expected switch */
 	uint64_t delayed, delayed_ns;
 	uint64_t preempted_at;		/* switched out runnable then, 0 not since it ran */
 	uint32_t held_refs;		/* late runs held (judge_run) that name it */
+	uint32_t gq_group;
 };
 
 enum lp_unjudged { LP_UNKNOWN_START, LP_IMPLIED, LP_LOST, LP__NR_UNJUDGED };
@@ -387,6 +412,12 @@ static uint64_t cfs_latency(const struct sl_model *m)
 	return 8 * cfs_min_gran(m);	/* sched_nr_latency = 8: 6 ms x factor */
 }
 
+/* EEVDF's: the base slice, longer by R's weight over the heaviest waiter's */
+static inline uint64_t eevdf_slice(uint64_t base, uint32_t w_r, uint32_t max_weight)
+{
+	return w_r > max_weight ? base * w_r / max_weight : base;
+}
+
 /* The slice of R with the waiters W (SPEC "late-preemption"). */
 static uint64_t run_slice(const struct sl_model *m, enum sl_slice_model model, uint32_t w_r,
 			  uint32_t nr_waiters, uint32_t max_weight, uint64_t sum_weight)
@@ -398,9 +429,7 @@ static uint64_t run_slice(const struct sl_model *m, enum sl_slice_model model, u
 
 		return MAX(min_gran, slice);
 	}
-	uint64_t base = sl_base_slice(m);
-
-	return w_r > max_weight ? base * w_r / max_weight : base;
+	return eevdf_slice(sl_base_slice(m), w_r, max_weight);
 }
 
 /* --- group entities (the trace recorded groups) --- */
@@ -453,6 +482,7 @@ static void start_levels(const struct sl_model *m, struct lp_cpu *c, const struc
 	if (!c->levels)
 		c->levels = xcalloc(LP_LEVELS, sizeof(*c->levels));
 	c->nr_levels = (uint8_t)MIN(n, LP_LEVELS);
+	c->below0 = n > c->nr_levels ? path[n - c->nr_levels - 1] : LP_NO_GROUP;
 	for (uint32_t i = 0; i < c->nr_levels; i++) {
 		uint32_t k = n - c->nr_levels + i;	/* its index in path */
 
@@ -463,59 +493,114 @@ static void start_levels(const struct sl_model *m, struct lp_cpu *c, const struc
 	}
 }
 
-/*
- * w waits: the level where it meets R (the lowest group of R's path its
- * own path reaches) and its entity there (w itself, or the entity of its
- * group below that level) join that level's competitors.  Returns the
- * level, and in *new whether the entity is new to it; -1 none (R's path
- * was cut at LP_LEVELS and w meets it lower).
- */
-static int join_level(const struct sl_model *m, struct lp_cpu *c, const struct sl_task *w,
-		      uint64_t ts, bool *new)
+/* t's load weight (sl_task_load_weight()) as an index: prio - 100, or LP_IDLE_IDX */
+static uint8_t gq_idx(const struct sl_model *m, const struct sl_task *t)
 {
-	uint32_t id = (uint32_t)w->pid & ~LP_GROUP_ENT, weight = sl_task_load_weight(m, w);
-	uint32_t g = task_group_of(m, w);
+	const struct sl_sched_ctx *k = sl_task_sched(m, t);
+	int prio = t->prio;
 
-	*new = false;
+	if (k && k->policy == SL_POLICY_IDLE)
+		return LP_IDLE_IDX;
+	if (k && k->policy != SL_POLICY_FIFO && k->policy != SL_POLICY_RR &&
+	    k->policy != SL_POLICY_DEADLINE)
+		prio = 120 + k->prio;
+	return (uint8_t)(prio < 100 || prio > 139 ? 20 : prio - 100);	/* sl_prio_weight()'s 1024 */
+}
+
+static uint32_t idx_weight(unsigned idx)
+{
+	return idx == LP_IDLE_IDX ? 3 : sl_prio_weight(100 + (int)idx);
+}
+
+/*
+ * A task of group g waits: the level where it meets R (the lowest group
+ * of R's path its own path reaches), its entity there (*group: the group
+ * below that level whose entity it is, LP_NO_GROUP: the task itself) and
+ * that entity's weight (*weight: the task's on the way in; NULL: not
+ * asked).  -1: none (R's path was cut at LP_LEVELS and w meets it lower).
+ */
+static int find_level(const struct sl_model *m, const struct lp_cpu *c, uint32_t g,
+		      uint32_t *group, uint32_t *weight)
+{
+	*group = LP_NO_GROUP;
 	for (int depth = 0; depth < 64; depth++) {
-		for (int i = 0; i < c->nr_levels; i++) {
-			struct lp_level *lv = &c->levels[i];
-
-			if (lv->group != g)
-				continue;
-			/*
-			 * a task joins a run once (add_waiter): only a group's
-			 * entity, met again through another of its tasks, is looked up
-			 */
-			if (id & LP_GROUP_ENT) {
-				for (uint32_t e = 0; e < lv->nr_groups; e++)
-					if (lv->ent[e] == id)
-						return i;
-				if (lv->nr_groups < LP_ENTS)
-					lv->ent[lv->nr_groups++] = id;
-			}
-			if (!lv->nr++)
-				lv->tc = ts;
-			lv->sum_w += weight;
-			lv->max_w = MAX(lv->max_w, weight);
-			*new = true;
-			return i;
-		}
-		if (!g)
+		for (int i = 0; i < c->nr_levels; i++)
+			if (c->levels[i].group == g)
+				return i;
+		if (!g || g == c->below0)
 			return -1;
-		id = LP_GROUP_ENT | g;
-		weight = group_weight(m, g);
+		*group = g;
+		if (weight)
+			*weight = group_weight(m, g);
 		g = group_parent(m, g);
 	}
 	return -1;
 }
 
+/* The totals of group g on c, NULL when c keeps none for it. */
+static struct lp_gq *cpu_gq(const struct lp_cpu *c, uint32_t g)
+{
+	return g < c->nr_gq ? &c->gq[g] : NULL;
+}
+
+/*
+ * Group g's entity competes with the watched run already: it held a
+ * waiter since before the run started (act_seq: nothing of it left
+ * since, or stamp says so), or one joined during it.
+ */
+static bool gq_counted(const struct lp_cpu *c, const struct lp_gq *e)
+{
+	return e->stamp == c->run_id || (e->h_nr && e->act_seq <= c->start_enq);
+}
+
+/*
+ * w comes during the watched run: its level's competitors gain its
+ * entity, unless that is a group's entity counted already.  Returns the
+ * level (-1 none), and in *new whether the entity is new to it.
+ */
+static int join_level(const struct sl_model *m, struct lp_cpu *c, const struct sl_task *w,
+		      const struct lp_task *lw, uint64_t ts, bool *new)
+{
+	uint32_t group, weight;
+	int i;
+	struct lp_level *lv;
+
+	/* its group and weight as gq_add() took them at its enqueue, just before */
+	if (lw->in_gq) {
+		weight = idx_weight(lw->gq_idx);
+		i = find_level(m, c, lw->gq_group, &group, &weight);
+	} else {
+		weight = sl_task_load_weight(m, w);
+		i = find_level(m, c, task_group_of(m, w), &group, &weight);
+	}
+
+	*new = false;
+	if (i < 0)
+		return -1;
+	if (group != LP_NO_GROUP) {
+		struct lp_gq *e = cpu_gq(c, group);
+
+		if (e && gq_counted(c, e))
+			return i;
+		if (e)
+			e->stamp = c->run_id;
+	}
+	lv = &c->levels[i];
+	if (!lv->nr++)
+		lv->tc = ts;
+	lv->sum_w += weight;
+	lv->max_w = MAX(lv->max_w, weight);
+	*new = true;
+	return i;
+}
+
 /* A waiter of the watched run joins: its level, and whether the first listed of its entity. */
 static __attribute__((noinline)) void join_listed(const struct sl_model *m, struct lp_cpu *c,
-						   const struct sl_task *w, uint64_t ts, int listed)
+						   const struct sl_task *w, const struct lp_task *lw,
+						   uint64_t ts, int listed)
 {
 	bool new;
-	int level = join_level(m, c, w, ts, &new);
+	int level = join_level(m, c, w, lw, ts, &new);
 
 	if (listed < 0)
 		return;
@@ -524,6 +609,126 @@ static __attribute__((noinline)) void join_listed(const struct sl_model *m, stru
 		c->rep_set |= 1u << listed;
 	else
 		c->rep_set &= ~(1u << listed);
+}
+
+/* --- the queued fair tasks by group (struct lp_gq) --- */
+
+static void act_link(struct lp_cpu *c, uint32_t g, uint32_t parent)
+{
+	struct lp_gq *e = &c->gq[g], *p = &c->gq[parent];
+
+	e->link_parent = parent;
+	e->act_prev = LP_NO_GROUP;
+	e->act_next = p->act_first;
+	if (p->act_first != LP_NO_GROUP)
+		c->gq[p->act_first].act_prev = g;
+	p->act_first = g;
+}
+
+static void act_unlink(struct lp_cpu *c, uint32_t g)
+{
+	struct lp_gq *e = &c->gq[g];
+
+	if (e->act_prev != LP_NO_GROUP)
+		c->gq[e->act_prev].act_next = e->act_next;
+	else
+		c->gq[e->link_parent].act_first = e->act_next;
+	if (e->act_next != LP_NO_GROUP)
+		c->gq[e->act_next].act_prev = e->act_prev;
+}
+
+/* c keeps totals for n groups (the ones defined so far) */
+static void gq_grow(struct lp_cpu *c, uint32_t n)
+{
+	if (n <= c->nr_gq)
+		return;
+	c->gq = xrealloc(c->gq, n * sizeof(*c->gq));
+	for (uint32_t g = c->nr_gq; g < n; g++)
+		c->gq[g] = (struct lp_gq){ .act_first = LP_NO_GROUP };
+	c->nr_gq = n;
+}
+
+/* fair t, queued on c, is counted in its group and its ancestors (seq: its enqueue's) */
+static void gq_add(const struct sl_model *m, struct lp_cpu *c, const struct sl_task *t,
+		   struct lp_task *lt, uint64_t seq)
+{
+	uint32_t g = task_group_of(m, t);
+	uint8_t idx = gq_idx(m, t);
+	struct lp_gq *e;
+
+	if (g >= c->nr_gq)
+		gq_grow(c, g + 1);
+	lt->in_gq = true;
+	lt->gq_group = g;
+	lt->gq_idx = idx;
+	e = &c->gq[g];
+	e->t_nr++;
+	e->t_sum += idx_weight(idx);
+	if (!e->at[idx]++)
+		e->t_idx |= 1ULL << idx;
+	for (;;) {
+		uint32_t parent = group_parent(m, g);
+
+		e = &c->gq[g];
+		if (e->h_nr++)
+			break;		/* its ancestors count it already */
+		e->act_seq = seq;
+		if (!g)
+			break;
+		act_link(c, g, parent);
+		g = parent;
+	}
+}
+
+/* t leaves c's runqueue: out of its groups' totals */
+static void gq_del(struct lp_cpu *c, struct lp_task *lt)
+{
+	uint32_t g = lt->gq_group;
+	struct lp_gq *e = &c->gq[g];
+
+	lt->in_gq = false;
+	e->t_nr--;
+	e->t_sum -= idx_weight(lt->gq_idx);
+	if (!--e->at[lt->gq_idx])
+		e->t_idx &= ~(1ULL << lt->gq_idx);
+	for (;;) {
+		e = &c->gq[g];
+		if (--e->h_nr)
+			break;
+		/* counted at the watched run's start: it stays counted if it comes back */
+		if (c->run_task && e->act_seq <= c->start_enq)
+			e->stamp = c->run_id;
+		if (!g)
+			break;
+		act_unlink(c, g);
+		g = e->link_parent;
+	}
+}
+
+/*
+ * The totals made again from the runqueues, with every task's group and
+ * weight as the model has them now: at a marker, which may define the
+ * groups (the first time), move tasks between groups, change a parent.
+ * Every group queued now counts as queued since before any watched run
+ * started (what it held joined them at their start or as it came).
+ */
+static __attribute__((noinline)) void gq_rebuild(struct sl_model *m, struct sl_analyzer *a)
+{
+	uint32_t n = sl_model_nr_groups(m);
+
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
+
+		gq_grow(c, n);
+		for (uint32_t g = 0; g < c->nr_gq; g++)
+			c->gq[g] = (struct lp_gq){ .act_first = LP_NO_GROUP, .stamp = c->gq[g].stamp };
+		for (struct sl_task *q = c->fq_tail; q;) {
+			struct lp_task *lq = sl_task_priv(m, a, q);
+
+			gq_add(m, c, q, lq, 0);
+			q = lq->fq_prev;
+		}
+	}
 }
 
 /*
@@ -538,7 +743,7 @@ static uint64_t levels_expected(const struct sl_model *m, enum sl_slice_model mo
 				const struct lp_level *lv, int nr, uint64_t t0, uint64_t *slice,
 				uint64_t exp[LP_LEVELS], int *at)
 {
-	uint64_t best = UINT64_MAX;
+	uint64_t best = UINT64_MAX, base = model == SL_SLICE_CFS ? 0 : sl_base_slice(m);
 
 	*at = -1;
 	*slice = 0;
@@ -548,7 +753,9 @@ static uint64_t levels_expected(const struct sl_model *m, enum sl_slice_model mo
 		exp[i] = UINT64_MAX;
 		if (!lv[i].nr)
 			continue;
-		s = run_slice(m, model, lv[i].w_r, lv[i].nr, lv[i].max_w, lv[i].sum_w);
+		s = model == SL_SLICE_CFS ?
+			run_slice(m, model, lv[i].w_r, lv[i].nr, lv[i].max_w, lv[i].sum_w) :
+			eevdf_slice(base, lv[i].w_r, lv[i].max_w);
 		e = model == SL_SLICE_CFS ? MAX(t0 + s, lv[i].tc) : MAX(t0, lv[i].tc) + s;
 		exp[i] = e;
 		if (e < best) {
@@ -848,33 +1055,97 @@ static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu 
 		c->listed[c->nr_listed] = t;
 		set_since(c, c->nr_listed++, ts);
 		if (__builtin_expect(c->grouped, 0))
-			join_listed(m, c, t, ts, (int)c->nr_listed - 1);
+			join_listed(m, c, t, lt, ts, (int)c->nr_listed - 1);
 	} else if (__builtin_expect(c->grouped, 0)) {
-		join_listed(m, c, t, ts, -1);
+		join_listed(m, c, t, lt, ts, -1);
 	}
 }
 
 /*
- * A run judged per group entity starts: R's levels, and the fair tasks
- * queued already join them, oldest first (the listed ones are the
- * oldest: old[]), the LP_START_JOIN oldest only: a walk of the whole
- * runqueue at every switch made a recorded hackbench (720 tasks in one
- * autogroup, hundreds queued) half again as long to analyze.
+ * The levels of the waiters listed at the watched run's start, and the
+ * first listed of each entity (rep_set), asked for a late run only (most
+ * runs are on time): the ones listed as they came are placed then
+ * (join_listed()).
+ */
+static __attribute__((noinline)) void place_start_listed(const struct sl_model *m,
+							  struct sl_analyzer *a, struct lp_cpu *c)
+{
+	uint32_t seen[LP_LISTED];	/* the group entities listed so far (a group's is at one level) */
+	uint32_t nr_seen = 0;
+
+	for (uint32_t k = 0; k < c->nr_start_listed; k++) {
+		const struct lp_task *lq = sl_task_priv(m, a, c->listed[k]);
+		uint32_t group, j = 0;
+		int level;
+
+		if (lq->in_gq && lq->gq_group == c->levels[0].group) {
+			/* the most common: a task of R's group (no cut, the group queued it) */
+			c->listed_level[k] = 0;
+			c->rep_set |= 1u << k;
+			continue;
+		}
+		level = find_level(m, c, lq->in_gq ? lq->gq_group : task_group_of(m, c->listed[k]),
+				   &group, NULL);
+		c->listed_level[k] = (uint8_t)(level < 0 ? 0 : level);
+		if (level < 0)
+			continue;
+		if (group != LP_NO_GROUP) {
+			while (j < nr_seen && seen[j] != group)
+				j++;
+			if (j < nr_seen)
+				continue;	/* a listed one before stands for its entity */
+			seen[nr_seen++] = group;
+		}
+		c->rep_set |= 1u << k;
+	}
+}
+
+/*
+ * A run judged per group entity starts: R's levels, each with the
+ * entities queued in its runqueue but R's (its group's totals, struct
+ * lp_gq: tasks directly in it and its queued child groups); the listed
+ * waiters' levels wait for the run's end (place_start_listed()).
  */
 static __attribute__((noinline)) void start_grouped(struct sl_model *m, struct sl_analyzer *a,
 						     struct lp_cpu *c, struct sl_task *r, uint64_t ts)
 {
-	uint32_t k = 0;
+	const struct lp_task *lr = sl_task_priv(m, a, r);
 
 	start_levels(m, c, r);
-	c->rep_set = 0;
-	for (struct sl_task *q = c->fq_tail; q && k < LP_START_JOIN;
-	     q = ((struct lp_task *)sl_task_priv(m, a, q))->fq_prev) {
-		if (q == r)
+	for (int i = 0; i < c->nr_levels; i++) {
+		struct lp_level *lv = &c->levels[i];
+		uint32_t below = i ? c->levels[i - 1].group : c->below0;
+		const struct lp_gq *e = cpu_gq(c, lv->group);
+		uint64_t t_idx;
+
+		if (!e)
 			continue;
-		join_listed(m, c, q, ts, k < c->nr_listed && c->listed[k] == q ? (int)k : -1);
-		k++;
+		lv->nr = e->t_nr;
+		lv->sum_w = e->t_sum;
+		t_idx = e->t_idx;
+		if (!i && below == LP_NO_GROUP && lr->in_gq && lr->gq_group == lv->group) {
+			/* R queued still: not its own competitor */
+			lv->nr--;
+			lv->sum_w -= idx_weight(lr->gq_idx);
+			if (e->at[lr->gq_idx] == 1)
+				t_idx &= ~(1ULL << lr->gq_idx);
+		}
+		lv->max_w = t_idx ? idx_weight((unsigned)__builtin_ctzll(t_idx)) : 0;
+		for (uint32_t g = e->act_first; g != LP_NO_GROUP; g = c->gq[g].act_next) {
+			uint32_t w;
+
+			if (g == below)
+				continue;	/* R's entity */
+			w = group_weight(m, g);
+			lv->nr++;
+			lv->sum_w += w;
+			lv->max_w = MAX(lv->max_w, w);
+		}
+		if (lv->nr)
+			lv->tc = ts;
 	}
+	c->rep_set = 0;
+	c->nr_start_listed = (uint8_t)c->nr_listed;
 }
 
 static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
@@ -1521,6 +1792,7 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 		l.until[i] = listed_until(c, i);
 	}
 	if (c->grouped) {
+		place_start_listed(m, a, c);
 		l.lv = c->levels;
 		l.nr_levels = c->nr_levels;
 		memcpy(l.listed_level, c->listed_level, sizeof(l.listed_level));
@@ -1595,6 +1867,8 @@ static void lp_on_event(struct sl_analyzer *a, struct sl_model *m, const struct 
 	if (ev->type == SL_EV_MARKER) {
 		/* a group marker may make the runs from now on judged per group entity */
 		p->grouped = grouped(m);
+		if (p->grouped)
+			gq_rebuild(m, a);
 		return;
 	}
 	if (ev->type != SL_EV_TIMER_TICK)
@@ -1621,13 +1895,18 @@ static void lp_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	if (enter) {
 		lt->queued_since = ts;
 		lt->enq_seq = ++p->next_enq;
-		if (is_fair(t))
+		if (is_fair(t)) {
 			fq_add(m, a, c, t, lt);
+			if (__builtin_expect(p->grouped, 0))
+				gq_add(m, c, t, lt, lt->enq_seq);
+		}
 	} else if (lt->in_fq) {
 		/* one of W from the start (unmarked) leaves: mark it, as add_waiter would have */
 		if (c->run_task && t != c->run_task && in_run(c, lt))
 			lt->run_id = c->run_id;
 		fq_del(m, a, c, lt);
+		if (__builtin_expect(lt->in_gq, 0))
+			gq_del(c, lt);
 	}
 	if (!c->run_task || t == c->run_task || !is_fair(t))
 		return;
@@ -2319,6 +2598,9 @@ static void lp_destroy(struct sl_analyzer *a, struct sl_model *m)
 		c->phases = NULL;
 		free(c->levels);
 		c->levels = NULL;
+		free(c->gq);
+		c->gq = NULL;
+		c->nr_gq = 0;
 	}
 }
 
