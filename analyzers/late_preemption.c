@@ -1350,10 +1350,7 @@ static void lp_json(const struct sl_finding *f, const struct sl_model *m, cJSON 
 		sl_json_add_u64(o, "max_workload_wait_ns", d->max_wl_wait);
 		sl_json_add_i64(o, "max_workload_wait_pid", d->max_wl_wait_pid);
 	}
-	if (d->ticks >= 0)
-		sl_json_add_i64(o, "ticks", d->ticks);
-	else
-		cJSON_AddNullToObject(o, "ticks");
+	sl_json_add_u64_or_null(o, "ticks", d->ticks >= 0, (uint64_t)d->ticks);
 	cJSON_AddStringToObject(o, "tick_class", tick_class_names[d->tick_class]);
 	if (d->slice_group >= 0)
 		sl_json_add_i64(o, "slice_group", d->slice_group);
@@ -2468,6 +2465,7 @@ static void lp_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 	cJSON *o = cJSON_AddObjectToObject(root, "late_preemption");
 	cJSON *nj = cJSON_AddObjectToObject(o, "not_judged");
 	cJSON *cpus, *tasks;
+	char hz_why[192];
 
 	cJSON_AddStringToObject(o, "model", model_name(p->model));
 	sl_json_add_u64(o, "base_slice_ns", sl_base_slice(m));
@@ -2479,30 +2477,13 @@ static void lp_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 	}
 	sl_json_add_u64(o, "tolerance_ns", m->cfg->tolerance_ns);
 	cJSON_AddBoolToObject(o, "group_entities", grouped(m));
-	if (sl_hz(m))
-		sl_json_add_i64(o, "hz", sl_hz(m));
-	else
-		cJSON_AddNullToObject(o, "hz");
-	if (hz_source_key(p, m))
-		cJSON_AddStringToObject(o, "hz_source", hz_source_key(p, m));
-	else
-		cJSON_AddNullToObject(o, "hz_source");
-	if (p->hz)
-		sl_json_add_i64(o, "hz_inferred", p->hz);
-	else
-		cJSON_AddNullToObject(o, "hz_inferred");
-	if (sl_hz_recorded(m))
-		sl_json_add_i64(o, "hz_recorded", sl_hz_recorded(m));
-	else
-		cJSON_AddNullToObject(o, "hz_recorded");
-	{
-		char why[192];
-
-		if (hz_disagreement(p, m, why, sizeof(why)))
-			cJSON_AddStringToObject(o, "hz_disagreement", why);
-		else
-			cJSON_AddNullToObject(o, "hz_disagreement");
-	}
+	sl_json_add_u64_or_null(o, "hz", sl_hz(m) > 0, (uint64_t)sl_hz(m));
+	sl_json_add_str_or_null(o, "hz_source", hz_source_key(p, m));
+	sl_json_add_u64_or_null(o, "hz_inferred", p->hz > 0, (uint64_t)p->hz);
+	sl_json_add_u64_or_null(o, "hz_recorded", sl_hz_recorded(m) > 0,
+				(uint64_t)sl_hz_recorded(m));
+	sl_json_add_str_or_null(o, "hz_disagreement",
+				hz_disagreement(p, m, hz_why, sizeof(hz_why)) ? hz_why : NULL);
 	sl_json_add_u64(o, "runs", p->runs);
 	sl_json_add_u64(o, "late", p->late);
 	sl_json_add_u64(o, "late_preemptions", p->late_preempt);

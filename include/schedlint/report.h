@@ -138,6 +138,14 @@ void sl_tally_print(struct sl_report *r, const struct sl_model *m, const char *l
  */
 void sl_json_add_u64(struct cJSON *obj, const char *name, uint64_t v);
 void sl_json_add_i64(struct cJSON *obj, const char *name, int64_t v);
+/*
+ * A member that may be unknown is null then, never absent nor 0: the
+ * string (null when NULL or empty), v when known, an array to fill when
+ * given (NULL returned, and null written, when not).
+ */
+void sl_json_add_str_or_null(struct cJSON *o, const char *name, const char *s);
+void sl_json_add_u64_or_null(struct cJSON *o, const char *name, bool known, uint64_t v);
+struct cJSON *sl_json_add_array_or_null(struct cJSON *o, const char *name, bool given);
 struct cJSON *sl_json_u64(uint64_t v);
 
 /*

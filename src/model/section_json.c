@@ -37,6 +37,38 @@ void sl_json_add_i64(cJSON *obj, const char *name, int64_t v)
 	cJSON_AddRawToObject(obj, name, buf);
 }
 
+/*
+ * A member the report cannot always give is null then, never absent nor
+ * 0 (a diff of two reports and users' scripts tell "unknown" from 0).
+ */
+
+/* NAME: the string s, null when there is none (NULL or empty) */
+void sl_json_add_str_or_null(cJSON *o, const char *name, const char *s)
+{
+	if (s && s[0])
+		cJSON_AddStringToObject(o, name, s);
+	else
+		cJSON_AddNullToObject(o, name);
+}
+
+/* NAME: v when known, null otherwise */
+void sl_json_add_u64_or_null(cJSON *o, const char *name, bool known, uint64_t v)
+{
+	if (known)
+		sl_json_add_u64(o, name, v);
+	else
+		cJSON_AddNullToObject(o, name);
+}
+
+/* NAME: an array, returned to be filled, when given; null otherwise (NULL returned) */
+cJSON *sl_json_add_array_or_null(cJSON *o, const char *name, bool given)
+{
+	if (given)
+		return cJSON_AddArrayToObject(o, name);
+	cJSON_AddNullToObject(o, name);
+	return NULL;
+}
+
 cJSON *sl_hist_json(const struct sl_hist *h)
 {
 	cJSON *o = cJSON_CreateObject();

@@ -28,38 +28,6 @@ static const char *const known_events[] = {
 	"csd_function_entry",
 };
 
-/*
- * A member the report cannot always give is null then, never absent nor
- * 0 (a diff of two reports and users' scripts tell "unknown" from 0).
- */
-
-/* NAME: the string s, null when there is none (NULL or empty) */
-static void add_str_or_null(cJSON *o, const char *name, const char *s)
-{
-	if (s && s[0])
-		cJSON_AddStringToObject(o, name, s);
-	else
-		cJSON_AddNullToObject(o, name);
-}
-
-/* NAME: v when known, null otherwise */
-static void add_u64_or_null(cJSON *o, const char *name, bool known, uint64_t v)
-{
-	if (known)
-		sl_json_add_u64(o, name, v);
-	else
-		cJSON_AddNullToObject(o, name);
-}
-
-/* NAME: an array, returned to be filled, when given; null otherwise (NULL returned) */
-static cJSON *add_array_or_null(cJSON *o, const char *name, bool given)
-{
-	if (given)
-		return cJSON_AddArrayToObject(o, name);
-	cJSON_AddNullToObject(o, name);
-	return NULL;
-}
-
 /* schedlint record itself, which wrote the trace (its markers name it); null when none. */
 static void recorder_json(const struct sl_model *m, cJSON *t)
 {
@@ -90,8 +58,8 @@ static cJSON *trace_json(struct sl_model *m, const char *path)
 	cJSON_AddStringToObject(t, "path", path);
 	cJSON_AddStringToObject(t, "format", sl_format_name(info->format));
 	sl_json_add_i64(t, "cpus", info->ncpus > m->nr_cpus ? info->ncpus : m->nr_cpus);
-	add_str_or_null(t, "kernel", info->kernel);
-	add_str_or_null(t, "clock", info->clock);
+	sl_json_add_str_or_null(t, "kernel", info->kernel);
+	sl_json_add_str_or_null(t, "clock", info->clock);
 	sl_json_add_u64(t, "first_ns", m->first_ts);
 	sl_json_add_u64(t, "last_ns", m->last_ts);
 	sl_json_add_u64(t, "duration_ns", sl_dur(m->first_ts, m->last_ts));
@@ -210,14 +178,14 @@ static void filters_json(const struct sl_config *cfg, cJSON *c)
 {
 	cJSON *f = cJSON_AddObjectToObject(c, "filters"), *a;
 
-	a = add_array_or_null(f, "cpus", cfg->cpus.nr_words);
+	a = sl_json_add_array_or_null(f, "cpus", cfg->cpus.nr_words);
 	for (uint32_t cpu = 0; a && cpu < cfg->cpus.nr_words * 64; cpu++)
 		if (sl_cpuset_test(&cfg->cpus, (int)cpu))
 			cJSON_AddItemToArray(a, cJSON_CreateNumber(cpu));
-	a = add_array_or_null(f, "pids", cfg->nr_pids);
+	a = sl_json_add_array_or_null(f, "pids", cfg->nr_pids);
 	for (size_t i = 0; a && i < cfg->nr_pids; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateNumber(cfg->pids[i]));
-	a = add_array_or_null(f, "comms", cfg->nr_comms);
+	a = sl_json_add_array_or_null(f, "comms", cfg->nr_comms);
 	for (size_t i = 0; a && i < cfg->nr_comms; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(cfg->comms[i]));
 	if (cfg->workload_active)	/* the workload the trace names, not --system */
@@ -278,13 +246,13 @@ static void config_json(struct sl_model *m, cJSON *root)
 	}
 	cJSON_AddItemToObject(c, "llc", llc);
 	cJSON_AddStringToObject(c, "llc_source", m->llc_source);
-	add_u64_or_null(c, "hz", sl_hz(m) > 0, (uint64_t)sl_hz(m));
+	sl_json_add_u64_or_null(c, "hz", sl_hz(m) > 0, (uint64_t)sl_hz(m));
 	cJSON_AddBoolToObject(c, "assume_migratable", cfg->assume_migratable);
 	cJSON_AddBoolToObject(c, "exclude_inferred", cfg->exclude_inferred);
 	sl_json_add_u64(c, "max_findings", cfg->max_findings);
 	/* the --from/--to window (resolved to trace time): rates divide by it */
-	add_u64_or_null(c, "from_ns", cfg->from_set, cfg->from_ns);
-	add_u64_or_null(c, "to_ns", cfg->to_set, cfg->to_ns);
+	sl_json_add_u64_or_null(c, "from_ns", cfg->from_set, cfg->from_ns);
+	sl_json_add_u64_or_null(c, "to_ns", cfg->to_set, cfg->to_ns);
 	filters_json(cfg, c);
 	workload_json(m, root);
 }
@@ -374,7 +342,7 @@ static void class_json(struct sl_model *m, cJSON *root)
 
 		sl_json_add_u64(h, "tasks", m->class_tasks[k][0] + m->class_tasks[k][1] +
 			       m->class_tasks[k][2]);
-		add_str_or_null(h, "source", src);
+		sl_json_add_str_or_null(h, "source", src);
 		cJSON_AddItemToObject(o, sl_sched_class_names[k], h);
 	}
 }
@@ -450,7 +418,7 @@ static cJSON *task_next(void *ctx)
 		sl_json_add_u64(o, "migrations", t->migrations);
 		sl_json_add_i64(o, "prio", t->prio);
 		cJSON_AddItemToObject(o, "max_wait", wait_moment_json(m, &t->wait_worst, false));
-		add_u64_or_null(o, "fork_delay_ns", t->fork_delay_seen, t->fork_delay);
+		sl_json_add_u64_or_null(o, "fork_delay_ns", t->fork_delay_seen, t->fork_delay);
 		affinity_json(m, t, o);
 		return o;
 	}
@@ -715,7 +683,7 @@ static cJSON *series_json(const struct sl_model *m)
 	int peak = sl_series_peak(s);
 
 	sl_json_add_u64(o, "window_ns", s->window_ns);
-	add_u64_or_null(o, "window_requested_ns", s->requested_ns, s->requested_ns);
+	sl_json_add_u64_or_null(o, "window_requested_ns", s->requested_ns, s->requested_ns);
 	sl_json_add_u64(o, "start_ns", s->origin);
 	arr = cJSON_AddArrayToObject(o, "windows");
 	for (uint32_t i = 0; i < s->nr; i++) {
