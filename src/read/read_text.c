@@ -419,6 +419,10 @@ static void note_time_order(struct text_reader *r, const struct sl_event *ev)
 	bool first = !r->cpu_runs;
 
 	if (ev->ts > r->last_ts || first) {
+		if (first)
+			r->first_ts = r->last_ts = ev->ts;
+		r->max_before_max = r->last_ts;
+		r->events_before_max = r->events;
 		r->last_ts = ev->ts;
 		r->last_ts_line = r->line_no;
 		r->back_since_max = r->events_since_max = r->max_since_max = 0;
@@ -568,12 +572,18 @@ static int fail(struct text_reader *r, int ret)
  * are before an earlier line's time, and one whose latest time is far
  * ahead of all of at least 16 events after it (those would all be taken
  * at it); the message says which of the causes seen so far it is.
- * False with the error set.
+ * With fewer after it (a corrupt time among the last lines), the latest
+ * time is as far ahead of the latest before it too (a line or two out of
+ * place at the end are a few small inversions), and of at least 16
+ * events in all; with none after it (the last line), there is no event
+ * to contradict it, and its gap must also be longer than all the events
+ * before it span (a quiet end is no longer than the trace).  Either way
+ * the span of the report would be that time's.  False with the error set.
  */
 static bool time_order_ok(struct text_reader *r)
 {
-	bool mostly_back, jump;
-	char a[32];
+	bool mostly_back, jump, jump_at_end;
+	char a[32], b[32], c[32];
 
 	if (r->section_line && r->cpu_runs == r->cpus_seen && !r->cpu_back) {
 		sl_error_set(text_err(r), "not a trace in time order: its CPUs come one after "
@@ -588,6 +598,24 @@ static bool time_order_ok(struct text_reader *r)
 	/* a time far ahead of at least 16 events after it, none catching up */
 	jump = r->events_since_max >= 16 && r->back_since_max == r->events_since_max &&
 	       r->last_ts - r->max_since_max > FAR_BACK_NS;
+	/* ... with fewer after it: far ahead of the latest before it too */
+	jump_at_end = !jump && r->events >= 16 && r->back_since_max == r->events_since_max &&
+		      r->last_ts - MAX(r->max_since_max, r->max_before_max) > FAR_BACK_NS;
+	if (jump_at_end && !r->events_since_max) {
+		/* the last line: nothing contradicts it but its distance */
+		uint64_t gap = r->last_ts - r->max_before_max;
+
+		if (gap <= r->max_before_max - r->first_ts)
+			return true;
+		sl_error_set(text_err(r), "line %llu's time, %s, is %s s after the latest event "
+			     "before it, more than the %s s the %llu events before it span (a "
+			     "corrupt timestamp?)", (unsigned long long)r->last_ts_line,
+			     fmt_ts(a, sizeof(a), r->last_ts), fmt_ts(b, sizeof(b), gap),
+			     fmt_ts(c, sizeof(c), r->max_before_max - r->first_ts),
+			     (unsigned long long)r->events_before_max);
+		return false;
+	}
+	jump = jump || jump_at_end;
 	if (!mostly_back && !jump)
 		return true;
 	/* a time column of deltas goes back on every CPU, about every other event */

@@ -116,6 +116,9 @@ struct text_reader {
 	uint64_t back_since_max;	/* of the events after it, those before it */
 	uint64_t events_since_max;	/* the events after it */
 	uint64_t max_since_max;		/* the latest time of those */
+	uint64_t max_before_max;	/* the latest time before it (its own, the first) */
+	uint64_t events_before_max;	/* the events before it */
+	uint64_t first_ts;		/* of the first event line */
 	uint64_t prev_ts;		/* of the event line before */
 	int32_t prev_cpu;		/* of the event line before (cpu_runs > 0: there was one) */
 	struct text_cpu_order {
