@@ -57,9 +57,9 @@ static const char timehist_usage[] =
 	"\n"
 	"  -w, --wakeups         also a row per wakeup (waker, awakened task)\n"
 	"  -M, --migrations      also a row per sched_migrate_task\n"
-	"  -I, --idle-hist       only the switches into and out of idle; with -s, each\n"
-	"                        task's idle time after it\n"
-	"  -s, --summary         only the per-task summary\n"
+	"  -I, --idle-hist       only the switches into and out of idle (not with -w,\n"
+	"                        -M); with -s, each task's idle time after it\n"
+	"  -s, --summary         only the per-task summary (not with -w, -M, -n, -V, -S)\n"
 	"  -S, --with-summary    the rows, then the summary\n"
 	"      --state           the state the task left the CPU in; with -s, its\n"
 	"                        wait time by that state\n"
@@ -641,6 +641,7 @@ int cmd_timehist(int argc, char **argv)
 	const char *path = NULL, *i_path = NULL;
 	int c, status = 0;
 	bool summary_only = false;
+	const char *adds_rows = NULL, *adds_column = NULL;	/* the last given */
 
 	memset(th, 0, sizeof(*th));
 	th->rows = true;
@@ -658,9 +659,11 @@ int cmd_timehist(int argc, char **argv)
 			return 0;
 		case 'w':
 			th->wakeups = true;
+			adds_rows = "-w";
 			break;
 		case 'M':
 			th->migrations = true;
+			adds_rows = "-M";
 			break;
 		case 'I':
 			th->idle_only = true;
@@ -673,9 +676,11 @@ int cmd_timehist(int argc, char **argv)
 			break;
 		case 'n':
 			th->next = true;
+			adds_column = "-n";
 			break;
 		case 'V':
 			th->visual = true;
+			adds_column = "-V";
 			break;
 		case OPT_STATE:
 			th->state = true;
@@ -707,6 +712,22 @@ int cmd_timehist(int argc, char **argv)
 	}
 	if (sl_trace_operand("timehist", argc, argv, i_path, &path))
 		goto usage;
+	/* what would not be printed is refused, not ignored */
+	if (summary_only && th->summary) {
+		error_msg("timehist: -s and -S exclude each other");
+		goto usage;
+	}
+	if (summary_only && (adds_rows || adds_column)) {
+		error_msg("timehist: %s adds %s; -s prints only the summary",
+			  adds_rows ? adds_rows : adds_column,
+			  adds_rows ? "rows" : "a column to the rows");
+		goto usage;
+	}
+	if (th->idle_only && adds_rows) {
+		error_msg("timehist: %s adds rows; -I prints only the switches into and out of idle",
+			  adds_rows);
+		goto usage;
+	}
 	if (summary_only) {
 		th->summary = true;
 		th->rows = false;

@@ -61,12 +61,21 @@ dump --layout --ns @D           | --ns applies to the events, not to --layout
 dump --layout --cpus=0 @D       | --cpus applies to the events, not to --layout
 dump --layout --from=+1ms @D    | --from applies to the events, not to --layout
 dump @D extra                   | more than one trace given
+# timehist: -s prints no rows, -I only the switches into and out of idle
+timehist -s -w @D               | -w adds rows; -s prints only the summary
+timehist -s --migrations @D     | -M adds rows; -s prints only the summary
+timehist -s -n @D               | -n adds a column to the rows; -s prints only the summary
+timehist -s -V @D               | -V adds a column to the rows; -s prints only the summary
+timehist -s -S @D               | -s and -S exclude each other
+timehist -I -w @D               | -w adds rows; -I prints only the switches into and out of idle
+timehist -I -M @D               | -M adds rows; -I prints only the switches into and out of idle
 EOF
 
 # what must still work
 for args in "version" "--version" "-V" "--help" "help" "analyze --help --bogus" \
 	"analyze $D --help" "diff --list-metrics" "analyze --json $D" "analyze --brief --top=3 $D" \
-	"dump --layout $D" "diff --color=always $D $D"; do
+	"dump --layout $D" "diff --color=always $D $D" "timehist -s -I --state $D" \
+	"timehist -S -w -M -n -V $D" "timehist -I -n -V $D"; do
 	# shellcheck disable=SC2086
 	MANPAGER=cat PAGER=cat MANWIDTH=80 timeout 60 "$SCHEDLINT" --no-pager $args < /dev/null \
 		> "$TMP/out" 2> "$TMP/err"
