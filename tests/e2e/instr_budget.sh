@@ -14,6 +14,8 @@
 #   read_per_event     schedlint's reader alone (bench/read_only.c)
 #   analyze_per_event  schedlint analyze, every analyzer, the text report
 #   startup            schedlint analyze of the 2000-event prefix, whole
+# one for recorded groups, on the same trace as a text (see below):
+#   grouped_per_event  what schedlint record's group markers add per event
 # and one for perf.data, the same way: testdata/perf/hackbench-max.data
 # (perf sched record -- hackbench -g 2 -l 60, 10,398 samples) against its
 # first 500 samples (tests/perf_edit.py shrink: the same header, event
@@ -95,6 +97,36 @@ echo "# instructions (valgrind Ir): read $read_full - $read_head, analyze $an_fu
 within read_per_event $(( (read_full - read_head) / dev ))
 within analyze_per_event $(( (an_full - an_head) / dev ))
 within startup "$an_head"
+
+# The recorded groups' part: the same trace as a text (trace-cmd report),
+# as it is and with schedlint record's group markers added after its first
+# event, the fork of hackbench (32387, in autogroup 2) by its shell (32378,
+# in autogroup 1); the other tasks stay in the root.  The difference per
+# event is what the groups add (late-preemption judged per group entity,
+# shares through the hierarchy): the reading is the same in both.
+#   grouped_per_event  (grouped text - plain text) / events
+trace-cmd report "$TRACE" > "$TMP/plain.txt" 2>/dev/null
+fork=$(sed -n 2p "$TMP/plain.txt" | sed 's/.*sched_process_fork: *//')
+expect_eq "the text's first event is hackbench's fork by its shell" "$fork" \
+	"comm=bash pid=32378 child_comm=bash child_pid=32387"
+awk 'NR == 2 {
+	print; split($0, f, ": ")
+	p = f[1] ": print:                tracing_mark_write: schedlint: "
+	print p "group 1 0 1024 autogroup /autogroup-1 nice 0"
+	print p "group 2 0 1024 autogroup /autogroup-2 nice 0"
+	print p "sched 32378=other/0/0/1 32387=other/0/0/2"
+	next
+} { print }' "$TMP/plain.txt" > "$TMP/grouped.txt"
+an_plain=$(ir plain "$SL" analyze --no-pager "$TMP/plain.txt")
+an_grouped=$(ir grouped "$SL" analyze --no-pager "$TMP/grouped.txt")
+rm -f "$TMP/plain.txt" "$TMP/grouped.txt"
+for v in "$an_plain" "$an_grouped"; do
+	case $v in ''|x) fail "both texts analyzed: $an_plain/$an_grouped"; exit 0 ;; esac
+done
+# without the markers taken, the difference would be 0 and pass
+check "the grouped text's report has its two autogroups" grep -q "2 autogroups, 0 cgroups" "$TMP/grouped.out"
+echo "# instructions (valgrind Ir): the text $an_plain, with groups $an_grouped, over $ev_full events"
+within grouped_per_event $(( (an_grouped - an_plain) / ev_full ))
 
 PERF=$TESTDATA/perf/hackbench-max.data
 python3 tests/perf_edit.py shrink "$PERF" "$TMP/head.data" 500 >/dev/null 2>&1
