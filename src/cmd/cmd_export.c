@@ -47,6 +47,8 @@ static const char export_usage[] =
 	"  --format=F            pftrace or ndjson (default: from FILE's extension)\n"
 	"  --max-findings=N      the findings kept per kind: 1000 for pftrace, every\n"
 	"                        one for ndjson\n"
+	"  --window=D            (an analysis option, below) for pftrace only: ndjson\n"
+	"                        has no latency windows\n"
 	"\n";
 
 enum { OPT_FORMAT = 1 };
@@ -122,7 +124,7 @@ int cmd_export(int argc, char **argv)
 	const char *path = NULL, *i_path = NULL, *out_path = NULL;
 	char trace_id[64] = "";
 	struct sl_whole whole = { 0 };
-	bool max_given = false;
+	bool max_given = false, window_given = false;
 	int c, status = 2;
 
 	sl_config_init(&cfg);
@@ -157,6 +159,8 @@ int cmd_export(int argc, char **argv)
 					goto usage;
 				if (c == SL_OPT_MAX_FINDINGS)
 					max_given = true;
+				if (c == SL_OPT_WINDOW)
+					window_given = true;
 				break;
 			}
 			goto usage;
@@ -178,6 +182,11 @@ int cmd_export(int argc, char **argv)
 	if (!strcmp(path, "-") && x.format == FMT_NDJSON) {
 		error_msg("export: NDJSON needs the trace in a file, not stdin (its trace_id is a hash "
 			  "of the file's bytes)");
+		goto usage;
+	}
+	if (x.format == FMT_NDJSON && window_given) {
+		error_msg("export: --window shapes the Perfetto trace's latency counters; NDJSON "
+			  "has none");
 		goto usage;
 	}
 	/* rows of every finding (summary counts = rows), unless the user says fewer */

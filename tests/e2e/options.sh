@@ -13,10 +13,10 @@
 D=$TESTDATA/real/pipe.dat
 
 # One case a line: ARGS | a string the error line must hold.
-# ARGS are split on blanks; @D stands for a trace.
+# ARGS are split on blanks; @D stands for a trace, @T for a scratch file.
 while IFS='|' read -r args want; do
 	case $args in ''|'#'*) continue ;; esac
-	args=$(echo "$args" | sed "s|@D|$D|g; s/ *$//")
+	args=$(echo "$args" | sed "s|@D|$D|g; s|@T|$TMP/o|g; s/ *$//")
 	want=$(echo "$want" | sed 's/^ *//')
 	# shellcheck disable=SC2086
 	timeout 60 "$SCHEDLINT" --no-pager $args < /dev/null > "$TMP/out" 2> "$TMP/err"
@@ -61,6 +61,8 @@ dump --layout --ns @D           | --ns applies to the events, not to --layout
 dump --layout --cpus=0 @D       | --cpus applies to the events, not to --layout
 dump --layout --from=+1ms @D    | --from applies to the events, not to --layout
 dump @D extra                   | more than one trace given
+# export: NDJSON has no latency-over-time windows
+export -o @T.ndjson --window=1ms @D | --window shapes the Perfetto trace's latency counters; NDJSON has none
 # timehist: -s prints no rows, -I only the switches into and out of idle
 timehist -s -w @D               | -w adds rows; -s prints only the summary
 timehist -s --migrations @D     | -M adds rows; -s prints only the summary
