@@ -50,7 +50,8 @@ static const char analyze_usage[] =
 	"                        --list-metrics lists the metrics (rules on a change\n"
 	"                        need schedlint diff)\n"
 	"  --allow-unmeasured    a rule on a metric the trace did not measure passes as\n"
-	"                        'skip' (default: it fails: it cannot be evaluated)\n"
+	"                        'skip' (default: it fails: it cannot be evaluated);\n"
+	"                        only with a --fail-on rule\n"
 	"\n";
 
 enum { OPT_JSON = 1, OPT_COLOR, OPT_TOP, OPT_FAIL_ON, OPT_ALLOW_UNMEASURED, OPT_BRIEF, OPT_FULL,
@@ -261,6 +262,10 @@ int cmd_analyze(int argc, char **argv)
 		path = "trace.dat";
 	if (html && json && !strcmp(html, "-")) {
 		error_msg("analyze: --json and --html=- both want stdout");
+		goto usage;
+	}
+	if (allow_unmeasured && !nr_rules) {
+		error_msg("analyze: --allow-unmeasured applies to --fail-on rules, and none is given");
 		goto usage;
 	}
 	/* the JSON and the HTML page hold everything, uncolored: not silently ignored */

@@ -58,7 +58,8 @@ static const char diff_usage[] =
 	"  --list-metrics        list the metrics rules can name, and exit (alone)\n"
 	"  --confidence=P        of the test, in percent (default 95)\n"
 	"  --allow-unmeasured    a rule on a metric a side did not measure passes as\n"
-	"                        'skip' (default: it fails: it cannot be evaluated)\n"
+	"                        'skip' (default: it fails: it cannot be evaluated);\n"
+	"                        not with --fail-on=none\n"
 	"\n"
 	"Output:\n"
 	"  --json                the diff as JSON (schema schedlint.diff/1)\n"
@@ -511,6 +512,11 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 	if (a->no_rules && (a->nr_rules || a->default_rules)) {
 		error_msg("diff: --fail-on none and a rule ('%s'): which is it?",
 			  a->nr_rules ? a->rules[0].text : "default");
+		return -1;
+	}
+	if (a->no_rules && a->allow_unmeasured) {
+		error_msg("diff: --allow-unmeasured applies to --fail-on rules, and --fail-on none "
+			  "gives none");
 		return -1;
 	}
 	if (!a->no_rules && !a->nr_rules && !a->default_rules)

@@ -51,11 +51,13 @@ analyze --json --color=always @D | --color shapes the text report, not --json's
 analyze --html=- --brief @D     | --brief shapes the text report, not --html=-'s
 analyze --html=- --top=3 @D     | --top shapes the text report, not --html=-'s
 analyze --bogus @D              | unrecognized option '--bogus'
+analyze --allow-unmeasured @D   | --allow-unmeasured applies to --fail-on rules, and none is given
 analyze @D extra                | one trace at a time (got 'extra' too)
 # diff: --list-metrics lists and exits; runs beside it were never read
 diff --list-metrics @D          | --list-metrics takes no runs (got 'testdata/real/pipe.dat')
 diff --list-metrics --bogus     | unrecognized option '--bogus'
 diff --json --color=always @D @D | --color shapes the text table, not --json's
+diff --allow-unmeasured --fail-on=none @D @D | --allow-unmeasured applies to --fail-on rules, and --fail-on none gives none
 # dump --layout prints where the CPU data is, not the events
 dump --layout --ns @D           | --ns applies to the events, not to --layout
 dump --layout --cpus=0 @D       | --cpus applies to the events, not to --layout
