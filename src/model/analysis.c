@@ -48,7 +48,7 @@
 
 #define BATCH_EVENTS	2048
 #define BATCH_SNAPS	8		/* info copies per batch; more start a new batch */
-#define RING_BATCHES	16		/* about 2.5 MB of batches */
+#define RING_BATCHES	8		/* about 1.2 MB of batches */
 
 /* reader->info as it was right after the reader returned ev[idx] */
 struct info_snap {
