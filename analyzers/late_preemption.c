@@ -709,26 +709,39 @@ static void gq_del(struct lp_cpu *c, struct lp_task *lt)
  * The totals made again from the runqueues, with every task's group and
  * weight as the model has them now: at a marker, which may define the
  * groups (the first time), move tasks between groups, change a parent.
- * Every group queued now counts as queued since before any watched run
- * started (what it held joined them at their start or as it came).
+ * A group's entity keeps whether the watched run counted it: one queued
+ * before and after keeps since when (act_seq), one emptied by a move is
+ * stamped if counted, one filled by a move is queued from now (seq).
  */
-static __attribute__((noinline)) void gq_rebuild(struct sl_model *m, struct sl_analyzer *a)
+static __attribute__((noinline)) void gq_rebuild(struct sl_model *m, struct sl_analyzer *a,
+						  uint64_t seq)
 {
 	uint32_t n = sl_model_nr_groups(m);
+	uint64_t *was = xmalloc(n * sizeof(*was));	/* act_seq, UINT64_MAX: not queued */
 
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
 
 		gq_grow(c, n);
-		for (uint32_t g = 0; g < c->nr_gq; g++)
-			c->gq[g] = (struct lp_gq){ .act_first = LP_NO_GROUP, .stamp = c->gq[g].stamp };
+		for (uint32_t g = 0; g < c->nr_gq; g++) {
+			struct lp_gq *e = &c->gq[g];
+
+			was[g] = e->h_nr ? e->act_seq : UINT64_MAX;
+			if (e->h_nr && c->run_task && e->act_seq <= c->start_enq)
+				e->stamp = c->run_id;
+			*e = (struct lp_gq){ .act_first = LP_NO_GROUP, .stamp = e->stamp };
+		}
 		for (struct sl_task *q = c->fq_tail; q;) {
 			struct lp_task *lq = sl_task_priv(m, a, q);
 
-			gq_add(m, c, q, lq, 0);
+			gq_add(m, c, q, lq, seq);
 			q = lq->fq_prev;
 		}
+		for (uint32_t g = 0; g < c->nr_gq; g++)
+			if (c->gq[g].h_nr && was[g] != UINT64_MAX)
+				c->gq[g].act_seq = was[g];
 	}
+	free(was);
 }
 
 /*
@@ -1064,8 +1077,9 @@ static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu 
 /*
  * The levels of the waiters listed at the watched run's start, and the
  * first listed of each entity (rep_set), asked for a late run only (most
- * runs are on time): the ones listed as they came are placed then
- * (join_listed()).
+ * runs are on time), or at a marker before the groups may change: each
+ * by the group it was queued in (gq_group), the one it had at the start.
+ * The ones listed as they came were placed then (join_listed()).
  */
 static __attribute__((noinline)) void place_start_listed(const struct sl_model *m,
 							  struct sl_analyzer *a, struct lp_cpu *c)
@@ -1078,14 +1092,13 @@ static __attribute__((noinline)) void place_start_listed(const struct sl_model *
 		uint32_t group, j = 0;
 		int level;
 
-		if (lq->in_gq && lq->gq_group == c->levels[0].group) {
+		if (lq->gq_group == c->levels[0].group) {
 			/* the most common: a task of R's group (no cut, the group queued it) */
 			c->listed_level[k] = 0;
 			c->rep_set |= 1u << k;
 			continue;
 		}
-		level = find_level(m, c, lq->in_gq ? lq->gq_group : task_group_of(m, c->listed[k]),
-				   &group, NULL);
+		level = find_level(m, c, lq->gq_group, &group, NULL);
 		c->listed_level[k] = (uint8_t)(level < 0 ? 0 : level);
 		if (level < 0)
 			continue;
@@ -1098,6 +1111,7 @@ static __attribute__((noinline)) void place_start_listed(const struct sl_model *
 		}
 		c->rep_set |= 1u << k;
 	}
+	c->nr_start_listed = 0;		/* placed */
 }
 
 /*
@@ -1864,8 +1878,15 @@ static void lp_on_event(struct sl_analyzer *a, struct sl_model *m, const struct 
 	if (ev->type == SL_EV_MARKER) {
 		/* a group marker may make the runs from now on judged per group entity */
 		p->grouped = grouped(m);
-		if (p->grouped)
-			gq_rebuild(m, a);
+		if (!p->grouped)
+			return;
+		/* the watched runs' listed waiters in the groups they had at the start */
+		for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+			c = sl_cpu_priv(m, a, cpu);
+			if (c->run_task && c->grouped)
+				place_start_listed(m, a, c);
+		}
+		gq_rebuild(m, a, ++p->next_enq);	/* after every watched run's start */
 		return;
 	}
 	if (ev->type != SL_EV_TIMER_TICK)
