@@ -125,12 +125,15 @@ struct wi_claim {
 	uint64_t cap;			/* late: how far back its start can move */
 	uint64_t key_ts;		/* the finding's time and task */
 	int32_t key_pid;
-	int32_t cpu, alt_cpu;
-	int32_t waker_cpu;		/* stacking: the placement came from there */
+	uint32_t chain;			/* late: its run's chain (wi_priv.chains), 0 none */
+	/* CPUs in 16 bits (SL_MODEL_MAX_CPUS): a record is 5 of these (p->recs) */
+	int16_t cpu, alt_cpu;
+	int16_t waker_cpu;		/* stacking: the placement came from there */
 	uint8_t path;			/* stacking: enum wi_path (alt_cpu from waker_cpu) */
 	bool keyed;			/* late: the finding's first waiter */
-	uint32_t chain;			/* late: its run's chain (wi_priv.chains), 0 none */
 };
+
+_Static_assert(SL_MODEL_MAX_CPUS <= INT16_MAX, "a claim's CPUs fit in 16 bits");
 
 /* One wakeup of a task (or one wait without a wakeup) and the findings about it. */
 struct wi_wait {
