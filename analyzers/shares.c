@@ -185,9 +185,14 @@ static void reshare(const struct sl_model *m, struct sh_cpu *c)
 			g->share = 1.0;
 			continue;
 		}
+		if (!g->nr) {
+			/* empty (most groups at most times): no lookups */
+			g->share = 0.0;
+			continue;
+		}
 		gr = sl_model_group(m, g->group);
 		parent = gr ? find_grq(c, gr->parent) : NULL;
-		g->share = g->nr && parent && parent->weight_sum > 0 ?
+		g->share = parent && parent->weight_sum > 0 ?
 			   parent->share * g->entity_w / parent->weight_sum : 0.0;
 	}
 }
