@@ -412,6 +412,11 @@ static void fill_lost_event(struct text_reader *r, uint32_t cpu, uint64_t ts, st
  * a section; a time this far ahead of all that follows it is corrupt.
  */
 #define FAR_BACK_NS		1000000	/* 1 ms */
+/*
+ * A last line's gap that no quiet end of a trace comes near: a scenario's
+ * long last run is milliseconds, a machine's quietest second has events.
+ */
+#define FAR_AHEAD_LAST_NS	1000000000ULL	/* 1 s */
 
 /* note_time_order - the counts pump() judges the time order by at the end */
 static void note_time_order(struct text_reader *r, const struct sl_event *ev)
@@ -577,7 +582,7 @@ static int fail(struct text_reader *r, int ret)
  * place at the end are a few small inversions), and of at least 16
  * events in all; with none after it (the last line), there is no event
  * to contradict it, and its gap must also be longer than all the events
- * before it span (a quiet end is no longer than the trace).  Either way
+ * before it span and than 1 s (a quiet end is neither).  Either way
  * the span of the report would be that time's.  False with the error set.
  */
 static bool time_order_ok(struct text_reader *r)
@@ -605,7 +610,7 @@ static bool time_order_ok(struct text_reader *r)
 		/* the last line: nothing contradicts it but its distance */
 		uint64_t gap = r->last_ts - r->max_before_max;
 
-		if (gap <= r->max_before_max - r->first_ts)
+		if (gap <= r->max_before_max - r->first_ts || gap <= FAR_AHEAD_LAST_NS)
 			return true;
 		sl_error_set(text_err(r), "line %llu's time, %s, is %s s after the latest event "
 			     "before it, more than the %s s the %llu events before it span (a "
