@@ -2343,10 +2343,10 @@ static void lp_report_summary(struct sl_analyzer *a, struct sl_model *m, struct 
 	fmt_duration(saved, sizeof(saved), p->class_total[LP_TICK].delayed_ns +
 		     p->class_total[LP_NO_TICK].delayed_ns);
 	/* three lines under the findings table: the first screen is 24 */
-	sl_report_wrap(r, 2, 11, "%-8s off (%s): %" PRIu64 " runs went on to the tick past their"
+	sl_report_wrap(r, 2, 11, "%-8s off (%s): %" PRIu64 " %s went on to the tick past %s"
 		       " slice, %s (%s%s%s); HRTICK would save their waiters %s: echo HRTICK >"
 		       " /sys/kernel/debug/sched/features", "HRTICK", p->hrtick_short, s->count,
-		       cost, sl_color(r, SL_C_YELLOW), sl_kinds[SL_KIND_LATE_PREEMPTION_AT_TICK].name,
+		       s->count == 1 ? "run" : "runs", s->count == 1 ? "its" : "their", cost, sl_color(r, SL_C_YELLOW), sl_kinds[SL_KIND_LATE_PREEMPTION_AT_TICK].name,
 		       sl_color(r, SL_C_RESET), saved);
 }
 
