@@ -147,9 +147,20 @@ struct wi_wait {
 	bool inferred;			/* ... ends at a switch the trace does not show */
 	bool lost;			/* a CPU it involves lost events during it */
 	uint64_t latency, wake_ts, run_ts;
-	struct wi_claim claim[WI__NR];	/* valid under its bit of kinds */
+	/*
+	 * CL(w, k): kind k's claim, valid under its bit of kinds.  An open
+	 * wait has room for every kind right after it (lo 0); a record
+	 * (p->recs) only for its kinds' range lo .. (in p->rec_claims, at
+	 * claim_at): most are claimed by one kind, five claims' room would
+	 * be most of a record.
+	 */
+	struct wi_claim *claim;
+	uint32_t claim_at;
+	uint8_t lo;
 	struct wi_wait *next_free;	/* on wi_priv's free list */
 };
+
+#define CL(w, k) ((w)->claim[(k) - (w)->lo])
 
 /* A task's sync-only victims, summed up. */
 struct wi_agg {
@@ -279,6 +290,8 @@ struct wi_priv {
 
 	struct wi_wait *recs;
 	size_t nr_recs, alloc_recs;
+	struct wi_claim *rec_claims;	/* the records' claims (struct wi_wait) */
+	size_t nr_rec_claims, alloc_rec_claims;
 	struct wi_wait *free_waits;	/* settled open waits, for the next (no malloc per wakeup) */
 	struct wi_verdict *verdicts;
 	size_t nr_verdicts, alloc_verdicts;
@@ -430,7 +443,8 @@ static struct wi_wait *new_wait(struct wi_priv *p, uint64_t seq, uint32_t task)
 		p->free_waits = w->next_free;
 		memset(w, 0, offsetof(struct wi_wait, claim));
 	} else {
-		w = xcalloc(1, sizeof(*w));
+		w = xcalloc(1, sizeof(*w) + WI__NR * sizeof(*w->claim));
+		w->claim = (struct wi_claim *)(w + 1);
 	}
 	w->seq = seq;
 	w->task = task;
@@ -511,7 +525,7 @@ static int64_t pair_saved_get(const struct wi_priv *p, uint32_t a, uint32_t b)
  */
 static bool late_settled(const struct wi_priv *p, const struct sl_model *m, const struct wi_wait *w)
 {
-	const struct wi_claim *c = &w->claim[WI_LATE];
+	const struct wi_claim *c = &CL(w, WI_LATE);
 	uint64_t b = w->sampled ? w->run_ts : c->start + c->wait;
 	int cpus[2] = { c->cpu, c->alt_cpu };
 
@@ -538,7 +552,7 @@ static bool late_settled(const struct wi_priv *p, const struct sl_model *m, cons
  */
 static void fold_late(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
 {
-	const struct wi_claim *c = &w->claim[WI_LATE];
+	const struct wi_claim *c = &CL(w, WI_LATE);
 	struct wi_kind_result *kr = &p->late_part[p->chains[c->chain - 1].tick_key];
 	struct sl_analyzer *self = p->self;
 	/* its tasks get results and pins: a frozen one is thawed (sl_kept_task_thawed()) */
@@ -598,6 +612,32 @@ static void fold_late(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
 		pair_saved_add(p, w->waker, w->task, (int64_t)now - (int64_t)est);
 }
 
+/*
+ * Keep w as a record, with the claims of its kinds' range (and WI_TICK's
+ * room when WI_LATE claims it: set_apart_ticks() may copy it there).
+ */
+static void keep(struct wi_priv *p, const struct wi_wait *w)
+{
+	unsigned slots = w->kinds | (w->kinds & BIT(WI_LATE) ? BIT(WI_TICK) : 0);
+	unsigned lo = (unsigned)__builtin_ctz(slots), n = 32 - (unsigned)__builtin_clz(slots) - lo;
+	size_t alloc = p->alloc_rec_claims;
+	struct wi_wait *r;
+
+	GROW(p->recs, p->alloc_recs, p->nr_recs + 1);
+	GROW(p->rec_claims, p->alloc_rec_claims, p->nr_rec_claims + n);
+	if (p->alloc_rec_claims != alloc)	/* moved: the records point there again */
+		for (size_t i = 0; i < p->nr_recs; i++)
+			p->recs[i].claim = p->rec_claims + p->recs[i].claim_at;
+	memcpy(p->rec_claims + p->nr_rec_claims, w->claim + lo, n * sizeof(*w->claim));
+	r = &p->recs[p->nr_recs++];
+	*r = *w;
+	r->claim_at = (uint32_t)p->nr_rec_claims;
+	r->claim = p->rec_claims + p->nr_rec_claims;
+	r->lo = (uint8_t)lo;
+	r->next_free = NULL;
+	p->nr_rec_claims += n;
+}
+
 /* A wait's findings are all in: sum it up or keep it. */
 static void settle(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
 {
@@ -615,7 +655,7 @@ static void settle(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
 		struct sl_task *t = sl_kept_task_thawed(m, w->task);
 		struct sl_analyzer *self = p->self;
 		struct wi_task *wt = sl_task_priv(m, self, t);
-		uint64_t sleep = w->claim[WI_SYNC].fact;
+		uint64_t sleep = CL(w, WI_SYNC).fact;
 		struct wi_pair *pair;
 
 		p->sync_victims++;
@@ -635,8 +675,7 @@ static void settle(struct wi_priv *p, struct sl_model *m, struct wi_wait *w)
 		}
 		goto out;
 	}
-	GROW(p->recs, p->alloc_recs, p->nr_recs + 1);
-	p->recs[p->nr_recs++] = *w;
+	keep(p, w);
 	{
 		struct sl_analyzer *self = p->self;
 
@@ -680,10 +719,10 @@ static struct wi_wait *wait_for(struct wi_priv *p, struct sl_model *m, struct sl
 /* Add a claim to a wait: of two of one kind, the one that gives back more */
 static void claim(struct wi_wait *w, int k, const struct wi_claim *c)
 {
-	if ((w->kinds & BIT(k)) && c->fact <= w->claim[k].fact)
+	if ((w->kinds & BIT(k)) && c->fact <= CL(w, k).fact)
 		return;
 	w->kinds |= (uint8_t)BIT(k);
-	w->claim[k] = *c;
+	CL(w, k) = *c;
 }
 
 void whatif_victim(struct sl_model *m, const struct whatif_victim *v)
@@ -1037,13 +1076,13 @@ static uint64_t idle_est(const struct wi_priv *p, const struct wi_claim *c, uint
 /* the wait a claim is about: the wakeup's latency when its sample came */
 static uint64_t wait_of(const struct wi_wait *w, int k)
 {
-	return w->sampled ? w->latency : w->claim[k].wait;
+	return w->sampled ? w->latency : CL(w, k).wait;
 }
 
 /* One kind's estimate of one wait at quantile q; false: no basis */
 static bool estimate(const struct wi_priv *p, const struct wi_wait *w, int k, int q, uint64_t *out)
 {
-	const struct wi_claim *c = &w->claim[k];
+	const struct wi_claim *c = &CL(w, k);
 
 	switch (k) {
 	case WI_SYNC:
@@ -1084,11 +1123,11 @@ static uint64_t *key_index(const struct wi_priv *p, size_t *nr)
 		const struct wi_wait *w = &p->recs[i];
 
 		for (int k = 0; k < WI__NR; k++) {
-			if (!(w->kinds & BIT(k)) || (is_late(k) && !w->claim[k].keyed))
+			if (!(w->kinds & BIT(k)) || (is_late(k) && !CL(w, k).keyed))
 				continue;
 			keys[4 * n] = wi_sl_kind[k];
-			keys[4 * n + 1] = (uint64_t)(uint32_t)w->claim[k].key_pid;
-			keys[4 * n + 2] = w->claim[k].key_ts;
+			keys[4 * n + 1] = (uint64_t)(uint32_t)CL(w, k).key_pid;
+			keys[4 * n + 2] = CL(w, k).key_ts;
 			keys[4 * n + 3] = i;
 			n++;
 		}
@@ -1123,23 +1162,26 @@ static bool apply_verdicts(struct wi_priv *p, struct sl_model *m, const uint64_t
 			w->kinds &= (uint8_t)~BIT(k);
 			continue;
 		}
-		w->claim[k].alt_cpu = v->alt_cpu;
+		CL(w, k).alt_cpu = v->alt_cpu;
 		if (v->new_ts != v->ts) {
-			w->claim[k].key_ts = v->new_ts;
+			CL(w, k).key_ts = v->new_ts;
 			moved = true;
 		}
 		if (k == WI_IDLE)
-			w->claim[k].fact = MIN(w->claim[k].fact, v->cost);	/* cut at lost events */
+			CL(w, k).fact = MIN(CL(w, k).fact, v->cost);	/* cut at lost events */
 		else	/* the lowest idle CPU left */
-			w->claim[k].path = v->alt_cpu == w->claim[k].waker_cpu ? PATH_LOCAL : PATH_IPI;
+			CL(w, k).path = v->alt_cpu == CL(w, k).waker_cpu ? PATH_LOCAL : PATH_IPI;
 	}
 	/* a held late run's waiters: its verdict by the whole CPU count, its shift by it */
 	for (size_t i = 0; i < p->nr_recs; i++) {
 		struct wi_wait *w = &p->recs[i];
 		int k = w->kinds & BIT(WI_TICK) ? WI_TICK : WI_LATE;
-		struct wi_claim *c = &w->claim[k];
+		struct wi_claim *c;
 
-		if (!(w->kinds & BIT(k)) || !c->chain || c->chain > p->nr_chains)
+		if (!(w->kinds & BIT(k)))
+			continue;
+		c = &CL(w, k);
+		if (!c->chain || c->chain > p->nr_chains)
 			continue;
 		if (!p->chains[c->chain - 1].stands)
 			w->kinds &= (uint8_t)~BIT(k);
@@ -1165,7 +1207,7 @@ static void mark_lost(struct wi_priv *p, struct wi_wait *w)
 {
 	/* the kinds claiming w: one, mostly (a late victim folded as it settles) */
 	for (unsigned kinds = w->kinds; kinds; kinds &= kinds - 1) {
-		const struct wi_claim *c = &w->claim[__builtin_ctz(kinds)];
+		const struct wi_claim *c = &CL(w, __builtin_ctz(kinds));
 		uint64_t a = w->sampled ? w->wake_ts : c->start;
 		uint64_t b = w->sampled ? w->run_ts : c->start + c->wait;
 
@@ -1410,7 +1452,7 @@ static void finding_estimates(struct wi_priv *p, struct sl_model *m, const uint6
 			estimate(p, w, k, 2, &v[2]);
 			x->now = wait_of(w, k);
 			x->basis = p->kind[k].basis;
-			x->cpu = w->claim[k].alt_cpu;
+			x->cpu = CL(w, k).alt_cpu;
 			x->pid = m->tasks[w->task]->pid;
 			x->comm = m->tasks[w->task]->comm;
 		}
@@ -1434,9 +1476,9 @@ static void set_apart_records(struct wi_priv *p)
 	for (size_t i = 0; i < p->nr_recs; i++) {
 		struct wi_wait *w = &p->recs[i];
 
-		if (!(w->kinds & BIT(WI_LATE)) || !chain_set_apart(p, w->claim[WI_LATE].chain))
+		if (!(w->kinds & BIT(WI_LATE)) || !chain_set_apart(p, CL(w, WI_LATE).chain))
 			continue;
-		w->claim[WI_TICK] = w->claim[WI_LATE];
+		CL(w, WI_TICK) = CL(w, WI_LATE);
 		w->kinds = (uint8_t)((w->kinds & ~BIT(WI_LATE)) | BIT(WI_TICK));
 	}
 }
@@ -1592,7 +1634,7 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 			}
 			if (k == WI_STACK) {
 				/* the i-th of n stacked wakeups gets the basis' quantile (i + 0.5) / n */
-				b = stack_basis(p, w->claim[k].path);
+				b = stack_basis(p, CL(w, k).path);
 				if (!b) {
 					kr->no_basis++;
 					continue;
@@ -1625,7 +1667,7 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 		now = w->sampled ? w->latency : 0;
 		for (int k = 0; k < WI__NR && !now; k++)
 			if (w->kinds & BIT(k))
-				now = MAX(now, w->claim[k].wait);
+				now = MAX(now, CL(w, k).wait);
 		p->all.saved += (int64_t)now - (int64_t)best;
 		ta = acc_of(acc, w->task);
 		ta->saved += (int64_t)now - (int64_t)best;
@@ -2057,6 +2099,7 @@ static void wi_destroy(struct sl_analyzer *a, struct sl_model *m)
 		free(w);
 	}
 	free(p->recs);
+	free(p->rec_claims);
 	free(p->late_keys);
 	free(p->pair_saved);
 	free(p->verdicts);
