@@ -71,11 +71,13 @@ static void window_merge(struct sl_series *s, uint32_t d, uint32_t i)
  */
 static void release(struct sl_series *s, uint32_t from, uint32_t to)
 {
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = (uintptr_t)buckets_of(s, from), hi = (uintptr_t)buckets_of(s, to);
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), lo, hi;
 
+	/* no buckets yet: no pointer to compute (NULL + offset is undefined) */
 	if (!s->buckets || from >= to || !page || (page & (page - 1)))
 		return;
+	lo = (uintptr_t)buckets_of(s, from);
+	hi = (uintptr_t)buckets_of(s, to);
 	lo = (lo + page - 1) & ~(page - 1);
 	hi &= ~(page - 1);
 	if (hi > lo)
