@@ -129,7 +129,7 @@ static const char record_usage[] =
 	"                        (repeatable)\n"
 	"      --live            analyze while recording: a summary every --interval,\n"
 	"                        the full report at the end (takes analyze's options)\n"
-	"      --interval=D      --live refresh interval (1s)\n"
+	"      --interval=D      --live refresh interval (1s; needs --live)\n"
 	"      --reset           only remove the tracing instances that records which no\n"
 	"                        longer run left behind (a SIGKILLed record), and end\n"
 	"\n"
@@ -1524,7 +1524,7 @@ int cmd_record(int argc, char **argv)
 		.output = "trace.dat", .buffer_kb = DEFAULT_BUFFER_KB,
 		.interval_ns = 1000000000ULL, .go_fd = -1, .exec_err_fd = -1, .cmd_tty = -1,
 	};
-	bool reset = false;
+	bool reset = false, interval_given = false;
 	char *end;
 	int c, status;
 
@@ -1572,6 +1572,7 @@ int cmd_record(int argc, char **argv)
 					  optarg);
 				goto usage;
 			}
+			interval_given = true;
 			break;
 		case 'h':
 			fputs(record_usage, stdout);
@@ -1592,6 +1593,10 @@ int cmd_record(int argc, char **argv)
 	}
 	if (rec.analysis_opts && !rec.want_live) {
 		error_msg("record: analysis options need --live (or give them to schedlint analyze)");
+		goto usage;
+	}
+	if (interval_given && !rec.want_live) {
+		error_msg("record: --interval is the refresh of --live's summary: it needs --live");
 		goto usage;
 	}
 	if (optind < argc)

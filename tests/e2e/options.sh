@@ -73,6 +73,8 @@ timehist -s -V @D               | -V adds a column to the rows; -s prints only t
 timehist -s -S @D               | -s and -S exclude each other
 timehist -I -w @D               | -w adds rows; -I prints only the switches into and out of idle
 timehist -I -M @D               | -M adds rows; -I prints only the switches into and out of idle
+# record: --interval is --live's refresh (refused before anything is recorded)
+record --interval=2s -o @T.dat -- true | --interval is the refresh of --live's summary: it needs --live
 EOF
 
 # what must still work
