@@ -72,11 +72,12 @@ struct sh_cpu {
 	struct grq *grq;		/* by group id, ascending: parents before children */
 	uint32_t nr_grq, grq_alloc;
 	/*
-	 * by group id: its index in grq + 1, 0 none (a binary search per
-	 * lookup, several per enqueue, was a tenth of analyze on a recorded
-	 * hackbench with its autogroup)
+	 * by group id: its runqueue in grq, NULL none; set again whenever
+	 * grq moves (a binary search per lookup, several per enqueue, was a
+	 * tenth of analyze on a recorded hackbench with its autogroup; an
+	 * index + 1 cost a test and an address more per lookup)
 	 */
-	uint32_t *pos;
+	struct grq **pos;
 	uint32_t nr_pos;
 	uint64_t last;			/* the integrals are up to date until then */
 	bool fair_blocked;		/* an RT or deadline task runs: fair entities get nothing */
@@ -116,7 +117,7 @@ static inline int st_cpu(const struct sh_task *st)
 
 static inline struct grq *find_grq(const struct sh_cpu *c, uint32_t group)
 {
-	return group < c->nr_pos && c->pos[group] ? &c->grq[c->pos[group] - 1] : NULL;
+	return group < c->nr_pos ? c->pos[group] : NULL;
 }
 
 /* The runqueue of group on c, made (zeroed, in id order) when missing. */
@@ -139,23 +140,18 @@ static struct grq *get_grq(struct sh_cpu *c, uint32_t group)
 		uint32_t n = MAX(group + 1, 2 * c->nr_pos);
 
 		c->pos = xrealloc(c->pos, n * sizeof(*c->pos));
-		memset(c->pos + c->nr_pos, 0, (n - c->nr_pos) * sizeof(*c->pos));
+		for (uint32_t k = c->nr_pos; k < n; k++)
+			c->pos[k] = NULL;
 		c->nr_pos = n;
 	}
-	for (uint32_t k = i; k < c->nr_grq; k++)
-		c->pos[c->grq[k].group] = k + 1;
+	for (uint32_t k = 0; k < c->nr_grq; k++)	/* grq may have moved: all of them */
+		c->pos[c->grq[k].group] = &c->grq[k];
 	return &c->grq[i];
 }
 
-/* The integrals of c up to ts. */
-static void advance(struct sh_cpu *c, uint64_t ts)
+/* The integrals of c over the dt before c->last (advance()). */
+static void advance_by(struct sh_cpu *c, uint64_t dt)
 {
-	uint64_t dt = sl_dur(c->last, ts);
-
-	if (ts > c->last)
-		c->last = ts;
-	if (!dt)
-		return;
 	for (uint32_t i = 0; i < c->nr_grq; i++) {
 		struct grq *g = &c->grq[i];
 
@@ -169,22 +165,41 @@ static void advance(struct sh_cpu *c, uint64_t ts)
 	}
 }
 
+/*
+ * The integrals of c up to ts.  Inline: most calls find c up to date
+ * already (change() and task_leave() bring it there first, split() asks
+ * again for the CPU that changed).
+ */
+static inline void advance(struct sh_cpu *c, uint64_t ts)
+{
+	uint64_t dt;
+
+	if (ts <= c->last)
+		return;
+	dt = ts - c->last;
+	c->last = ts;
+	advance_by(c, dt);
+}
+
 /* Every group's share on c, from the root down (ids ascend: a parent comes first). */
 static void reshare(const struct sl_model *m, struct sh_cpu *c)
 {
+	uint32_t i = 0;
+
 	if (c->nr_grq == 1) {
 		c->grq[0].share = 1.0;
 		return;
 	}
-	for (uint32_t i = 0; i < c->nr_grq; i++) {
+	if (c->nr_grq && c->grq[0].group == 0) {
+		/* the root: the first when there (the ids are unique, ascending) */
+		c->grq[0].share = 1.0;
+		i = 1;
+	}
+	for (; i < c->nr_grq; i++) {
 		struct grq *g = &c->grq[i];
 		const struct sl_group *gr;
 		struct grq *parent;
 
-		if (g->group == 0) {
-			g->share = 1.0;
-			continue;
-		}
 		if (!g->nr) {
 			/* empty (most groups at most times): no lookups */
 			g->share = 0.0;
@@ -229,8 +244,11 @@ static void split(struct sl_analyzer *a, struct sl_model *m, uint32_t group,
 		if (want == g->entity_w)
 			continue;
 		advance(c, ts);
-		pg = get_grq(c, gr->parent);	/* may move c's runqueues: find g again */
-		g = find_grq(c, group);
+		pg = find_grq(c, gr->parent);
+		if (!pg) {
+			pg = get_grq(c, gr->parent);	/* moves c's runqueues: find g again */
+			g = find_grq(c, group);
+		}
 		pg->weight_sum += want - g->entity_w;
 		if (pg->weight_sum < 0)
 			pg->weight_sum = 0;
