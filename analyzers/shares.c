@@ -152,16 +152,23 @@ static struct grq *get_grq(struct sh_cpu *c, uint32_t group)
 /* The integrals of c over the dt before c->last (advance()). */
 static void advance_by(struct sh_cpu *c, uint64_t dt)
 {
+	double d = (double)dt;
+
+	if (c->fair_blocked) {
+		/* an RT or deadline task runs: runnable, nothing expected */
+		for (uint32_t i = 0; i < c->nr_grq; i++)
+			if (c->grq[i].nr)
+				c->grq[i].runnable_ns += dt;
+		return;
+	}
 	for (uint32_t i = 0; i < c->nr_grq; i++) {
 		struct grq *g = &c->grq[i];
 
 		if (!g->nr)
 			continue;
 		g->runnable_ns += dt;
-		if (c->fair_blocked)
-			continue;
-		g->acc += g->share / g->weight_sum * (double)dt;
-		g->expected_ns += g->share * (double)dt;
+		g->acc += g->share / g->weight_sum * d;
+		g->expected_ns += g->share * d;
 	}
 }
 
