@@ -117,8 +117,12 @@ int sl_rec_cpulist(const unsigned long *mask, size_t nbits, char *buf, size_t le
 	return 0;
 }
 
-/* The first line of a small file (comm) into buf, without its newline; 0 or -errno. */
-static int read_small(const char *path, char *buf, size_t len)
+/*
+ * The start of a small file (full path) into buf, NUL-ended: the bytes
+ * read, or -errno.  One read(), no stdio: the sweeps at the end read
+ * files of every task while tracing runs.
+ */
+long sl_rec_read_small(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
@@ -132,8 +136,7 @@ static int read_small(const char *path, char *buf, size_t len)
 	if (n < 0)
 		return -EIO;
 	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	return (long)n;
 }
 
 void sl_rec_affinity_free(struct sl_rec_affinity *ra)
@@ -221,8 +224,9 @@ static int task_affinity(const struct sl_rec_affinity *ra, const char *pid, int3
 	name[0] = '\0';
 	if (want_name) {
 		snprintf(path, sizeof(path), "%s/%s/task/%d/comm", ra->proc, pid, (int)tid);
-		if (read_small(path, name, name_len))
+		if (sl_rec_read_small(path, name, name_len) < 0)
 			name[0] = '\0';
+		name[strcspn(name, "\n")] = '\0';
 	}
 	return 0;
 }

@@ -71,6 +71,9 @@ int sl_rec_affinity_flush_some(struct sl_rec_affinity *ra, size_t max, sl_rec_wr
 size_t sl_rec_affinity_pending(const struct sl_rec_affinity *ra);
 /* mask's CPUs (nbits of them) as a list, "0-3,5" ; -ENOSPC when longer than len - 1. */
 int sl_rec_cpulist(const unsigned long *mask, size_t nbits, char *buf, size_t len);
+
+/* The start of a small /proc or cgroup file into buf, NUL-ended: bytes read or -errno. */
+long sl_rec_read_small(const char *path, char *buf, size_t len);
 /* How many markers were written. */
 uint64_t sl_rec_affinity_markers(const struct sl_rec_affinity *ra);
 

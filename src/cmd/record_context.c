@@ -33,7 +33,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,28 +118,6 @@ void sl_rec_context_free(struct sl_rec_context *rc)
 	free(rc);
 }
 
-/*
- * The start of a small file (full path) into buf, NUL-ended: the bytes
- * read, or -errno.  One read(), no stdio: the sweep at the end reads two
- * files a task while tracing runs.
- */
-static long read_small(const char *full, char *buf, size_t len)
-{
-	int fd = open(full, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	do
-		n = read(fd, buf, len - 1);
-	while (n < 0 && errno == EINTR);
-	close(fd);
-	if (n < 0)
-		return -EIO;
-	buf[n] = '\0';
-	return (long)n;
-}
-
 /* The first line of root + path into buf, newline cut; 0 or -errno. */
 static int read_line(const struct sl_rec_context *rc, const char *path, char *buf, size_t len)
 {
@@ -148,7 +125,7 @@ static int read_line(const struct sl_rec_context *rc, const char *path, char *bu
 	long n;
 
 	snprintf(full, sizeof(full), "%s%s", rc->root, path);
-	n = read_small(full, buf, len);
+	n = sl_rec_read_small(full, buf, len);
 	if (n <= 0)
 		return n < 0 ? (int)n : -EIO;
 	buf[strcspn(buf, "\n")] = '\0';
@@ -467,7 +444,7 @@ static uint32_t task_group(struct sl_rec_context *rc, int32_t pid, int32_t tid,
 	if (!rc->mounts_read)
 		read_mounts(rc);
 	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/cgroup", rc->root, pid, tid);
-	next = (rc->v1_cpu || rc->v2) && read_small(path, text, sizeof(text)) > 0 ? text : NULL;
+	next = (rc->v1_cpu || rc->v2) && sl_rec_read_small(path, text, sizeof(text)) > 0 ? text : NULL;
 	while (next && *next) {
 		char *hier = next, *end = strchr(hier, '\n'), *c1, *c2;
 
