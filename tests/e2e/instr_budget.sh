@@ -46,6 +46,11 @@ for b in "$SL" "$READ"; do
 	fi
 done
 cmp -s "$SCHEDLINT" "$SL" || echo "# counting $SL (the release build), not $SCHEDLINT"
+# a plain make rebuilds schedlint but not read_only: an object newer than
+# it means its figures would be an older build's
+if [ -n "$(find "$REL" -name '*.o' -newer "$READ" 2>/dev/null | head -1)" ]; then
+	fail "$READ is older than its objects: make $READ first"; exit 0
+fi
 
 # budget NAME: the figure after NAME in bench/README.md's budget lines
 budget() { awk -v n="$1" '$1 == "budget" && $2 == n { print $3; exit }' "$BUDGETS"; }
