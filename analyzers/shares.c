@@ -908,6 +908,7 @@ const struct sl_analyzer_ops sl_shares_analyzer = {
 	.on_event = sh_event,
 	.event_types = SL_EV_BIT(SL_EV_MARKER),
 	.on_runnable = sh_runnable,
+	.runnable_calls = SL_RUNNABLE_ENTERS,	/* sh_runnable() returns at once for a dequeue */
 	.on_switch = sh_switch,
 	.task_in_use = sh_task_in_use,
 	.fold_task = sh_fold_task,

@@ -2138,6 +2138,7 @@ const struct sl_analyzer_ops sl_whatif_analyzer = {
 	.on_placement = wi_on_placement,
 	.on_latency = wi_on_latency,
 	.on_runnable = wi_on_runnable,
+	.runnable_calls = SL_RUNNABLE_ENTERS,	/* wi_on_runnable() returns at once for a dequeue */
 	.on_switch = wi_on_switch,
 	.on_cpu_unknown = wi_on_cpu_unknown,
 	.task_in_use = wi_task_in_use,

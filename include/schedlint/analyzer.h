@@ -26,6 +26,8 @@ struct cJSON;
 struct sl_report;
 
 #define SL_TASK_HISTS 2		/* sl_analyzer_ops.task_hists */
+#define SL_RUNNABLE_ENTERS 1	/* sl_analyzer_ops.runnable_calls */
+#define SL_RUNNABLE_LEAVES 2
 
 struct sl_analyzer;
 
@@ -63,6 +65,12 @@ struct sl_analyzer_ops {
 	 */
 	void (*on_runnable)(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
 			    int cpu, uint64_t ts, bool enter);
+	/*
+	 * The on_runnable calls it wants: SL_RUNNABLE_ENTERS, SL_RUNNABLE_LEAVES,
+	 * 0 = both.  One that acts only when a task enters says so: it is not
+	 * called at every dequeue to return at once.
+	 */
+	uint8_t runnable_calls;
 	/* cpu became idle (known, idle task, nothing queued or pending) or stopped being */
 	void (*on_cpu_idle)(struct sl_analyzer *a, struct sl_model *m, int cpu, uint64_t ts, bool idle);
 	/* cpu's buffer lost events: its state is unknown from gap_start until its next switch */
