@@ -544,27 +544,38 @@ static void exec_restarts_affinity(struct sl_model *m, struct sl_task *t)
 	t->multi_cpu = false;
 }
 
-/* The task for pid (never the idle task 0), created on first sight. */
-static struct sl_task *get_task(struct sl_model *m, int32_t pid, uint32_t comm, int32_t prio)
+/* t's comm is now comm (an exec, a rename, or its first sight) */
+static __attribute__((noinline)) void comm_changed(struct sl_model *m, struct sl_task *t, uint32_t comm)
+{
+	if (t->comm) {
+		t->exec_seen = true;
+		exec_restarts_affinity(m, t);
+	}
+	t->comm = comm;
+}
+
+/*
+ * The task for pid (never the idle task 0), created on first sight;
+ * hint: a task that may be it (a CPU's running one), no lookup then.
+ * Inline: every scheduling event gets one or two.
+ */
+static inline struct sl_task *get_task_hint(struct sl_model *m, int32_t pid, uint32_t comm,
+					    int32_t prio, struct sl_task *hint)
 {
 	struct model_priv *p = priv_of(m);
 	struct sl_task *t;
 
 	if (pid <= 0)
 		return NULL;
-	t = lookup(m, pid);
-	if (!t)
+	if (hint && hint->pid == pid)
+		t = hint;
+	else if (!(t = lookup(m, pid)))
 		t = new_task(m, pid);
 	if (p->nr_touched < 4)
 		p->touched[p->nr_touched] = t;
 	p->nr_touched++;
-	if (comm && comm != t->comm) {
-		if (t->comm) {
-			t->exec_seen = true;
-			exec_restarts_affinity(m, t);
-		}
-		t->comm = comm;
-	}
+	if (comm && comm != t->comm)
+		comm_changed(m, t, comm);
 	if (prio >= 0) {
 		t->prio = prio;
 		t->prio_dl = false;
@@ -572,6 +583,11 @@ static struct sl_task *get_task(struct sl_model *m, int32_t pid, uint32_t comm, 
 		t->prio_dl = true;	/* SCHED_DEADLINE: p->prio is -1, in every format */
 	}
 	return t;
+}
+
+static inline struct sl_task *get_task(struct sl_model *m, int32_t pid, uint32_t comm, int32_t prio)
+{
+	return get_task_hint(m, pid, comm, prio, NULL);
 }
 
 const char *sl_recorder_note(const struct sl_model *m, int32_t pid)
@@ -1277,13 +1293,18 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 {
 	struct model_priv *p = priv_of(m);
 	struct sl_cpu *c = &m->cpus[ev->cpu];
-	struct sl_task *prev = get_task(m, ev->sw.prev_pid, ev->sw.prev_comm, ev->sw.prev_prio);
+	struct sl_task *prev = get_task_hint(m, ev->sw.prev_pid, ev->sw.prev_comm, ev->sw.prev_prio,
+					     c->curr);
 	struct sl_task *next = get_task(m, ev->sw.next_pid, ev->sw.next_comm, ev->sw.next_prio);
 	struct sl_latency_sample sample;
 	struct sl_switch_info sw;
 	bool have_sample = false;
+	/* the filters' verdicts, asked once (they do not change during the switch) */
+	const bool cpu_in = sl_filter_cpu(m->cfg, c->cpu), time_in = sl_filter_time(m->cfg, ts);
+	const bool prev_in = prev && sl_filter_task(m->cfg, m->strtab, prev);
+	const bool next_in = next && sl_filter_task(m->cfg, m->strtab, next);
 
-	if (!p->implied && sl_filter_cpu(m->cfg, c->cpu) && sl_filter_time(m->cfg, ts))
+	if (!p->implied && cpu_in && time_in)
 		c->switches++;
 
 	/* switched in without its sched_wakeup: the trace has none */
@@ -1317,7 +1338,7 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 
 	if (prev) {
 		if (sw.prev_known) {
-			if (sl_filter_task(m->cfg, m->strtab, prev) && sl_filter_cpu(m->cfg, c->cpu))
+			if (prev_in && cpu_in)
 				prev->run_ns += sl_filter_clip(m->cfg, prev->since, ts);
 			if (prev->pid == m->recorder_pid)
 				recorder_run(m, prev, ts, ev->sw.prev_class == SL_PREV_RUNNABLE ||
@@ -1335,7 +1356,7 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 		switch (ev->sw.prev_class) {
 		case SL_PREV_RUNNABLE:
 		case SL_PREV_PREEMPTED:
-			if (sl_filter_task(m->cfg, m->strtab, prev) && sl_filter_time(m->cfg, ts))
+			if (prev_in && time_in)
 				prev->preemptions++;
 			prev->wake_valid = false;
 			prev->runnable_since = ts;
@@ -1400,8 +1421,7 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 					.ipi_ts = next->ipi_ts, .wake_seq = next->wake_seq,
 					.implied_switch = p->implied,
 				};
-				sample.in_filter = sl_filter_task(m->cfg, m->strtab, next) &&
-						   sl_filter_cpu(m->cfg, c->cpu) && sl_filter_time(m->cfg, ts);
+				sample.in_filter = next_in && cpu_in && time_in;
 			}
 		}
 		if (was_runnable) {
@@ -1415,7 +1435,7 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 		next->state_lost = false;
 		next->cpu = c->cpu;
 		next->since = ts;
-		if (sl_filter_task(m->cfg, m->strtab, next) && sl_filter_time(m->cfg, ts))
+		if (next_in && time_in)
 			next->switches++;
 		seen_running(next, c->cpu);
 	}
