@@ -456,7 +456,7 @@ struct sl_model {
 
 	struct sl_hist latency;		/* every sample in the filter */
 	struct sl_wakeup_moment latency_worst;	/* the worst of them (valid when latency.count) */
-	struct sl_hist latency_local, latency_remote;
+	struct sl_hist latency_local, latency_remote;	/* remote: ipi + noipi, at the end */
 	struct sl_hist latency_ipi, latency_noipi;	/* remote only */
 	/*
 	 * The samples in the filter that end at an inferred switch: lower

@@ -1289,6 +1289,17 @@ static void seen_running(struct sl_task *t, int cpu)
 		t->multi_cpu = true;
 }
 
+/* A latency sample as the report's worst lines keep it. */
+static struct sl_wakeup_moment wakeup_moment(const struct sl_latency_sample *s,
+					     const struct sl_task *t)
+{
+	return (struct sl_wakeup_moment){
+		.latency = s->latency, .wake_ts = s->wake_ts, .run_ts = s->run_ts, .cpu = s->cpu,
+		.waker_cpu = s->waker_cpu, .pid = t->pid, .comm = t->comm,
+		.inferred = s->implied_switch,
+	};
+}
+
 static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
 {
 	struct model_priv *p = priv_of(m);
@@ -1462,27 +1473,21 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 	}
 	if (have_sample) {
 		if (sample.in_filter) {
-			struct sl_wakeup_moment at = {
-				.latency = sample.latency, .wake_ts = sample.wake_ts,
-				.run_ts = sample.run_ts, .cpu = sample.cpu,
-				.waker_cpu = sample.waker_cpu, .pid = next->pid, .comm = next->comm,
-				.inferred = sample.implied_switch,
-			};
+			uint64_t v = sample.latency;
+			unsigned g, i;
 
-			if (!m->latency.count || at.latency > m->latency_worst.latency)
-				m->latency_worst = at;
-			if (!next->latency.count || at.latency > next->worst.latency)
-				next->worst = at;
-			sl_hist_add(&m->latency, sample.latency);
-			sl_series_add(&m->latency_series, sample.run_ts, sample.latency);
-			sl_hist_add_held(&next->latency, sample.latency);
-			sl_hist_add(&c->latency, sample.latency);
-			if (!sample.remote) {
-				sl_hist_add(&m->latency_local, sample.latency);
-			} else {
-				sl_hist_add(&m->latency_remote, sample.latency);
-				sl_hist_add(sample.ipi ? &m->latency_ipi : &m->latency_noipi, sample.latency);
-			}
+			if (!m->latency.count || v > m->latency_worst.latency)
+				m->latency_worst = wakeup_moment(&sample, next);
+			if (!next->latency.count || v > next->worst.latency)
+				next->worst = wakeup_moment(&sample, next);
+			/* one bucket for the model's histograms; latency_remote at the end */
+			sl_hist_bucket_of(v, &g, &i);
+			sl_hist_add_at(&m->latency, v, g, i);
+			sl_series_add(&m->latency_series, sample.run_ts, v);
+			sl_hist_add_held(&next->latency, v);
+			sl_hist_add_at(&c->latency, v, g, i);
+			sl_hist_add_at(!sample.remote ? &m->latency_local :
+				       sample.ipi ? &m->latency_ipi : &m->latency_noipi, v, g, i);
 		}
 		CALL_HOOK(m, on_latency, &sample);
 	}
@@ -2110,6 +2115,11 @@ void sl_model_finish(struct sl_model *m)
 		    t->state == SL_TASK_WAKING)
 			end_wait(m, t, end);
 	}
+	/* the remote samples: with an IPI or without (handle_switch() adds to those only) */
+	sl_hist_free(&m->latency_remote);
+	sl_hist_init(&m->latency_remote);
+	sl_hist_merge(&m->latency_remote, &m->latency_ipi);
+	sl_hist_merge(&m->latency_remote, &m->latency_noipi);
 	sl_series_finish(&m->latency_series, m->cfg->to_set && m->cfg->to_ns < end ? m->cfg->to_ns : end);
 	for (uint32_t i = 0; i < m->nr_tasks; i++)
 		sl_class_take_task(m, sl_kept_task(m, i));
