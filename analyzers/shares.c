@@ -29,14 +29,31 @@
  * over CPUs.  Kept per CPU and group runqueue as a running integral of
  * share / total weight (a task's expected time is its weight times that
  * integral's growth while it was runnable), updated at each enqueue,
- * dequeue and switch: O(1) for a task of the root, O(CPUs x depth) for
- * one in a group (a group's weight is split over the CPUs, below).
+ * dequeue and switch: O(1) for a task of the root, O(depth + the CPU's
+ * group runqueues) for one in a group, whatever the number of CPUs.
  *
- * Approximations (schedlint-analyze(1) "CPU shares"): a group's weight
- * is split over the CPUs by its runnable weight on each at the instant
- * (the kernel's calc_group_shares() uses load averages, PELT); no
- * lag, no wakeup placement, no bandwidth limits (cpu.max, RT
- * throttling); the weights are the ones recorded, from the marker on
+ * A group's entity on a CPU weighs what the kernel's calc_group_shares()
+ * gives it: the group's weight x its load there / its load summed over
+ * the CPUs (tg->load_avg), at least MIN_SHARES, at most the group's
+ * weight.  As in the kernel (update_cfs_group()), it is computed again
+ * only for the CPU whose runqueue changed, on the way up from the task
+ * that was enqueued or dequeued, and at the CPU's first switch after
+ * each tick (entity_tick()); the other CPUs keep the weights they had.
+ * The weights are integers as in a 64-bit kernel (scale_load(): nice 0
+ * = 1024 << 10), the loads summed over the CPUs kept exactly at each
+ * change: the floats are only the per-CPU integrals, each summed in the
+ * trace's order, and the shares computed afresh from the integers, so
+ * the results do not depend on the order of anything else.
+ *
+ * Approximations (schedlint-analyze(1) "CPU shares"): a group's load on
+ * a CPU is its runnable weight at the instant, not the load average
+ * (PELT), and its sum over the CPUs is kept exact (the kernel's
+ * tg->load_avg follows by more than 1/64, at most once a millisecond);
+ * a tick is the CPU's first switch after 1/HZ (the recorded HZ, else
+ * 250), when every group runnable there is weighed again (the kernel:
+ * the running task's path); no lag, no wakeup placement, no bandwidth
+ * limits (cpu.max, RT throttling); the weights are the ones recorded,
+ * from the marker on
  * (a re-read after an exec is applied when it is read).  Nothing is
  * computed without context markers (a flat model would be wrong on any
  * desktop): the hooks return at once, the report says why.  Expected
@@ -55,13 +72,24 @@
 #include "model/slice.h"
 #include "util/util.h"
 
+/*
+ * Weights are kept as a 64-bit kernel keeps load.weight: scale_load(),
+ * x 1024 (a nice-0 task 1048576), so that a group entity's weight is the
+ * integer calc_group_shares() computes.  MIN_SHARES is its floor, in
+ * those units, as in the kernel.
+ */
+#define SH_LOAD_SHIFT	10
+#define SH_MIN_SHARES	2
+#define SH_TICK_NS	4000000		/* 1/HZ when HZ is not recorded: 250 */
+
 /* A group's runqueue on one CPU. */
 struct grq {
 	uint32_t group;
 	uint32_t nr;			/* runnable entities in it: tasks and child groups */
-	double weight_sum;		/* their weights: tasks', and child groups' entities' */
-	double entity_w;		/* the weight of this group's entity in its parent's
-					 * runqueue here: its share of the group's weight */
+	uint64_t weight_sum;		/* their weights (scaled): tasks', and child groups'
+					 * entities'; its load is weight_sum >> SH_LOAD_SHIFT */
+	uint64_t entity_w;		/* the weight (scaled) of this group's entity in its
+					 * parent's runqueue here while nr > 0, else 0 */
 	double share;			/* the group's share of the CPU now (root: 1) */
 	double acc;			/* integral of share / weight_sum: expected time per unit weight */
 	uint64_t runnable_ns;		/* time with nr > 0 */
@@ -80,8 +108,9 @@ struct sh_cpu {
 	struct grq **pos;
 	uint32_t nr_pos;
 	uint64_t last;			/* the integrals are up to date until then */
+	uint64_t next_tick;		/* the group entities are weighed again at the first
+					 * switch from then on */
 	bool fair_blocked;		/* an RT or deadline task runs: fair entities get nothing */
-	bool dirty;			/* a weight changed: its shares are to be computed again */
 };
 
 struct sh_task {
@@ -107,6 +136,14 @@ struct sh_priv {
 					 * from the first one on */
 	struct group_total *folded;	/* run time and latency of folded tasks, by group id */
 	uint32_t nr_folded;
+	/*
+	 * by group id: its load summed over the CPUs (the kernel's
+	 * tg->load_avg), each CPU's part being weight_sum >> SH_LOAD_SHIFT of
+	 * the group's runqueue there; kept at every change of one
+	 */
+	uint64_t *tg_load;
+	uint32_t nr_tg_load;
+	uint64_t tick_ns;		/* 1/HZ: recorded, else SH_TICK_NS */
 };
 
 /* The CPU st is runnable on, -1 none (the slot starts zeroed). */
@@ -167,15 +204,14 @@ static void advance_by(struct sh_cpu *c, uint64_t dt)
 		if (!g->nr)
 			continue;
 		g->runnable_ns += dt;
-		g->acc += g->share / g->weight_sum * d;
+		g->acc += g->share / (double)g->weight_sum * d;
 		g->expected_ns += g->share * d;
 	}
 }
 
 /*
  * The integrals of c up to ts.  Inline: most calls find c up to date
- * already (change() and task_leave() bring it there first, split() asks
- * again for the CPU that changed).
+ * already (change() and task_leave() bring it there first).
  */
 static inline void advance(struct sh_cpu *c, uint64_t ts)
 {
@@ -214,73 +250,99 @@ static void reshare(const struct sl_model *m, struct sh_cpu *c)
 		}
 		gr = sl_model_group(m, g->group);
 		parent = gr ? find_grq(c, gr->parent) : NULL;
-		g->share = parent && parent->weight_sum > 0 ?
-			   parent->share * g->entity_w / parent->weight_sum : 0.0;
+		g->share = parent && parent->weight_sum ?
+			   parent->share * (double)g->entity_w / (double)parent->weight_sum : 0.0;
 	}
 }
 
-/*
- * group's weight split over the CPUs by its load there (the weight
- * runnable in its runqueue), as calc_group_shares() does with the load
- * averages: a CPU's entity of it weighs weight x load here / load
- * everywhere (at least 2, MIN_SHARES, while it is runnable there).  A
- * CPU whose entity changes is brought up to ts first; its parent's
- * runqueue there gets the difference.
- */
-static void split(struct sl_analyzer *a, struct sl_model *m, uint32_t group,
-		  const struct sl_group *gr, uint64_t ts)
+/* The load of group summed over the CPUs (tg->load_avg), made 0 when new. */
+static uint64_t *tg_load_of(struct sh_priv *p, uint32_t group)
 {
-	double total = 0;
+	if (group >= p->nr_tg_load) {
+		uint32_t n = MAX(group + 1, 2 * p->nr_tg_load);
 
-	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
-		struct grq *g = find_grq(sl_cpu_priv(m, a, cpu), group);
-
-		if (g && g->nr)
-			total += g->weight_sum;
+		p->tg_load = xrealloc(p->tg_load, n * sizeof(*p->tg_load));
+		memset(p->tg_load + p->nr_tg_load, 0, (n - p->nr_tg_load) * sizeof(*p->tg_load));
+		p->nr_tg_load = n;
 	}
-	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
-		struct sh_cpu *c = sl_cpu_priv(m, a, cpu);
-		struct grq *g = find_grq(c, group), *pg;
-		double want;
-
-		if (!g)
-			continue;
-		want = g->nr && total > 0 ? gr->weight * g->weight_sum / total : 0;
-		if (g->nr && want < 2)
-			want = 2;
-		if (want == g->entity_w)
-			continue;
-		advance(c, ts);
-		pg = find_grq(c, gr->parent);
-		if (!pg) {
-			pg = get_grq(c, gr->parent);	/* moves c's runqueues: find g again */
-			g = find_grq(c, group);
-		}
-		pg->weight_sum += want - g->entity_w;
-		if (pg->weight_sum < 0)
-			pg->weight_sum = 0;
-		g->entity_w = want;
-		c->dirty = true;
-	}
+	return &p->tg_load[group];
 }
 
 /*
- * A task of weight w joins (sign 1) or leaves (-1) group's runqueue on
- * cpu at ts.  Its group's entity joins or leaves the parent's runqueue
- * there when the group's runqueue fills or empties, and so on up; every
- * group on the way has its weight split over the CPUs again (split()),
- * from the bottom up, and every CPU's shares are computed again.
- * O(CPUs x depth): only for traces with recorded groups.
+ * g's weight_sum on one CPU went from old to g->weight_sum: its group's
+ * load over the CPUs follows, exactly (the root's is not used, as in the
+ * kernel).  Modulo 2^64: the sum of the other CPUs' parts and this one's
+ * new part is never negative, whatever the order.
  */
-static void change(struct sl_analyzer *a, struct sl_model *m, int cpu, uint32_t group, double w,
+static inline void tg_account(struct sh_priv *p, const struct grq *g, uint64_t old)
+{
+	uint64_t *load;
+
+	if (!g->group)
+		return;
+	load = tg_load_of(p, g->group);
+	*load += (g->weight_sum >> SH_LOAD_SHIFT) - (old >> SH_LOAD_SHIFT);
+}
+
+/*
+ * The weight of g's group entity on its CPU: calc_group_shares(), the
+ * group's weight x its load here / its load over every CPU (its total
+ * is exact here: the kernel's tg_weight - tg_load_avg_contrib + load is
+ * that total), clamped to [MIN_SHARES, the group's weight]; 0 while g
+ * is empty (the entity is in no runqueue).
+ */
+static uint64_t group_shares(struct sh_priv *p, const struct sl_group *gr, const struct grq *g)
+{
+	uint64_t tg_shares = (uint64_t)gr->weight << SH_LOAD_SHIFT;
+	uint64_t load = g->weight_sum >> SH_LOAD_SHIFT;
+	uint64_t tg_weight = *tg_load_of(p, g->group);
+	uint64_t shares = tg_shares * load;
+
+	if (!g->nr)
+		return 0;
+	if (tg_weight)
+		shares /= tg_weight;
+	return shares < SH_MIN_SHARES ? SH_MIN_SHARES : shares > tg_shares ? tg_shares : shares;
+}
+
+/*
+ * g's group entity on c weighs w now (0: it left its parent's runqueue):
+ * the parent's runqueue there gets the difference, and the parent's
+ * load over the CPUs with it.  The parent's runqueue, pg, exists: made
+ * when the entity joined it.
+ */
+static inline void reweight(struct sh_priv *p, struct grq *g, struct grq *pg, uint64_t w)
+{
+	uint64_t old = pg->weight_sum;
+
+	pg->weight_sum = pg->weight_sum + w >= g->entity_w ? pg->weight_sum + w - g->entity_w : 0;
+	g->entity_w = w;
+	tg_account(p, pg, old);
+}
+
+/*
+ * A task of weight w (scaled) joins (sign 1) or leaves (-1) group's
+ * runqueue on cpu at ts, as enqueue_task_fair() and dequeue_task_fair()
+ * do it: its group's entity joins or leaves the parent's runqueue there
+ * when the group's runqueue fills or empties, and so on up; every group
+ * on the way has its entity on this CPU weighed again
+ * (update_cfs_group()), from the bottom up, from its load over the CPUs
+ * as it is now.  The other CPUs keep their weights until their own
+ * change or tick.  Then c's shares are computed again.  O(depth + c's
+ * runqueues), not O(CPUs).
+ */
+static void change(struct sl_analyzer *a, struct sl_model *m, int cpu, uint32_t group, uint64_t w,
 		   int sign, uint64_t ts)
 {
+	struct sh_priv *p = a->priv;
 	struct sh_cpu *c = sl_cpu_priv(m, a, cpu);
 	struct grq *g;
+	uint64_t old;
 	bool edge;
 
 	advance(c, ts);
 	g = get_grq(c, group);
+	old = g->weight_sum;
 	if (sign > 0) {
 		edge = g->nr++ == 0;
 		g->weight_sum += w;
@@ -290,32 +352,71 @@ static void change(struct sl_analyzer *a, struct sl_model *m, int cpu, uint32_t 
 		edge = --g->nr == 0;
 		g->weight_sum = g->weight_sum > w ? g->weight_sum - w : 0;
 	}
+	tg_account(p, g, old);
 	for (int depth = 0; group != 0 && depth < SL_CTX_MAX_GROUPS; depth++) {
 		const struct sl_group *gr = sl_model_group(m, group);
+		struct grq *pg;
+		uint64_t want;
 
 		if (!gr)
 			break;
+		pg = find_grq(c, gr->parent);
+		if (!pg) {
+			pg = get_grq(c, gr->parent);	/* moves c's runqueues: find g again */
+			g = find_grq(c, group);
+		}
 		if (edge) {
 			/* the group's entity joins or leaves its parent's runqueue here */
-			struct grq *pg = get_grq(c, gr->parent);
-
 			if (sign > 0)
 				edge = pg->nr++ == 0;
 			else
 				edge = pg->nr && --pg->nr == 0;
 		}
-		split(a, m, group, gr, ts);
+		/* every level, as the kernel: the others' loads may have moved since */
+		want = group_shares(p, gr, g);
+		if (want != g->entity_w)
+			reweight(p, g, pg, want);
+		g = pg;
 		group = gr->parent;
 	}
-	c->dirty = true;
-	for (int i = 0; i < m->nr_cpus; i++) {
-		struct sh_cpu *d = sl_cpu_priv(m, a, i);
+	reshare(m, c);
+}
 
-		if (d->dirty) {
-			reshare(m, d);
-			d->dirty = false;
-		}
+/*
+ * A tick on c (its first switch after 1/HZ), entity_tick()'s
+ * update_cfs_group(): every group runnable on c has its entity weighed
+ * again from the loads over the CPUs as they are now, children before
+ * parents (ids descend), so that a CPU where nothing was enqueued or
+ * dequeued for a while follows the others' loads as the kernel's does.
+ */
+static void tick(struct sl_analyzer *a, struct sl_model *m, struct sh_cpu *c, uint64_t ts)
+{
+	struct sh_priv *p = a->priv;
+	bool moved = false;
+
+	c->next_tick = ts + p->tick_ns;
+	for (uint32_t i = c->nr_grq; i-- > 0;) {
+		struct grq *g = &c->grq[i];
+		const struct sl_group *gr;
+		struct grq *pg;
+		uint64_t want;
+
+		if (!g->nr || !g->group)
+			continue;
+		gr = sl_model_group(m, g->group);
+		pg = gr ? find_grq(c, gr->parent) : NULL;
+		if (!pg)
+			continue;
+		want = group_shares(p, gr, g);
+		if (want == g->entity_w)
+			continue;
+		if (!moved)
+			advance(c, ts);	/* the integrals so far at the old weights */
+		reweight(p, g, pg, want);
+		moved = true;
 	}
+	if (moved)
+		reshare(m, c);
 }
 
 /* Inline for what is not recorded (every task of most traces): asked at every switch. */
@@ -342,6 +443,16 @@ static inline uint32_t task_group(const struct sl_model *m, const struct sl_task
 	return group && !sl_model_group(m, group) ? 0 : group;
 }
 
+/*
+ * st's weight as its runqueue holds it, scale_load()d.  The integrals
+ * are per scaled unit: x 1024 and / 1024 are exact in binary floating
+ * point, so a root-only trace's figures are the unscaled ones to the bit.
+ */
+static inline uint64_t load_weight(const struct sh_task *st)
+{
+	return (uint64_t)st->weight << SH_LOAD_SHIFT;
+}
+
 /* The root's integrals up to ts, when it is c's only runqueue (no groups: most traces). */
 static inline void advance_root(struct sh_cpu *c, struct grq *g, uint64_t ts)
 {
@@ -355,7 +466,7 @@ static inline void advance_root(struct sh_cpu *c, struct grq *g, uint64_t ts)
 		return;
 	g->runnable_ns += dt;
 	if (!c->fair_blocked) {
-		g->acc += (double)dt / g->weight_sum;
+		g->acc += (double)dt / (double)g->weight_sum;
 		g->expected_ns += (double)dt;
 	}
 }
@@ -376,11 +487,11 @@ static void task_enter(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 
 		advance_root(c, g, ts);
 		g->nr++;
-		g->weight_sum += st->weight;
+		g->weight_sum += load_weight(st);
 		st->acc_start = g->acc;
 		return;
 	}
-	change(a, m, cpu, group, st->weight, 1, ts);
+	change(a, m, cpu, group, load_weight(st), 1, ts);
 	st->acc_start = find_grq(c, group)->acc;
 }
 
@@ -402,16 +513,17 @@ static void task_leave(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 		struct grq *g = &c->grq[0];
 
 		advance_root(c, g, ts);
-		st->expected_ns += st->weight * (g->acc - st->acc_start);
+		st->expected_ns += (double)load_weight(st) * (g->acc - st->acc_start);
 		if (g->nr) {
 			g->nr--;
-			g->weight_sum = g->weight_sum > st->weight ? g->weight_sum - st->weight : 0;
+			g->weight_sum = g->weight_sum > load_weight(st) ?
+					g->weight_sum - load_weight(st) : 0;
 		}
 		return;
 	}
 	advance(c, ts);
-	st->expected_ns += st->weight * (find_grq(c, st->group)->acc - st->acc_start);
-	change(a, m, cpu, st->group, st->weight, -1, ts);
+	st->expected_ns += (double)load_weight(st) * (find_grq(c, st->group)->acc - st->acc_start);
+	change(a, m, cpu, st->group, load_weight(st), -1, ts);
 }
 
 /*
@@ -451,6 +563,8 @@ static void sh_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl
 		advance(c, sw->ts);	/* the integrals so far at the old rate */
 		c->fair_blocked = blocked;
 	}
+	if (c->nr_grq > 1 && sw->ts >= c->next_tick)
+		tick(a, m, c, sw->ts);	/* groups here: their entities weighed again */
 	if (sw->prev) {
 		struct sh_task *st = sl_task_priv(m, a, sw->prev);
 
@@ -497,6 +611,11 @@ static void sh_event(struct sl_analyzer *a, struct sl_model *m, const struct sl_
 
 	if (!m->ctx)
 		return;
+	if (m->ctx->hz.value[0]) {
+		unsigned long hz = strtoul(m->ctx->hz.value, NULL, 10);
+
+		p->tick_ns = hz ? 1000000000ull / hz : SH_TICK_NS;
+	}
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct sl_cpu *c = &m->cpus[cpu];
 
@@ -522,8 +641,8 @@ static void sh_event(struct sl_analyzer *a, struct sl_model *m, const struct sl_
 
 static int sh_init(struct sl_analyzer *a, struct sl_model *m)
 {
-	(void)a;
 	(void)m;
+	((struct sh_priv *)a->priv)->tick_ns = SH_TICK_NS;
 	return 0;
 }
 
@@ -897,6 +1016,7 @@ static void sh_destroy(struct sl_analyzer *a, struct sl_model *m)
 	for (uint32_t i = 0; i < p->nr_folded; i++)
 		sl_hist_free(&p->folded[i].latency);
 	free(p->folded);
+	free(p->tg_load);
 }
 
 const struct sl_analyzer_ops sl_shares_analyzer = {
