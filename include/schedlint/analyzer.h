@@ -118,6 +118,9 @@ struct sl_analyzer {
 	void *priv;
 	size_t task_off;	/* offset of this analyzer's slot in the task area */
 	size_t cpu_off;
+	/* m->cpu_priv + cpu_off and m->cpu_priv_size, kept by the model for sl_cpu_priv() */
+	char *cpu_base;
+	size_t cpu_stride;
 	int id;
 	bool after_due;		/* sl_model_after_event() asked, not called yet */
 };
@@ -138,7 +141,8 @@ static inline void *sl_task_priv(const struct sl_model *m, const struct sl_analy
 
 static inline void *sl_cpu_priv(const struct sl_model *m, const struct sl_analyzer *a, int cpu)
 {
-	return m->cpu_priv + (size_t)cpu * m->cpu_priv_size + a->cpu_off;
+	(void)m;
+	return a->cpu_base + (size_t)cpu * a->cpu_stride;	/* loads from a alone */
 }
 
 /* analyzers/registry.c; the model gets them from struct sl_config */

@@ -571,9 +571,7 @@ static inline struct sl_task *get_task_hint(struct sl_model *m, int32_t pid, uin
 		t = hint;
 	else if (!(t = lookup(m, pid)))
 		t = new_task(m, pid);
-	if (p->nr_touched < 4)
-		p->touched[p->nr_touched] = t;
-	p->nr_touched++;
+	p->touched[p->nr_touched++ & 3] = t;	/* past 4, task_in_use() says in use */
 	if (comm && comm != t->comm)
 		comm_changed(m, t, comm);
 	if (prio >= 0) {
@@ -651,6 +649,13 @@ bool sl_same_llc(const struct sl_model *m, int a, int b)
 	return m->llc_of[a] >= 0 && m->llc_of[a] == m->llc_of[b];
 }
 
+/* a's CPU slots are at m->cpu_priv (sl_cpu_priv()) */
+static void cpu_slots_moved(const struct sl_model *m, struct sl_analyzer *a)
+{
+	a->cpu_base = m->cpu_priv + a->cpu_off;
+	a->cpu_stride = m->cpu_priv_size;
+}
+
 static void add_cpus(struct sl_model *m, int cpu)
 {
 	struct model_priv *p = priv_of(m);
@@ -676,6 +681,8 @@ static void add_cpus(struct sl_model *m, int cpu)
 		p->last_placed_seq = xrealloc(p->last_placed_seq,
 					      (size_t)alloc * sizeof(*p->last_placed_seq));
 		p->cpus_alloc = alloc;
+		for (int i = 0; i < m->nr_analyzers; i++)
+			cpu_slots_moved(m, m->analyzers[i]);
 	}
 	for (int i = n; i < new_n; i++) {
 		m->cpus[i].cpu = i;
@@ -2243,6 +2250,7 @@ void sl_model_add_analyzer(struct sl_model *m, struct sl_analyzer *a)
 {
 	m->analyzers = xrealloc(m->analyzers, (size_t)(m->nr_analyzers + 1) * sizeof(*m->analyzers));
 	m->analyzers[m->nr_analyzers++] = a;
+	cpu_slots_moved(m, a);
 	hook_up(m);
 }
 
