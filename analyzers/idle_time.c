@@ -305,8 +305,9 @@ static void mask_change(struct it_priv *p, struct it_cpu *ic, int dom, uint64_t 
 	ic->snap = l ? integral(l, ts) : 0;
 }
 
-static void for_mask(struct sl_analyzer *a, struct sl_model *m, struct it_task *it, uint64_t ts,
-		     bool up, struct sl_task *t)
+static __attribute__((noinline))
+void for_mask(struct sl_analyzer *a, struct sl_model *m, struct it_task *it, uint64_t ts,
+	      bool up, struct sl_task *t)
 {
 	struct it_priv *p = a->priv;
 
@@ -319,32 +320,29 @@ static void for_mask(struct sl_analyzer *a, struct sl_model *m, struct it_task *
 		}
 }
 
-/* May t, queued on cpu, run on the other CPUs of its LLC: all of them, some, none? */
-static enum cls classify(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, int cpu,
-			 struct it_task *it)
+/* classify() for a task without a recorded mask: from where it ran */
+static __attribute__((noinline))
+enum cls classify_unrecorded(const struct sl_model *m, const struct sl_task *t, int cpu)
 {
-	struct it_priv *p = a->priv;
-	const struct sl_cpuset *allowed = sl_task_allowed_at(m, t, m->now);
-	const uint64_t *llc;
-	uint32_t words;
-	bool some = false, all_of = true;	/* of the LLC's other CPUs, t may run on */
-	enum sl_affinity aff;
+	enum sl_affinity aff = sl_task_affinity(m, t);
 
-	if (it->dom < 0 || !sl_filter_task(m->cfg, m->strtab, t))
-		return CLS_NONE;	/* alone in its LLC, or not a task the report covers */
-	if (allowed && t->aff_stale)
-		return CLS_NONE;	/* its recorded mask is out of date until record's re-read */
-	if (!allowed) {
-		aff = sl_task_affinity(m, t);
-		if (aff == SL_AFFINITY_MIGRATABLE)
-			return CLS_ANY;
-		/* it ran on another CPU and the kernel queued it here: it may use both */
-		if (aff == SL_AFFINITY_UNKNOWN && t->first_cpu >= 0 && t->first_cpu != cpu)
-			return CLS_ANY;
-		return aff == SL_AFFINITY_UNKNOWN && m->cfg->assume_migratable ? CLS_ANY : CLS_NONE;
-	}
-	llc = p->llc_mask[it->dom];
-	words = (uint32_t)m->nr_cpus / 64 + 1;
+	if (aff == SL_AFFINITY_MIGRATABLE)
+		return CLS_ANY;
+	/* it ran on another CPU and the kernel queued it here: it may use both */
+	if (aff == SL_AFFINITY_UNKNOWN && t->first_cpu >= 0 && t->first_cpu != cpu)
+		return CLS_ANY;
+	return aff == SL_AFFINITY_UNKNOWN && m->cfg->assume_migratable ? CLS_ANY : CLS_NONE;
+}
+
+/* classify() for a recorded mask, any number of CPUs: it->mask gets its CPUs of the LLC */
+static __attribute__((noinline))
+enum cls classify_mask(struct it_priv *p, const struct sl_model *m, const struct sl_cpuset *allowed,
+		       int cpu, struct it_task *it)
+{
+	const uint64_t *llc = p->llc_mask[it->dom];
+	uint32_t words = (uint32_t)m->nr_cpus / 64 + 1;
+	bool some = false, all_of = true;	/* of the LLC's other CPUs, t may run on */
+
 	if (it->mask_words < words) {
 		it->mask = xrealloc(it->mask, words * sizeof(*it->mask));
 		it->mask_words = words;
@@ -366,6 +364,35 @@ static enum cls classify(struct sl_analyzer *a, struct sl_model *m, struct sl_ta
 	return !some ? CLS_NONE : all_of ? CLS_ANY : CLS_MASK;
 }
 
+/*
+ * May t, queued on cpu, run on the other CPUs of its LLC: all of them, some, none?
+ * it->mask is set for CLS_MASK only.  Every enqueue asks: a recorded mask of
+ * up to 63 CPUs that allows all or none of the LLC is decided in one word.
+ */
+static inline enum cls classify(struct it_priv *p, struct sl_model *m, struct sl_task *t, int cpu,
+				struct it_task *it)
+{
+	const struct sl_cpuset *allowed;
+
+	if (it->dom < 0 || !sl_filter_task(m->cfg, m->strtab, t))
+		return CLS_NONE;	/* alone in its LLC, or not a task the report covers */
+	allowed = sl_task_allowed_at(m, t, m->now);
+	if (!allowed)
+		return classify_unrecorded(m, t, cpu);
+	if (t->aff_stale)
+		return CLS_NONE;	/* its recorded mask is out of date until record's re-read */
+	if (m->nr_cpus < 64) {
+		uint64_t all = p->llc_mask[it->dom][0] & ~(1ULL << cpu);
+		uint64_t mine = allowed->nr_words ? allowed->words[0] & all : 0;
+
+		if (!mine)
+			return CLS_NONE;
+		if (mine == all)
+			return CLS_ANY;
+	}
+	return classify_mask(p, m, allowed, cpu, it);
+}
+
 static void wait_start(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, int cpu,
 		       uint64_t ts)
 {
@@ -376,7 +403,7 @@ static void wait_start(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 	map_update(p, m, a);
 	it->cpu = cpu;
 	it->dom = cpu < p->nr_cpus_mapped ? p->dom_of[cpu] : -1;
-	it->cls = (uint8_t)classify(a, m, t, cpu, it);
+	it->cls = (uint8_t)classify(p, m, t, cpu, it);
 	if (it->cls == CLS_MASK) {
 		for_mask(a, m, it, ts, true, t);
 	} else if (it->cls == CLS_ANY) {
