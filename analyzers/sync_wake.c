@@ -89,16 +89,47 @@ struct candidate {
 struct parked {
 	struct sl_task *waker;		/* NULL = free */
 	uint8_t nr;
-	struct candidate cand[SYNC_CANDIDATES];
+	uint8_t buf;			/* its wakeups: parked_cands() */
 };
 
+/*
+ * The running task's wakeups and the parked ones are in buffers that
+ * change roles: parking a waker's wakeups and bringing them back swaps
+ * two buffers instead of copying the wakeups (on a hackbench a waker
+ * preempted by its wakee, and its return, come at every other switch).
+ * The buffer numbers are kept XOR their first ones, so that a zeroed
+ * slot is a valid start: the running task's buffer 0, parked slot i's
+ * buffer i + 1.
+ */
 struct sync_cpu {
-	struct candidate cand[SYNC_CANDIDATES];
+	struct candidate buf[1 + SYNC_PARKED][SYNC_CANDIDATES];
+	uint8_t cur;			/* the running task's wakeups: cands() */
 	uint8_t nr;			/* entries in use */
 	uint8_t oldest;			/* the one to overwrite when full */
 	struct parked parked[SYNC_PARKED];
 	uint8_t next_park;		/* the slot to reuse when all are taken */
 };
+
+/* the wakeups of the task running on sc's CPU */
+static inline struct candidate *cands(struct sync_cpu *sc)
+{
+	return sc->buf[sc->cur];
+}
+
+/* the wakeups of parked slot k */
+static inline struct candidate *parked_cands(struct sync_cpu *sc, int k)
+{
+	return sc->buf[sc->parked[k].buf ^ (k + 1)];
+}
+
+/* The running task's buffer becomes parked slot k's, and k's the running task's. */
+static void swap_buf(struct sync_cpu *sc, int k)
+{
+	uint8_t cur = sc->cur;
+
+	sc->cur = (uint8_t)(sc->parked[k].buf ^ (k + 1));
+	sc->parked[k].buf = (uint8_t)(cur ^ (k + 1));
+}
 
 /* Per task, as a wakee: what is known of its wakeup in flight (seq), both halves. */
 struct sync_wakee {
@@ -121,6 +152,7 @@ struct sync_wakee {
 struct sync_task {
 	struct sync_wakee wakee;
 	int32_t parked_cpu;		/* as a waker: parked on this CPU + 1, 0 none */
+	uint32_t placed_seq;		/* as a wakee: its last wakeup placed, low 32 bits (which fit) */
 };
 
 /* Two tasks that wake each other: counts since the entry was made. */
@@ -373,24 +405,33 @@ static bool only_task(const struct sl_cpu *c, const struct sl_task *t)
 static void sync_on_placement(struct sl_analyzer *a, struct sl_model *m, const struct sl_placement *pl)
 {
 	struct sync_cpu *sc;
-	struct candidate *slot = NULL;
+	struct sync_task *st;
+	struct candidate *cand, *slot = NULL;
 
 	if (pl->waker_pid <= 0 || pl->waker_cpu < 0 || pl->waker_cpu >= m->nr_cpus ||
 	    interrupt_context(pl->waker_ctx) || !pl->task->wake_valid)
 		return;
 	sc = sl_cpu_priv(m, a, pl->waker_cpu);
-	for (int i = 0; i < sc->nr && !slot; i++)
-		if (sc->cand[i].wakee == pl->task && sc->cand[i].wake_seq == pl->task->wake_seq)
-			slot = &sc->cand[i];
+	cand = cands(sc);
+	/*
+	 * Only a wakeup placed before can have an entry: most are new (a
+	 * waker of many looked at 16 entries for each)
+	 */
+	st = sl_task_priv(m, a, pl->task);
+	if (st->placed_seq == (uint32_t)pl->task->wake_seq)
+		for (int i = 0; i < sc->nr && !slot; i++)
+			if (cand[i].wakee == pl->task && cand[i].wake_seq == pl->task->wake_seq)
+				slot = &cand[i];
+	st->placed_seq = (uint32_t)pl->task->wake_seq;
 	if (!slot && sc->nr < SYNC_CANDIDATES)
-		slot = &sc->cand[sc->nr++];
+		slot = &cand[sc->nr++];
 	/* full: a wakeup whose waker ran past the window cannot count any more */
 	for (int i = 0; i < sc->nr && !slot; i++)
-		if (!within_window(m, &sc->cand[i], pl->ts))
-			slot = &sc->cand[i];
+		if (!within_window(m, &cand[i], pl->ts))
+			slot = &cand[i];
 	if (!slot) {
 		/* a waker of many: the oldest wakeups are past the window first */
-		slot = &sc->cand[sc->oldest];
+		slot = &cand[sc->oldest];
 		sc->oldest = (uint8_t)((sc->oldest + 1) % SYNC_CANDIDATES);
 	}
 	*slot = (struct candidate){
@@ -404,9 +445,10 @@ static void decide(struct sl_analyzer *a, struct sl_model *m, const struct sl_sw
 		   struct sync_cpu *sc)
 {
 	const struct sl_cpu *c = &m->cpus[sw->cpu];
+	const struct candidate *cand = cands(sc);
 
 	for (int i = 0; i < sc->nr; i++) {
-		const struct candidate *cd = &sc->cand[i];
+		const struct candidate *cd = &cand[i];
 		struct sl_task *t = cd->wakee;
 		uint64_t after = sl_dur(cd->wake_ts, sw->ts);
 		struct sync_wakee *st = &((struct sync_task *)sl_task_priv(m, a, t))->wakee, earlier;
@@ -441,14 +483,16 @@ static void decide(struct sl_analyzer *a, struct sl_model *m, const struct sl_sw
 }
 
 /* Is next one of prev's wakees placed on this CPU (a wakeup preemption)? */
-static bool preempted_by_wakee(const struct sync_cpu *sc, const struct sl_switch_info *sw)
+static bool preempted_by_wakee(struct sync_cpu *sc, const struct sl_switch_info *sw)
 {
+	const struct candidate *cand = cands(sc);
+
 	if (sw->implied || !sw->prev || !sw->next ||
 	    (sw->prev_class != SL_PREV_RUNNABLE && sw->prev_class != SL_PREV_PREEMPTED))
 		return false;
 	for (int i = 0; i < sc->nr; i++)
-		if (sc->cand[i].waker_pid == sw->prev->pid && sc->cand[i].wakee == sw->next &&
-		    sc->cand[i].dest_cpu == sw->cpu && sc->cand[i].wake_seq == sw->next->wake_seq)
+		if (cand[i].waker_pid == sw->prev->pid && cand[i].wakee == sw->next &&
+		    cand[i].dest_cpu == sw->cpu && cand[i].wake_seq == sw->next->wake_seq)
 			return true;
 	return false;
 }
@@ -468,9 +512,12 @@ static void park(struct sl_model *m, struct sl_analyzer *a, struct sync_cpu *sc,
 {
 	struct sync_task *wt = sl_task_priv(m, a, sw->prev);
 	uint64_t now = to_us(sw->ts);
-	int slot = -1;
+	int32_t pid = sw->prev->pid;
+	struct candidate *from = cands(sc), *to;
+	struct parked *pk;
+	int slot = -1, i;
 
-	for (int i = 0; i < SYNC_PARKED && slot < 0; i++)
+	for (i = 0; i < SYNC_PARKED && slot < 0; i++)
 		if (!sc->parked[i].waker)
 			slot = i;
 	if (slot < 0) {
@@ -478,14 +525,26 @@ static void park(struct sl_model *m, struct sl_analyzer *a, struct sync_cpu *sc,
 		sc->next_park = (uint8_t)((sc->next_park + 1) % SYNC_PARKED);
 		unpark(m, a, sc, slot);
 	}
-	sc->parked[slot].waker = sw->prev;
-	for (int i = 0; i < sc->nr; i++) {
-		struct candidate cd = sc->cand[i];
+	pk = &sc->parked[slot];
+	pk->waker = sw->prev;
+	for (i = 0; i < sc->nr && from[i].waker_pid == pid; i++)
+		;
+	if (i == sc->nr) {
+		/* all W's (nearly always): its buffer is parked as it is */
+		swap_buf(sc, slot);
+		for (i = 0; i < sc->nr; i++)
+			from[i].ran_us += now > from[i].from_us ? now - from[i].from_us : 0;
+		pk->nr = sc->nr;
+	} else {
+		to = parked_cands(sc, slot);
+		for (i = 0; i < sc->nr; i++) {
+			struct candidate cd = from[i];
 
-		if (cd.waker_pid != sw->prev->pid)
-			continue;
-		cd.ran_us += now > cd.from_us ? now - cd.from_us : 0;
-		sc->parked[slot].cand[sc->parked[slot].nr++] = cd;
+			if (cd.waker_pid != pid)
+				continue;
+			cd.ran_us += now > cd.from_us ? now - cd.from_us : 0;
+			to[pk->nr++] = cd;
+		}
 	}
 	wt->parked_cpu = sw->cpu + 1;
 }
@@ -507,11 +566,14 @@ static void resume(struct sl_model *m, struct sl_analyzer *a, struct sync_cpu *s
 			continue;
 		if (where == sc && !sw->implied) {
 			uint64_t now = to_us(sw->ts);
+			struct candidate *cand;
 
-			for (int k = 0; k < pk->nr; k++) {
-				pk->cand[k].from_us = now;
-				sc->cand[sc->nr++] = pk->cand[k];
-			}
+			/* sc has no wakeups of its own now (sync_on_switch): it takes the buffer */
+			swap_buf(sc, i);
+			cand = cands(sc);
+			for (int k = 0; k < pk->nr; k++)
+				cand[k].from_us = now;
+			sc->nr = pk->nr;
 		}
 		unpark(m, a, where, i);
 		break;
@@ -551,9 +613,10 @@ static void sync_on_latency(struct sl_analyzer *a, struct sl_model *m, const str
 	if (s->waker_cpu >= 0 && s->waker_cpu < m->nr_cpus) {
 		/* its waker may wake it again before its own switch-out decides this one */
 		struct sync_cpu *sc = sl_cpu_priv(m, a, s->waker_cpu);
+		struct candidate *cand = cands(sc);
 
 		for (int i = 0; i < sc->nr; i++) {
-			struct candidate *cd = &sc->cand[i];
+			struct candidate *cd = &cand[i];
 
 			if (cd->wakee == s->task && cd->wake_seq == s->wake_seq) {
 				cd->sampled = true;
@@ -734,16 +797,16 @@ static bool sync_task_in_use(struct sl_analyzer *a, struct sl_model *m, const st
 		if (p->pairs[i].a == t || p->pairs[i].b == t)
 			return true;
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
-		const struct sync_cpu *sc = sl_cpu_priv(m, a, cpu);
+		struct sync_cpu *sc = sl_cpu_priv(m, a, cpu);
 
 		for (int i = 0; i < sc->nr && i < SYNC_CANDIDATES; i++)
-			if (sc->cand[i].wakee == t)
+			if (cands(sc)[i].wakee == t)
 				return true;
 		for (int k = 0; k < SYNC_PARKED; k++) {
 			if (sc->parked[k].waker == t)
 				return true;
 			for (int i = 0; sc->parked[k].waker && i < sc->parked[k].nr; i++)
-				if (sc->parked[k].cand[i].wakee == t)
+				if (parked_cands(sc, k)[i].wakee == t)
 					return true;
 		}
 	}
