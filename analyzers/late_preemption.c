@@ -386,17 +386,23 @@ static bool in_filter(const struct sl_model *m, int cpu, uint64_t ts, const stru
  * A run is R's for --pid/--comm, and the workload's when one of its
  * waiters is (they are its victims), as its finding would be.
  */
+static __attribute__((noinline)) bool run_task_in_filter(const struct sl_model *m,
+							 const struct lp_cpu *c,
+							 const struct sl_task *r)
+{
+	struct sl_task as = { .pid = r->pid, .comm = r->comm, .in_workload = c->workload_waiter };
+
+	return sl_filter_task(m->cfg, m->strtab, &as);
+}
+
 static bool run_in_filter(const struct sl_model *m, const struct lp_cpu *c, int cpu, uint64_t ts,
 			  const struct sl_task *r)
 {
 	if (!sl_filter_cpu(m->cfg, cpu) || !sl_filter_time(m->cfg, ts))
 		return false;
-	if (sl_filter_task_none(m->cfg))
-		return true;	/* without building a task for the filter (every judged run) */
-
-	struct sl_task as = { .pid = r->pid, .comm = r->comm, .in_workload = c->workload_waiter };
-
-	return sl_filter_task(m->cfg, m->strtab, &as);
+	if (!m->cfg->nr_pids && !m->cfg->nr_comms)	/* sl_filter_task()'s, without a task */
+		return !m->cfg->workload_active || c->workload_waiter;
+	return run_task_in_filter(m, c, r);	/* out of line: its task is large */
 }
 
 /* --- the slice models --- */
@@ -430,6 +436,16 @@ static uint64_t run_slice(const struct sl_model *m, enum sl_slice_model model, u
 		return MAX(min_gran, slice);
 	}
 	return eevdf_slice(sl_base_slice(m), w_r, max_weight);
+}
+
+/*
+ * The shortest slice run_slice() and levels_expected() can give: CFS's
+ * min_granularity, EEVDF's base slice (a weight only lengthens them).  A
+ * run's expected switch is never before t0 plus this.
+ */
+static uint64_t min_slice(const struct sl_model *m, enum sl_slice_model model)
+{
+	return model == SL_SLICE_CFS ? cfs_min_gran(m) : sl_base_slice(m);
 }
 
 /* --- group entities (the trace recorded groups) --- */
@@ -1744,17 +1760,25 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 
 	if (!c->contended || c->tc >= t1)
 		return;		/* nobody waited during [t0, t1): nothing to judge */
+	if (counted) {
+		c->runs++;
+		p->runs++;
+		sl_hist_add(&p->contended_run, sl_dur(MAX(c->t0, c->tc), t1));
+	}
+	/*
+	 * Most runs are shorter than any slice: their expected switch is after
+	 * t1 by any model and weights (min_slice()), so they cost nothing and
+	 * were not preempted at the slice either.  Judged as such without the
+	 * slice, nor the group levels.
+	 */
+	if (sl_dur(c->t0, t1) < min_slice(m, p->model))
+		return;
 
 	/* most runs are on time: the late run's record is made only for a late one */
 	cost = run_cost(p, m, sl_prio_weight(r->prio), c->nr_waiters, c->max_weight, c->sum_weight,
 			c->t0, c->tc, t1, &slice, &expected);
 	if (__builtin_expect(c->grouped, 0))
 		judge_levels(p, m, c, t1, &slice, &expected, &cost);	/* per group entity */
-	if (counted) {
-		c->runs++;
-		p->runs++;
-		sl_hist_add(&p->contended_run, sl_dur(MAX(c->t0, c->tc), t1));
-	}
 	if (cost <= m->cfg->tolerance_ns) {
 		/* preempted at the slice: how late that is on this machine, for the what-if */
 		if (t1 >= expected &&
