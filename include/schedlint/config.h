@@ -78,6 +78,13 @@ struct sl_config {
 	enum sl_scope scope;
 	bool workload_active;		/* only the workload's tasks: set by the model when
 					 * it meets the trace's workload marker (not --system) */
+	/*
+	 * Known unfiltered (the model sets them from the fields above, in
+	 * its copy): the filters of model.h, asked for every event, answer
+	 * from one byte.  False: look at the fields (a config made by hand).
+	 */
+	bool no_time_filter;		/* !from_set && !to_set */
+	bool no_task_list;		/* !nr_pids && !nr_comms */
 
 	struct sl_read_opts read;
 

@@ -679,23 +679,26 @@ static inline bool sl_filter_task_none(const struct sl_config *cfg)
 static inline bool sl_filter_task(const struct sl_config *cfg, const struct sl_strtab *st,
 				  const struct sl_task *t)
 {
-	if (!cfg->nr_pids && !cfg->nr_comms)	/* the workload alone, or no filter */
+	if (cfg->no_task_list || (!cfg->nr_pids && !cfg->nr_comms))	/* the workload alone, or none */
 		return !cfg->workload_active || (t && t->in_workload);
 	return sl_filter_task_list(cfg, st, t);
 }
 
 static inline bool sl_filter_time(const struct sl_config *cfg, uint64_t ts)
 {
-	return (!cfg->from_set || ts >= cfg->from_ns) && (!cfg->to_set || ts <= cfg->to_ns);
+	return cfg->no_time_filter ||
+	       ((!cfg->from_set || ts >= cfg->from_ns) && (!cfg->to_set || ts <= cfg->to_ns));
 }
 
 /* Length of [a, b) inside --from/--to. */
 static inline uint64_t sl_filter_clip(const struct sl_config *cfg, uint64_t a, uint64_t b)
 {
-	if (cfg->from_set && a < cfg->from_ns)
-		a = cfg->from_ns;
-	if (cfg->to_set && b > cfg->to_ns)
-		b = cfg->to_ns;
+	if (!cfg->no_time_filter) {
+		if (cfg->from_set && a < cfg->from_ns)
+			a = cfg->from_ns;
+		if (cfg->to_set && b > cfg->to_ns)
+			b = cfg->to_ns;
+	}
 	return sl_dur(a, b);
 }
 

@@ -2146,6 +2146,8 @@ struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *str
 	struct model_priv *p = xcalloc(1, sizeof(*p));
 
 	m->cfg_store = *cfg;
+	m->cfg_store.no_time_filter = !cfg->from_set && !cfg->to_set;
+	m->cfg_store.no_task_list = !cfg->nr_pids && !cfg->nr_comms;
 	m->cfg = &m->cfg_store;
 	m->strtab = strtab;
 	m->info = info;
