@@ -22,12 +22,23 @@ int sl_read_dat_flyrecord_open(const char *path, const char *buffer, struct sl_s
 			       struct sl_reader **out, struct sl_error *err);
 /*
  * Check every ring-buffer page of the file's CPU data as the flyrecord
- * reader does, without decoding events: 0, or -errno with err naming the
- * CPU and page.  tep has the file's header page format.  In
- * read_flyrecord.c (it is that reader's page walk); the libtracecmd
- * reader calls it, the flyrecord reader calls nothing of read_dat.c.
+ * reader does, without decoding events, and hand each page that passed
+ * (its header up to its lost-event count: len bytes) to fn, when not
+ * NULL, which returns 0 to go on.  0, or -errno with err naming the CPU
+ * and page, or fn's non-zero value.  tep has the file's header page
+ * format.  In read_flyrecord.c (it is that reader's page walk); the
+ * libtracecmd reader calls it (the check), as does the test that holds
+ * our page walk to kbuffer's; the flyrecord reader calls nothing of
+ * read_dat.c.
  */
-int sl_dat_check_pages(int fd, const struct sl_dat_layout *layout,
-		       struct tep_handle *tep, struct sl_error *err);
+typedef int sl_dat_page_fn(int cpu, const uint8_t *page, size_t len, void *arg);
+int sl_dat_walk_pages(int fd, const struct sl_dat_layout *layout, struct tep_handle *tep,
+		      sl_dat_page_fn *fn, void *arg, struct sl_error *err);
+
+static inline int sl_dat_check_pages(int fd, const struct sl_dat_layout *layout,
+				     struct tep_handle *tep, struct sl_error *err)
+{
+	return sl_dat_walk_pages(fd, layout, tep, NULL, NULL, err);
+}
 
 #endif /* SCHEDLINT_READ_DAT_H */

@@ -14,8 +14,7 @@
  * 0.80 s and 26 MiB.
  * This reader keeps libtraceevent for what it does right - parsing the
  * event formats, kallsyms, printk formats and cmdlines (dat_meta.c hands
- * it the sections, as libtracecmd would) and the ring-buffer pages
- * (kbuffer) - and reads the file itself:
+ * it the sections, as libtracecmd would) - and reads the file itself:
  *
  *  - the layout comes from dat_layout.c, which checked every offset;
  *  - each CPU is a stream over a bounded window: pread() of up to 16
@@ -32,10 +31,16 @@
  *    chunk once, the file is refused rather than read for hours;
  *  - a CPU's chunk count is checked against its data: chunks must end
  *    where the data ends (a count too small would drop events silently);
- *  - pages are parsed with libtraceevent's kbuffer, after a check of our
- *    own (page_check()): kbuffer trusts the commit size and every event
- *    length, and a padding event of length -4 sends it round in a loop
- *    for ever;
+ *  - a compressed CPU's pages are read where they were decompressed,
+ *    in its chunk, unless a page spans two chunks (then it is copied):
+ *    a chunk given back copies out the page its CPU is in first;
+ *  - pages are checked (sl_rb_page_check(): kbuffer and our walk both
+ *    trust the commit size and every event length, and a padding event
+ *    of length -4 sends them round in a loop for ever) and then walked
+ *    by dat_page.h, not by libtraceevent's kbuffer: kbuffer spent about
+ *    230 instructions an event behind its function pointers, a tenth of
+ *    analyze's (dat_page.h says more; test_dat_page.c holds the walk to
+ *    kbuffer's results, record by record);
  *  - the CPU streams are merged with a heap (cpu_heap.h), so the cost per
  *    event grows with log(CPUs), not with CPUs;
  *  - seeking (explore) binary-searches each CPU's page timestamps.
@@ -62,23 +67,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <kbuffer.h>
-
 #include "cpu_heap.h"
 #include "dat_decode.h"
+#include "dat_page.h"
 #include "dat_meta.h"
 #include "dat_shared.h"
 #include "kallsyms.h"
 #include "read_dat.h"
 #include "util/util.h"
-
-/* Ring-buffer event types (type_len values above the data lengths) */
-#define RB_TYPE_PADDING		29
-#define RB_TYPE_TIME_EXTEND	30
-#define RB_TYPE_TIME_STAMP	31
-#define RB_MISSED_EVENTS	(1ULL << 31)
-#define RB_MISSED_STORED	(1ULL << 30)
-#define RB_COMMIT_MASK		((1ULL << 27) - 1)
 
 /* Window of pages read at once, per CPU: the total is split between CPUs. */
 #define WINDOW_BUDGET		(8u << 20)
@@ -114,14 +110,16 @@ struct cpu_stream {
 	uint32_t nr_indexed;
 	size_t index_alloc;
 
-	/* compressed: the current chunk, and the page kbuffer reads (a copy) */
+	/* compressed: the current chunk, and a copy of a page that is not in it */
 	uint8_t *chunk;			/* its decompressed bytes; NULL when given back */
 	size_t chunk_alloc;		/* bytes of chunk, counted in fr->chunk_held */
 	uint32_t chunk_len;		/* its decompressed size; 0 = no current chunk */
 	uint32_t chunk_pos;		/* bytes of it read */
 	uint64_t chunk_off;		/* file offset of its 8-byte header */
-	uint8_t *page;			/* the page being read: header to commit */
+	uint8_t *page;			/* a copy of the page being read: header to commit */
 	size_t page_alloc;
+	size_t page_len;		/* bytes of the page walked: header to lost count */
+	bool page_in_chunk;		/* pg walks a page in chunk, not in page */
 
 	/* uncompressed: a window of pages */
 	uint8_t *buf;			/* window: pages */
@@ -131,14 +129,14 @@ struct cpu_stream {
 	uint64_t page_pos;		/* offset of the loaded page in the (decompressed) data */
 	uint64_t data_pos;		/* uncompressed: of buf[0] in the data; compressed:
 					 * of the next byte in the decompressed data */
-	struct kbuffer *kbuf;
-	bool in_page;			/* kbuf holds a page of buf */
-	bool page_loaded;		/* ... and its first event was not read yet */
+	struct sl_rb_page pg;		/* the page being walked */
+	const uint8_t *page_start;	/* its header: in buf, chunk or page */
+	bool in_page;			/* pg holds a page */
 	int64_t lost;			/* lost before the next event: > 0 count, -1 unknown */
 
 	/* the current event, waiting in the heap */
-	void *data;
-	int size;
+	const uint8_t *data;
+	uint32_t size;
 	uint64_t ts;
 	int64_t missed;			/* events lost right before it (as lost) */
 };
@@ -166,8 +164,7 @@ struct fly_reader {
 	struct cpu_heap heap;		/* of stream indexes */
 	size_t window;			/* bytes per uncompressed refill */
 	uint32_t page_size;		/* ring-buffer page (sub-buffer) size */
-	int hdr_size;			/* page header: timestamp + commit word */
-	int long_size;			/* of the commit word and the lost count */
+	struct sl_rb_format fmt;	/* long size, byte order, page header size */
 	bool big_endian;
 	struct sl_event pending;	/* an event held back behind a lost-events marker */
 	bool have_pending;
@@ -221,88 +218,6 @@ static int read_error(struct fly_reader *fr, const struct cpu_stream *s)
 		     errno ? strerror(errno) : "the file is shorter than its layout");
 	fr->error = -EIO;
 	return -EIO;
-}
-
-/*
- * Check a page before kbuffer walks it, taking the same steps kbuffer
- * takes: every event must lie inside the commit, every step must move
- * forward, and nothing may be read past the room we have.  Returns NULL
- * when the page is fine, else what is wrong.  *lost gets the page's
- * lost-event count (0, > 0, or -1 when the kernel could not store it).
- */
-static const char *page_check(const struct fly_reader *fr, const uint8_t *page, size_t room,
-			      int64_t *lost)
-{
-	const uint8_t *data = page + fr->hdr_size;
-	uint64_t flags, commit;
-	size_t pos = 0;
-
-	if (room < (size_t)fr->hdr_size)
-		return "page shorter than its header";
-	room -= (size_t)fr->hdr_size;
-	flags = get_num(fr, page + 8, fr->long_size);
-	commit = flags & RB_COMMIT_MASK;
-	if (commit > room)
-		return "page commit size larger than the page";
-	*lost = 0;
-	if (flags & RB_MISSED_EVENTS) {
-		*lost = -1;
-		if (flags & RB_MISSED_STORED) {
-			if (commit + (size_t)fr->long_size > room)
-				return "lost-event count past the end of the page";
-			*lost = (int64_t)get_num(fr, data + commit, fr->long_size);
-			if (*lost <= 0)
-				*lost = -1;
-		}
-	}
-	while (pos < commit) {
-		uint32_t word, type_len;
-		uint64_t next;
-
-		if (pos + 4 > room)
-			return "event header past the end of the page";
-		word = get_u32(fr, data + pos);
-		type_len = fr->big_endian ? word >> 27 : word & 31;
-		switch (type_len) {
-		case RB_TYPE_PADDING: {
-			/* a discarded event or the page's tail: length in array[0] */
-			if (pos + 8 > room)
-				return "padding event past the end of the page";
-			int32_t len = (int32_t)get_u32(fr, data + pos + 4);
-
-			if (len < 0)
-				return "padding event with a negative length";
-			next = pos + 4 + (uint64_t)len;
-			break;
-		}
-		case RB_TYPE_TIME_EXTEND:
-		case RB_TYPE_TIME_STAMP:
-			if (pos + 8 > commit)
-				return "time extend past the page's commit";
-			next = pos + 8;
-			break;
-		case 0: {
-			/* a large event: its length (itself included) in array[0] */
-			if (pos + 8 > commit)
-				return "event header past the page's commit";
-			uint32_t len = get_u32(fr, data + pos + 4);
-
-			if (len < 4)
-				return "event with a length shorter than its header";
-			next = pos + 8 + (((uint64_t)len - 4 + 3) & ~3ULL);
-			if (next > commit)
-				return "event runs past the page's commit";
-			break;
-		}
-		default:
-			next = pos + 4 + 4 * (uint64_t)type_len;
-			if (next > commit)
-				return "event runs past the page's commit";
-			break;
-		}
-		pos = (size_t)MIN(next, (uint64_t)commit);
-	}
-	return NULL;
 }
 
 /* pread() all of it; false with errno set, or 0 when the file ended first */
@@ -376,6 +291,25 @@ static void chunk_release(struct fly_reader *fr, struct cpu_stream *s)
 }
 
 /*
+ * Another stream takes t's chunk: when t walks a page in it (its event
+ * waiting in the heap points there), copy the page out first.
+ */
+static void chunk_leave(struct fly_reader *fr, struct cpu_stream *t)
+{
+	size_t event_off;
+
+	if (!t->in_page || !t->page_in_chunk)
+		return;
+	event_off = (size_t)(t->data - t->page_start);
+	GROW(t->page, t->page_alloc, t->page_len);
+	memcpy(t->page, t->page_start, t->page_len);
+	t->page_start = t->page;
+	t->pg.data = t->page + fr->fmt.hdr_size;
+	t->data = t->page + event_off;
+	t->page_in_chunk = false;
+}
+
+/*
  * Room for len decompressed bytes in s->chunk, within the budget: other
  * streams give their chunks back, round robin, and s takes over the
  * first one big enough (no malloc churn when chunks are alike).
@@ -391,6 +325,7 @@ static void chunk_reserve(struct fly_reader *fr, struct cpu_stream *s, size_t le
 		fr->evict_hand = (fr->evict_hand + 1) % fr->nr_streams;
 		if (t == s || !t->chunk)
 			continue;
+		chunk_leave(fr, t);
 		if (!s->chunk && t->chunk_alloc >= len) {
 			s->chunk = t->chunk;
 			s->chunk_alloc = t->chunk_alloc;
@@ -533,24 +468,46 @@ static int chunk_read(struct fly_reader *fr, struct cpu_stream *s, uint8_t *dst,
 }
 
 /*
- * Compressed: copy the CPU's next page out of its chunks, up to what
- * kbuffer reads (the header, the commit, the lost-event count); skip the
- * rest.  *room = the bytes copied, 0 at the end of the data.
+ * Compressed: the CPU's next page, up to what the walk reads (the
+ * header, the commit, the lost-event count), in *page: in its chunk when
+ * the whole page is there (trace-cmd's chunks hold whole pages), else
+ * copied out of the chunks into s->page.  *room = its bytes, 0 at the
+ * end of the data.
  */
-static int chunk_page(struct fly_reader *fr, struct cpu_stream *s, size_t *room)
+static int chunk_page(struct fly_reader *fr, struct cpu_stream *s, const uint8_t **page,
+		      size_t *room)
 {
-	size_t hdr = (size_t)fr->hdr_size, body, got;
+	size_t hdr = (size_t)fr->fmt.hdr_size, body, got;
 	uint64_t commit;
 	int ret;
 
-	GROW(s->page, s->page_alloc, hdr);
+	*room = 0;
+	if (s->chunk_pos >= s->chunk_len && (ret = chunk_next(fr, s)) <= 0)
+		return ret;
 	s->page_pos = s->data_pos;
+	if (s->chunk_len - s->chunk_pos >= fr->page_size) {
+		if (!s->chunk && (ret = chunk_again(fr, s)) < 0)
+			return ret;
+		*page = s->chunk + s->chunk_pos;
+		commit = sl_rb_read_long(&fr->fmt, *page + 8) & RB_COMMIT_MASK;
+		body = (size_t)MIN(commit + (uint64_t)fr->fmt.long_size,
+				   (uint64_t)(fr->page_size - hdr));
+		*room = hdr + body;
+		s->chunk_pos += fr->page_size;
+		s->data_pos += fr->page_size;
+		s->page_in_chunk = true;
+		return 0;
+	}
+	s->page_in_chunk = false;
+	*page = s->page;
+	GROW(s->page, s->page_alloc, hdr);
 	ret = chunk_read(fr, s, s->page, hdr, room);
 	if (ret < 0 || *room < hdr)
-		return ret;	/* the end, or a short page page_check() refuses */
-	commit = get_num(fr, s->page + 8, fr->long_size) & RB_COMMIT_MASK;
-	body = (size_t)MIN(commit + (uint64_t)fr->long_size, (uint64_t)(fr->page_size - hdr));
+		return ret;	/* the end, or a short page sl_rb_page_check() refuses */
+	commit = sl_rb_read_long(&fr->fmt, s->page + 8) & RB_COMMIT_MASK;
+	body = (size_t)MIN(commit + (uint64_t)fr->fmt.long_size, (uint64_t)(fr->page_size - hdr));
 	GROW(s->page, s->page_alloc, hdr + body);
+	*page = s->page;
 	ret = chunk_read(fr, s, s->page + hdr, body, &got);
 	*room += got;
 	if (ret < 0 || got < body)
@@ -558,22 +515,21 @@ static int chunk_page(struct fly_reader *fr, struct cpu_stream *s, size_t *room)
 	return chunk_read(fr, s, NULL, fr->page_size - hdr - body, &got);
 }
 
-/* Load the CPU's next page into its kbuffer. 1 = loaded, 0 = end, < 0 error. */
+/* Load the CPU's next page to walk. 1 = loaded, 0 = end, < 0 error. */
 static int load_page(struct fly_reader *fr, struct cpu_stream *s)
 {
+	const uint8_t *page = NULL;
 	const char *bad;
-	uint8_t *page;
 	int64_t lost;
 	size_t room;
 
 	if (fr->layout.cpu_compressed) {
-		int ret = chunk_page(fr, s, &room);
+		int ret = chunk_page(fr, s, &page, &room);
 
 		if (ret < 0)
 			return ret;
 		if (!room)
 			return 0;
-		page = s->page;
 	} else {
 		while (s->buf_len - s->buf_pos < fr->page_size) {
 			int ret = refill_pages(fr, s);
@@ -591,12 +547,13 @@ static int load_page(struct fly_reader *fr, struct cpu_stream *s)
 		page = s->buf + s->buf_pos;
 		s->buf_pos += room;
 	}
-	bad = page_check(fr, page, room, &lost);
+	bad = sl_rb_page_check(&fr->fmt, page, room, &lost);
 	if (bad)
 		return page_error(fr, s, bad);
-	if (s->kbuf)
-		kbuffer_load_subbuffer(s->kbuf, page);
-	s->in_page = s->page_loaded = s->kbuf != NULL;
+	sl_rb_page_load(&s->pg, &fr->fmt, page);
+	s->page_start = page;
+	s->page_len = room;
+	s->in_page = true;
 	if (lost < 0 || s->lost < 0 || lost > INT64_MAX - s->lost)
 		s->lost = -1;	/* unknown, or more than a count can say (corrupt) */
 	else
@@ -616,16 +573,11 @@ static uint64_t timestamp_calc(const struct fly_reader *fr, uint64_t ts)
 /* Move the stream to its next event. 1 = has one, 0 = end, < 0 error. */
 static int stream_advance(struct fly_reader *fr, struct cpu_stream *s)
 {
-	unsigned long long ts;
-	void *data;
+	const uint8_t *data;
+	uint64_t ts;
 
 	for (;;) {
-		if (s->page_loaded) {
-			data = kbuffer_read_event(s->kbuf, &ts);
-			s->page_loaded = false;
-		} else {
-			data = s->in_page ? kbuffer_next_event(s->kbuf, &ts) : NULL;
-		}
+		data = s->in_page ? sl_rb_page_next(&s->pg, &ts, &s->size) : NULL;
 		if (data)
 			break;
 		s->in_page = false;
@@ -635,7 +587,6 @@ static int stream_advance(struct fly_reader *fr, struct cpu_stream *s)
 			return ret;
 	}
 	s->data = data;
-	s->size = kbuffer_event_size(s->kbuf);
 	s->ts = timestamp_calc(fr, ts);
 	s->missed = s->lost;
 	s->lost = 0;
@@ -659,12 +610,12 @@ static int fly_next(struct sl_reader *r, struct sl_event *ev)
 		return 0;
 
 	s = &fr->streams[fr->heap.nodes[0].cpu];
-	ret = sl_dat_decode(fr->decoder, s->cpu, s->ts, s->data, s->size, ev);
+	ret = sl_dat_decode(fr->decoder, s->cpu, s->ts, s->data, (int)s->size, ev);
 	if (ret < 0) {
 		char what[96];
 
 		snprintf(what, sizeof(what), "an event of %d bytes at %llu ns is too short "
-			 "for its format", s->size, (unsigned long long)s->ts);
+			 "for its format", (int)s->size, (unsigned long long)s->ts);
 		return page_error(fr, s, what);
 	}
 	if (s->missed) {
@@ -709,7 +660,6 @@ static void stream_restart(struct cpu_stream *s, uint64_t off, uint64_t data_pos
 	s->chunk_pos = 0;
 	s->chunks_left = chunks_left;
 	s->in_page = false;
-	s->page_loaded = false;
 	s->lost = 0;
 }
 
@@ -869,7 +819,6 @@ static void fly_close(struct sl_reader *r)
 	struct fly_reader *fr = (struct fly_reader *)r;
 
 	for (int i = 0; i < fr->nr_streams; i++) {
-		kbuffer_free(fr->streams[i].kbuf);
 		free(fr->streams[i].buf);
 		free(fr->streams[i].chunk);
 		free(fr->streams[i].page);
@@ -903,6 +852,7 @@ static int setup_format(struct fly_reader *fr, struct sl_error *err)
 	const struct sl_dat_layout *l = &fr->layout;
 	struct tep_handle *tep = fr->tep;
 	size_t pages;
+	int long_size;
 
 	if (tep_is_old_format(tep)) {
 		sl_error_set(err, "the ring-buffer format of Linux 2.6.30 and older is not supported");
@@ -913,15 +863,15 @@ static int setup_format(struct fly_reader *fr, struct sl_error *err)
 		return -EINVAL;
 	}
 	/* the commit word is a kernel long: header_page says which */
-	fr->long_size = tep_get_header_page_size(tep);
-	if (fr->long_size != 4 && fr->long_size != 8) {
-		sl_error_set(err, "corrupt trace.dat: page commit size %d", fr->long_size);
+	long_size = tep_get_header_page_size(tep);
+	if (long_size != 4 && long_size != 8) {
+		sl_error_set(err, "corrupt trace.dat: page commit size %d", long_size);
 		return -EINVAL;
 	}
-	fr->hdr_size = 8 + fr->long_size;
+	sl_rb_format_init(&fr->fmt, long_size, l->big_endian);
 	fr->big_endian = l->big_endian;
 	fr->page_size = l->subbuf_size;
-	if (fr->page_size <= (uint32_t)fr->hdr_size) {
+	if (fr->page_size <= (uint32_t)fr->fmt.hdr_size) {
 		sl_error_set(err, "corrupt trace.dat: ring-buffer page size %u", fr->page_size);
 		return -EINVAL;
 	}
@@ -937,9 +887,9 @@ static int setup_format(struct fly_reader *fr, struct sl_error *err)
 	return 0;
 }
 
-/* Start a stream at the CPU's data; with_kbuf for reading events, not only checking. */
+/* Start a stream at the CPU's data. */
 static int stream_init(struct fly_reader *fr, struct cpu_stream *s,
-		       const struct sl_dat_cpu_data *d, bool with_kbuf, struct sl_error *err)
+		       const struct sl_dat_cpu_data *d)
 {
 	uint8_t count[4];
 
@@ -947,14 +897,6 @@ static int stream_init(struct fly_reader *fr, struct cpu_stream *s,
 	s->base_off = d->offset;
 	s->next_off = d->offset;
 	s->end_off = d->offset + d->size;
-	if (with_kbuf) {
-		s->kbuf = kbuffer_alloc(fr->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-					fr->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
-		if (!s->kbuf) {
-			sl_error_set(err, "cannot allocate a kbuffer");
-			return -ENOMEM;
-		}
-	}
 	if (fr->layout.cpu_compressed) {
 		/* the chunk count comes before the size dat_layout.c checked */
 		if (!read_all(fr->fd, count, 4, d->offset))
@@ -982,7 +924,7 @@ static int open_streams(struct fly_reader *fr, struct sl_error *err)
 		if (!l->cpu_data[i].size)
 			continue;
 		fr->nr_streams++;
-		ret = stream_init(fr, s, &l->cpu_data[i], true, err);
+		ret = stream_init(fr, s, &l->cpu_data[i]);
 		if (!ret)
 			ret = stream_advance(fr, s);
 		if (ret < 0)
@@ -998,8 +940,8 @@ static int open_streams(struct fly_reader *fr, struct sl_error *err)
 	return 0;
 }
 
-int sl_dat_check_pages(int fd, const struct sl_dat_layout *layout,
-		       struct tep_handle *tep, struct sl_error *err)
+int sl_dat_walk_pages(int fd, const struct sl_dat_layout *layout, struct tep_handle *tep,
+		      sl_dat_page_fn *fn, void *arg, struct sl_error *err)
 {
 	struct fly_reader *fr = xcalloc(1, sizeof(*fr));
 	struct cpu_stream s;
@@ -1014,9 +956,9 @@ int sl_dat_check_pages(int fd, const struct sl_dat_layout *layout,
 		if (!layout->cpu_data[i].size)
 			continue;
 		memset(&s, 0, sizeof(s));
-		ret = stream_init(fr, &s, &layout->cpu_data[i], false, err);
+		ret = stream_init(fr, &s, &layout->cpu_data[i]);
 		while (!ret && (ret = load_page(fr, &s)) > 0)
-			ret = 0;
+			ret = fn ? fn(s.cpu, s.page_start, s.page_len, arg) : 0;
 		free(s.buf);
 		free(s.chunk);
 		free(s.page);
@@ -1024,7 +966,7 @@ int sl_dat_check_pages(int fd, const struct sl_dat_layout *layout,
 	free(fr->zbuf);
 	sl_dat_decompressor_free(fr->dec);
 	free(fr);
-	return ret < 0 ? ret : 0;
+	return ret;
 }
 
 int sl_read_dat_flyrecord_open(const char *path, const char *buffer, struct sl_strtab *strtab,

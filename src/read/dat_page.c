@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dat_page.c - check a ring-buffer page before it is walked (dat_page.h)
+ *
+ * The walk (sl_rb_page_next()), like kbuffer's, trusts the commit size
+ * and every record's length; a padding record of length -4 would send
+ * either round in a loop for ever.  So a page is checked once, when it is
+ * loaded, taking the same steps: a corrupt page is refused with what is
+ * wrong, and the walk needs no test per record.
+ */
+#include "dat_page.h"
+
+#include "util/util.h"
+
+void sl_rb_format_init(struct sl_rb_format *f, int long_size, bool big_endian)
+{
+	f->long_size = long_size;
+	f->hdr_size = 8 + long_size;
+	f->big_endian = big_endian;
+	f->swap = big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+}
+
+const char *sl_rb_page_check(const struct sl_rb_format *f, const uint8_t *page, size_t room,
+			     int64_t *lost)
+{
+	const uint8_t *data = page + f->hdr_size;
+	uint64_t flags, commit;
+	size_t pos = 0;
+
+	if (room < (size_t)f->hdr_size)
+		return "page shorter than its header";
+	room -= (size_t)f->hdr_size;
+	flags = sl_rb_read_long(f, page + 8);
+	commit = flags & RB_COMMIT_MASK;
+	if (commit > room)
+		return "page commit size larger than the page";
+	*lost = 0;
+	if (flags & RB_MISSED_EVENTS) {
+		*lost = -1;
+		if (flags & RB_MISSED_STORED) {
+			if (commit + (size_t)f->long_size > room)
+				return "lost-event count past the end of the page";
+			*lost = (int64_t)sl_rb_read_long(f, data + commit);
+			if (*lost <= 0)
+				*lost = -1;
+		}
+	}
+	while (pos < commit) {
+		uint32_t word, type_len;
+		uint64_t next;
+
+		if (pos + 4 > room)
+			return "event header past the end of the page";
+		word = sl_rb_read4(f->swap, data + pos);
+		type_len = f->big_endian ? word >> 27 : word & 31;
+		switch (type_len) {
+		case RB_TYPE_PADDING: {
+			/* a discarded event or the page's tail: length in array[0] */
+			if (pos + 8 > room)
+				return "padding event past the end of the page";
+			int32_t len = (int32_t)sl_rb_read4(f->swap, data + pos + 4);
+
+			if (len < 0)
+				return "padding event with a negative length";
+			next = pos + 4 + (uint64_t)len;
+			break;
+		}
+		case RB_TYPE_TIME_EXTEND:
+		case RB_TYPE_TIME_STAMP:
+			if (pos + 8 > commit)
+				return "time extend past the page's commit";
+			next = pos + 8;
+			break;
+		case 0: {
+			/* a large event: its length (itself included) in array[0] */
+			if (pos + 8 > commit)
+				return "event header past the page's commit";
+			uint32_t len = sl_rb_read4(f->swap, data + pos + 4);
+
+			if (len < 4)
+				return "event with a length shorter than its header";
+			next = pos + 8 + (((uint64_t)len - 4 + 3) & ~3ULL);
+			if (next > commit)
+				return "event runs past the page's commit";
+			break;
+		}
+		default:
+			next = pos + 4 + 4 * (uint64_t)type_len;
+			if (next > commit)
+				return "event runs past the page's commit";
+			break;
+		}
+		pos = (size_t)MIN(next, (uint64_t)commit);
+	}
+	return NULL;
+}
