@@ -709,7 +709,8 @@ static inline void ensure_cpu(struct sl_model *m, int cpu)
  * next event that changes it, so with lost events the mean went past the
  * max (issue 32, 11: max 6, mean 17.37).
  */
-static void account_queue(struct sl_model *m, struct sl_cpu *c, uint64_t ts)
+static inline __attribute__((always_inline)) void account_queue(struct sl_model *m,
+								 struct sl_cpu *c, uint64_t ts)
 {
 	if (c->known) {
 		uint64_t d = sl_filter_clip(m->cfg, c->queue_since, ts);
@@ -736,7 +737,8 @@ static inline void cpu_changed(struct sl_model *m, struct sl_cpu *c, uint64_t ts
 }
 
 /* Account the CPU's time from curr_since to ts as busy or idle. */
-static void account_cpu(struct sl_model *m, struct sl_cpu *c, uint64_t ts)
+static inline __attribute__((always_inline)) void account_cpu(struct sl_model *m,
+							       struct sl_cpu *c, uint64_t ts)
 {
 	if (c->known && sl_filter_cpu(m->cfg, c->cpu)) {
 		uint64_t d = sl_filter_clip(m->cfg, c->curr_since, ts);
@@ -771,8 +773,12 @@ static void list_del(struct sl_task **head, struct sl_task *t)
 	t->q_prev = t->q_next = NULL;
 }
 
-/* Take t off the queue or pending list it is on (its state is left as is). */
-static void detach(struct sl_model *m, struct sl_task *t, uint64_t ts)
+/*
+ * Take t off the queue or pending list it is on (its state is left as is).
+ * Inline where every switch and wakeup takes it (detach() elsewhere).
+ */
+static inline __attribute__((always_inline)) void detach_inline(struct sl_model *m,
+								struct sl_task *t, uint64_t ts)
 {
 	struct sl_cpu *c = sl_model_cpu(m, t->cpu);
 
@@ -806,8 +812,16 @@ static void detach(struct sl_model *m, struct sl_task *t, uint64_t ts)
 	}
 }
 
-static void enqueue(struct sl_model *m, struct sl_task *t, int cpu, uint64_t ts,
-		    enum sl_runnable_reason reason)
+static __attribute__((noinline)) void detach(struct sl_model *m, struct sl_task *t, uint64_t ts)
+{
+	detach_inline(m, t, ts);
+}
+
+/* t enters cpu's queue; inline where every switch and wakeup does it (enqueue() elsewhere) */
+static inline __attribute__((always_inline)) void enqueue_inline(struct sl_model *m,
+								 struct sl_task *t, int cpu,
+								 uint64_t ts,
+								 enum sl_runnable_reason reason)
 {
 	struct sl_cpu *c;
 
@@ -826,7 +840,15 @@ static void enqueue(struct sl_model *m, struct sl_task *t, int cpu, uint64_t ts,
 	cpu_changed(m, c, ts);
 }
 
-static void add_pending(struct sl_model *m, struct sl_task *t, int cpu, uint64_t ts)
+static __attribute__((noinline)) void enqueue(struct sl_model *m, struct sl_task *t, int cpu,
+					      uint64_t ts, enum sl_runnable_reason reason)
+{
+	enqueue_inline(m, t, cpu, ts, reason);
+}
+
+static inline __attribute__((always_inline)) void add_pending(struct sl_model *m,
+							       struct sl_task *t, int cpu,
+							       uint64_t ts)
 {
 	struct sl_cpu *c;
 
@@ -1111,8 +1133,8 @@ static void handle_wakeup(struct sl_model *m, const struct sl_event *ev, uint64_
 		/* fall through */
 	case SL_TASK_PENDING:
 		t->wake_unconfirmed = false;
-		detach(m, t, ts);
-		enqueue(m, t, dest, ts, SL_RUNNABLE_WAKEUP);
+		detach_inline(m, t, ts);
+		enqueue_inline(m, t, dest, ts, SL_RUNNABLE_WAKEUP);
 		break;
 	default: {
 		/*
@@ -1380,7 +1402,7 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 			prev->runnable_since = ts;
 			prev->wait_kind = ev->sw.prev_class == SL_PREV_PREEMPTED ? SL_WAIT_PREEMPTED
 										  : SL_WAIT_RUNNABLE;
-			enqueue(m, prev, c->cpu, ts, SL_RUNNABLE_PREEMPTED);
+			enqueue_inline(m, prev, c->cpu, ts, SL_RUNNABLE_PREEMPTED);
 			break;
 		case SL_PREV_DEAD:
 			prev->state = SL_TASK_DEAD;
@@ -1422,7 +1444,7 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 
 		if (next->state == SL_TASK_PENDING || next->state == SL_TASK_WAKING)
 			clear_open_wake(m, next);
-		detach(m, next, ts);
+		detach_inline(m, next, ts);
 		if (was_runnable && next->wake_valid) {
 			if (gap_since(m, c->cpu, next->wake_ts) ||
 			    (next->cpu >= 0 && next->cpu != c->cpu && gap_since(m, next->cpu, next->wake_ts))) {
