@@ -925,7 +925,8 @@ static void note_wait(struct sl_model *m, const struct sl_cpu *c, struct sl_task
 }
 
 /* The wait of a runnable task ends (switch-in, or its state became unknown). */
-static void end_wait(struct sl_model *m, struct sl_task *t, uint64_t ts)
+static inline __attribute__((always_inline)) void end_wait(struct sl_model *m, struct sl_task *t,
+							    uint64_t ts)
 {
 	if (t->runnable_since && sl_filter_task(m->cfg, m->strtab, t))
 		t->wait_ns += sl_filter_clip(m->cfg, t->runnable_since, ts);
@@ -943,8 +944,10 @@ static void lose_task(struct sl_model *m, struct sl_task *t, uint64_t ts)
 
 /* --- wakeups --- */
 
-static void start_wakeup(struct sl_model *m, struct sl_task *t, int32_t waker_pid,
-			 int32_t waker_cpu, uint8_t waker_ctx, uint64_t ts, bool valid)
+static inline __attribute__((always_inline)) void start_wakeup(struct sl_model *m,
+								struct sl_task *t, int32_t waker_pid,
+								int32_t waker_cpu, uint8_t waker_ctx,
+								uint64_t ts, bool valid)
 {
 	t->early_waking = false;
 	t->wake_unconfirmed = false;
@@ -976,8 +979,11 @@ static void clear_open_wake(struct sl_model *m, struct sl_task *t)
 /*
  * The wakee's destination is decided: it becomes pending there (rule 3),
  * or, when the trace has no sched_wakeup at all, enqueued right away.
+ * Inline where most placements close (close_placement()); place() elsewhere.
  */
-static void place(struct sl_model *m, struct sl_task *t, int dest, int prev_cpu, uint64_t ts)
+static inline __attribute__((always_inline)) void place_inline(struct sl_model *m,
+							       struct sl_task *t, int dest,
+							       int prev_cpu, uint64_t ts)
 {
 	struct model_priv *p = priv_of(m);
 	struct sl_placement pl;
@@ -1004,6 +1010,12 @@ static void place(struct sl_model *m, struct sl_task *t, int dest, int prev_cpu,
 	}
 }
 
+static __attribute__((noinline)) void place(struct sl_model *m, struct sl_task *t, int dest,
+					    int prev_cpu, uint64_t ts)
+{
+	place_inline(m, t, dest, prev_cpu, ts);
+}
+
 /* Close the open placement of cpu: no migrate came, so the wakee stays (rule 2). */
 static void close_placement(struct sl_model *m, int cpu, uint64_t ts)
 {
@@ -1021,7 +1033,7 @@ static void close_placement(struct sl_model *m, int cpu, uint64_t ts)
 		t->wake_valid = false;
 		return;
 	}
-	place(m, t, t->cpu, t->cpu, ts);
+	place_inline(m, t, t->cpu, t->cpu, ts);
 }
 
 static bool gap_since(const struct sl_model *m, int cpu, uint64_t since)
