@@ -8,14 +8,17 @@
  * percentile within 3%, clamped to the window's exact max), never the
  * samples, so the series costs a fixed amount of memory whatever the
  * trace's length: SL_SERIES_FINE_MAX windows of 2.4 KB, allocated at once
- * (the pages of windows never used are never touched).  Each window
- * knows its lowest and highest bucket, so merging windows adds only those.
+ * (the pages of windows never used are never touched, those a merge
+ * emptied go back to the kernel).  Each window knows its lowest and
+ * highest bucket, so merging windows adds only those.
  *
  * The span is not known while the trace is read (a text stream, a
  * trace.dat read once), so the windows start at 1 us and grow tenfold,
  * merging their histograms, whenever more than SL_SERIES_FINE_MAX would
  * be needed.  At the end, sl_series_finish() merges them once more by
- * 1, 2 or 5 (the largest that still leaves 100 windows): a trace of
+ * 1, 2 or 5 (the largest that still leaves 100 windows); by 5 is done
+ * as soon as it leaves 100 (series.c: the same windows, and at most 495
+ * in use, 1.2 MB, instead of 1000), the tenfold step then by 2: a trace of
  * 100 us or more gets 100 to 250 windows of a 1-2-5 width (1 ms, 2 ms,
  * 5 ms, 10 ms, ...).  --window D fixes the width instead; a D that
  * would need more than SL_SERIES_FIXED_MAX windows grows tenfold too

@@ -6,6 +6,7 @@
  * steps: the first sample, growing the windows when the trace is longer
  * than they can span, and the final width.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,14 +101,52 @@ static void coarsen(struct sl_series *s, uint32_t factor)
 	release(s, s->nr, old_nr);
 }
 
-/* Make room for ts's window (of the current width): grows the width as needed. */
+static uint64_t window_of(const struct sl_series *s, uint64_t ts)
+{
+	return ts > s->origin ? (ts - s->origin) / s->window_ns : 0;
+}
+
+/* automatic windows: 5 x 10^k ns wide (merged by five early), not 10^k */
+static bool by_five(const struct sl_series *s)
+{
+	uint64_t w = s->window_ns;
+
+	if (s->requested_ns || !w)
+		return false;
+	while (w % 10 == 0)
+		w /= 10;
+	return w == 5;
+}
+
+/*
+ * Make room for ts's window (of the current width): grows the width as
+ * needed.  Automatic windows are merged by five as soon as they are
+ * SL_SERIES_MIN_WINDOWS * 5 - 4 (496): sl_series_finish() would merge
+ * them by five at the end then (or, past SL_SERIES_FINE_MAX, tenfold: a
+ * multiple of five too), so early is the same windows, and at most 495
+ * windows are ever in use, not SL_SERIES_FINE_MAX.  Windows 5 x 10^k
+ * wide are merged by two when SL_SERIES_FINE_MAX of the narrower ones
+ * would be needed: the tenfold step, in two.
+ */
 static void reach(struct sl_series *s, uint64_t ts)
 {
-	uint64_t i = ts > s->origin ? (ts - s->origin) / s->window_ns : 0;
+	uint64_t i = window_of(s, ts);
 
-	while (i >= s->max_windows) {
-		coarsen(s, 10);
-		i = (ts - s->origin) / s->window_ns;
+	for (;;) {
+		if (s->requested_ns) {
+			if (i < s->max_windows)
+				break;
+			coarsen(s, 10);
+		} else if (by_five(s)) {
+			if (i < s->max_windows / 5)
+				break;
+			coarsen(s, 2);
+		} else {
+			if ((MAX(s->nr, i + 1) + 4) / 5 < SL_SERIES_MIN_WINDOWS)
+				break;
+			coarsen(s, 5);
+		}
+		i = window_of(s, ts);
 	}
 	if (!s->w) {
 		/* large: calloc maps zero pages, touched only where used */
@@ -128,22 +167,16 @@ void sl_series_add_slow(struct sl_series *s, uint64_t ts, uint64_t v)
 
 void sl_series_finish(struct sl_series *s, uint64_t end)
 {
-	uint32_t factor = 1, nr;
-
 	if (!s->started || s->finished)
 		return;
 	s->finished = true;
 	reach(s, end);
-	if (s->requested_ns)
-		return;
-	/* the largest of 1, 2, 5 that leaves SL_SERIES_MIN_WINDOWS */
-	nr = s->nr;
-	if ((nr + 4) / 5 >= SL_SERIES_MIN_WINDOWS)
-		factor = 5;
-	else if ((nr + 1) / 2 >= SL_SERIES_MIN_WINDOWS)
-		factor = 2;
-	if (factor > 1)
-		coarsen(s, factor);
+	/*
+	 * The largest of 1, 2, 5 that leaves SL_SERIES_MIN_WINDOWS: 5 when
+	 * reach() merged by five already (it does as soon as 5 leaves them).
+	 */
+	if (!s->requested_ns && !by_five(s) && (s->nr + 1) / 2 >= SL_SERIES_MIN_WINDOWS)
+		coarsen(s, 2);
 }
 
 /* The value a bucket stands for: its midpoint (values below 16 ns are exact). */
