@@ -138,54 +138,42 @@ static void bucket_add(struct sl_hist *h, int g, int i, uint32_t n)
 	*b = *b > UINT32_MAX - n ? UINT32_MAX : *b + n;
 }
 
-/* The count cell of bucket (g, i) for a held sample: a new group is narrow */
-static inline void *held_cell(struct sl_hist *h, int g, int i, bool *narrow)
-{
-	uint32_t *hg;
-
-	if (!h->groups)
-		h->groups = xcalloc(SL_HIST_GROUPS, sizeof(*h->groups));
-	hg = h->groups[g];
-	if (!hg)
-		hg = h->groups[g] = (uint32_t *)((uintptr_t)xcalloc((size_t)group_size(g), 1) |
-						 SL_HIST_NARROW);
-	*narrow = is_narrow(hg);
-	return *narrow ? (void *)(narrow_of(hg) + i) : (void *)(hg + i);
-}
-
 static void expand(struct sl_hist *h);
 
 _Static_assert(SL_HIST_GROUPS <= 256 >> 2 && SL_HIST_GROUPS << 8 <= UINT16_MAX,
 	       "a held bucket (group << 8 | index) fits in 16 bits");
 
-/* Count the held buckets: their loads overlap instead of one miss each. */
-static void settle(struct sl_hist *h)
+/*
+ * Count the held buckets, a new group narrow: one short loop, whose
+ * loads overlap instead of one miss each (the increments go to other
+ * cells than the next loads, nearly always).  A narrow cell at 255
+ * widens its group (bucket_add()).
+ */
+void sl_hist_settle(struct sl_hist *h)
 {
-	void *b[SL_HIST_HELD];
-	bool narrow[SL_HIST_HELD];
 	uint32_t n = h->nr_held;
 
 	if (h->sparse)
 		expand(h);
-	for (uint32_t k = 0; k < n; k++)
-		b[k] = held_cell(h, (int)(h->held[k] >> 8), (int)(h->held[k] & 0xff), &narrow[k]);
+	if (!h->groups)
+		h->groups = xcalloc(SL_HIST_GROUPS, sizeof(*h->groups));
 	for (uint32_t k = 0; k < n; k++) {
-		if (narrow[k]) {
-			uint8_t *c = b[k];
+		unsigned g = h->held[k] >> 8, i = h->held[k] & 0xff;
+		uint32_t *hg = h->groups[g];
 
-			if (*c != 255) {
+		if (!hg)
+			hg = h->groups[g] = (uint32_t *)((uintptr_t)xcalloc((size_t)group_size((int)g), 1) |
+							 SL_HIST_NARROW);
+		if (is_narrow(hg)) {
+			uint8_t *c = narrow_of(hg) + i;
+
+			if (*c != 255)
 				(*c)++;
-				continue;
-			}
-			/* widened: the cells computed for the rest may be gone */
-			for (; k < n; k++)
-				bucket_add(h, (int)(h->held[k] >> 8), (int)(h->held[k] & 0xff), 1);
-			break;
+			else
+				bucket_add(h, (int)g, (int)i, 1);
+		} else if (hg[i] != UINT32_MAX) {
+			hg[i]++;
 		}
-		uint32_t *c = b[k];
-
-		if (*c != UINT32_MAX)
-			(*c)++;
 	}
 	h->nr_held = 0;
 }
@@ -284,7 +272,7 @@ static inline __attribute__((always_inline))
 bool walk_next(const struct sl_hist *h, struct walk *w, int *g, int *i, uint32_t *count)
 {
 	if (h->nr_held)
-		settle((struct sl_hist *)h);	/* not const: every sl_hist is writable */
+		sl_hist_settle((struct sl_hist *)h);	/* not const: every sl_hist is writable */
 	if (h->sparse) {
 		if (w->k >= h->nr_sparse)
 			return false;
@@ -356,7 +344,7 @@ void sl_hist_compact(struct sl_hist *h)
 	int g, i;
 
 	if (h->nr_held)
-		settle(h);
+		sl_hist_settle(h);
 	if (!h->groups)
 		return;
 	for (g = 0; g < SL_HIST_GROUPS; g++) {
@@ -481,17 +469,6 @@ void sl_hist_add_count(struct sl_hist *h, uint64_t v, uint64_t n)
 	h->sum = v && n > (UINT64_MAX - h->sum) / v ? UINT64_MAX : h->sum + v * n;
 }
 
-void sl_hist_add_held(struct sl_hist *h, uint64_t v)
-{
-	int g, i;
-
-	bucket_of(v, &g, &i);
-	h->held[h->nr_held++] = (uint16_t)(g << 8 | i);
-	if (h->nr_held == SL_HIST_HELD)
-		settle(h);
-	count_value(h, v);
-}
-
 void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src)
 {
 	struct walk w = { 0 };
@@ -503,7 +480,7 @@ void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src)
 	if (dst->sparse)
 		expand(dst);
 	if (src->nr_held)
-		settle((struct sl_hist *)src);	/* not const: every sl_hist is writable */
+		sl_hist_settle((struct sl_hist *)src);	/* not const: every sl_hist is writable */
 	if (src->sparse) {
 		while (walk_next(src, &w, &g, &i, &c))
 			add_count(&group_alloc(dst, g)[i], c);
@@ -553,7 +530,7 @@ void sl_hist_remove(struct sl_hist *dst, const struct sl_hist *src)
 	if (!src->count || !dst->count)
 		return;
 	if (dst->nr_held || dst->sparse)
-		settle(dst);		/* and back from the sparse form */
+		sl_hist_settle(dst);		/* and back from the sparse form */
 	while (walk_next(src, &w, &g, &i, &c)) {
 		uint32_t *b = dst->groups ? dst->groups[g] : NULL;
 
