@@ -116,19 +116,18 @@ static void acct_switch(struct sl_analyzer *a, struct sl_model *m, const struct 
 {
 	struct acct_priv *p = a->priv;
 	struct acct_cpu *ac = sl_cpu_priv(m, a, sw->cpu);
+	bool in_time = sl_filter_time(m->cfg, sw->ts);
+	bool counted = in_time && sl_filter_cpu(m->cfg, sw->cpu);	/* a run or idle ending here */
 
-	if (!sw->prev && sw->prev_known && ac->idle && sw->ts >= ac->idle_since &&
-	    sl_filter_time(m->cfg, sw->ts) && sl_filter_cpu(m->cfg, sw->cpu)) {
+	if (!sw->prev && sw->prev_known && ac->idle && sw->ts >= ac->idle_since && counted)
 		sl_hist_add(&ac->idle_len, sw->ts - ac->idle_since);
-	}
 	ac->idle = !sw->next;
 	ac->idle_since = sw->ts;
 
 	if (sw->prev) {
 		struct acct_task *at = sl_task_priv(m, a, sw->prev);
 
-		if (sw->prev_ran_since && sw->prev_ran_since <= sw->ts &&
-		    sl_filter_time(m->cfg, sw->ts) && sl_filter_cpu(m->cfg, sw->cpu))
+		if (sw->prev_ran_since && sw->prev_ran_since <= sw->ts && counted)
 			sl_hist_add_held(&at->run_len, sw->ts - sw->prev_ran_since);
 		/* its last run: the compact form, as the model's latency histogram */
 		if (sw->prev_class == SL_PREV_DEAD)
@@ -144,7 +143,9 @@ static void acct_switch(struct sl_analyzer *a, struct sl_model *m, const struct 
 
 		if (at->blocked)
 			end_sleep(m, at, woken_at(sw->next, at, sw->ts));
-		if (at->ran && at->last_cpu != sw->cpu && sl_filter_time(m->cfg, sw->ts)) {
+		if (at->ran && at->last_cpu == sw->cpu && at->nr_cpus <= ACCT_MAX_CPUS)
+			return;		/* again where it ran last: that CPU is noted */
+		if (at->ran && at->last_cpu != sw->cpu && in_time) {
 			at->moves++;
 			if (sl_filter_task(m->cfg, m->strtab, sw->next))
 				p->moves++;
