@@ -28,9 +28,11 @@
  * its tasks is, on each CPU; its share the product down to it; summed
  * over CPUs.  Kept per CPU and group runqueue as a running integral of
  * share / total weight (a task's expected time is its weight times that
- * integral's growth while it was runnable), updated at each enqueue,
- * dequeue and switch: O(1) for a task of the root, O(depth + the CPU's
- * group runqueues) for one in a group, whatever the number of CPUs.
+ * integral's growth while it was runnable): the root's at each change of
+ * its CPU, a group's lazily, as a multiple of its parent's, brought up to
+ * date only when its own weights change (struct grq).  An enqueue or
+ * dequeue costs O(1) for a task of the root, O(depth) for one in a
+ * group, whatever the number of CPUs and of groups.
  *
  * A group's entity on a CPU weighs what the kernel's calc_group_shares()
  * gives it: the group's weight x its load there / its load summed over
@@ -42,7 +44,7 @@
  * The weights are integers as in a 64-bit kernel (scale_load(): nice 0
  * = 1024 << 10), the loads summed over the CPUs kept exactly at each
  * change: the floats are only the per-CPU integrals, each summed in the
- * trace's order, and the shares computed afresh from the integers, so
+ * trace's order, and the rates computed afresh from the integers, so
  * the results do not depend on the order of anything else.
  *
  * Approximations (schedlint-analyze(1) "CPU shares"): a group's load on
@@ -82,28 +84,49 @@
 #define SH_MIN_SHARES	2
 #define SH_TICK_NS	4000000		/* 1/HZ when HZ is not recorded: 250 */
 
-/* A group's runqueue on one CPU. */
+/*
+ * A group's runqueue on one CPU.  Its integral acc (expected time per
+ * unit of weight) grows as rate x its parent's acc: a share of the
+ * parent's time of entity_w / the parent's weight_sum, over its own
+ * weight_sum, per unit of the parent's time per unit of the parent's
+ * weight.  rate changes only when this runqueue's own weights do, so acc
+ * is kept lazily: brought up to date (settle()) only when they change,
+ * on the path of the task enqueued or dequeued, from the root's, the
+ * one kept at each change of the CPU (advance()).
+ */
 struct grq {
+	struct grq *parent;		/* its parent group's runqueue on the same CPU (made
+					 * before it, its group's parent then), NULL the root */
 	uint32_t group;
 	uint32_t nr;			/* runnable entities in it: tasks and child groups */
 	uint64_t weight_sum;		/* their weights (scaled): tasks', and child groups'
 					 * entities'; its load is weight_sum >> SH_LOAD_SHIFT */
 	uint64_t entity_w;		/* the weight (scaled) of this group's entity in its
 					 * parent's runqueue here while nr > 0, else 0 */
-	double share;			/* the group's share of the CPU now (root: 1) */
-	double acc;			/* integral of share / weight_sum: expected time per unit weight */
+	double rate;			/* entity_w / weight_sum: acc's growth per unit of
+					 * the parent's acc (the root: not used) */
+	double acc;			/* integral of share / weight_sum: expected time per
+					 * unit weight (scaled); the root's up to its CPU's
+					 * last, another's up to since */
+	double parent_acc;		/* the parent's acc at since */
+	uint64_t since;			/* another's integrals are up to then */
 	uint64_t runnable_ns;		/* time with nr > 0 */
 	double expected_ns;		/* integral of share while nr > 0 */
 };
 
 struct sh_cpu {
-	struct grq *grq;		/* by group id, ascending: parents before children */
-	uint32_t nr_grq, grq_alloc;
 	/*
-	 * by group id: its runqueue in grq, NULL none; set again whenever
-	 * grq moves (a binary search per lookup, several per enqueue, was a
-	 * tenth of analyze on a recorded hackbench with its autogroup; an
-	 * index + 1 cost a test and an address more per lookup)
+	 * its runqueues, each allocated on its own (they never move: a
+	 * child points to its parent), by group id, ascending: parents
+	 * before children, the root's first (grq[0] == root)
+	 */
+	struct grq **grq;
+	uint32_t nr_grq, grq_alloc;
+	struct grq *root;		/* grq[0], NULL before the first */
+	/*
+	 * by group id: its runqueue, NULL none (a binary search per
+	 * lookup, several per enqueue, was a tenth of analyze on a recorded
+	 * hackbench with its autogroup)
 	 */
 	struct grq **pos;
 	uint32_t nr_pos;
@@ -146,6 +169,16 @@ struct sh_priv {
 	uint64_t tick_ns;		/* 1/HZ: recorded, else SH_TICK_NS */
 };
 
+/*
+ * x as a double, through int64_t: one instruction where uint64_t takes a
+ * test and several more (x86-64 without AVX-512); the same value for any
+ * x below 2^63, as all the weights and times here are.
+ */
+static inline double dbl(uint64_t x)
+{
+	return (double)(int64_t)x;
+}
+
 /* The CPU st is runnable on, -1 none (the slot starts zeroed). */
 static inline int st_cpu(const struct sh_task *st)
 {
@@ -155,104 +188,6 @@ static inline int st_cpu(const struct sh_task *st)
 static inline struct grq *find_grq(const struct sh_cpu *c, uint32_t group)
 {
 	return group < c->nr_pos ? c->pos[group] : NULL;
-}
-
-/* The runqueue of group on c, made (zeroed, in id order) when missing. */
-static struct grq *get_grq(struct sh_cpu *c, uint32_t group)
-{
-	struct grq *g = find_grq(c, group);
-	uint32_t i;
-
-	if (g)
-		return g;
-	if (c->nr_grq == c->grq_alloc) {
-		c->grq_alloc = c->grq_alloc ? 2 * c->grq_alloc : 4;
-		c->grq = xrealloc(c->grq, c->grq_alloc * sizeof(*c->grq));
-	}
-	for (i = c->nr_grq; i > 0 && c->grq[i - 1].group > group; i--)
-		c->grq[i] = c->grq[i - 1];
-	c->grq[i] = (struct grq){ .group = group };
-	c->nr_grq++;
-	if (group >= c->nr_pos) {
-		uint32_t n = MAX(group + 1, 2 * c->nr_pos);
-
-		c->pos = xrealloc(c->pos, n * sizeof(*c->pos));
-		for (uint32_t k = c->nr_pos; k < n; k++)
-			c->pos[k] = NULL;
-		c->nr_pos = n;
-	}
-	for (uint32_t k = 0; k < c->nr_grq; k++)	/* grq may have moved: all of them */
-		c->pos[c->grq[k].group] = &c->grq[k];
-	return &c->grq[i];
-}
-
-/* The integrals of c over the dt before c->last (advance()). */
-static void advance_by(struct sh_cpu *c, uint64_t dt)
-{
-	double d = (double)dt;
-
-	if (c->fair_blocked) {
-		/* an RT or deadline task runs: runnable, nothing expected */
-		for (uint32_t i = 0; i < c->nr_grq; i++)
-			if (c->grq[i].nr)
-				c->grq[i].runnable_ns += dt;
-		return;
-	}
-	for (uint32_t i = 0; i < c->nr_grq; i++) {
-		struct grq *g = &c->grq[i];
-
-		if (!g->nr)
-			continue;
-		g->runnable_ns += dt;
-		g->acc += g->share / (double)g->weight_sum * d;
-		g->expected_ns += g->share * d;
-	}
-}
-
-/*
- * The integrals of c up to ts.  Inline: most calls find c up to date
- * already (change() and task_leave() bring it there first).
- */
-static inline void advance(struct sh_cpu *c, uint64_t ts)
-{
-	uint64_t dt;
-
-	if (ts <= c->last)
-		return;
-	dt = ts - c->last;
-	c->last = ts;
-	advance_by(c, dt);
-}
-
-/* Every group's share on c, from the root down (ids ascend: a parent comes first). */
-static void reshare(const struct sl_model *m, struct sh_cpu *c)
-{
-	uint32_t i = 0;
-
-	if (c->nr_grq == 1) {
-		c->grq[0].share = 1.0;
-		return;
-	}
-	if (c->nr_grq && c->grq[0].group == 0) {
-		/* the root: the first when there (the ids are unique, ascending) */
-		c->grq[0].share = 1.0;
-		i = 1;
-	}
-	for (; i < c->nr_grq; i++) {
-		struct grq *g = &c->grq[i];
-		const struct sl_group *gr;
-		struct grq *parent;
-
-		if (!g->nr) {
-			/* empty (most groups at most times): no lookups */
-			g->share = 0.0;
-			continue;
-		}
-		gr = sl_model_group(m, g->group);
-		parent = gr ? find_grq(c, gr->parent) : NULL;
-		g->share = parent && parent->weight_sum ?
-			   parent->share * (double)g->entity_w / (double)parent->weight_sum : 0.0;
-	}
 }
 
 /* The load of group summed over the CPUs (tg->load_avg), made 0 when new. */
@@ -269,6 +204,111 @@ static uint64_t *tg_load_of(struct sh_priv *p, uint32_t group)
 }
 
 /*
+ * The runqueue of group on c, made (zeroed, in id order) when missing,
+ * and its parents' before it: the path up to the root is there whenever
+ * a runqueue is, the root's first in c->grq (its id is 0).  Its group's
+ * load over the CPUs has a slot from then on.
+ */
+static struct grq *make_grq(struct sh_priv *p, const struct sl_model *m, struct sh_cpu *c,
+			    uint32_t group)
+{
+	struct grq *g = find_grq(c, group), *parent = NULL;
+	uint32_t i;
+
+	if (g)
+		return g;
+	if (group) {
+		const struct sl_group *gr = sl_model_group(m, group);
+
+		/* its parent's id is lower than its own: the context says so */
+		parent = make_grq(p, m, c, gr ? gr->parent : 0);
+		tg_load_of(p, group);
+	}
+	if (c->nr_grq == c->grq_alloc) {
+		c->grq_alloc = c->grq_alloc ? 2 * c->grq_alloc : 4;
+		c->grq = xrealloc(c->grq, c->grq_alloc * sizeof(*c->grq));
+	}
+	g = xcalloc(1, sizeof(*g));
+	*g = (struct grq){ .parent = parent, .group = group, .since = c->last };
+	for (i = c->nr_grq; i > 0 && c->grq[i - 1]->group > group; i--)
+		c->grq[i] = c->grq[i - 1];
+	c->grq[i] = g;
+	c->nr_grq++;
+	if (group >= c->nr_pos) {
+		uint32_t n = MAX(group + 1, 2 * c->nr_pos);
+
+		c->pos = xrealloc(c->pos, n * sizeof(*c->pos));
+		for (uint32_t k = c->nr_pos; k < n; k++)
+			c->pos[k] = NULL;
+		c->nr_pos = n;
+	}
+	c->pos[group] = g;
+	c->root = c->grq[0];
+	return g;
+}
+
+static inline struct grq *get_grq(struct sh_priv *p, const struct sl_model *m, struct sh_cpu *c,
+				  uint32_t group)
+{
+	struct grq *g = find_grq(c, group);
+
+	return g ? g : make_grq(p, m, c, group);
+}
+
+/*
+ * c's root runqueue's integrals up to ts (the others follow it lazily:
+ * settle()).  While an RT or deadline task runs it is runnable and
+ * nothing is expected: its acc stands, and so do all the others'.
+ */
+static inline void advance(struct sh_cpu *c, uint64_t ts)
+{
+	struct grq *r;
+	uint64_t dt;
+
+	if (ts <= c->last)
+		return;
+	dt = ts - c->last;
+	c->last = ts;
+	r = c->root;
+	if (!r || !r->nr)
+		return;
+	r->runnable_ns += dt;
+	if (!c->fair_blocked) {
+		r->acc += dbl(dt) / dbl(r->weight_sum);
+		r->expected_ns += dbl(dt);
+	}
+}
+
+/*
+ * g (not the root) and its parents up to c->last, from the root down:
+ * acc grew by rate x the parent's growth since, the share of the CPU
+ * by weight_sum times that.  Exact whatever the time since: rate has
+ * not changed since (every change of g's weights settles g first).
+ */
+static void settle_deep(struct sh_cpu *c, struct grq *g);
+
+static inline void settle(struct sh_cpu *c, struct grq *g)
+{
+	struct grq *parent = g->parent;
+	double d;
+
+	if (parent->parent)
+		settle_deep(c, parent);	/* not the root's child: the rare case */
+	d = g->rate * (parent->acc - g->parent_acc);
+	g->parent_acc = parent->acc;
+	g->acc += d;
+	g->expected_ns += dbl(g->weight_sum) * d;
+	if (g->nr)
+		g->runnable_ns += c->last - g->since;
+	g->since = c->last;
+}
+
+static void settle_deep(struct sh_cpu *c, struct grq *g)
+{
+	settle(c, g);
+}
+
+/*
  * g's weight_sum on one CPU went from old to g->weight_sum: its group's
  * load over the CPUs follows, exactly (the root's is not used, as in the
  * kernel).  Modulo 2^64: the sum of the other CPUs' parts and this one's
@@ -276,12 +316,8 @@ static uint64_t *tg_load_of(struct sh_priv *p, uint32_t group)
  */
 static inline void tg_account(struct sh_priv *p, const struct grq *g, uint64_t old)
 {
-	uint64_t *load;
-
-	if (!g->group)
-		return;
-	load = tg_load_of(p, g->group);
-	*load += (g->weight_sum >> SH_LOAD_SHIFT) - (old >> SH_LOAD_SHIFT);
+	if (g->group)
+		p->tg_load[g->group] += (g->weight_sum >> SH_LOAD_SHIFT) - (old >> SH_LOAD_SHIFT);
 }
 
 /*
@@ -291,12 +327,12 @@ static inline void tg_account(struct sh_priv *p, const struct grq *g, uint64_t o
  * that total), clamped to [MIN_SHARES, the group's weight]; 0 while g
  * is empty (the entity is in no runqueue).
  */
-static uint64_t group_shares(struct sh_priv *p, const struct sl_group *gr, const struct grq *g)
+static inline uint64_t group_shares(const struct sh_priv *p, const struct sl_group *gr,
+				    const struct grq *g)
 {
 	uint64_t tg_shares = (uint64_t)gr->weight << SH_LOAD_SHIFT;
-	uint64_t load = g->weight_sum >> SH_LOAD_SHIFT;
-	uint64_t tg_weight = *tg_load_of(p, g->group);
-	uint64_t shares = tg_shares * load;
+	uint64_t tg_weight = p->tg_load[g->group];
+	uint64_t shares = tg_shares * (g->weight_sum >> SH_LOAD_SHIFT);
 
 	if (!g->nr)
 		return 0;
@@ -306,10 +342,9 @@ static uint64_t group_shares(struct sh_priv *p, const struct sl_group *gr, const
 }
 
 /*
- * g's group entity on c weighs w now (0: it left its parent's runqueue):
- * the parent's runqueue there gets the difference, and the parent's
- * load over the CPUs with it.  The parent's runqueue, pg, exists: made
- * when the entity joined it.
+ * g's group entity on its CPU weighs w now (0: it left its parent's
+ * runqueue): the parent's runqueue there, pg, gets the difference, and
+ * the parent's load over the CPUs with it.  g and pg are settled.
  */
 static inline void reweight(struct sh_priv *p, struct grq *g, struct grq *pg, uint64_t w)
 {
@@ -320,6 +355,12 @@ static inline void reweight(struct sh_priv *p, struct grq *g, struct grq *pg, ui
 	tg_account(p, pg, old);
 }
 
+/* g's rate from its weights (settled first when they changed). */
+static inline void rerate(struct grq *g)
+{
+	g->rate = g->weight_sum ? dbl(g->entity_w) / dbl(g->weight_sum) : 0.0;
+}
+
 /*
  * A task of weight w (scaled) joins (sign 1) or leaves (-1) group's
  * runqueue on cpu at ts, as enqueue_task_fair() and dequeue_task_fair()
@@ -328,43 +369,40 @@ static inline void reweight(struct sh_priv *p, struct grq *g, struct grq *pg, ui
  * on the way has its entity on this CPU weighed again
  * (update_cfs_group()), from the bottom up, from its load over the CPUs
  * as it is now.  The other CPUs keep their weights until their own
- * change or tick.  Then c's shares are computed again.  O(depth + c's
- * runqueues), not O(CPUs).
+ * change or tick.  O(depth), whatever the CPUs and the groups.  Returns
+ * the group's acc at ts (what the task's expected time counts from or
+ * up to).
  */
-static void change(struct sl_analyzer *a, struct sl_model *m, int cpu, uint32_t group, uint64_t w,
-		   int sign, uint64_t ts)
+static double change(struct sl_analyzer *a, struct sl_model *m, int cpu, uint32_t group,
+		     uint64_t w, int sign, uint64_t ts)
 {
 	struct sh_priv *p = a->priv;
 	struct sh_cpu *c = sl_cpu_priv(m, a, cpu);
-	struct grq *g;
+	struct grq *g = get_grq(p, m, c, group);
 	uint64_t old;
+	double acc;
 	bool edge;
 
 	advance(c, ts);
-	g = get_grq(c, group);
+	if (group)
+		settle(c, g);	/* the path's integrals at the weights so far */
+	acc = g->acc;
 	old = g->weight_sum;
 	if (sign > 0) {
 		edge = g->nr++ == 0;
 		g->weight_sum += w;
 	} else {
 		if (!g->nr)
-			return;		/* not there: nothing to take */
+			return acc;	/* not there: nothing to take */
 		edge = --g->nr == 0;
 		g->weight_sum = g->weight_sum > w ? g->weight_sum - w : 0;
 	}
 	tg_account(p, g, old);
-	for (int depth = 0; group != 0 && depth < SL_CTX_MAX_GROUPS; depth++) {
-		const struct sl_group *gr = sl_model_group(m, group);
-		struct grq *pg;
+	while (g->parent) {	/* up to the root */
+		const struct sl_group *gr = sl_model_group(m, g->group);
+		struct grq *pg = g->parent;
 		uint64_t want;
 
-		if (!gr)
-			break;
-		pg = find_grq(c, gr->parent);
-		if (!pg) {
-			pg = get_grq(c, gr->parent);	/* moves c's runqueues: find g again */
-			g = find_grq(c, group);
-		}
 		if (edge) {
 			/* the group's entity joins or leaves its parent's runqueue here */
 			if (sign > 0)
@@ -373,50 +411,43 @@ static void change(struct sl_analyzer *a, struct sl_model *m, int cpu, uint32_t 
 				edge = pg->nr && --pg->nr == 0;
 		}
 		/* every level, as the kernel: the others' loads may have moved since */
-		want = group_shares(p, gr, g);
+		want = gr ? group_shares(p, gr, g) : 0;
 		if (want != g->entity_w)
 			reweight(p, g, pg, want);
+		rerate(g);
 		g = pg;
-		group = gr->parent;
 	}
-	reshare(m, c);
+	return acc;
 }
 
 /*
- * A tick on c (its first switch after 1/HZ), entity_tick()'s
+ * A tick on c (its first switch 1/HZ after the last), entity_tick()'s
  * update_cfs_group(): every group runnable on c has its entity weighed
  * again from the loads over the CPUs as they are now, children before
  * parents (ids descend), so that a CPU where nothing was enqueued or
  * dequeued for a while follows the others' loads as the kernel's does.
+ * A runqueue whose weights change is settled first, its parents with it.
  */
 static void tick(struct sl_analyzer *a, struct sl_model *m, struct sh_cpu *c, uint64_t ts)
 {
 	struct sh_priv *p = a->priv;
-	bool moved = false;
 
 	c->next_tick = ts + p->tick_ns;
-	for (uint32_t i = c->nr_grq; i-- > 0;) {
-		struct grq *g = &c->grq[i];
+	advance(c, ts);
+	for (uint32_t i = c->nr_grq; i-- > 1;) {	/* c->grq[0] is the root */
+		struct grq *g = c->grq[i];
 		const struct sl_group *gr;
-		struct grq *pg;
 		uint64_t want;
 
-		if (!g->nr || !g->group)
-			continue;
-		gr = sl_model_group(m, g->group);
-		pg = gr ? find_grq(c, gr->parent) : NULL;
-		if (!pg)
+		if (!g->nr || !(gr = sl_model_group(m, g->group)))
 			continue;
 		want = group_shares(p, gr, g);
-		if (want == g->entity_w)
-			continue;
-		if (!moved)
-			advance(c, ts);	/* the integrals so far at the old weights */
-		reweight(p, g, pg, want);
-		moved = true;
+		if (want != g->entity_w) {
+			settle(c, g);
+			reweight(p, g, g->parent, want);
+		}
+		rerate(g);	/* a child's weight may have moved its weight_sum */
 	}
-	if (moved)
-		reshare(m, c);
 }
 
 /* Inline for what is not recorded (every task of most traces): asked at every switch. */
@@ -453,24 +484,6 @@ static inline uint64_t load_weight(const struct sh_task *st)
 	return (uint64_t)st->weight << SH_LOAD_SHIFT;
 }
 
-/* The root's integrals up to ts, when it is c's only runqueue (no groups: most traces). */
-static inline void advance_root(struct sh_cpu *c, struct grq *g, uint64_t ts)
-{
-	uint64_t dt;
-
-	if (ts <= c->last)
-		return;
-	dt = ts - c->last;
-	c->last = ts;
-	if (!g->nr)
-		return;
-	g->runnable_ns += dt;
-	if (!c->fair_blocked) {
-		g->acc += (double)dt / (double)g->weight_sum;
-		g->expected_ns += (double)dt;
-	}
-}
-
 static void task_enter(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, int cpu,
 		       uint64_t ts)
 {
@@ -483,16 +496,16 @@ static void task_enter(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 	st->weight = task_weight(m, t);
 	st->since = ts;
 	if (group == 0 && c->nr_grq == 1) {
-		struct grq *g = &c->grq[0];
+		/* the root alone on c (no groups: most traces) */
+		struct grq *g = c->root;
 
-		advance_root(c, g, ts);
+		advance(c, ts);
 		g->nr++;
 		g->weight_sum += load_weight(st);
 		st->acc_start = g->acc;
 		return;
 	}
-	change(a, m, cpu, group, load_weight(st), 1, ts);
-	st->acc_start = find_grq(c, group)->acc;
+	st->acc_start = change(a, m, cpu, group, load_weight(st), 1, ts);
 }
 
 static void task_leave(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, uint64_t ts)
@@ -510,10 +523,10 @@ static void task_leave(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 	st->on = 0;
 	st->runnable_ns += sl_dur(st->since, ts);
 	if (st->group == 0 && c->nr_grq == 1) {
-		struct grq *g = &c->grq[0];
+		struct grq *g = c->root;
 
-		advance_root(c, g, ts);
-		st->expected_ns += (double)load_weight(st) * (g->acc - st->acc_start);
+		advance(c, ts);
+		st->expected_ns += dbl(load_weight(st)) * (g->acc - st->acc_start);
 		if (g->nr) {
 			g->nr--;
 			g->weight_sum = g->weight_sum > load_weight(st) ?
@@ -521,9 +534,8 @@ static void task_leave(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 		}
 		return;
 	}
-	advance(c, ts);
-	st->expected_ns += (double)load_weight(st) * (find_grq(c, st->group)->acc - st->acc_start);
-	change(a, m, cpu, st->group, load_weight(st), -1, ts);
+	st->expected_ns += dbl(load_weight(st)) *
+			   (change(a, m, cpu, st->group, load_weight(st), -1, ts) - st->acc_start);
 }
 
 /*
@@ -533,20 +545,24 @@ static void task_leave(struct sl_analyzer *a, struct sl_model *m, struct sl_task
  * switch or the end: an approximation around lost events).  Answering
  * the leave at once would cost a leave and a return at every switch-in.
  */
-static void sh_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, int cpu,
-			uint64_t ts, bool enter)
+static __attribute__((noinline)) void enqueued(struct sl_analyzer *a, struct sl_model *m,
+						struct sl_task *t, int cpu, uint64_t ts)
 {
-	struct sh_task *st;
-
-	if (!enter || !((struct sh_priv *)a->priv)->started)
-		return;
-	st = sl_task_priv(m, a, t);
-	if (st_cpu(st) == cpu)
-		return;		/* preempted: runnable here all along */
-	if (st_cpu(st) >= 0)
+	if (st_cpu(sl_task_priv(m, a, t)) >= 0)
 		task_leave(a, m, t, ts);
 	if (is_fair(m, t))
 		task_enter(a, m, t, cpu, ts);
+}
+
+/* The tests first, with nothing to save: most calls go no further (not started, preempted). */
+static void sh_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, int cpu,
+			uint64_t ts, bool enter)
+{
+	if (!enter || !((struct sh_priv *)a->priv)->started)
+		return;
+	if (st_cpu(sl_task_priv(m, a, t)) == cpu)
+		return;		/* preempted: runnable here all along */
+	enqueued(a, m, t, cpu, ts);
 }
 
 static void sh_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
@@ -688,6 +704,13 @@ static void sh_finish(struct sl_analyzer *a, struct sl_model *m)
 			continue;	/* a frozen one is on no runqueue: sh_task_in_use() */
 		task_leave(a, m, t, m->last_ts);
 	}
+	/* the lazily kept integrals up to each CPU's last change, as the root's */
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct sh_cpu *c = sl_cpu_priv(m, a, cpu);
+
+		for (uint32_t i = 1; i < c->nr_grq; i++)
+			settle(c, c->grq[i]);
+	}
 }
 
 static double share_of(double part, uint64_t whole)
@@ -712,7 +735,7 @@ static struct group_total *totals(struct sl_analyzer *a, struct sl_model *m, uin
 		struct sh_cpu *c = sl_cpu_priv(m, a, cpu);
 
 		for (uint32_t i = 0; i < c->nr_grq; i++) {
-			struct grq *q = &c->grq[i];
+			const struct grq *q = c->grq[i];
 
 			if (q->group >= n)
 				continue;
@@ -1010,6 +1033,8 @@ static void sh_destroy(struct sl_analyzer *a, struct sl_model *m)
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct sh_cpu *c = sl_cpu_priv(m, a, cpu);
 
+		for (uint32_t i = 0; i < c->nr_grq; i++)
+			free(c->grq[i]);
 		free(c->grq);
 		free(c->pos);
 	}
@@ -1028,7 +1053,6 @@ const struct sl_analyzer_ops sl_shares_analyzer = {
 	.on_event = sh_event,
 	.event_types = SL_EV_BIT(SL_EV_MARKER),
 	.on_runnable = sh_runnable,
-	.runnable_calls = SL_RUNNABLE_ENTERS,	/* sh_runnable() returns at once for a dequeue */
 	.on_switch = sh_switch,
 	.task_in_use = sh_task_in_use,
 	.fold_task = sh_fold_task,
