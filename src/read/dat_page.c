@@ -53,6 +53,12 @@ const char *sl_rb_page_check(const struct sl_rb_format *f, const uint8_t *page, 
 			return "event header past the end of the page";
 		word = sl_rb_read4(f->swap, data + pos);
 		type_len = f->big_endian ? word >> 27 : word & 31;
+		if (type_len - 1 < RB_TYPE_DATA_MAX) {	/* 1 to 28: the common case */
+			pos += 4 + 4 * (size_t)type_len;
+			if (pos > commit)
+				return "event runs past the page's commit";
+			continue;
+		}
 		switch (type_len) {
 		case RB_TYPE_PADDING: {
 			/* a discarded event or the page's tail: length in array[0] */
@@ -71,8 +77,8 @@ const char *sl_rb_page_check(const struct sl_rb_format *f, const uint8_t *page, 
 				return "time extend past the page's commit";
 			next = pos + 8;
 			break;
-		case 0: {
-			/* a large event: its length (itself included) in array[0] */
+		default: {
+			/* 0, a large event: its length (itself included) in array[0] */
 			if (pos + 8 > commit)
 				return "event header past the page's commit";
 			uint32_t len = sl_rb_read4(f->swap, data + pos + 4);
@@ -84,11 +90,6 @@ const char *sl_rb_page_check(const struct sl_rb_format *f, const uint8_t *page, 
 				return "event runs past the page's commit";
 			break;
 		}
-		default:
-			next = pos + 4 + 4 * (uint64_t)type_len;
-			if (next > commit)
-				return "event runs past the page's commit";
-			break;
 		}
 		pos = (size_t)MIN(next, (uint64_t)commit);
 	}

@@ -65,7 +65,8 @@ struct sl_rb_page {
 	uint32_t commit;	/* bytes of records */
 	uint32_t next;		/* offset in data of the next record's header */
 	uint64_t ts;		/* time of the last record walked; the page's at first */
-	bool big_endian;
+	uint8_t type_shift;	/* where type_len is in the record's word: 0, or 27 big-endian */
+	uint8_t delta_shift;	/* where the time delta is: 5, or 0 big-endian */
 	bool swap;
 };
 
@@ -112,7 +113,8 @@ static inline void sl_rb_page_load(struct sl_rb_page *pg, const struct sl_rb_for
 	pg->commit = (uint32_t)(sl_rb_read_long(f, page + 8) & RB_COMMIT_MASK);
 	pg->next = 0;
 	pg->ts = sl_rb_read8(f->swap, page);
-	pg->big_endian = f->big_endian;
+	pg->type_shift = f->big_endian ? 27 : 0;
+	pg->delta_shift = f->big_endian ? 0 : 5;
 	pg->swap = f->swap;
 }
 
@@ -121,15 +123,16 @@ static inline void sl_rb_page_load(struct sl_rb_page *pg, const struct sl_rb_for
  * size in *size; NULL at the end of the page.  Time extends, absolute
  * timestamps and padding are taken in passing.
  */
-static inline const uint8_t *sl_rb_page_next(struct sl_rb_page *pg, uint64_t *ts, uint32_t *size)
+static inline __attribute__((always_inline))
+const uint8_t *sl_rb_page_next(struct sl_rb_page *pg, uint64_t *ts, uint32_t *size)
 {
 	while (pg->next < pg->commit) {
 		const uint8_t *p = pg->data + pg->next;
 		uint32_t word = sl_rb_read4(pg->swap, p);
-		uint32_t type_len = pg->big_endian ? word >> 27 : word & 31;
-		uint32_t delta = pg->big_endian ? word & RB_DELTA_MASK : word >> 5;
+		uint32_t type_len = (word >> pg->type_shift) & 31;
+		uint32_t delta = (word >> pg->delta_shift) & RB_DELTA_MASK;
 
-		if (type_len && type_len <= RB_TYPE_DATA_MAX) {
+		if (type_len - 1 < RB_TYPE_DATA_MAX) {	/* 1 to 28: the common case */
 			pg->ts += delta;
 			pg->next += 4 + 4 * type_len;
 			*ts = pg->ts;

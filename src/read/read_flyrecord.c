@@ -570,21 +570,42 @@ static uint64_t timestamp_calc(const struct fly_reader *fr, uint64_t ts)
 	return ts + (uint64_t)l->ts_offset;
 }
 
-/* Move the stream to its next event. 1 = has one, 0 = end, < 0 error. */
-static int stream_advance(struct fly_reader *fr, struct cpu_stream *s)
+/*
+ * Move the stream to its next event. 1 = has one, 0 = end, < 0 error.
+ * Inlined in fly_next(): per event, the page's next record is all it
+ * takes; pages are loaded out of line.
+ */
+static int stream_next_page(struct fly_reader *fr, struct cpu_stream *s);
+
+static inline __attribute__((always_inline))
+int stream_advance(struct fly_reader *fr, struct cpu_stream *s)
+{
+	const uint8_t *data;
+	uint64_t ts;
+
+	if (!s->in_page || !(data = sl_rb_page_next(&s->pg, &ts, &s->size)))
+		return stream_next_page(fr, s);
+	s->data = data;
+	s->ts = timestamp_calc(fr, ts);
+	s->missed = s->lost;
+	s->lost = 0;
+	return 1;
+}
+
+static int stream_next_page(struct fly_reader *fr, struct cpu_stream *s)
 {
 	const uint8_t *data;
 	uint64_t ts;
 
 	for (;;) {
-		data = s->in_page ? sl_rb_page_next(&s->pg, &ts, &s->size) : NULL;
-		if (data)
-			break;
 		s->in_page = false;
 		int ret = load_page(fr, s);
 
 		if (ret <= 0)
 			return ret;
+		data = sl_rb_page_next(&s->pg, &ts, &s->size);
+		if (data)
+			break;
 	}
 	s->data = data;
 	s->ts = timestamp_calc(fr, ts);
