@@ -141,6 +141,25 @@ struct lp_gq {
 	uint32_t act_next, act_prev;	/* in link_parent's list */
 	uint64_t act_seq;		/* next_enq when h_nr became > 0 (0: before a rebuild) */
 	uint64_t stamp;			/* the watched run that counted its entity (after act_seq) */
+	/* at the start of the watched run not placed yet (c->lazy), when changed since */
+	uint64_t saved_run;		/* that run's run_id: s_* are valid */
+	uint32_t s_t_nr, s_h_nr;
+	uint64_t s_t_sum, s_t_idx;
+};
+
+/* A group as this analyzer copied it at the last marker (groups_copy()). */
+struct lp_group {
+	uint32_t parent;		/* 0 for the root, an undefined group or a bad parent */
+	uint32_t weight;		/* its entity's, at least 2 (MIN_SHARES) */
+	bool defined;
+};
+
+/* A waiter that joined a watched run not placed in its levels yet (place_run()) */
+struct lp_join {
+	uint64_t ts;
+	uint32_t group;			/* its group and weight index at its enqueue */
+	uint8_t idx;
+	int8_t listed;			/* its index in listed[], -1 none */
 };
 
 /*
@@ -231,6 +250,20 @@ struct lp_cpu {
 	uint8_t listed_level[LP_LISTED];
 	uint32_t rep_set;
 	uint8_t nr_start_listed;	/* listed at t0: placed by place_start_listed() */
+	/*
+	 * Not placed in its levels yet (most runs end before any slice):
+	 * R's kind and prio at t0, the gq[] entries saved as they were at
+	 * t0 (gq_save()), the waiters that joined since; place_run().
+	 */
+	bool lazy;
+	uint32_t r_kind;
+	int r_prio;
+	struct lp_join *joins;
+	uint32_t nr_joins;
+	size_t joins_alloc;
+	uint32_t *saved;		/* group ids */
+	uint32_t nr_saved;
+	size_t saved_alloc;
 
 	/*
 	 * The fair tasks queued here, kept as they come and go (on_runnable),
@@ -342,6 +375,9 @@ struct lp_priv {
 	/* set by finish: every late run by class (the estimated ones by the HZ used) */
 	struct lp_class_sum class_total[LP__NR_CLASSES];
 	bool grouped;				/* the trace recorded groups so far (grouped()) */
+	struct lp_group *groups;		/* by id: the groups at the last marker */
+	uint32_t nr_groups;
+	size_t nr_groups_alloc;
 	enum lp_hrtick hrtick;
 	char hrtick_source[160];		/* where hrtick came from, for people */
 	const char *hrtick_source_key;		/* ... and for the JSON */
@@ -456,44 +492,108 @@ static inline bool grouped(const struct sl_model *m)
 	return m->ctx && m->ctx->nr_groups > 1;
 }
 
-/* t's group, the root when it names none the trace defined */
-static uint32_t task_group_of(const struct sl_model *m, const struct sl_task *t)
+/*
+ * The groups as this analyzer saw them at the last marker (its own copy,
+ * groups_copy()): a run placed late in its levels (place_run()) is
+ * placed by the groups it started with, and a lookup per enqueue reads
+ * 12 bytes, not a struct sl_group.
+ */
+static void groups_copy(struct lp_priv *p, const struct sl_model *m)
 {
-	uint32_t g = sl_task_group(m, t);
+	uint32_t n = sl_model_nr_groups(m);
 
-	return g && sl_model_group(m, g) ? g : 0;
+	if (n > p->nr_groups_alloc) {
+		p->groups = xrealloc(p->groups, n * sizeof(*p->groups));
+		p->nr_groups_alloc = n;
+	}
+	for (uint32_t g = 0; g < n; g++) {
+		const struct sl_group *gr = sl_model_group(m, g);
+
+		p->groups[g] = (struct lp_group){
+			.parent = gr && gr->parent < g ? gr->parent : 0,
+			.weight = gr && gr->weight >= 2 ? gr->weight : 2,	/* MIN_SHARES */
+			.defined = gr != NULL,
+		};
+	}
+	p->nr_groups = n;
 }
 
-static uint32_t group_parent(const struct sl_model *m, uint32_t g)
+/* A recorded kind's (struct sl_sched_ctx) settings, NULL for kind 0 (none recorded) */
+static inline const struct sl_sched_ctx *kind_sched(const struct sl_model *m, uint32_t kind)
 {
-	const struct sl_group *gr = sl_model_group(m, g);
+	return kind && m->ctx ? &m->ctx->kinds[kind - 1] : NULL;
+}
 
-	return gr && gr->parent < g ? gr->parent : 0;
+/* The group of a task of that kind, the root when it names none the trace defined */
+static inline uint32_t kind_group(const struct lp_priv *p, const struct sl_model *m, uint32_t kind)
+{
+	const struct sl_sched_ctx *k = kind_sched(m, kind);
+	uint32_t g = k ? k->group : 0;
+
+	return g && g < p->nr_groups && p->groups[g].defined ? g : 0;
+}
+
+/* t's group, the root when it names none the trace defined */
+static inline uint32_t task_group_of(const struct lp_priv *p, const struct sl_model *m,
+				     const struct sl_task *t)
+{
+	return kind_group(p, m, t->sched_kind);
+}
+
+static inline uint32_t group_parent(const struct lp_priv *p, uint32_t g)
+{
+	return g < p->nr_groups ? p->groups[g].parent : 0;
 }
 
 /* A group's entity: the group's weight (cpu.shares, cpu.weight, the autogroup's nice) */
-static uint32_t group_weight(const struct sl_model *m, uint32_t g)
+static inline uint32_t group_weight(const struct lp_priv *p, uint32_t g)
 {
-	const struct sl_group *gr = sl_model_group(m, g);
-
-	return gr && gr->weight >= 2 ? gr->weight : 2;	/* MIN_SHARES */
+	return g < p->nr_groups ? p->groups[g].weight : 2;
 }
 
 /*
- * R's path, bottom up: its group's runqueue (R's entity: R), its parent's
- * (R's group's entity), ... the root's.  Deeper than LP_LEVELS: the top
- * ones, the lowest kept level's entity being the group below it.
+ * The load weight (sl_task_load_weight()) of a task of that kind and
+ * prio as an index: prio - 100, or LP_IDLE_IDX
  */
-static void start_levels(const struct sl_model *m, struct lp_cpu *c, const struct sl_task *r)
+static inline uint8_t kind_idx(const struct sl_model *m, uint32_t kind, int prio)
+{
+	const struct sl_sched_ctx *k = kind_sched(m, kind);
+
+	if (k && k->policy == SL_POLICY_IDLE)
+		return LP_IDLE_IDX;
+	if (k && k->policy != SL_POLICY_FIFO && k->policy != SL_POLICY_RR &&
+	    k->policy != SL_POLICY_DEADLINE)
+		prio = 120 + k->prio;
+	return (uint8_t)(prio < 100 || prio > 139 ? 20 : prio - 100);	/* sl_prio_weight()'s 1024 */
+}
+
+/* t's load weight as an index (kind_idx()) */
+static inline uint8_t gq_idx(const struct sl_model *m, const struct sl_task *t)
+{
+	return kind_idx(m, t->sched_kind, t->prio);
+}
+
+static inline uint32_t idx_weight(unsigned idx)
+{
+	return idx == LP_IDLE_IDX ? 3 : sl_prio_weight(100 + (int)idx);
+}
+
+/*
+ * R's path, bottom up: its group's runqueue (R's entity: R, of weight
+ * w_r), its parent's (R's group's entity), ... the root's.  Deeper than
+ * LP_LEVELS: the top ones, the lowest kept level's entity being the
+ * group below it.
+ */
+static void start_levels(const struct lp_priv *p, struct lp_cpu *c, uint32_t r_group, uint32_t w_r)
 {
 	uint32_t path[64], n = 0;
-	uint32_t g = task_group_of(m, r);
+	uint32_t g = r_group;
 
 	for (;;) {
 		path[n++] = g;
 		if (!g || n == ARRAY_SIZE(path))
 			break;
-		g = group_parent(m, g);
+		g = group_parent(p, g);
 	}
 	if (!c->levels)
 		c->levels = xcalloc(LP_LEVELS, sizeof(*c->levels));
@@ -504,28 +604,9 @@ static void start_levels(const struct sl_model *m, struct lp_cpu *c, const struc
 
 		c->levels[i] = (struct lp_level){
 			.group = path[k],
-			.w_r = k ? group_weight(m, path[k - 1]) : sl_task_load_weight(m, r),
+			.w_r = k ? group_weight(p, path[k - 1]) : w_r,
 		};
 	}
-}
-
-/* t's load weight (sl_task_load_weight()) as an index: prio - 100, or LP_IDLE_IDX */
-static uint8_t gq_idx(const struct sl_model *m, const struct sl_task *t)
-{
-	const struct sl_sched_ctx *k = sl_task_sched(m, t);
-	int prio = t->prio;
-
-	if (k && k->policy == SL_POLICY_IDLE)
-		return LP_IDLE_IDX;
-	if (k && k->policy != SL_POLICY_FIFO && k->policy != SL_POLICY_RR &&
-	    k->policy != SL_POLICY_DEADLINE)
-		prio = 120 + k->prio;
-	return (uint8_t)(prio < 100 || prio > 139 ? 20 : prio - 100);	/* sl_prio_weight()'s 1024 */
-}
-
-static uint32_t idx_weight(unsigned idx)
-{
-	return idx == LP_IDLE_IDX ? 3 : sl_prio_weight(100 + (int)idx);
 }
 
 /*
@@ -535,7 +616,7 @@ static uint32_t idx_weight(unsigned idx)
  * that entity's weight (*weight: the task's on the way in; NULL: not
  * asked).  -1: none (R's path was cut at LP_LEVELS and w meets it lower).
  */
-static int find_level(const struct sl_model *m, const struct lp_cpu *c, uint32_t g,
+static int find_level(const struct lp_priv *p, const struct lp_cpu *c, uint32_t g,
 		      uint32_t *group, uint32_t *weight)
 {
 	*group = LP_NO_GROUP;
@@ -547,8 +628,8 @@ static int find_level(const struct sl_model *m, const struct lp_cpu *c, uint32_t
 			return -1;
 		*group = g;
 		if (weight)
-			*weight = group_weight(m, g);
-		g = group_parent(m, g);
+			*weight = group_weight(p, g);
+		g = group_parent(p, g);
 	}
 	return -1;
 }
@@ -560,41 +641,48 @@ static struct lp_gq *cpu_gq(const struct lp_cpu *c, uint32_t g)
 }
 
 /*
- * Group g's entity competes with the watched run already: it held a
- * waiter since before the run started (act_seq: nothing of it left
- * since, or stamp says so), or one joined during it.
+ * How many fair tasks group g's subtree held queued at the watched run's
+ * start (its entity was queued in its parent's runqueue when > 0): the
+ * count saved when it first changed during the run (gq_save()), else
+ * the count now
  */
-static bool gq_counted(const struct lp_cpu *c, const struct lp_gq *e)
+static inline uint32_t gq_start_nr(const struct lp_cpu *c, const struct lp_gq *e)
 {
-	return e->stamp == c->run_id || (e->h_nr && e->act_seq <= c->start_enq);
+	return e->saved_run == c->run_id ? e->s_h_nr : e->h_nr;
 }
 
 /*
- * w comes during the watched run: its level's competitors gain its
- * entity, unless that is a group's entity counted already.  Returns the
- * level (-1 none), and in *new whether the entity is new to it.
+ * Group entity e competes with the watched run already: one of its tasks
+ * joined it (stamp), or it was queued at its start: since then (act_seq),
+ * or as saved when it changed during a run not placed yet (place_run()
+ * placing its joins: the entities queued at the start are counted)
  */
-static int join_level(const struct sl_model *m, struct lp_cpu *c, const struct sl_task *w,
-		      const struct lp_task *lw, uint64_t ts, bool *new)
+static bool gq_counted(const struct lp_cpu *c, const struct lp_gq *e)
 {
-	uint32_t group, weight;
-	int i;
-	struct lp_level *lv;
+	if (e->stamp == c->run_id)
+		return true;
+	return c->lazy ? gq_start_nr(c, e) != 0 : e->h_nr && e->act_seq <= c->start_enq;
+}
 
-	/* its group and weight as gq_add() took them at its enqueue, just before */
-	if (lw->in_gq) {
-		weight = idx_weight(lw->gq_idx);
-		i = find_level(m, c, lw->gq_group, &group, &weight);
-	} else {
-		weight = sl_task_load_weight(m, w);
-		i = find_level(m, c, task_group_of(m, w), &group, &weight);
-	}
+/*
+ * A waiter of group `group` (a task of weight index idx) joins the
+ * watched run at ts: its level's competitors gain its entity, unless
+ * that is a group's entity counted already (queued at the run's start,
+ * or one of its tasks joined before).  Returns the level (-1 none), and
+ * in *new whether the entity is new to it.
+ */
+static int join_level(const struct lp_priv *p, struct lp_cpu *c, uint32_t group, uint8_t idx,
+		      uint64_t ts, bool *new)
+{
+	uint32_t entity, weight = idx_weight(idx);
+	int i = find_level(p, c, group, &entity, &weight);
+	struct lp_level *lv;
 
 	*new = false;
 	if (i < 0)
 		return -1;
-	if (group != LP_NO_GROUP) {
-		struct lp_gq *e = cpu_gq(c, group);
+	if (entity != LP_NO_GROUP) {
+		struct lp_gq *e = cpu_gq(c, entity);
 
 		if (e && gq_counted(c, e))
 			return i;
@@ -611,12 +699,11 @@ static int join_level(const struct sl_model *m, struct lp_cpu *c, const struct s
 }
 
 /* A waiter of the watched run joins: its level, and whether the first listed of its entity. */
-static __attribute__((noinline)) void join_listed(const struct sl_model *m, struct lp_cpu *c,
-						   const struct sl_task *w, const struct lp_task *lw,
-						   uint64_t ts, int listed)
+static void join_listed(const struct lp_priv *p, struct lp_cpu *c, uint32_t group, uint8_t idx,
+			uint64_t ts, int listed)
 {
 	bool new;
-	int level = join_level(m, c, w, lw, ts, &new);
+	int level = join_level(p, c, group, idx, ts, &new);
 
 	if (listed < 0)
 		return;
@@ -628,6 +715,25 @@ static __attribute__((noinline)) void join_listed(const struct sl_model *m, stru
 }
 
 /* --- the queued fair tasks by group (struct lp_gq) --- */
+
+/*
+ * Group g's totals change while c's watched run waits to be placed in
+ * its levels (c->lazy): keep what they were at its start, once a run
+ */
+static inline void gq_save(struct lp_cpu *c, uint32_t g)
+{
+	struct lp_gq *e = &c->gq[g];
+
+	if (!c->lazy || e->saved_run == c->run_id)
+		return;
+	e->saved_run = c->run_id;
+	e->s_t_nr = e->t_nr;
+	e->s_h_nr = e->h_nr;
+	e->s_t_sum = e->t_sum;
+	e->s_t_idx = e->t_idx;
+	GROW(c->saved, c->saved_alloc, c->nr_saved + 1);
+	c->saved[c->nr_saved++] = g;
+}
 
 static void act_link(struct lp_cpu *c, uint32_t g, uint32_t parent)
 {
@@ -665,10 +771,10 @@ static void gq_grow(struct lp_cpu *c, uint32_t n)
 }
 
 /* fair t, queued on c, is counted in its group and its ancestors (seq: its enqueue's) */
-static void gq_add(const struct sl_model *m, struct lp_cpu *c, const struct sl_task *t,
-		   struct lp_task *lt, uint64_t seq)
+static void gq_add(const struct lp_priv *p, const struct sl_model *m, struct lp_cpu *c,
+		   const struct sl_task *t, struct lp_task *lt, uint64_t seq)
 {
-	uint32_t g = task_group_of(m, t);
+	uint32_t g = task_group_of(p, m, t);
 	uint8_t idx = gq_idx(m, t);
 	struct lp_gq *e;
 
@@ -677,22 +783,24 @@ static void gq_add(const struct sl_model *m, struct lp_cpu *c, const struct sl_t
 	lt->in_gq = true;
 	lt->gq_group = g;
 	lt->gq_idx = idx;
+	gq_save(c, g);
 	e = &c->gq[g];
 	e->t_nr++;
 	e->t_sum += idx_weight(idx);
 	if (!e->at[idx]++)
 		e->t_idx |= 1ULL << idx;
 	for (;;) {
-		uint32_t parent = group_parent(m, g);
-
-		e = &c->gq[g];
 		if (e->h_nr++)
 			break;		/* its ancestors count it already */
 		e->act_seq = seq;
 		if (!g)
 			break;
+		uint32_t parent = group_parent(p, g);
+
 		act_link(c, g, parent);
 		g = parent;
+		gq_save(c, g);
+		e = &c->gq[g];
 	}
 }
 
@@ -702,13 +810,13 @@ static void gq_del(struct lp_cpu *c, struct lp_task *lt)
 	uint32_t g = lt->gq_group;
 	struct lp_gq *e = &c->gq[g];
 
+	gq_save(c, g);
 	lt->in_gq = false;
 	e->t_nr--;
 	e->t_sum -= idx_weight(lt->gq_idx);
 	if (!--e->at[lt->gq_idx])
 		e->t_idx &= ~(1ULL << lt->gq_idx);
 	for (;;) {
-		e = &c->gq[g];
 		if (--e->h_nr)
 			break;
 		/* counted at the watched run's start: it stays counted if it comes back */
@@ -718,7 +826,101 @@ static void gq_del(struct lp_cpu *c, struct lp_task *lt)
 			break;
 		act_unlink(c, g);
 		g = e->link_parent;
+		gq_save(c, g);
+		e = &c->gq[g];
 	}
+}
+
+/*
+ * place_run - the watched run judged per group entity in its levels
+ *
+ * Each level of R's path with the entities queued in its runqueue at the
+ * run's start but R's (its group's totals, struct lp_gq: tasks directly
+ * in it and its queued child groups), as they were then (gq_save()),
+ * then the waiters that joined since, in their order (c->joins).  Done
+ * when the run may be late (it ran longer than the shortest slice), or
+ * before a marker may change the groups, or at the start when R is
+ * still queued (lr: its place then is taken out): most runs are shorter
+ * than any slice, and were judged without their levels.
+ */
+static __attribute__((noinline)) void place_run(const struct lp_priv *p, const struct sl_model *m,
+						struct lp_cpu *c, const struct lp_task *lr)
+{
+	start_levels(p, c, kind_group(p, m, c->r_kind), idx_weight(kind_idx(m, c->r_kind, c->r_prio)));
+	for (int i = 0; i < c->nr_levels; i++) {
+		struct lp_level *lv = &c->levels[i];
+		uint32_t below = i ? c->levels[i - 1].group : c->below0;
+		const struct lp_gq *e = cpu_gq(c, lv->group);
+		bool saved;
+		uint64_t t_idx;
+
+		if (!e)
+			continue;
+		saved = e->saved_run == c->run_id;
+		lv->nr = saved ? e->s_t_nr : e->t_nr;
+		lv->sum_w = saved ? e->s_t_sum : e->t_sum;
+		t_idx = saved ? e->s_t_idx : e->t_idx;
+		if (lr && !i && below == LP_NO_GROUP && lr->in_gq && lr->gq_group == lv->group) {
+			/* R queued still: not its own competitor (lr: at the start, nothing saved) */
+			lv->nr--;
+			lv->sum_w -= idx_weight(lr->gq_idx);
+			if (e->at[lr->gq_idx] == 1)
+				t_idx &= ~(1ULL << lr->gq_idx);
+		}
+		lv->max_w = t_idx ? idx_weight((unsigned)__builtin_ctzll(t_idx)) : 0;
+		/* its child groups queued at the start: queued now, or emptied since */
+		for (uint32_t g = e->act_first; g != LP_NO_GROUP; g = c->gq[g].act_next) {
+			uint32_t w;
+
+			if (g == below || !gq_start_nr(c, &c->gq[g]))
+				continue;	/* R's entity, or queued since */
+			w = group_weight(p, g);
+			lv->nr++;
+			lv->sum_w += w;
+			lv->max_w = MAX(lv->max_w, w);
+		}
+		for (uint32_t k = 0; k < c->nr_saved; k++) {
+			uint32_t g = c->saved[k], w;
+			const struct lp_gq *f = &c->gq[g];
+
+			if (!g || g == below || f->h_nr || !f->s_h_nr || f->link_parent != lv->group)
+				continue;
+			w = group_weight(p, g);
+			lv->nr++;
+			lv->sum_w += w;
+			lv->max_w = MAX(lv->max_w, w);
+		}
+		if (lv->nr)
+			lv->tc = c->t0;
+	}
+	for (uint32_t j = 0; j < c->nr_joins; j++) {
+		const struct lp_join *jn = &c->joins[j];
+
+		join_listed(p, c, jn->group, jn->idx, jn->ts, jn->listed);
+	}
+	c->lazy = false;
+}
+
+/*
+ * A waiter joins the watched run judged per group entity: noted, with
+ * the group and weight it was queued with, for place_run(); placed at
+ * once once the run is placed (after a marker).  listed: its index in
+ * listed[], -1 none.
+ */
+static void join_grouped(const struct lp_priv *p, const struct sl_model *m, struct lp_cpu *c,
+			 const struct sl_task *w, const struct lp_task *lw, uint64_t ts, int listed)
+{
+	/* its group and weight as gq_add() took them at its enqueue, just before */
+	uint32_t group = lw->in_gq ? lw->gq_group : task_group_of(p, m, w);
+	uint8_t idx = lw->in_gq ? lw->gq_idx : gq_idx(m, w);
+
+	if (!c->lazy) {
+		join_listed(p, c, group, idx, ts, listed);
+		return;
+	}
+	GROW(c->joins, c->joins_alloc, c->nr_joins + 1);
+	c->joins[c->nr_joins++] = (struct lp_join){ .ts = ts, .group = group, .idx = idx,
+						    .listed = (int8_t)listed };
 }
 
 /*
@@ -728,9 +930,10 @@ static void gq_del(struct lp_cpu *c, struct lp_task *lt)
  * A group's entity keeps whether the watched run counted it: one queued
  * before and after keeps since when (act_seq), one emptied by a move is
  * stamped if counted, one filled by a move is queued from now (seq).
+ * No run waits to be placed (place_run()): nothing is saved.
  */
-static __attribute__((noinline)) void gq_rebuild(struct sl_model *m, struct sl_analyzer *a,
-						  uint64_t seq)
+static __attribute__((noinline)) void gq_rebuild(struct lp_priv *p, struct sl_model *m,
+						  struct sl_analyzer *a, uint64_t seq)
 {
 	uint32_t n = sl_model_nr_groups(m);
 	uint64_t *was = xmalloc(n * sizeof(*was));	/* act_seq, UINT64_MAX: not queued */
@@ -750,7 +953,7 @@ static __attribute__((noinline)) void gq_rebuild(struct sl_model *m, struct sl_a
 		for (struct sl_task *q = c->fq_tail; q;) {
 			struct lp_task *lq = sl_task_priv(m, a, q);
 
-			gq_add(m, c, q, lq, seq);
+			gq_add(p, m, c, q, lq, seq);
 			q = lq->fq_prev;
 		}
 		for (uint32_t g = 0; g < c->nr_gq; g++)
@@ -1054,8 +1257,8 @@ static uint64_t listed_until(const struct lp_cpu *c, uint32_t i)
 	return c->until_set & (1u << i) ? c->until[i] : 0;
 }
 
-static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
-		       struct sl_task *t, uint64_t ts)
+static void add_waiter(const struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
+		       struct lp_cpu *c, struct sl_task *t, uint64_t ts)
 {
 	struct lp_task *lt = sl_task_priv(m, a, t);
 	uint32_t w = sl_prio_weight(t->prio);
@@ -1084,9 +1287,9 @@ static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu 
 		c->listed[c->nr_listed] = t;
 		set_since(c, c->nr_listed++, ts);
 		if (__builtin_expect(c->grouped, 0))
-			join_listed(m, c, t, lt, ts, (int)c->nr_listed - 1);
+			join_grouped(p, m, c, t, lt, ts, (int)c->nr_listed - 1);
 	} else if (__builtin_expect(c->grouped, 0)) {
-		join_listed(m, c, t, lt, ts, -1);
+		join_grouped(p, m, c, t, lt, ts, -1);
 	}
 }
 
@@ -1097,7 +1300,8 @@ static void add_waiter(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu 
  * by the group it was queued in (gq_group), the one it had at the start.
  * The ones listed as they came were placed then (join_listed()).
  */
-static __attribute__((noinline)) void place_start_listed(const struct sl_model *m,
+static __attribute__((noinline)) void place_start_listed(const struct lp_priv *p,
+							  const struct sl_model *m,
 							  struct sl_analyzer *a, struct lp_cpu *c)
 {
 	uint32_t seen[LP_LISTED];	/* the group entities listed so far (a group's is at one level) */
@@ -1114,7 +1318,7 @@ static __attribute__((noinline)) void place_start_listed(const struct sl_model *
 			c->rep_set |= 1u << k;
 			continue;
 		}
-		level = find_level(m, c, lq->gq_group, &group, NULL);
+		level = find_level(p, c, lq->gq_group, &group, NULL);
 		c->listed_level[k] = (uint8_t)(level < 0 ? 0 : level);
 		if (level < 0)
 			continue;
@@ -1128,54 +1332,6 @@ static __attribute__((noinline)) void place_start_listed(const struct sl_model *
 		c->rep_set |= 1u << k;
 	}
 	c->nr_start_listed = 0;		/* placed */
-}
-
-/*
- * A run judged per group entity starts: R's levels, each with the
- * entities queued in its runqueue but R's (its group's totals, struct
- * lp_gq: tasks directly in it and its queued child groups); the listed
- * waiters' levels wait for the run's end (place_start_listed()).
- */
-static __attribute__((noinline)) void start_grouped(struct sl_model *m, struct sl_analyzer *a,
-						     struct lp_cpu *c, struct sl_task *r, uint64_t ts)
-{
-	const struct lp_task *lr = sl_task_priv(m, a, r);
-
-	start_levels(m, c, r);
-	for (int i = 0; i < c->nr_levels; i++) {
-		struct lp_level *lv = &c->levels[i];
-		uint32_t below = i ? c->levels[i - 1].group : c->below0;
-		const struct lp_gq *e = cpu_gq(c, lv->group);
-		uint64_t t_idx;
-
-		if (!e)
-			continue;
-		lv->nr = e->t_nr;
-		lv->sum_w = e->t_sum;
-		t_idx = e->t_idx;
-		if (!i && below == LP_NO_GROUP && lr->in_gq && lr->gq_group == lv->group) {
-			/* R queued still: not its own competitor */
-			lv->nr--;
-			lv->sum_w -= idx_weight(lr->gq_idx);
-			if (e->at[lr->gq_idx] == 1)
-				t_idx &= ~(1ULL << lr->gq_idx);
-		}
-		lv->max_w = t_idx ? idx_weight((unsigned)__builtin_ctzll(t_idx)) : 0;
-		for (uint32_t g = e->act_first; g != LP_NO_GROUP; g = c->gq[g].act_next) {
-			uint32_t w;
-
-			if (g == below)
-				continue;	/* R's entity */
-			w = group_weight(m, g);
-			lv->nr++;
-			lv->sum_w += w;
-			lv->max_w = MAX(lv->max_w, w);
-		}
-		if (lv->nr)
-			lv->tc = ts;
-	}
-	c->rep_set = 0;
-	c->nr_start_listed = (uint8_t)c->nr_listed;
 }
 
 static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
@@ -1226,8 +1382,23 @@ static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	}
 	c->nr_listed = n;
 	c->grouped = p->grouped;
-	if (__builtin_expect(c->grouped, 0))
-		start_grouped(m, a, c, t, ts);
+	if (__builtin_expect(c->grouped, 0)) {
+		/*
+		 * Judged per group entity: placed in its levels when it may be
+		 * late (place_run()), with R's kind and prio now, the group
+		 * totals as they were now (gq_save()) and its joins (c->joins).
+		 * The waiters listed now are placed at its end.
+		 */
+		c->rep_set = 0;
+		c->nr_start_listed = (uint8_t)n;
+		c->r_kind = t->sched_kind;
+		c->r_prio = t->prio;
+		c->nr_joins = 0;
+		c->nr_saved = 0;
+		c->lazy = true;
+		if (lt->in_gq)
+			place_run(p, m, c, lt);	/* R queued still: placed without it, now */
+	}
 }
 
 /* t, queued on c, is one of the waiters W of c's watched run */
@@ -1774,6 +1945,8 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	if (sl_dur(c->t0, t1) < min_slice(m, p->model))
 		return;
 
+	if (c->lazy)
+		place_run(p, m, c, NULL);
 	/* most runs are on time: the late run's record is made only for a late one */
 	cost = run_cost(p, m, sl_prio_weight(r->prio), c->nr_waiters, c->max_weight, c->sum_weight,
 			c->t0, c->tc, t1, &slice, &expected);
@@ -1827,7 +2000,7 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 		l.until[i] = listed_until(c, i);
 	}
 	if (c->grouped) {
-		place_start_listed(m, a, c);
+		place_start_listed(p, m, a, c);
 		l.lv = c->levels;
 		l.nr_levels = c->nr_levels;
 		memcpy(l.listed_level, c->listed_level, sizeof(l.listed_level));
@@ -1900,6 +2073,16 @@ static void lp_on_event(struct sl_analyzer *a, struct sl_model *m, const struct 
 	int b;
 
 	if (ev->type == SL_EV_MARKER) {
+		/*
+		 * The watched runs not placed yet are, in the groups as they
+		 * were (this analyzer's copy): the marker may change them.
+		 */
+		for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+			c = sl_cpu_priv(m, a, cpu);
+			if (c->lazy)
+				place_run(p, m, c, NULL);
+		}
+		groups_copy(p, m);
 		/* a group marker may make the runs from now on judged per group entity */
 		p->grouped = grouped(m);
 		if (!p->grouped)
@@ -1908,9 +2091,9 @@ static void lp_on_event(struct sl_analyzer *a, struct sl_model *m, const struct 
 		for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 			c = sl_cpu_priv(m, a, cpu);
 			if (c->run_task && c->grouped)
-				place_start_listed(m, a, c);
+				place_start_listed(p, m, a, c);
 		}
-		gq_rebuild(m, a, ++p->next_enq);	/* after every watched run's start */
+		gq_rebuild(p, m, a, ++p->next_enq);	/* after every watched run's start */
 		return;
 	}
 	if (ev->type != SL_EV_TIMER_TICK)
@@ -1940,7 +2123,7 @@ static void lp_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_
 		if (is_fair(t)) {
 			fq_add(m, a, c, t, lt);
 			if (__builtin_expect(p->grouped, 0))
-				gq_add(m, c, t, lt, lt->enq_seq);
+				gq_add(p, m, c, t, lt, lt->enq_seq);
 		}
 	} else if (lt->in_fq) {
 		/* one of W from the start (unmarked) leaves: mark it, as add_waiter would have */
@@ -1953,7 +2136,7 @@ static void lp_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	if (!c->run_task || t == c->run_task || !is_fair(t))
 		return;
 	if (enter) {
-		add_waiter(m, a, c, t, ts);
+		add_waiter(p, m, a, c, t, ts);
 	} else if (lt->run_id == c->run_id) {
 		note_wait(c, t, sl_dur(lt->queued_since, ts));
 		for (uint32_t i = 0; i < c->nr_listed; i++)
@@ -2023,6 +2206,7 @@ static void lp_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct
 			count_unjudged(p, m, sw->cpu, sw->ts, prev, LP_UNKNOWN_START);
 	}
 	c->run_task = NULL;
+	c->lazy = false;
 	c->unjudged_task = NULL;
 
 	/* the start of next's */
@@ -2047,6 +2231,7 @@ static void lp_on_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cpu
 		c->unjudged_why = LP_LOST;
 	}
 	c->run_task = NULL;
+	c->lazy = false;
 	c->have_tick = false;	/* ticks were lost too: no spacing across the gap */
 	c->nr_ticks = 0;
 }
@@ -2615,6 +2800,8 @@ static void lp_destroy(struct sl_analyzer *a, struct sl_model *m)
 		free((void *)p->held[i].lv);
 	free(p->held);
 	p->held = NULL;
+	free(p->groups);
+	p->groups = NULL;
 	sl_hist_free(&p->contended_run);
 	sl_hist_free(&p->preempted_wait);
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
@@ -2627,6 +2814,10 @@ static void lp_destroy(struct sl_analyzer *a, struct sl_model *m)
 		free(c->gq);
 		c->gq = NULL;
 		c->nr_gq = 0;
+		free(c->joins);
+		c->joins = NULL;
+		free(c->saved);
+		c->saved = NULL;
 	}
 }
 
