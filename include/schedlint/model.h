@@ -211,40 +211,49 @@ struct sl_task {
 	bool fork_delay_seen;
 };
 
+/*
+ * 256 bytes, a power of two: &m->cpus[cpu] is a shift, and the model
+ * takes it several times per event.  The state the model changes at
+ * every event comes first (one cache line).
+ */
 struct sl_cpu {
 	int32_t cpu;
 	bool known;			/* its running task is known: after its first
 					 * sched_switch and its first one after lost events */
+	bool idle;			/* known, idle, nothing queued or pending (last reported) */
+	uint32_t nr_queued;
+	uint32_t nr_pending;
 	struct sl_task *curr;		/* running task; NULL = idle (valid when known) */
 	uint64_t curr_since;
 	struct sl_task *queued;		/* runnable tasks waiting here (list head) */
-	uint32_t nr_queued;
 	struct sl_task *pending;	/* wakeups placed here, not yet enqueued */
-	uint32_t nr_pending;
 	uint64_t pending_since;		/* the pending list is not empty since (valid: nr_pending) */
+	uint64_t last_event_ts;		/* last event its buffer logged */
+	uint64_t queue_since;		/* when nr_queued last changed */
+	/* the model's own (model.c): the wakee whose destination is not decided yet (rule 2) */
+	struct sl_task *open_wake;
+	/* and the last wakee it placed, for IPIs sent on its behalf (model.c) */
+	struct sl_task *last_placed;
 	/*
 	 * The last time it entered its wakelist handler: call_function_single_entry
 	 * (x86), ipi_entry of a function-call IPI (arm64) or csd_function_entry of
 	 * sched_ttwu_pending (6.6+); 0 never.  See sl_cpu_in_ttwu_window().
 	 */
 	uint64_t wakelist_entry_ts;
-	uint64_t last_event_ts;		/* last event its buffer logged */
 	uint64_t gap_ts;		/* the last time its buffer lost events, 0 never */
-	bool idle;			/* known, idle, nothing queued or pending (last reported) */
 
 	/* accounting (clipped to --from/--to) */
 	uint64_t busy_ns, idle_ns;	/* known time running a task / idle */
 	uint64_t switches;		/* sched_switch events */
 	uint64_t wakeups;		/* wakeups enqueued here */
 	uint32_t max_queue;		/* most tasks waiting at once (the running one not counted) */
+	uint32_t lost_gaps;		/* times it lost events */
 	uint64_t queue_area;		/* integral of nr_queued over time, for the mean */
 	uint64_t queue_known_ns;	/* the time that integral covers: the mean's divisor */
-	uint64_t queue_since;		/* when nr_queued last changed */
 	struct sl_hist latency;		/* wakeup latency of tasks switched in here */
 	uint64_t implied_switches;	/* switches the trace did not show (see model.c) */
 	uint64_t latency_inferred;	/* samples here that end at one of them */
 	uint64_t lost_events;		/* events its buffer lost */
-	uint32_t lost_gaps;		/* times it lost events */
 };
 
 /* One wakeup placement: the wakee's destination CPU has just been decided. */

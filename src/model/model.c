@@ -91,10 +91,7 @@ static uint32_t ring_pop(struct index_ring *r)
 struct model_priv {
 	struct task_hash hash;
 	size_t task_priv_size;		/* analyzers' slots after each struct sl_task */
-	/* per CPU: the wakee whose destination is not decided yet (rule 2) */
-	struct sl_task **open_wake;
-	/* per CPU: the last wakee it placed, for IPIs sent on its behalf */
-	struct sl_task **last_placed;
+	/* per CPU: the wake_seq of its last_placed (struct sl_cpu) */
 	uint64_t *last_placed_seq;
 	/* per hook, the analyzers that have it (CALL_HOOK) */
 	HOOK_CALLS(on_event) *on_event[SL_EV__COUNT];	/* by event type: the ones that want it */
@@ -433,10 +430,13 @@ static bool task_in_use(struct sl_model *m, const struct sl_task *t)
 	for (int i = 0; i < p->nr_touched; i++)
 		if (p->touched[i] == t)
 			return true;
-	for (int cpu = 0; cpu < m->nr_cpus; cpu++)
-		if (m->cpus[cpu].curr == t || m->cpus[cpu].queued == t ||
-		    m->cpus[cpu].pending == t || p->open_wake[cpu] == t || p->last_placed[cpu] == t)
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct sl_cpu *c = &m->cpus[cpu];
+
+		if (c->curr == t || c->queued == t || c->pending == t || c->open_wake == t ||
+		    c->last_placed == t)
 			return true;
+	}
 	for (int i = 0; i < m->nr_analyzers; i++) {
 		struct sl_analyzer *a = m->analyzers[i];
 		const struct sl_analyzer_ops *o = a->ops;
@@ -676,8 +676,6 @@ static void add_cpus(struct sl_model *m, int cpu)
 		m->cpu_priv = xrealloc(m->cpu_priv, (size_t)alloc * m->cpu_priv_size + 1);
 		memset(m->cpu_priv + old * m->cpu_priv_size, 0,
 		       ((size_t)alloc - old) * m->cpu_priv_size);
-		p->open_wake = xrealloc(p->open_wake, (size_t)alloc * sizeof(*p->open_wake));
-		p->last_placed = xrealloc(p->last_placed, (size_t)alloc * sizeof(*p->last_placed));
 		p->last_placed_seq = xrealloc(p->last_placed_seq,
 					      (size_t)alloc * sizeof(*p->last_placed_seq));
 		p->cpus_alloc = alloc;
@@ -686,8 +684,6 @@ static void add_cpus(struct sl_model *m, int cpu)
 	}
 	for (int i = n; i < new_n; i++) {
 		m->cpus[i].cpu = i;
-		p->open_wake[i] = NULL;
-		p->last_placed[i] = NULL;
 		p->last_placed_seq[i] = 0;
 		sl_hist_init(&m->cpus[i].latency);
 	}
@@ -970,10 +966,8 @@ static inline __attribute__((always_inline)) void start_wakeup(struct sl_model *
 /* t's placement is no longer open on its waker's CPU. */
 static void clear_open_wake(struct sl_model *m, struct sl_task *t)
 {
-	struct model_priv *p = priv_of(m);
-
-	if (t->waker_cpu >= 0 && t->waker_cpu < m->nr_cpus && p->open_wake[t->waker_cpu] == t)
-		p->open_wake[t->waker_cpu] = NULL;
+	if (t->waker_cpu >= 0 && t->waker_cpu < m->nr_cpus && m->cpus[t->waker_cpu].open_wake == t)
+		m->cpus[t->waker_cpu].open_wake = NULL;
 }
 
 /*
@@ -992,7 +986,7 @@ static inline __attribute__((always_inline)) void place_inline(struct sl_model *
 	clear_open_wake(m, t);
 	add_pending(m, t, dest, ts);
 	if (t->waker_cpu >= 0 && t->waker_cpu < m->nr_cpus) {
-		p->last_placed[t->waker_cpu] = t;
+		m->cpus[t->waker_cpu].last_placed = t;
 		p->last_placed_seq[t->waker_cpu] = t->wake_seq;
 	}
 
@@ -1019,12 +1013,11 @@ static __attribute__((noinline)) void place(struct sl_model *m, struct sl_task *
 /* Close the open placement of cpu: no migrate came, so the wakee stays (rule 2). */
 static void close_placement(struct sl_model *m, int cpu, uint64_t ts)
 {
-	struct model_priv *p = priv_of(m);
-	struct sl_task *t = p->open_wake[cpu];
+	struct sl_task *t = m->cpus[cpu].open_wake;
 
 	if (!t)
 		return;
-	p->open_wake[cpu] = NULL;
+	m->cpus[cpu].open_wake = NULL;
 	if (t->state != SL_TASK_WAKING)
 		return;
 	if (t->cpu < 0) {
@@ -1072,7 +1065,6 @@ static void drop_stale_wakeup(struct sl_model *m, struct sl_task *t, uint64_t ts
 
 static void handle_waking(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
 {
-	struct model_priv *p = priv_of(m);
 	struct sl_task *t = get_task(m, ev->wake.pid, ev->wake.comm, ev->wake.prio);
 
 	m->seen_waking = true;
@@ -1114,7 +1106,7 @@ static void handle_waking(struct sl_model *m, const struct sl_event *ev, uint64_
 	if (!cpu_ok(m, t->cpu))
 		t->cpu = -1;
 	close_placement(m, ev->cpu, ts);
-	p->open_wake[ev->cpu] = t;
+	m->cpus[ev->cpu].open_wake = t;
 }
 
 static void handle_wakeup(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
@@ -1287,7 +1279,6 @@ static void handle_migrate(struct sl_model *m, const struct sl_event *ev, uint64
  */
 static void early_waking_applies(struct sl_model *m, struct sl_task *t, uint64_t ts)
 {
-	struct model_priv *p = priv_of(m);
 	int waker_cpu = t->early_waker_cpu;
 
 	start_wakeup(m, t, t->early_waker_pid, waker_cpu, t->early_waker_ctx,
@@ -1299,9 +1290,9 @@ static void early_waking_applies(struct sl_model *m, struct sl_task *t, uint64_t
 	t->since = ts;
 	/* t->cpu stays the CPU it just left: its previous CPU */
 	if (waker_cpu >= 0 && waker_cpu < m->nr_cpus) {
-		if (p->open_wake[waker_cpu] && p->open_wake[waker_cpu] != t)
+		if (m->cpus[waker_cpu].open_wake && m->cpus[waker_cpu].open_wake != t)
 			close_placement(m, waker_cpu, ts);
-		p->open_wake[waker_cpu] = t;
+		m->cpus[waker_cpu].open_wake = t;
 	}
 }
 
@@ -1535,7 +1526,7 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 	CALL_HOOK(m, on_switch, &sw);
 
 	/* the waker went on: IPIs after this are not for its last wakee */
-	p->last_placed[c->cpu] = NULL;
+	c->last_placed = NULL;
 }
 
 /*
@@ -1651,7 +1642,7 @@ static void handle_fork(struct sl_model *m, const struct sl_event *ev, uint64_t 
 static void note_ipi(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
 {
 	struct model_priv *p = priv_of(m);
-	struct sl_task *t = p->last_placed[ev->cpu];
+	struct sl_task *t = m->cpus[ev->cpu].last_placed;
 
 	if (!t || t->wake_seq != p->last_placed_seq[ev->cpu] || t->ipi_sent)
 		return;
@@ -1923,7 +1914,6 @@ static void handle_marker(struct sl_model *m, const struct sl_event *ev)
 /* Lost events: the CPU's state is unknown until its next sched_switch. */
 static void handle_lost(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
 {
-	struct model_priv *p = priv_of(m);
 	struct sl_cpu *c = &m->cpus[ev->cpu];
 	uint64_t gap_start = c->last_event_ts ? c->last_event_ts : ts;
 
@@ -1953,17 +1943,17 @@ static void handle_lost(struct sl_model *m, const struct sl_event *ev, uint64_t 
 		lose_task(m, c->queued, ts);
 	while (c->pending)
 		lose_task(m, c->pending, ts);
-	if (p->open_wake[c->cpu]) {
-		struct sl_task *t = p->open_wake[c->cpu];
+	if (c->open_wake) {
+		struct sl_task *t = c->open_wake;
 
-		p->open_wake[c->cpu] = NULL;
+		c->open_wake = NULL;
 		if (t->state == SL_TASK_WAKING) {
 			t->state = SL_TASK_UNKNOWN;
 			t->state_lost = true;
 			t->wake_valid = false;
 		}
 	}
-	p->last_placed[c->cpu] = NULL;
+	c->last_placed = NULL;
 	account_queue(m, c, ts);
 	c->known = false;
 	c->gap_ts = ts;
@@ -2058,9 +2048,12 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 	}
 
 	/* the waker went on to something else: its wakee stays where it is */
-	if (p->open_wake[ev->cpu] &&
-	    !(ev->type == SL_EV_MIGRATE && ev->migrate.pid == p->open_wake[ev->cpu]->pid))
-		close_placement(m, ev->cpu, ts);
+	{
+		const struct sl_task *open = m->cpus[ev->cpu].open_wake;
+
+		if (open && !(ev->type == SL_EV_MIGRATE && ev->migrate.pid == open->pid))
+			close_placement(m, ev->cpu, ts);
+	}
 
 	switch (ev->type) {
 	case SL_EV_SWITCH:
@@ -2121,7 +2114,6 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 
 void sl_model_finish(struct sl_model *m)
 {
-	struct model_priv *p = priv_of(m);
 	struct sl_analyzer *a;
 	uint64_t end;
 
@@ -2134,7 +2126,7 @@ void sl_model_finish(struct sl_model *m)
 	if (m->info && m->info->lost_events > m->lost_events)
 		m->lost_events = m->info->lost_events;
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
-		if (p->open_wake[cpu])
+		if (m->cpus[cpu].open_wake)
 			close_placement(m, cpu, end);
 	}
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
@@ -2342,8 +2334,6 @@ void sl_model_free(struct sl_model *m)
 	sl_findings_free(m->findings);
 	free(p->hash.slots);
 	free(m->cpu_priv);
-	free(p->open_wake);
-	free(p->last_placed);
 	free(p->last_placed_seq);
 	free(p->on_placement);
 	free(p->on_latency);
