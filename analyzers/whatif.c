@@ -72,7 +72,7 @@
 /* a pull's cost when the trace shows none (a newidle balance and switch) */
 #define WI_DEFAULT_PULL_NS	10000ULL
 #define WI_PAIRS		64		/* pairs of tasks followed (the heaviest stay) */
-#define WI_PAIR_HASH		128
+#define WI_PAIR_HASH		512		/* a pair's index slots: mostly empty, short probes */
 #define WI_LISTED		10		/* tasks, comms and pairs in the JSON */
 #define WI_NO_TASK		UINT32_MAX
 
@@ -200,6 +200,7 @@ struct wi_task {
 	uint64_t waker_serial;		/* the serial of the task at index waker */
 	bool in_filter, inferred;
 	bool pinned;			/* a record (p->recs) names it: never folded */
+	uint8_t nr_pairs;		/* entries of wi_priv.pairs that name it */
 	struct wi_wait *open;		/* findings about one wakeup, gathered until the next */
 	struct wi_agg *agg;
 	struct wi_late_acc *late;	/* its late-only victims summed up (fold_late()) */
@@ -388,19 +389,32 @@ static void pair_index_del(struct wi_priv *p, const struct wi_pair *e)
 	p->pair_index[i] = 0;
 }
 
+/* idx's count of the pairs that name it: a task in a pair is in use, never frozen or folded */
+static void pair_named(struct sl_model *m, struct sl_analyzer *self, uint32_t idx, int by)
+{
+	struct wi_task *wt = sl_task_priv(m, self, sl_kept_task_thawed(m, idx));
+
+	wt->nr_pairs = (uint8_t)(wt->nr_pairs + by);
+}
+
 /*
  * wakee woken by waker at ts: count it for their pair.  A pair gets an
  * entry when the wakeups go both ways (waker_woken_by_wakee: the waker's
  * own last wakeup came from the wakee), so one-way wakeups do not churn
- * the table.
+ * the table; nor do they look it up unless both tasks are in a pair.
  */
-static void pair_wakeup(struct wi_priv *p, uint32_t waker, uint32_t wakee, uint64_t ts,
+static void pair_wakeup(struct wi_priv *p, struct sl_model *m, struct sl_analyzer *self,
+			struct sl_task *waker, struct sl_task *wakee, uint64_t ts,
 			bool waker_woken_by_wakee)
 {
-	uint32_t a = MIN(waker, wakee), b = MAX(waker, wakee);
-	struct wi_pair *e = pair_find(p, a, b);
-	int dir = wakee == a ? 0 : 1;
+	struct wi_task *wr = sl_task_priv(m, self, waker), *we = sl_task_priv(m, self, wakee);
+	uint32_t a = MIN(waker->index, wakee->index), b = MAX(waker->index, wakee->index);
+	struct wi_pair *e;
+	int dir = wakee->index == a ? 0 : 1;
 
+	if (!waker_woken_by_wakee && (!wr->nr_pairs || !we->nr_pairs))
+		return;
+	e = pair_find(p, a, b);
 	if (!e && !waker_woken_by_wakee)
 		return;
 	if (!e) {
@@ -416,6 +430,8 @@ static void pair_wakeup(struct wi_priv *p, uint32_t waker, uint32_t wakee, uint6
 					e = &p->pairs[k];
 			base = e->weight;
 			pair_index_del(p, e);
+			pair_named(m, self, e->a, -1);
+			pair_named(m, self, e->b, -1);
 			sl_hist_free(&e->period);
 			sl_hist_free(&e->sync_sleep);
 		}
@@ -423,6 +439,8 @@ static void pair_wakeup(struct wi_priv *p, uint32_t waker, uint32_t wakee, uint6
 		for (i = pair_home(a, b); p->pair_index[i]; i = (i + 1) & (WI_PAIR_HASH - 1))
 			;
 		p->pair_index[i] = (uint8_t)(e - p->pairs + 1);
+		wr->nr_pairs++;
+		we->nr_pairs++;
 	}
 	if (e->wakeups[dir])
 		sl_hist_add(&e->period, sl_dur(e->last[dir], ts));
@@ -911,8 +929,7 @@ static void wi_on_latency(struct sl_analyzer *a, struct sl_model *m, const struc
 	}
 	wt->idle_seq = 0;
 	if (waker)
-		pair_wakeup(p, waker->index, t->index, s->wake_ts,
-			    woken_by(sl_task_priv(m, a, waker), t));
+		pair_wakeup(p, m, a, waker, t, s->wake_ts, woken_by(sl_task_priv(m, a, waker), t));
 }
 
 static void wi_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
