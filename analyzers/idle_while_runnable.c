@@ -337,28 +337,19 @@ static void unlink_waiter(struct iwr_priv *p, struct sl_model *m, struct sl_anal
  * finding, in each CPU's long idle periods: O(CPUs of the LLC x log) for
  * such a wait, O(1) for the others -- never a walk of the waiters.
  */
-static void wait_ended(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, uint64_t end)
+/* A wait long enough that an idle CPU may have overlapped it by the threshold: look */
+static __attribute__((noinline))
+void wait_judged(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, struct iwr_task *it,
+		 uint64_t since, uint64_t end)
 {
 	struct iwr_priv *p = a->priv;
-	struct iwr_task *it = slot(m, a, t);
-	uint64_t thr = m->cfg->idle_threshold_ns, since = it->since, floor = UINT64_MAX;
+	uint64_t thr = m->cfg->idle_threshold_ns, floor = UINT64_MAX;
 	bool clipped = end < m->now;
 	struct overlap best = { 0 };
 	struct iwr_detail *d;
 	struct sl_finding f;
 	size_t nr_idle = 0, nr_over = 0;
 
-	unlink_waiter(p, m, a, it);
-	if (sl_dur(since, end) < thr || !thr)
-		return;
-	/*
-	 * A long period that overlaps the wait by thr ends thr after its
-	 * start or later, and a CPU idle now does so by at most end -
-	 * idle_floor: on a busy machine no wait gets past this.
-	 */
-	if (p->last_long_end < since + thr &&
-	    (!p->nr_idle || end < thr || MAX(since, p->idle_floor) > end - thr))
-		return;
 	GROW(p->scratch, p->alloc_scratch, (size_t)m->nr_cpus);
 	GROW(p->over, p->alloc_over, (size_t)m->nr_cpus);
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
@@ -418,6 +409,27 @@ static void wait_ended(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 	it->key_cpu = f.cpu;
 	it->key_cost = f.cost;
 	picture_due(a, m, t, it);
+}
+
+/* t's wait on its CPU ends: most are short, or overlap no idle CPU that long */
+static inline void wait_ended(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, uint64_t end)
+{
+	struct iwr_priv *p = a->priv;
+	struct iwr_task *it = slot(m, a, t);
+	uint64_t thr = m->cfg->idle_threshold_ns, since = it->since;
+
+	unlink_waiter(p, m, a, it);
+	if (sl_dur(since, end) < thr || !thr)
+		return;
+	/*
+	 * A long period that overlaps the wait by thr ends thr after its
+	 * start or later, and a CPU idle now does so by at most end -
+	 * idle_floor: on a busy machine no wait gets past this.
+	 */
+	if (p->last_long_end < since + thr &&
+	    (!p->nr_idle || end < thr || MAX(since, p->idle_floor) > end - thr))
+		return;
+	wait_judged(a, m, t, it, since, end);
 }
 
 /* --- following the model --- */
