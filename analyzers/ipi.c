@@ -143,8 +143,13 @@ static void settle(struct ipi_priv *p, struct ipi_task *it, const struct sl_task
 static void ipi_on_event(struct sl_analyzer *a, struct sl_model *m, const struct sl_event *ev)
 {
 	struct ipi_priv *p = a->priv;
-	bool in = sl_filter_cpu(m->cfg, ev->cpu) && sl_filter_time(m->cfg, ev->ts);
+	bool in;
 
+	if (ev->type == SL_EV_WAKEUP) {	/* most of the calls: no filter of the event's own */
+		note_wakeup(a, m, ev);
+		return;
+	}
+	in = sl_filter_cpu(m->cfg, ev->cpu) && sl_filter_time(m->cfg, ev->ts);
 	switch (ev->type) {
 	case SL_EV_IPI_SEND_CPU:
 	case SL_EV_IPI_SEND_CPUMASK:
@@ -183,9 +188,6 @@ static void ipi_on_event(struct sl_analyzer *a, struct sl_model *m, const struct
 	case SL_EV_WAKE_IDLE_NO_IPI:
 		if (sl_filter_cpu(m->cfg, ev->idle_no_ipi.target_cpu) && sl_filter_time(m->cfg, ev->ts))
 			p->wake_idle_without_ipi++;
-		break;
-	case SL_EV_WAKEUP:
-		note_wakeup(a, m, ev);
 		break;
 	default:
 		break;
