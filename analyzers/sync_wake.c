@@ -321,8 +321,11 @@ static struct sync_wakee *slot_for(struct sl_model *m, struct sl_analyzer *a, st
 {
 	struct sync_wakee *st = &((struct sync_task *)sl_task_priv(m, a, t))->wakee;
 
-	if (st->seq != seq)
-		*st = (struct sync_wakee){ .seq = seq };
+	/* the other fields are written under the flag that says they are there */
+	if (st->seq != seq) {
+		st->seq = seq;
+		st->decided = st->sampled = st->done = false;
+	}
 	return st;
 }
 
