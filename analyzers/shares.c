@@ -99,6 +99,8 @@ struct grq {
 					 * before it, its group's parent then), NULL the root */
 	uint32_t group;
 	uint32_t nr;			/* runnable entities in it: tasks and child groups */
+	uint64_t tg_shares;		/* its group's weight (scaled) as last read: at its
+					 * making and at each context marker */
 	uint64_t weight_sum;		/* their weights (scaled): tasks', and child groups'
 					 * entities'; its load is weight_sum >> SH_LOAD_SHIFT */
 	uint64_t entity_w;		/* the weight (scaled) of this group's entity in its
@@ -213,6 +215,7 @@ static struct grq *make_grq(struct sh_priv *p, const struct sl_model *m, struct 
 			    uint32_t group)
 {
 	struct grq *g = find_grq(c, group), *parent = NULL;
+	uint64_t tg_shares = 0;
 	uint32_t i;
 
 	if (g)
@@ -223,13 +226,15 @@ static struct grq *make_grq(struct sh_priv *p, const struct sl_model *m, struct 
 		/* its parent's id is lower than its own: the context says so */
 		parent = make_grq(p, m, c, gr ? gr->parent : 0);
 		tg_load_of(p, group);
+		tg_shares = gr ? (uint64_t)gr->weight << SH_LOAD_SHIFT : 0;
 	}
 	if (c->nr_grq == c->grq_alloc) {
 		c->grq_alloc = c->grq_alloc ? 2 * c->grq_alloc : 4;
 		c->grq = xrealloc(c->grq, c->grq_alloc * sizeof(*c->grq));
 	}
 	g = xcalloc(1, sizeof(*g));
-	*g = (struct grq){ .parent = parent, .group = group, .since = c->last };
+	*g = (struct grq){ .parent = parent, .group = group, .tg_shares = tg_shares,
+			   .since = c->last };
 	for (i = c->nr_grq; i > 0 && c->grq[i - 1]->group > group; i--)
 		c->grq[i] = c->grq[i - 1];
 	c->grq[i] = g;
@@ -327,10 +332,9 @@ static inline void tg_account(struct sh_priv *p, const struct grq *g, uint64_t o
  * that total), clamped to [MIN_SHARES, the group's weight]; 0 while g
  * is empty (the entity is in no runqueue).
  */
-static inline uint64_t group_shares(const struct sh_priv *p, const struct sl_group *gr,
-				    const struct grq *g)
+static inline uint64_t group_shares(const struct sh_priv *p, const struct grq *g)
 {
-	uint64_t tg_shares = (uint64_t)gr->weight << SH_LOAD_SHIFT;
+	uint64_t tg_shares = g->tg_shares;
 	uint64_t tg_weight = p->tg_load[g->group];
 	uint64_t shares = tg_shares * (g->weight_sum >> SH_LOAD_SHIFT);
 
@@ -373,8 +377,10 @@ static inline void rerate(struct grq *g)
  * the group's acc at ts (what the task's expected time counts from or
  * up to).
  */
-static double change(struct sl_analyzer *a, struct sl_model *m, int cpu, uint32_t group,
-		     uint64_t w, int sign, uint64_t ts)
+static inline __attribute__((always_inline)) double change(struct sl_analyzer *a,
+							    struct sl_model *m, int cpu,
+							    uint32_t group, uint64_t w,
+							    int sign, uint64_t ts)
 {
 	struct sh_priv *p = a->priv;
 	struct sh_cpu *c = sl_cpu_priv(m, a, cpu);
@@ -399,7 +405,6 @@ static double change(struct sl_analyzer *a, struct sl_model *m, int cpu, uint32_
 	}
 	tg_account(p, g, old);
 	while (g->parent) {	/* up to the root */
-		const struct sl_group *gr = sl_model_group(m, g->group);
 		struct grq *pg = g->parent;
 		uint64_t want;
 
@@ -411,7 +416,7 @@ static double change(struct sl_analyzer *a, struct sl_model *m, int cpu, uint32_
 				edge = pg->nr && --pg->nr == 0;
 		}
 		/* every level, as the kernel: the others' loads may have moved since */
-		want = gr ? group_shares(p, gr, g) : 0;
+		want = group_shares(p, g);
 		if (want != g->entity_w)
 			reweight(p, g, pg, want);
 		rerate(g);
@@ -436,12 +441,11 @@ static void tick(struct sl_analyzer *a, struct sl_model *m, struct sh_cpu *c, ui
 	advance(c, ts);
 	for (uint32_t i = c->nr_grq; i-- > 1;) {	/* c->grq[0] is the root */
 		struct grq *g = c->grq[i];
-		const struct sl_group *gr;
 		uint64_t want;
 
-		if (!g->nr || !(gr = sl_model_group(m, g->group)))
+		if (!g->nr)
 			continue;
-		want = group_shares(p, gr, g);
+		want = group_shares(p, g);
 		if (want != g->entity_w) {
 			settle(c, g);
 			reweight(p, g, g->parent, want);
@@ -631,6 +635,17 @@ static void sh_event(struct sl_analyzer *a, struct sl_model *m, const struct sl_
 		unsigned long hz = strtoul(m->ctx->hz.value, NULL, 10);
 
 		p->tick_ns = hz ? 1000000000ull / hz : SH_TICK_NS;
+	}
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		/* a group defined again may weigh otherwise: from each CPU's next change on */
+		struct sh_cpu *c = sl_cpu_priv(m, a, cpu);
+
+		for (uint32_t i = 1; i < c->nr_grq; i++) {
+			const struct sl_group *gr = sl_model_group(m, c->grq[i]->group);
+
+			if (gr)
+				c->grq[i]->tg_shares = (uint64_t)gr->weight << SH_LOAD_SHIFT;
+		}
 	}
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct sl_cpu *c = &m->cpus[cpu];
