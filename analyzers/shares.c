@@ -462,6 +462,8 @@ static inline bool is_fair(const struct sl_model *m, const struct sl_task *t)
 
 	if (!t->sched_kind)
 		return !t->prio_dl && (t->prio < 0 || t->prio >= 100);
+	if (t->policy == 0)
+		return true;	/* SCHED_NORMAL: sl_task_class()'s fair, without the call */
 	cls = sl_task_class(m, t, &source);
 	return cls == SL_CLASS_FAIR || cls == SL_CLASS_UNKNOWN;
 }
