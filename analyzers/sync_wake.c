@@ -444,8 +444,9 @@ static void sync_on_placement(struct sl_analyzer *a, struct sl_model *m, const s
 }
 
 /* W's wakeups, decided at its block: each that fits the pattern is counted. */
-static void decide(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw,
-		   struct sync_cpu *sc)
+static __attribute__((noinline))
+void decide(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw,
+	    struct sync_cpu *sc)
 {
 	const struct sl_cpu *c = &m->cpus[sw->cpu];
 	const struct candidate *cand = cands(sc);
@@ -510,8 +511,9 @@ static void unpark(struct sl_model *m, struct sl_analyzer *a, struct sync_cpu *s
 }
 
 /* W leaves the CPU to its wakee: keep its wakeups for when it runs here again. */
-static void park(struct sl_model *m, struct sl_analyzer *a, struct sync_cpu *sc,
-		 const struct sl_switch_info *sw)
+static __attribute__((noinline))
+void park(struct sl_model *m, struct sl_analyzer *a, struct sync_cpu *sc,
+	  const struct sl_switch_info *sw)
 {
 	struct sync_task *wt = sl_task_priv(m, a, sw->prev);
 	uint64_t now = to_us(sw->ts);
@@ -531,21 +533,21 @@ static void park(struct sl_model *m, struct sl_analyzer *a, struct sync_cpu *sc,
 	pk = &sc->parked[slot];
 	pk->waker = sw->prev;
 	for (i = 0; i < sc->nr && from[i].waker_pid == pid; i++)
-		;
+		from[i].ran_us += now > from[i].from_us ? now - from[i].from_us : 0;
 	if (i == sc->nr) {
 		/* all W's (nearly always): its buffer is parked as it is */
 		swap_buf(sc, slot);
-		for (i = 0; i < sc->nr; i++)
-			from[i].ran_us += now > from[i].from_us ? now - from[i].from_us : 0;
 		pk->nr = sc->nr;
 	} else {
+		/* W's alone, the ones before i counted already */
 		to = parked_cands(sc, slot);
-		for (i = 0; i < sc->nr; i++) {
-			struct candidate cd = from[i];
+		for (int k = 0; k < sc->nr; k++) {
+			struct candidate cd = from[k];
 
 			if (cd.waker_pid != pid)
 				continue;
-			cd.ran_us += now > cd.from_us ? now - cd.from_us : 0;
+			if (k >= i)
+				cd.ran_us += now > cd.from_us ? now - cd.from_us : 0;
 			to[pk->nr++] = cd;
 		}
 	}
