@@ -434,8 +434,9 @@ static void wait_end(struct sl_analyzer *a, struct sl_model *m, struct sl_task *
 
 /* --- following the model --- */
 
-static void it_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
-			   int cpu, uint64_t ts, bool enter)
+static __attribute__((noinline))
+void runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, int cpu, uint64_t ts,
+	      bool enter)
 {
 	struct it_task *it = sl_task_priv(m, a, t);
 
@@ -449,6 +450,33 @@ static void it_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_
 		ic->pulling = ic->idle;	/* its idle period ends now, by this pull */
 	}
 	wait_start(a, m, t, cpu, ts);
+}
+
+/*
+ * An enqueue, or the end of a wait: a task's leaving, as often, is
+ * wait_end()'s for a task allowed on its whole LLC (or not counted),
+ * taken here without a call or a register saved.
+ */
+static void it_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
+			   int cpu, uint64_t ts, bool enter)
+{
+	struct it_task *it = sl_task_priv(m, a, t);
+	struct it_priv *p = a->priv;
+
+	if (enter || it->cls == CLS_MASK) {
+		runnable(a, m, t, cpu, ts, enter);
+		return;
+	}
+	if (it->cls == CLS_ANY && it->dom < p->nr_llc) {
+		struct it_llc *l = &p->llc[it->dom];
+
+		if (l->any && !--l->any) {
+			l->acc += sl_dur(l->since, ts);
+			l->since = ts;
+			l->last = (struct uncover){ .ts = ts, .task = t, .cpu = it->cpu };
+		}
+	}
+	it->cls = CLS_NONE;
 }
 
 static void it_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
