@@ -7,18 +7,21 @@
  * a small histogram of its own (16 buckets per power of two: a
  * percentile within 3%, clamped to the window's exact max), never the
  * samples, so the series costs a fixed amount of memory whatever the
- * trace's length: SL_SERIES_FINE_MAX windows of 2.4 KB, allocated at once
- * (the pages of windows never used are never touched, those a merge
- * emptied go back to the kernel).  Each window knows its lowest and
- * highest bucket, so merging windows adds only those.
+ * trace's length: SL_SERIES_AUTO_MAX windows of 2.4 KB, allocated at
+ * once, laid out by bucket (bucket b of every window, then b + 1's): the
+ * pages of buckets no sample fell in are never touched, so a trace
+ * whose latencies keep to a few buckets costs a few pages, not 1.2 MB.
+ * Each window knows its lowest and highest bucket, so merging windows
+ * adds only those.
  *
  * The span is not known while the trace is read (a text stream, a
  * trace.dat read once), so the windows start at 1 us and grow tenfold,
  * merging their histograms, whenever more than SL_SERIES_FINE_MAX would
  * be needed.  At the end, sl_series_finish() merges them once more by
  * 1, 2 or 5 (the largest that still leaves 100 windows); by 5 is done
- * as soon as it leaves 100 (series.c: the same windows, and at most 495
- * in use, 1.2 MB, instead of 1000), the tenfold step then by 2: a trace of
+ * as soon as it leaves 100 (series.c: the same windows, and at most
+ * SL_SERIES_AUTO_MAX in use instead of 1000), the tenfold step then by
+ * 2: a trace of
  * 100 us or more gets 100 to 250 windows of a 1-2-5 width (1 ms, 2 ms,
  * 5 ms, 10 ms, ...).  --window D fixes the width instead; a D that
  * would need more than SL_SERIES_FIXED_MAX windows grows tenfold too
@@ -35,9 +38,11 @@
 #define SL_SERIES_MAX_LOG2	40			/* values >= 2^41 ns share the last bucket */
 #define SL_SERIES_BUCKETS	((SL_SERIES_MAX_LOG2 - SL_SERIES_SUB_BITS + 2) * SL_SERIES_SUB)
 #define SL_SERIES_FINE_MAX	1000			/* windows kept while reading (automatic) */
+#define SL_SERIES_MIN_WINDOWS	100			/* sl_series_finish() leaves at least this many */
+/* automatic windows in use at most: from 5 * SL_SERIES_MIN_WINDOWS - 4 on they are merged by five */
+#define SL_SERIES_AUTO_MAX	(5 * SL_SERIES_MIN_WINDOWS - 5)
 #define SL_SERIES_FIXED_MAX	10000			/* with --window */
 #define SL_SERIES_FIRST_NS	1000			/* the automatic windows start at 1 us */
-#define SL_SERIES_MIN_WINDOWS	100			/* sl_series_finish() leaves at least this many */
 #define SL_SERIES_PEAK_MIN	10			/* samples a window needs to be the peak */
 
 struct sl_series_window {
@@ -53,9 +58,9 @@ struct sl_series {
 	bool started;			/* sl_series_start() was called */
 	bool finished;			/* sl_series_finish(): nr windows span the analysis */
 	struct sl_series_window *w;	/* max_windows of them (NULL until a sample), nr used */
-	uint32_t *buckets;		/* window i's: buckets + i * SL_SERIES_BUCKETS */
+	uint32_t *buckets;		/* by bucket: sl_series_cell() */
 	uint32_t nr;
-	uint32_t max_windows;		/* coarsen beyond this many */
+	uint32_t max_windows;		/* windows allocated (--window: coarsen beyond this many) */
 };
 
 void sl_series_init(struct sl_series *s, uint64_t requested_ns);
@@ -78,6 +83,12 @@ static inline unsigned sl_series_bucket(uint64_t v)
 	       ((unsigned)(v >> (g - SL_SERIES_SUB_BITS)) & (SL_SERIES_SUB - 1));
 }
 
+/* the count of bucket b in window i */
+static inline uint32_t *sl_series_cell(const struct sl_series *s, uint32_t i, unsigned b)
+{
+	return &s->buckets[(size_t)b * s->max_windows + i];
+}
+
 /* One sample of latency v, switched in at ts.  Inline: once per sample. */
 static inline void sl_series_add(struct sl_series *s, uint64_t ts, uint64_t v)
 {
@@ -91,7 +102,7 @@ static inline void sl_series_add(struct sl_series *s, uint64_t ts, uint64_t v)
 	}
 	w = &s->w[i];
 	b = sl_series_bucket(v);
-	s->buckets[i * SL_SERIES_BUCKETS + b]++;
+	(*sl_series_cell(s, (uint32_t)i, b))++;
 	if (b < w->lo || !w->count)
 		w->lo = (uint16_t)b;
 	if (b > w->hi)

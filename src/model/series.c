@@ -21,7 +21,7 @@ void sl_series_init(struct sl_series *s, uint64_t requested_ns)
 	memset(s, 0, sizeof(*s));
 	s->requested_ns = requested_ns;
 	s->window_ns = requested_ns ? requested_ns : SL_SERIES_FIRST_NS;
-	s->max_windows = requested_ns ? SL_SERIES_FIXED_MAX : SL_SERIES_FINE_MAX;
+	s->max_windows = requested_ns ? SL_SERIES_FIXED_MAX : SL_SERIES_AUTO_MAX;
 }
 
 void sl_series_free(struct sl_series *s)
@@ -37,22 +37,21 @@ void sl_series_start(struct sl_series *s, uint64_t origin)
 	s->started = true;
 }
 
-static uint32_t *buckets_of(const struct sl_series *s, uint32_t i)
-{
-	return s->buckets + (size_t)i * SL_SERIES_BUCKETS;
-}
-
 /* window d += window i, i emptied */
 static void window_merge(struct sl_series *s, uint32_t d, uint32_t i)
 {
 	struct sl_series_window *dst = &s->w[d], *src = &s->w[i];
-	uint32_t *db = buckets_of(s, d), *sb = buckets_of(s, i);
+	size_t row = s->max_windows;	/* from one bucket's count to the next's */
+	uint32_t *sc, *dc;
 
 	if (!src->count)
 		return;
-	for (unsigned b = src->lo; b <= src->hi; b++)
-		db[b] += sb[b];
-	memset(sb + src->lo, 0, (src->hi - src->lo + 1u) * sizeof(*sb));
+	sc = sl_series_cell(s, i, src->lo);
+	dc = sl_series_cell(s, d, src->lo);
+	for (unsigned b = src->lo; b <= src->hi; b++, sc += row, dc += row) {
+		*dc += *sc;
+		*sc = 0;
+	}
 	if (!dst->count || src->lo < dst->lo)
 		dst->lo = src->lo;
 	if (!dst->count || src->hi > dst->hi)
@@ -64,11 +63,12 @@ static void window_merge(struct sl_series *s, uint32_t d, uint32_t i)
 }
 
 /*
- * The pages of windows [from, to), all emptied (zero), go back to the
- * kernel: they read as zero again and are touched anew only when the
- * windows fill again.  Without it, the windows a trace used before a
- * coarsening stay resident to the end (2.4 MB when all of
- * SL_SERIES_FINE_MAX were), well above what the final ones take.
+ * The whole pages of windows [from, to), all emptied (zero), in each
+ * bucket's row go back to the kernel: they read as zero again and are
+ * touched anew only when the windows fill again.  Without it, the
+ * windows a trace used before a coarsening stay resident to the end.
+ * (The automatic rows, SL_SERIES_AUTO_MAX windows of 4 bytes, are under
+ * two pages: little to give back.  --window's are ten pages.)
  */
 static void release(struct sl_series *s, uint32_t from, uint32_t to)
 {
@@ -77,12 +77,14 @@ static void release(struct sl_series *s, uint32_t from, uint32_t to)
 	/* no buckets yet: no pointer to compute (NULL + offset is undefined) */
 	if (!s->buckets || from >= to || !page || (page & (page - 1)))
 		return;
-	lo = (uintptr_t)buckets_of(s, from);
-	hi = (uintptr_t)buckets_of(s, to);
-	lo = (lo + page - 1) & ~(page - 1);
-	hi &= ~(page - 1);
-	if (hi > lo)
-		madvise((void *)lo, hi - lo, MADV_DONTNEED);	/* a hint: on failure the zeros stay */
+	for (unsigned b = 0; b < SL_SERIES_BUCKETS; b++) {
+		lo = (uintptr_t)sl_series_cell(s, from, b);
+		hi = (uintptr_t)sl_series_cell(s, to, b);
+		lo = (lo + page - 1) & ~(page - 1);
+		hi &= ~(page - 1);
+		if (hi > lo)
+			madvise((void *)lo, hi - lo, MADV_DONTNEED);	/* a hint: on failure the zeros stay */
+	}
 }
 
 /*
@@ -138,7 +140,7 @@ static void reach(struct sl_series *s, uint64_t ts)
 				break;
 			coarsen(s, 10);
 		} else if (by_five(s)) {
-			if (i < s->max_windows / 5)
+			if (i < SL_SERIES_FINE_MAX / 5)
 				break;
 			coarsen(s, 2);
 		} else {
@@ -194,19 +196,17 @@ static uint64_t bucket_mid(unsigned b)
 uint64_t sl_series_percentile(const struct sl_series *s, uint32_t i, double p)
 {
 	const struct sl_series_window *w = &s->w[i];
-	const uint32_t *wb;
 	uint64_t rank, seen = 0;
 
 	if (i >= s->nr || !w->count)
 		return 0;
-	wb = buckets_of(s, i);
 	rank = (uint64_t)(p / 100.0 * (double)w->count + 0.999999);
 	if (rank < 1)
 		rank = 1;
 	if (rank > w->count)
 		rank = w->count;
 	for (unsigned b = w->lo; b <= w->hi; b++) {
-		seen += wb[b];
+		seen += *sl_series_cell(s, i, b);
 		if (seen >= rank) {
 			uint64_t v = bucket_mid(b);
 
