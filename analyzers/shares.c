@@ -292,7 +292,7 @@ static inline void advance(struct sh_cpu *c, uint64_t ts)
  */
 static void settle_deep(struct sh_cpu *c, struct grq *g);
 
-static inline void settle(struct sh_cpu *c, struct grq *g)
+static inline __attribute__((always_inline)) void settle(struct sh_cpu *c, struct grq *g)
 {
 	struct grq *parent = g->parent;
 	double d;
@@ -490,8 +490,14 @@ static inline uint64_t load_weight(const struct sh_task *st)
 	return (uint64_t)st->weight << SH_LOAD_SHIFT;
 }
 
-static void task_enter(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, int cpu,
-		       uint64_t ts)
+/*
+ * t became runnable on cpu at ts.  Inlined where it happens most (an
+ * enqueue: enqueued()), called elsewhere (task_enter()).
+ */
+static inline __attribute__((always_inline)) void enter(struct sl_analyzer *a,
+							struct sl_model *m,
+							struct sl_task *t, int cpu,
+							uint64_t ts)
 {
 	struct sh_task *st = sl_task_priv(m, a, t);
 	struct sh_cpu *c = sl_cpu_priv(m, a, cpu);
@@ -514,7 +520,14 @@ static void task_enter(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 	st->acc_start = change(a, m, cpu, group, load_weight(st), 1, ts);
 }
 
-static void task_leave(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, uint64_t ts)
+/*
+ * t is not runnable where it was any more (if it was).  Inlined where it
+ * happens most (a switch away from it: sh_switch()), called elsewhere
+ * (task_leave()).
+ */
+static inline __attribute__((always_inline)) void leave(struct sl_analyzer *a,
+							struct sl_model *m,
+							struct sl_task *t, uint64_t ts)
 {
 	struct sh_task *st = sl_task_priv(m, a, t);
 	struct sh_cpu *c;
@@ -544,6 +557,18 @@ static void task_leave(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 			   (change(a, m, cpu, st->group, load_weight(st), -1, ts) - st->acc_start);
 }
 
+static __attribute__((noinline)) void task_enter(struct sl_analyzer *a, struct sl_model *m,
+						  struct sl_task *t, int cpu, uint64_t ts)
+{
+	enter(a, m, t, cpu, ts);
+}
+
+static __attribute__((noinline)) void task_leave(struct sl_analyzer *a, struct sl_model *m,
+						  struct sl_task *t, uint64_t ts)
+{
+	leave(a, m, t, ts);
+}
+
 /*
  * Only an enqueue matters here: a task leaving a runqueue is switched in
  * (still runnable), or enqueued elsewhere (that enqueue ends its interval
@@ -557,7 +582,7 @@ static __attribute__((noinline)) void enqueued(struct sl_analyzer *a, struct sl_
 	if (st_cpu(sl_task_priv(m, a, t)) >= 0)
 		task_leave(a, m, t, ts);
 	if (is_fair(m, t))
-		task_enter(a, m, t, cpu, ts);
+		enter(a, m, t, cpu, ts);
 }
 
 /* The tests first, with nothing to save: most calls go no further (not started, preempted). */
@@ -592,7 +617,7 @@ static void sh_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl
 
 		if (st_cpu(st) == sw->cpu &&
 		    !(sw->prev->state == SL_TASK_QUEUED && sw->prev->cpu == sw->cpu))
-			task_leave(a, m, sw->prev, sw->ts);	/* blocked, dead, gone */
+			leave(a, m, sw->prev, sw->ts);	/* blocked, dead, gone */
 	}
 	if (sw->next) {
 		struct sh_task *st = sl_task_priv(m, a, sw->next);
