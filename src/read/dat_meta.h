@@ -29,9 +29,10 @@ struct sl_dat_names {
 void sl_dat_names_free(struct sl_dat_names *names);
 
 /*
- * Parse the header page, ftrace and event formats, kallsyms, printk
- * formats and saved cmdlines of the file (open as fd, layout l) into a new
- * tep handle, as libtracecmd would.  0 and *out (tep_free() it, then
+ * Parse the header page, ftrace and event formats, kallsyms and printk
+ * formats of the file (open as fd, layout l) into a new tep handle, as
+ * libtracecmd would; its saved cmdlines are read but not parsed (tep's
+ * pid -> comm table stays empty: nothing asks it).  0 and *out (tep_free() it, then
  * sl_kallsyms_free(*ksyms)), or -errno with err set.  The kallsyms are
  * read only when ksyms is not NULL (kallsyms.c; *ksyms may be NULL then
  * too: tep's own parser took them).  Every event is in tep, its print
