@@ -637,9 +637,48 @@ const char *sl_recorder_note(const struct sl_model *m, int32_t pid);
 /*
  * sl_task_class - t's scheduling class, and where that came from: the
  * one place that decides it (a recorded policy first, then the prio).
+ * Inline: analyzers ask it at every switch of a trace with policies.
  */
-enum sl_sched_class sl_task_class(const struct sl_model *m, const struct sl_task *t,
-				  enum sl_class_source *source);
+static inline enum sl_sched_class sl_class_of_policy(int policy)
+{
+	switch (policy) {	/* SCHED_* of include/uapi/linux/sched.h */
+	case 0:	/* SCHED_NORMAL */
+	case 3:	/* SCHED_BATCH */
+	case 5:	/* SCHED_IDLE */
+		return SL_CLASS_FAIR;
+	case 1:	/* SCHED_FIFO */
+	case 2:	/* SCHED_RR */
+		return SL_CLASS_RT;
+	case 6:	/* SCHED_DEADLINE */
+		return SL_CLASS_DL;
+	case 7:	/* SCHED_EXT */
+		return SL_CLASS_EXT;
+	default:
+		return SL_CLASS_UNKNOWN;
+	}
+}
+
+static inline enum sl_sched_class sl_task_class(const struct sl_model *m, const struct sl_task *t,
+						enum sl_class_source *source)
+{
+	enum sl_sched_class c = SL_CLASS_UNKNOWN;
+
+	(void)m;
+	*source = SL_CLASS_FROM_NONE;
+	if (t->policy >= 0 && (c = sl_class_of_policy(t->policy)) != SL_CLASS_UNKNOWN) {
+		*source = SL_CLASS_FROM_POLICY;
+		return c;
+	}
+	if (t->prio_dl)
+		c = SL_CLASS_DL;
+	else if (t->prio >= 0 && t->prio < 100)
+		c = SL_CLASS_RT;
+	else if (t->prio >= 100 && t->prio <= 139)
+		c = SL_CLASS_FAIR;
+	if (c != SL_CLASS_UNKNOWN)
+		*source = SL_CLASS_FROM_PRIO;
+	return c;
+}
 /* Into the latency rows by class (the model calls it as it folds a task, and at the end). */
 void sl_class_take_task(struct sl_model *m, const struct sl_task *t);
 /*

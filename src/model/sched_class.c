@@ -21,51 +21,6 @@ const char *const sl_sched_class_names[SL_CLASS__NR] = {
 	[SL_CLASS_EXT] = "ext", [SL_CLASS_UNKNOWN] = "unknown",
 };
 
-/* SCHED_* of include/uapi/linux/sched.h */
-enum { POLICY_NORMAL = 0, POLICY_FIFO, POLICY_RR, POLICY_BATCH, POLICY_ISO, POLICY_IDLE,
-       POLICY_DEADLINE, POLICY_EXT };
-
-static enum sl_sched_class class_of_policy(int policy)
-{
-	switch (policy) {
-	case POLICY_NORMAL:
-	case POLICY_BATCH:
-	case POLICY_IDLE:
-		return SL_CLASS_FAIR;
-	case POLICY_FIFO:
-	case POLICY_RR:
-		return SL_CLASS_RT;
-	case POLICY_DEADLINE:
-		return SL_CLASS_DL;
-	case POLICY_EXT:
-		return SL_CLASS_EXT;
-	default:
-		return SL_CLASS_UNKNOWN;
-	}
-}
-
-enum sl_sched_class sl_task_class(const struct sl_model *m, const struct sl_task *t,
-				  enum sl_class_source *source)
-{
-	enum sl_sched_class c = SL_CLASS_UNKNOWN;
-
-	(void)m;
-	*source = SL_CLASS_FROM_NONE;
-	if (t->policy >= 0 && (c = class_of_policy(t->policy)) != SL_CLASS_UNKNOWN) {
-		*source = SL_CLASS_FROM_POLICY;
-		return c;
-	}
-	if (t->prio_dl)
-		c = SL_CLASS_DL;
-	else if (t->prio >= 0 && t->prio < 100)
-		c = SL_CLASS_RT;
-	else if (t->prio >= 100 && t->prio <= 139)
-		c = SL_CLASS_FAIR;
-	if (c != SL_CLASS_UNKNOWN)
-		*source = SL_CLASS_FROM_PRIO;
-	return c;
-}
-
 /* t's wakeup-latency samples (in the filters) go to its class's row: at its fold, or at the end. */
 void sl_class_take_task(struct sl_model *m, const struct sl_task *t)
 {
