@@ -55,8 +55,9 @@
  * 250), when every group runnable there is weighed again (the kernel:
  * the running task's path); no lag, no wakeup placement, no bandwidth
  * limits (cpu.max, RT throttling); the weights are the ones recorded,
- * from the marker on
- * (a re-read after an exec is applied when it is read).  Nothing is
+ * from the marker on (a re-read after an exec is applied when it is
+ * read; a group defined again with another parent keeps, on a CPU, the
+ * parent it had when its runqueue there was made).  Nothing is
  * computed without context markers (a flat model would be wrong on any
  * desktop): the hooks return at once, the report says why.  Expected
  * shares cover the whole trace, not --from/--to; measured ones are the
