@@ -105,6 +105,7 @@ _Static_assert(LP_LISTED <= 32, "since_set and until_set have a bit per listed w
 #define LP_LEVELS		8		/* group levels of a run judged (the top ones) */
 #define LP_NO_GROUP		UINT32_MAX	/* no group (lp_cpu.below0) */
 #define LP_IDLE_IDX		40		/* struct lp_gq's weight index of SCHED_IDLE */
+#define LP_NOT_LISTED		0xff		/* struct lp_task.list_idx: not in listed[] */
 
 /*
  * One level of the group hierarchy a watched run's task R is in, when the
@@ -315,14 +316,17 @@ struct lp_task {
 	bool in_fq;
 	bool fq_workload;		/* the workload's, counted in fq_workload */
 	bool in_old;			/* in its CPU's old[] */
+	uint8_t list_idx;		/* its index in listed[] (valid: run_id), LP_NOT_LISTED */
 	bool in_gq;			/* counted in its CPU's gq[] (gq_group, gq_idx) */
 	uint8_t gq_idx;
+	uint8_t gq_prio;		/* gq_group and gq_idx are of this prio and kind, */
+	uint32_t gq_kind;		/* ... which give them alone (gq_add()) */
 	/* as the late runner */
 	uint64_t late, cost, max_cost;
 	/* as a waiter behind late runs: how often, and its wait after the expected switch */
 	uint64_t delayed, delayed_ns;
 	uint64_t preempted_at;		/* switched out runnable then, 0 not since it ran */
-	uint32_t held_refs;		/* late runs held (judge_run) that name it */
+	uint32_t held_refs;		/* late runs held (judge_slice) that name it */
 	uint32_t gq_group;
 };
 
@@ -364,7 +368,7 @@ struct lp_priv {
 	double hz_ratio;			/* preemptions: hz_support over its uniform share */
 	char cause[96];				/* "" = none named */
 
-	/* late runs waiting for the final CPU count (judge_run) */
+	/* late runs waiting for the final CPU count (judge_slice) */
 	struct lp_late *held;
 	size_t nr_held, held_alloc;
 
@@ -376,6 +380,9 @@ struct lp_priv {
 	struct lp_class_sum class_total[LP__NR_CLASSES];
 	bool grouped;				/* the trace recorded groups so far (grouped()) */
 	struct lp_group *groups;		/* by id: the groups at the last marker */
+	uint64_t min_slice;			/* run_min_slice(): min_slice() with ... */
+	int min_slice_cpus;			/* ... this m->nr_cpus (-1: ask again) */
+	int min_slice_ncpus;			/* ... and m->info->ncpus */
 	uint32_t nr_groups;
 	size_t nr_groups_alloc;
 	enum lp_hrtick hrtick;
@@ -482,6 +489,22 @@ static uint64_t run_slice(const struct sl_model *m, enum sl_slice_model model, u
 static uint64_t min_slice(const struct sl_model *m, enum sl_slice_model model)
 {
 	return model == SL_SLICE_CFS ? cfs_min_gran(m) : sl_base_slice(m);
+}
+
+/*
+ * min_slice() of this analyzer's model, asked at every contended run:
+ * again only when what it depends on may have changed (the CPU counts
+ * sl_ncpus() takes, a marker: the recorded base slice)
+ */
+static inline uint64_t run_min_slice(struct lp_priv *p, const struct sl_model *m)
+{
+	if (__builtin_expect(p->min_slice_cpus != m->nr_cpus ||
+			     p->min_slice_ncpus != m->info->ncpus, 0)) {
+		p->min_slice = min_slice(m, p->model);
+		p->min_slice_cpus = m->nr_cpus;
+		p->min_slice_ncpus = m->info->ncpus;
+	}
+	return p->min_slice;
 }
 
 /* --- group entities (the trace recorded groups) --- */
@@ -699,8 +722,9 @@ static int join_level(const struct lp_priv *p, struct lp_cpu *c, uint32_t group,
 }
 
 /* A waiter of the watched run joins: its level, and whether the first listed of its entity. */
-static void join_listed(const struct lp_priv *p, struct lp_cpu *c, uint32_t group, uint8_t idx,
-			uint64_t ts, int listed)
+static __attribute__((noinline)) void join_listed(const struct lp_priv *p, struct lp_cpu *c,
+						   uint32_t group, uint8_t idx, uint64_t ts,
+						   int listed)
 {
 	bool new;
 	int level = join_level(p, c, group, idx, ts, &new);
@@ -770,25 +794,29 @@ static void gq_grow(struct lp_cpu *c, uint32_t n)
 	c->nr_gq = n;
 }
 
-/* fair t, queued on c, is counted in its group and its ancestors (seq: its enqueue's) */
-static void gq_add(const struct lp_priv *p, const struct sl_model *m, struct lp_cpu *c,
-		   const struct sl_task *t, struct lp_task *lt, uint64_t seq)
+/* A task of weight index idx joins group g's own tasks (its subtree's count: the caller) */
+static inline struct lp_gq *gq_count(struct lp_cpu *c, uint32_t g, uint8_t idx)
 {
-	uint32_t g = task_group_of(p, m, t);
-	uint8_t idx = gq_idx(m, t);
 	struct lp_gq *e;
 
-	if (g >= c->nr_gq)
-		gq_grow(c, g + 1);
-	lt->in_gq = true;
-	lt->gq_group = g;
-	lt->gq_idx = idx;
 	gq_save(c, g);
 	e = &c->gq[g];
 	e->t_nr++;
 	e->t_sum += idx_weight(idx);
 	if (!e->at[idx]++)
 		e->t_idx |= 1ULL << idx;
+	return e;
+}
+
+/* gq_add() when g's entity was not queued: it and its ancestors' up to one that was */
+static __attribute__((noinline)) void gq_add_entity(const struct lp_priv *p, struct lp_cpu *c,
+						    uint32_t g, uint8_t idx, uint64_t seq)
+{
+	struct lp_gq *e;
+
+	if (g >= c->nr_gq)
+		gq_grow(c, g + 1);
+	e = gq_count(c, g, idx);
 	for (;;) {
 		if (e->h_nr++)
 			break;		/* its ancestors count it already */
@@ -802,6 +830,35 @@ static void gq_add(const struct lp_priv *p, const struct sl_model *m, struct lp_
 		gq_save(c, g);
 		e = &c->gq[g];
 	}
+}
+
+/* fair t, queued on c, is counted in its group and its ancestors (seq: its enqueue's) */
+static inline void gq_add(const struct lp_priv *p, const struct sl_model *m, struct lp_cpu *c,
+			  const struct sl_task *t, struct lp_task *lt, uint64_t seq)
+{
+	uint32_t g;
+	uint8_t idx;
+
+	/*
+	 * A kind's group and weight do not change (the kinds are interned,
+	 * a group once defined stays so, and this copy of the groups has
+	 * every group a kind names): those of its last enqueue, unless it
+	 * has another kind or prio since
+	 */
+	if (lt->gq_kind != t->sched_kind || lt->gq_prio != t->prio) {
+		lt->gq_group = task_group_of(p, m, t);
+		lt->gq_idx = gq_idx(m, t);
+		lt->gq_kind = t->sched_kind;
+		lt->gq_prio = (uint8_t)t->prio;	/* fair: 100..139 */
+	}
+	g = lt->gq_group;
+	idx = lt->gq_idx;
+	lt->in_gq = true;
+	if (__builtin_expect(g >= c->nr_gq || !c->gq[g].h_nr, 0)) {
+		gq_add_entity(p, c, g, idx, seq);
+		return;
+	}
+	gq_count(c, g, idx)->h_nr++;	/* its ancestors count it already */
 }
 
 /* t leaves c's runqueue: out of its groups' totals */
@@ -907,8 +964,11 @@ static __attribute__((noinline)) void place_run(const struct lp_priv *p, const s
  * once once the run is placed (after a marker).  listed: its index in
  * listed[], -1 none.
  */
-static void join_grouped(const struct lp_priv *p, const struct sl_model *m, struct lp_cpu *c,
-			 const struct sl_task *w, const struct lp_task *lw, uint64_t ts, int listed)
+static __attribute__((noinline)) void join_grouped_slow(const struct lp_priv *p,
+							 const struct sl_model *m, struct lp_cpu *c,
+							 const struct sl_task *w,
+							 const struct lp_task *lw, uint64_t ts,
+							 int listed)
 {
 	/* its group and weight as gq_add() took them at its enqueue, just before */
 	uint32_t group = lw->in_gq ? lw->gq_group : task_group_of(p, m, w);
@@ -921,6 +981,18 @@ static void join_grouped(const struct lp_priv *p, const struct sl_model *m, stru
 	GROW(c->joins, c->joins_alloc, c->nr_joins + 1);
 	c->joins[c->nr_joins++] = (struct lp_join){ .ts = ts, .group = group, .idx = idx,
 						    .listed = (int8_t)listed };
+}
+
+static inline void join_grouped(const struct lp_priv *p, const struct sl_model *m,
+				struct lp_cpu *c, const struct sl_task *w, const struct lp_task *lw,
+				uint64_t ts, int listed)
+{
+	if (__builtin_expect(!c->lazy || !lw->in_gq || c->nr_joins == c->joins_alloc, 0)) {
+		join_grouped_slow(p, m, c, w, lw, ts, listed);
+		return;
+	}
+	c->joins[c->nr_joins++] = (struct lp_join){ .ts = ts, .group = lw->gq_group,
+						    .idx = lw->gq_idx, .listed = (int8_t)listed };
 }
 
 /*
@@ -1265,15 +1337,14 @@ static void add_waiter(const struct lp_priv *p, struct sl_model *m, struct sl_an
 
 	if (lt->run_id == c->run_id) {
 		/* back in the queue: one waiter, its new wait listed (a task is listed once) */
-		for (uint32_t i = 0; i < c->nr_listed; i++)
-			if (c->listed[i] == t) {
-				set_since(c, i, ts);
-				c->until_set &= ~(1u << i);
-				break;
-			}
+		if (lt->list_idx != LP_NOT_LISTED) {
+			set_since(c, lt->list_idx, ts);
+			c->until_set &= ~(1u << lt->list_idx);
+		}
 		return;
 	}
 	lt->run_id = c->run_id;
+	lt->list_idx = c->nr_listed < LP_LISTED ? (uint8_t)c->nr_listed : LP_NOT_LISTED;
 	if (t->in_workload)
 		c->workload_waiter = true;
 	if (!c->contended) {
@@ -1401,6 +1472,22 @@ static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	}
 }
 
+/*
+ * Where t, queued on c since before its watched run started, is in
+ * listed[]: one of the oldest queued then (old[]), if at all.  A task
+ * older than it can only have left since, so one not in old[] now
+ * (in_old) was not among them then either: no search.
+ */
+static uint8_t start_listed_index(const struct lp_cpu *c, const struct sl_task *t, bool in_old)
+{
+	if (!in_old)
+		return LP_NOT_LISTED;
+	for (uint32_t i = 0; i < c->nr_listed; i++)
+		if (c->listed[i] == t)
+			return (uint8_t)i;
+	return LP_NOT_LISTED;
+}
+
 /* t, queued on c, is one of the waiters W of c's watched run */
 static bool in_run(const struct lp_cpu *c, const struct lp_task *lt)
 {
@@ -1432,7 +1519,7 @@ static void fq_add(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
 }
 
 static void fq_del(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
-		   struct lp_task *lt)
+		   const struct sl_task *t, struct lp_task *lt)
 {
 	if (lt->fq_prev)
 		((struct lp_task *)sl_task_priv(m, a, lt->fq_prev))->fq_next = lt->fq_next;
@@ -1448,7 +1535,7 @@ static void fq_del(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
 	if (lt->in_old) {
 		uint32_t i = 0;
 
-		while (i < c->nr_old && sl_task_priv(m, a, c->old[i]) != lt)
+		while (i < c->nr_old && c->old[i] != t)
 			i++;
 		memmove(&c->old[i], &c->old[i + 1], (c->nr_old - i - 1) * sizeof(c->old[0]));
 		c->nr_old--;
@@ -1914,36 +2001,20 @@ static __attribute__((noinline)) bool judge_levels(const struct lp_priv *p, cons
 }
 
 /*
- * judge_run - the watched run of R on cpu ended at t1: compare with the model
+ * judge_slice - a contended run that ran longer than the shortest slice
  *
  * The default slice grows with the CPU count, which a text without a
  * header learns as its CPUs appear.  A run late by the count so far is
  * then held, and judged again by the whole count at the end; a run on
  * time now is on time with any larger count (a longer slice).
  */
-static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
-		      struct lp_cpu *c, int cpu, const struct sl_switch_info *sw)
+static __attribute__((noinline)) void judge_slice(struct lp_priv *p, struct sl_model *m,
+						  struct sl_analyzer *a, struct lp_cpu *c, int cpu,
+						  const struct sl_switch_info *sw)
 {
 	struct sl_task *r = c->run_task;
 	uint64_t t1 = sw->ts, expected, slice, cost;
-	bool counted = run_in_filter(m, c, cpu, t1, r);
 	struct lp_late l;
-
-	if (!c->contended || c->tc >= t1)
-		return;		/* nobody waited during [t0, t1): nothing to judge */
-	if (counted) {
-		c->runs++;
-		p->runs++;
-		sl_hist_add(&p->contended_run, sl_dur(MAX(c->t0, c->tc), t1));
-	}
-	/*
-	 * Most runs are shorter than any slice: their expected switch is after
-	 * t1 by any model and weights (min_slice()), so they cost nothing and
-	 * were not preempted at the slice either.  Judged as such without the
-	 * slice, nor the group levels.
-	 */
-	if (sl_dur(c->t0, t1) < min_slice(m, p->model))
-		return;
 
 	if (c->lazy)
 		place_run(p, m, c, NULL);
@@ -2030,7 +2101,30 @@ static void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 		((struct lp_task *)sl_task_priv(m, a, l.listed[i]))->held_refs++;
 }
 
-/* The runs held by judge_run, judged by the whole CPU count. */
+/* judge_run - the watched run of R on cpu ended at t1: compare with the model */
+static inline void judge_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
+			     struct lp_cpu *c, int cpu, const struct sl_switch_info *sw)
+{
+	uint64_t t1 = sw->ts;
+
+	if (!c->contended || c->tc >= t1)
+		return;		/* nobody waited during [t0, t1): nothing to judge */
+	if (run_in_filter(m, c, cpu, t1, c->run_task)) {
+		c->runs++;
+		p->runs++;
+		sl_hist_add(&p->contended_run, sl_dur(MAX(c->t0, c->tc), t1));
+	}
+	/*
+	 * Most runs are shorter than any slice: their expected switch is after
+	 * t1 by any model and weights (min_slice()), so they cost nothing and
+	 * were not preempted at the slice either.  Judged as such without the
+	 * slice, nor the group levels.
+	 */
+	if (sl_dur(c->t0, t1) >= run_min_slice(p, m))
+		judge_slice(p, m, a, c, cpu, sw);
+}
+
+/* The runs held by judge_slice(), judged by the whole CPU count. */
 static void judge_held(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a)
 {
 	for (size_t i = 0; i < p->nr_held; i++) {
@@ -2056,6 +2150,7 @@ static int lp_init(struct sl_analyzer *a, struct sl_model *m)
 	int k = 1;
 
 	p->model = sl_slice_model(m);
+	p->min_slice_cpus = -1;
 	sl_hist_init(&p->contended_run);
 	sl_hist_init(&p->preempted_wait);
 	/* slot 0: --hz when it is not one of the others */
@@ -2083,6 +2178,7 @@ static void lp_on_event(struct sl_analyzer *a, struct sl_model *m, const struct 
 				place_run(p, m, c, NULL);
 		}
 		groups_copy(p, m);
+		p->min_slice_cpus = -1;		/* the recorded base slice may change */
 		/* a group marker may make the runs from now on judged per group entity */
 		p->grouped = grouped(m);
 		if (!p->grouped)
@@ -2114,37 +2210,37 @@ static void lp_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_
 {
 	struct lp_priv *p = a->priv;
 	struct lp_task *lt = sl_task_priv(m, a, t);
-	struct lp_cpu *c;
+	struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
+	bool fair = is_fair(t), watched = c->run_task && t != c->run_task;
 
-	c = sl_cpu_priv(m, a, cpu);
 	if (enter) {
 		lt->queued_since = ts;
 		lt->enq_seq = ++p->next_enq;
-		if (is_fair(t)) {
+		if (fair) {
 			fq_add(m, a, c, t, lt);
 			if (__builtin_expect(p->grouped, 0))
 				gq_add(p, m, c, t, lt, lt->enq_seq);
 		}
 	} else if (lt->in_fq) {
 		/* one of W from the start (unmarked) leaves: mark it, as add_waiter would have */
-		if (c->run_task && t != c->run_task && in_run(c, lt))
+		if (watched && lt->run_id != c->run_id && lt->enq_seq <= c->start_enq) {
 			lt->run_id = c->run_id;
-		fq_del(m, a, c, lt);
+			lt->list_idx = start_listed_index(c, t, lt->in_old);
+		}
+		fq_del(m, a, c, t, lt);
 		if (__builtin_expect(lt->in_gq, 0))
 			gq_del(c, lt);
 	}
-	if (!c->run_task || t == c->run_task || !is_fair(t))
+	if (!watched || !fair)
 		return;
 	if (enter) {
 		add_waiter(p, m, a, c, t, ts);
 	} else if (lt->run_id == c->run_id) {
 		note_wait(c, t, sl_dur(lt->queued_since, ts));
-		for (uint32_t i = 0; i < c->nr_listed; i++)
-			if (c->listed[i] == t) {
-				c->until[i] = ts;
-				c->until_set |= 1u << i;
-				break;	/* listed once */
-			}
+		if (lt->list_idx != LP_NOT_LISTED) {
+			c->until[lt->list_idx] = ts;
+			c->until_set |= 1u << lt->list_idx;
+		}
 	}
 }
 
@@ -2161,9 +2257,9 @@ static void count_unjudged(struct lp_priv *p, struct sl_model *m, int cpu, uint6
  * switch (its time is only the earliest possible).
  */
 static void note_preempted_wait(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
-				const struct sl_switch_info *sw)
+				const struct sl_switch_info *sw, bool prev_fair, bool next_fair)
 {
-	if (is_fair(sw->next)) {
+	if (next_fair) {
 		struct lp_task *ln = sl_task_priv(m, a, sw->next);
 
 		if (ln->preempted_at && !sw->implied && !(m->cpus[sw->cpu].gap_ts >= ln->preempted_at) &&
@@ -2171,7 +2267,7 @@ static void note_preempted_wait(struct lp_priv *p, struct sl_model *m, struct sl
 			sl_hist_add(&p->preempted_wait, sl_dur(ln->preempted_at, sw->ts));
 		ln->preempted_at = 0;
 	}
-	if (is_fair(sw->prev)) {
+	if (prev_fair) {
 		struct lp_task *lp = sl_task_priv(m, a, sw->prev);
 
 		lp->preempted_at = !sw->implied && (sw->prev_class == SL_PREV_RUNNABLE ||
@@ -2184,6 +2280,7 @@ static void lp_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct
 	struct lp_priv *p = a->priv;
 	struct lp_cpu *c = sl_cpu_priv(m, a, sw->cpu);
 	struct sl_task *prev = sw->prev, *next = sw->next;
+	bool prev_fair = is_fair(prev), next_fair = is_fair(next);
 
 	/* preemption times, for HZ without timer events */
 	if (prev && !sw->implied &&
@@ -2191,10 +2288,10 @@ static void lp_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct
 		p->preempt_samples++;
 		add_phase(p, cpu_phases(c)->preempt[split_half(sw->ts)], sw->ts);
 	}
-	note_preempted_wait(p, m, a, sw);
+	note_preempted_wait(p, m, a, sw, prev_fair, next_fair);
 
 	/* the end of prev's run */
-	if (is_fair(prev)) {
+	if (prev_fair) {
 		if (c->run_task == prev && !sw->implied && sw->prev_known &&
 		    sw->prev_ran_since == c->t0)
 			judge_run(p, m, a, c, sw->cpu, sw);
@@ -2210,7 +2307,7 @@ static void lp_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct
 	c->unjudged_task = NULL;
 
 	/* the start of next's */
-	if (!is_fair(next))
+	if (!next_fair)
 		return;
 	if (sw->implied) {
 		/* the switch-in happened somewhere before this time: t0 is not known */
