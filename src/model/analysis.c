@@ -34,6 +34,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -348,6 +351,14 @@ static int run_pipelined(struct sl_analysis *an, struct sl_reader *reader,
 	}
 	pipe_free(p);
 	free(rinfo);
+#ifdef __GLIBC__
+	/*
+	 * The batches' pages back to the kernel: freed into the heap they
+	 * stayed resident under the report's allocations (large ones are
+	 * mapped anew), 0.5 MB more peak RSS there than one thread's.
+	 */
+	malloc_trim(0);
+#endif
 	return 1;
 }
 
