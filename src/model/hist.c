@@ -515,8 +515,13 @@ void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src)
 				if (i == n)
 					continue;
 				dg = group_alloc(dst, g);
-				for (; i < n; i = next_nonzero(sg, i + 1, n))
+				/* two buckets a word, as above */
+				for (i &= ~1; i < n; i += 2) {
+					if (!(sg[i] | sg[i + 1]))
+						continue;
 					add_count(&dg[i], sg[i]);
+					add_count(&dg[i + 1], sg[i + 1]);
+				}
 			}
 		}
 	}
