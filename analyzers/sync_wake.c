@@ -151,9 +151,18 @@ struct sync_wakee {
 
 struct sync_task {
 	struct sync_wakee wakee;
-	int32_t parked_cpu;		/* as a waker: parked on this CPU + 1, 0 none */
-	uint32_t placed_seq;		/* as a wakee: its last wakeup placed, low 32 bits (which fit) */
+	int16_t parked_cpu;		/* as a waker: parked on this CPU + 1, 0 none */
+	/*
+	 * As a wakee: its last wakeup placed (the low 32 bits of its
+	 * wake_seq), and the index its entry got (a hint: an entry moves when
+	 * parked with another waker's; a CPU has at most one for a wakeup)
+	 */
+	uint8_t placed_at;
+	uint32_t placed_seq;
 };
+
+_Static_assert(SL_MODEL_MAX_CPUS < INT16_MAX, "a CPU + 1 fits in parked_cpu");
+_Static_assert(SYNC_CANDIDATES <= UINT8_MAX, "an entry's index fits in placed_at");
 
 /* Two tasks that wake each other: counts since the entry was made. */
 struct pair {
@@ -441,6 +450,7 @@ static void sync_on_placement(struct sl_analyzer *a, struct sl_model *m, const s
 		.wakee = pl->task, .wake_seq = pl->task->wake_seq, .wake_ts = pl->wake_ts,
 		.waker_pid = pl->waker_pid, .dest_cpu = pl->dest_cpu, .from_us = to_us(pl->wake_ts),
 	};
+	st->placed_at = (uint8_t)(slot - cand);
 }
 
 /* W's wakeups, decided at its block: each that fits the pattern is counted. */
@@ -551,7 +561,7 @@ void park(struct sl_model *m, struct sl_analyzer *a, struct sync_cpu *sc,
 			to[pk->nr++] = cd;
 		}
 	}
-	wt->parked_cpu = sw->cpu + 1;
+	wt->parked_cpu = (int16_t)(sw->cpu + 1);	/* SL_MODEL_MAX_CPUS fits */
 }
 
 /* next runs on cpu: its parked wakeups come back if they were parked here. */
@@ -609,9 +619,17 @@ static void sync_on_switch(struct sl_analyzer *a, struct sl_model *m, const stru
 		resume(m, a, sc, sw);
 }
 
+static void take_latency(struct candidate *cd, const struct sl_latency_sample *s)
+{
+	cd->sampled = true;
+	cd->latency = s->latency;
+	cd->ipi = s->ipi;
+}
+
 static void sync_on_latency(struct sl_analyzer *a, struct sl_model *m, const struct sl_latency_sample *s)
 {
 	struct sync_wakee *st = slot_for(m, a, s->task, s->wake_seq);
+	unsigned hint = ((const struct sync_task *)sl_task_priv(m, a, s->task))->placed_at;
 
 	if (st->sampled)
 		return;
@@ -620,14 +638,13 @@ static void sync_on_latency(struct sl_analyzer *a, struct sl_model *m, const str
 		struct sync_cpu *sc = sl_cpu_priv(m, a, s->waker_cpu);
 		struct candidate *cand = cands(sc);
 
-		for (int i = 0; i < sc->nr; i++) {
-			struct candidate *cd = &cand[i];
-
-			if (cd->wakee == s->task && cd->wake_seq == s->wake_seq) {
-				cd->sampled = true;
-				cd->latency = s->latency;
-				cd->ipi = s->ipi;
-			}
+		/* its entry where its placement put it, nearly always: a CPU has one at most */
+		if (hint < sc->nr && cand[hint].wakee == s->task && cand[hint].wake_seq == s->wake_seq) {
+			take_latency(&cand[hint], s);
+		} else {
+			for (int i = 0; i < sc->nr; i++)
+				if (cand[i].wakee == s->task && cand[i].wake_seq == s->wake_seq)
+					take_latency(&cand[i], s);
 		}
 	}
 	st->sampled = true;
