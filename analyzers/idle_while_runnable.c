@@ -449,17 +449,13 @@ static int iwr_init(struct sl_analyzer *a, struct sl_model *m)
 	return 0;
 }
 
-static void iwr_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
-			    int cpu, uint64_t ts, bool enter)
+/* t waits on cpu from ts */
+static __attribute__((noinline))
+void wait_started(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, int cpu, uint64_t ts)
 {
 	struct iwr_priv *p = a->priv;
 	struct iwr_task *it = slot(m, a, t);
 
-	if (!enter) {
-		if (it->waiting && it->cpu == cpu)
-			wait_ended(a, m, t, ts);
-		return;
-	}
 	if (it->waiting)
 		wait_ended(a, m, t, ts);
 	it->waiting = true;
@@ -472,6 +468,18 @@ static void iwr_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl
 	else
 		p->head = t;
 	p->tail = t;
+}
+
+/* An enqueue, or a dequeue: its wait's end, in a call without registers saved */
+static void iwr_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
+			    int cpu, uint64_t ts, bool enter)
+{
+	struct iwr_task *it = slot(m, a, t);
+
+	if (enter)
+		wait_started(a, m, t, cpu, ts);
+	else if (it->waiting && it->cpu == cpu)
+		wait_ended(a, m, t, ts);
 }
 
 static void iwr_on_cpu_idle(struct sl_analyzer *a, struct sl_model *m, int cpu, uint64_t ts, bool idle)
