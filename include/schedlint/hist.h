@@ -68,7 +68,8 @@ static inline void sl_hist_add_at(struct sl_hist *h, uint64_t v, unsigned g, uns
 	if (v > h->max)
 		h->max = v;
 	h->count++;
-	h->sum = h->sum + v < h->sum ? UINT64_MAX : h->sum + v;
+	if (__builtin_add_overflow(h->sum, v, &h->sum))
+		h->sum = UINT64_MAX;	/* saturates */
 }
 
 /*
@@ -107,7 +108,8 @@ static inline void sl_hist_add_held(struct sl_hist *h, uint64_t v)
 	if (v > h->max)
 		h->max = v;
 	h->count++;
-	h->sum = h->sum + v < h->sum ? UINT64_MAX : h->sum + v;
+	if (__builtin_add_overflow(h->sum, v, &h->sum))
+		h->sum = UINT64_MAX;	/* saturates */
 }
 void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src);
 /*
