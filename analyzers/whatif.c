@@ -985,23 +985,40 @@ static void chain_victim(struct sl_analyzer *a, struct sl_model *m, struct wi_cp
 		c->late_task = NULL;
 }
 
-static void wi_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
+/* A late run's shift goes on to the task switched in (wi_on_switch()). */
+static __attribute__((noinline))
+void chain_next(struct sl_analyzer *a, struct sl_model *m, struct wi_cpu *c,
+		const struct sl_switch_info *sw)
 {
 	struct wi_priv *p = a->priv;
+
+	p->event_cpu = sw->cpu;
+	p->event_ts = sw->ts;
+	chain_victim(a, m, c, sw);
+	p->event_cpu = -1;
+}
+
+/* a task's sums stay as they are once it died: their compact form */
+static __attribute__((noinline))
+void late_sums_compact(struct wi_late_acc *late)
+{
+	sl_hist_compact(&late->removed);
+	sl_hist_compact(&late->added);
+}
+
+static void wi_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
+{
 	struct wi_cpu *c = sl_cpu_priv(m, a, sw->cpu);
 
-	/* a task's sums stay as they are once it died: their compact form */
 	if (sw->prev && sw->prev_class == SL_PREV_DEAD) {
 		struct wi_task *wt = sl_task_priv(m, a, sw->prev);
 
-		if (wt->late) {
-			sl_hist_compact(&wt->late->removed);
-			sl_hist_compact(&wt->late->added);
-		}
+		if (wt->late)
+			late_sums_compact(wt->late);
 	}
 	/* a pull's migration-and-run: its task is the next one there */
 	if (c->pulled && c->pulled == sw->next && !sw->implied)
-		sl_hist_add(&p->pull, sl_dur(c->pulled_ts, sw->ts));
+		sl_hist_add(&((struct wi_priv *)a->priv)->pull, sl_dur(c->pulled_ts, sw->ts));
 	c->pulled = NULL;
 	if (!c->late_task)
 		return;
@@ -1009,10 +1026,7 @@ static void wi_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct
 		c->late_task = NULL;
 		return;
 	}
-	p->event_cpu = sw->cpu;
-	p->event_ts = sw->ts;
-	chain_victim(a, m, c, sw);
-	p->event_cpu = -1;
+	chain_next(a, m, c, sw);
 }
 
 static void wi_on_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cpu,
