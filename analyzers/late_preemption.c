@@ -262,9 +262,8 @@ struct lp_cpu {
 	struct lp_join *joins;
 	uint32_t nr_joins;
 	size_t joins_alloc;
-	uint32_t *saved;		/* group ids */
+	uint32_t *saved;		/* group ids, room for nr_gq */
 	uint32_t nr_saved;
-	size_t saved_alloc;
 
 	/*
 	 * The fair tasks queued here, kept as they come and go (on_runnable),
@@ -755,8 +754,7 @@ static inline void gq_save(struct lp_cpu *c, uint32_t g)
 	e->s_h_nr = e->h_nr;
 	e->s_t_sum = e->t_sum;
 	e->s_t_idx = e->t_idx;
-	GROW(c->saved, c->saved_alloc, c->nr_saved + 1);
-	c->saved[c->nr_saved++] = g;
+	c->saved[c->nr_saved++] = g;	/* room for each group once (gq_grow()) */
 }
 
 static void act_link(struct lp_cpu *c, uint32_t g, uint32_t parent)
@@ -789,6 +787,7 @@ static void gq_grow(struct lp_cpu *c, uint32_t n)
 	if (n <= c->nr_gq)
 		return;
 	c->gq = xrealloc(c->gq, n * sizeof(*c->gq));
+	c->saved = xrealloc(c->saved, n * sizeof(*c->saved));
 	for (uint32_t g = c->nr_gq; g < n; g++)
 		c->gq[g] = (struct lp_gq){ .act_first = LP_NO_GROUP };
 	c->nr_gq = n;
@@ -2205,23 +2204,40 @@ static void lp_on_event(struct sl_analyzer *a, struct sl_model *m, const struct 
 	c->ticks[c->nr_ticks++ % LP_TICKS] = m->now;
 }
 
-static void lp_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
-			   int cpu, uint64_t ts, bool enter)
+/* t (never NULL) is a fair task: is_fair() */
+static inline bool fair_task(const struct sl_task *t)
+{
+	return (unsigned)(t->prio - 100) <= 39;
+}
+
+/* t entered cpu's runqueue (lp_on_runnable()) */
+static __attribute__((noinline, noclone)) void lp_enqueue(struct sl_analyzer *a, struct sl_model *m,
+						 struct sl_task *t, int cpu, uint64_t ts)
 {
 	struct lp_priv *p = a->priv;
 	struct lp_task *lt = sl_task_priv(m, a, t);
 	struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
-	bool fair = is_fair(t), watched = c->run_task && t != c->run_task;
 
-	if (enter) {
-		lt->queued_since = ts;
-		lt->enq_seq = ++p->next_enq;
-		if (fair) {
-			fq_add(m, a, c, t, lt);
-			if (__builtin_expect(p->grouped, 0))
-				gq_add(p, m, c, t, lt, lt->enq_seq);
-		}
-	} else if (lt->in_fq) {
+	lt->queued_since = ts;
+	lt->enq_seq = ++p->next_enq;
+	if (!fair_task(t))
+		return;
+	fq_add(m, a, c, t, lt);
+	if (__builtin_expect(p->grouped, 0))
+		gq_add(p, m, c, t, lt, lt->enq_seq);
+	if (c->run_task && t != c->run_task)
+		add_waiter(p, m, a, c, t, ts);
+}
+
+/* t left cpu's runqueue (lp_on_runnable()) */
+static __attribute__((noinline, noclone)) void lp_dequeue(struct sl_analyzer *a, struct sl_model *m,
+						 struct sl_task *t, int cpu, uint64_t ts)
+{
+	struct lp_task *lt = sl_task_priv(m, a, t);
+	struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
+	bool watched = c->run_task && t != c->run_task;
+
+	if (lt->in_fq) {
 		/* one of W from the start (unmarked) leaves: mark it, as add_waiter would have */
 		if (watched && lt->run_id != c->run_id && lt->enq_seq <= c->start_enq) {
 			lt->run_id = c->run_id;
@@ -2231,17 +2247,23 @@ static void lp_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_
 		if (__builtin_expect(lt->in_gq, 0))
 			gq_del(c, lt);
 	}
-	if (!watched || !fair)
-		return;
-	if (enter) {
-		add_waiter(p, m, a, c, t, ts);
-	} else if (lt->run_id == c->run_id) {
+	if (watched && lt->run_id == c->run_id && fair_task(t)) {
 		note_wait(c, t, sl_dur(lt->queued_since, ts));
 		if (lt->list_idx != LP_NOT_LISTED) {
 			c->until[lt->list_idx] = ts;
 			c->until_set |= 1u << lt->list_idx;
 		}
 	}
+}
+
+/* the same arguments as lp_enqueue()'s and lp_dequeue()'s, taken as they come: two jumps */
+static void lp_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
+			   int cpu, uint64_t ts, bool enter)
+{
+	if (enter)
+		lp_enqueue(a, m, t, cpu, ts);
+	else
+		lp_dequeue(a, m, t, cpu, ts);
 }
 
 static void count_unjudged(struct lp_priv *p, struct sl_model *m, int cpu, uint64_t ts,
