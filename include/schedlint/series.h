@@ -61,6 +61,13 @@ struct sl_series {
 	uint32_t *buckets;		/* by bucket: sl_series_cell() */
 	uint32_t nr;
 	uint32_t max_windows;		/* windows allocated (--window: coarsen beyond this many) */
+	/*
+	 * The window the last sample fell in: ts in [cur_lo, cur_lo + cur_len)
+	 * is in window cur (cur_len 0: none).  Most samples fall in the
+	 * window of the one before: no 64-bit division for them.
+	 */
+	uint64_t cur_lo, cur_len;
+	uint32_t cur;
 };
 
 void sl_series_init(struct sl_series *s, uint64_t requested_ns);
@@ -92,13 +99,22 @@ static inline uint32_t *sl_series_cell(const struct sl_series *s, uint32_t i, un
 /* One sample of latency v, switched in at ts.  Inline: once per sample. */
 static inline void sl_series_add(struct sl_series *s, uint64_t ts, uint64_t v)
 {
-	uint64_t i = ts > s->origin ? (ts - s->origin) / s->window_ns : 0;
 	struct sl_series_window *w;
+	uint64_t i;
 	unsigned b;
 
-	if (i >= s->nr) {
-		sl_series_add_slow(s, ts, v);
-		return;
+	if (ts - s->cur_lo < s->cur_len) {
+		i = s->cur;
+	} else {
+		i = ts > s->origin ? (ts - s->origin) / s->window_ns : 0;
+		if (i >= s->nr) {
+			sl_series_add_slow(s, ts, v);
+			return;
+		}
+		/* window 0 also takes what came before origin */
+		s->cur = (uint32_t)i;
+		s->cur_lo = i ? s->origin + i * s->window_ns : 0;
+		s->cur_len = i ? s->window_ns : s->origin + s->window_ns;
 	}
 	w = &s->w[i];
 	b = sl_series_bucket(v);

@@ -35,6 +35,7 @@ void sl_series_start(struct sl_series *s, uint64_t origin)
 {
 	s->origin = origin;
 	s->started = true;
+	s->cur_len = 0;
 }
 
 /* window d += window i, i emptied */
@@ -100,6 +101,7 @@ static void coarsen(struct sl_series *s, uint32_t factor)
 		window_merge(s, i / factor, i);
 	s->nr = (s->nr + factor - 1) / factor;
 	s->window_ns *= factor;
+	s->cur_len = 0;		/* the windows moved */
 	release(s, s->nr, old_nr);
 }
 
