@@ -376,7 +376,7 @@ static inline enum cls classify(struct it_priv *p, struct sl_model *m, struct sl
 
 	if (it->dom < 0 || !sl_filter_task(m->cfg, m->strtab, t))
 		return CLS_NONE;	/* alone in its LLC, or not a task the report covers */
-	allowed = sl_task_allowed_at(m, t, m->now);
+	allowed = t->nr_aff ? sl_task_allowed_at(m, t, m->now) : NULL;	/* no call without */
 	if (!allowed)
 		return classify_unrecorded(m, t, cpu);
 	if (t->aff_stale)
