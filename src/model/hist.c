@@ -258,6 +258,8 @@ static inline uint32_t count_nonzero8(const uint8_t *hg, int n)
 		uint64_t a;
 
 		memcpy(&a, hg + k, sizeof(a));
+		if (!a)
+			continue;	/* most words of a short-lived task's group */
 		a |= a >> 4;
 		a |= a >> 2;
 		a |= a >> 1;
