@@ -124,6 +124,14 @@ static uint32_t *group_alloc(struct sl_hist *h, int g)
 	return hg;
 }
 
+/* group_alloc(), inline when g is there in 32 bits already (most merges' buckets) */
+static inline uint32_t *wide_group(struct sl_hist *h, int g)
+{
+	uint32_t *hg = h->groups ? h->groups[g] : NULL;
+
+	return hg && !is_narrow(hg) ? hg : group_alloc(h, g);
+}
+
 /* n more samples in bucket (g, i), in whichever width its group has */
 static void bucket_add(struct sl_hist *h, int g, int i, uint32_t n)
 {
@@ -473,8 +481,6 @@ void sl_hist_add_count(struct sl_hist *h, uint64_t v, uint64_t n)
 
 void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src)
 {
-	struct walk w = { 0 };
-	uint32_t c;
 	int g, i;
 
 	if (!src->count)
@@ -484,8 +490,10 @@ void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src)
 	if (src->nr_held)
 		sl_hist_settle((struct sl_hist *)src);	/* not const: every sl_hist is writable */
 	if (src->sparse) {
-		while (walk_next(src, &w, &g, &i, &c))
-			add_count(&group_alloc(dst, g)[i], c);
+		/* a dead task's, compacted: (group << 8 | index, count) pairs in order */
+		for (uint32_t k = 0; k < src->nr_sparse; k++)
+			add_count(&wide_group(dst, (int)(src->sparse[2 * k] >> 8))[src->sparse[2 * k] & 0xff],
+				  src->sparse[2 * k + 1]);
 	} else if (src->groups) {
 		/* a group at a time: dst's group is looked up once, not for every bucket */
 		for (g = 0; g < SL_HIST_GROUPS; g++) {
@@ -501,7 +509,7 @@ void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src)
 				i = next_nonzero8(s8, 0, n);
 				if (i == n)
 					continue;
-				dg = group_alloc(dst, g);
+				dg = wide_group(dst, g);
 				/* a word at a time: its zero buckets add nothing */
 				for (i &= ~7; i < n; i += 8) {
 					uint64_t a;
@@ -516,7 +524,7 @@ void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src)
 				i = next_nonzero(sg, 0, n);
 				if (i == n)
 					continue;
-				dg = group_alloc(dst, g);
+				dg = wide_group(dst, g);
 				/* two buckets a word, as above */
 				for (i &= ~1; i < n; i += 2) {
 					if (!(sg[i] | sg[i + 1]))
