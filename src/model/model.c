@@ -32,6 +32,7 @@
 #include "util/util.h"
 
 #define MAX_CPUS SL_MODEL_MAX_CPUS
+#define SAMPLE_KINDS 3	/* model_priv.cpu_kind: local, remote with an IPI, remote without */
 /*
  * Dead tasks are frozen (task_freeze.c) once more than this many are
  * kept: below, they take little memory, and a trace of a few hundred
@@ -93,6 +94,13 @@ struct model_priv {
 	size_t task_priv_size;		/* analyzers' slots after each struct sl_task */
 	/* per CPU: the wake_seq of its last_placed (struct sl_cpu) */
 	uint64_t *last_placed_seq;
+	/*
+	 * per CPU, [cpu * SAMPLE_KINDS + kind]: its latency samples, local,
+	 * remote with an IPI, remote without; sl_model_finish() makes the
+	 * CPU's and the model's of each kind from them (a sample goes into
+	 * one histogram here, not two)
+	 */
+	struct sl_hist *cpu_kind;
 	/* per hook, the analyzers that have it (CALL_HOOK) */
 	HOOK_CALLS(on_event) *on_event[SL_EV__COUNT];	/* by event type: the ones that want it */
 	HOOK_CALLS(on_placement) *on_placement;
@@ -678,6 +686,7 @@ static void add_cpus(struct sl_model *m, int cpu)
 		       ((size_t)alloc - old) * m->cpu_priv_size);
 		p->last_placed_seq = xrealloc(p->last_placed_seq,
 					      (size_t)alloc * sizeof(*p->last_placed_seq));
+		p->cpu_kind = xrealloc(p->cpu_kind, (size_t)alloc * SAMPLE_KINDS * sizeof(*p->cpu_kind));
 		p->cpus_alloc = alloc;
 		for (int i = 0; i < m->nr_analyzers; i++)
 			cpu_slots_moved(m, m->analyzers[i]);
@@ -686,6 +695,8 @@ static void add_cpus(struct sl_model *m, int cpu)
 		m->cpus[i].cpu = i;
 		p->last_placed_seq[i] = 0;
 		sl_hist_init(&m->cpus[i].latency);
+		for (int k = 0; k < SAMPLE_KINDS; k++)
+			sl_hist_init(&p->cpu_kind[i * SAMPLE_KINDS + k]);
 	}
 	m->nr_cpus = new_n;
 }
@@ -1512,14 +1523,13 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 				m->latency_worst = wakeup_moment(&sample, next);
 			if (!next->latency.count || v > next->worst.latency)
 				next->worst = wakeup_moment(&sample, next);
-			/* one bucket for the model's histograms; latency_remote at the end */
+			/* one bucket for the model's histograms; the CPU's and the kinds' at the end */
 			sl_hist_bucket_of(v, &g, &i);
 			sl_hist_add_at(&m->latency, v, g, i);
 			sl_series_add(&m->latency_series, sample.run_ts, v);
 			sl_hist_add_held(&next->latency, v);
-			sl_hist_add_at(&c->latency, v, g, i);
-			sl_hist_add_at(!sample.remote ? &m->latency_local :
-				       sample.ipi ? &m->latency_ipi : &m->latency_noipi, v, g, i);
+			sl_hist_add_at(&p->cpu_kind[c->cpu * SAMPLE_KINDS +
+						    (!sample.remote ? 0 : sample.ipi ? 1 : 2)], v, g, i);
 		}
 		CALL_HOOK(m, on_latency, &sample);
 	}
@@ -2114,6 +2124,7 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 
 void sl_model_finish(struct sl_model *m)
 {
+	struct model_priv *p = priv_of(m);
 	struct sl_analyzer *a;
 	uint64_t end;
 
@@ -2148,7 +2159,25 @@ void sl_model_finish(struct sl_model *m)
 		    t->state == SL_TASK_WAKING)
 			end_wait(m, t, end);
 	}
-	/* the remote samples: with an IPI or without (handle_switch() adds to those only) */
+	/*
+	 * The samples by CPU and kind (handle_switch() adds to those only):
+	 * each CPU's, and the model's local, IPI and no-IPI ones, moved so
+	 * that a second finish adds nothing twice; remote is IPI + no IPI.
+	 */
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct sl_hist *const kind_of[SAMPLE_KINDS] = {
+			&m->latency_local, &m->latency_ipi, &m->latency_noipi,
+		};
+
+		for (int k = 0; k < SAMPLE_KINDS; k++) {
+			struct sl_hist *h = &p->cpu_kind[cpu * SAMPLE_KINDS + k];
+
+			sl_hist_merge(&m->cpus[cpu].latency, h);
+			sl_hist_merge(kind_of[k], h);
+			sl_hist_free(h);
+			sl_hist_init(h);
+		}
+	}
 	sl_hist_free(&m->latency_remote);
 	sl_hist_init(&m->latency_remote);
 	sl_hist_merge(&m->latency_remote, &m->latency_ipi);
@@ -2316,8 +2345,12 @@ void sl_model_free(struct sl_model *m)
 	free(m->kept_copy);
 	free(p->layout.buf);
 	free(p->layout.image);
-	for (int i = 0; i < m->nr_cpus; i++)
+	for (int i = 0; i < m->nr_cpus; i++) {
 		sl_hist_free(&m->cpus[i].latency);
+		for (int k = 0; k < SAMPLE_KINDS; k++)
+			sl_hist_free(&p->cpu_kind[i * SAMPLE_KINDS + k]);
+	}
+	free(p->cpu_kind);
 	free(m->cpus);
 	sl_hist_free(&m->latency);
 	sl_series_free(&m->latency_series);
