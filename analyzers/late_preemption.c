@@ -2279,7 +2279,8 @@ static void count_unjudged(struct lp_priv *p, struct sl_model *m, int cpu, uint6
  * switch (its time is only the earliest possible).
  */
 static void note_preempted_wait(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
-				const struct sl_switch_info *sw, bool prev_fair, bool next_fair)
+				const struct sl_switch_info *sw, bool prev_fair, bool next_fair,
+				bool preempted)
 {
 	if (next_fair) {
 		struct lp_task *ln = sl_task_priv(m, a, sw->next);
@@ -2292,8 +2293,7 @@ static void note_preempted_wait(struct lp_priv *p, struct sl_model *m, struct sl
 	if (prev_fair) {
 		struct lp_task *lp = sl_task_priv(m, a, sw->prev);
 
-		lp->preempted_at = !sw->implied && (sw->prev_class == SL_PREV_RUNNABLE ||
-						    sw->prev_class == SL_PREV_PREEMPTED) ? sw->ts : 0;
+		lp->preempted_at = preempted ? sw->ts : 0;
 	}
 }
 
@@ -2303,14 +2303,16 @@ static void lp_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct
 	struct lp_cpu *c = sl_cpu_priv(m, a, sw->cpu);
 	struct sl_task *prev = sw->prev, *next = sw->next;
 	bool prev_fair = is_fair(prev), next_fair = is_fair(next);
+	/* prev was switched out runnable, at a switch the trace shows */
+	bool preempted = !sw->implied && (sw->prev_class == SL_PREV_RUNNABLE ||
+					  sw->prev_class == SL_PREV_PREEMPTED);
 
 	/* preemption times, for HZ without timer events */
-	if (prev && !sw->implied &&
-	    (sw->prev_class == SL_PREV_RUNNABLE || sw->prev_class == SL_PREV_PREEMPTED)) {
+	if (prev && preempted) {
 		p->preempt_samples++;
 		add_phase(p, cpu_phases(c)->preempt[split_half(sw->ts)], sw->ts);
 	}
-	note_preempted_wait(p, m, a, sw, prev_fair, next_fair);
+	note_preempted_wait(p, m, a, sw, prev_fair, next_fair, preempted);
 
 	/* the end of prev's run */
 	if (prev_fair) {
