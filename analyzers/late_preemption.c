@@ -311,7 +311,7 @@ struct lp_task {
 	uint64_t queued_since;		/* its current or last wait in a runqueue began */
 	uint64_t enq_seq;		/* next_enq at its last enqueue */
 	struct sl_task *fq_prev, *fq_next;	/* in its CPU's fq list (in_fq) */
-	int fq_prio;			/* its prio when it entered the fq list */
+	uint8_t fq_prio;		/* its prio when it entered the fq list (fair: 100..139) */
 	bool in_fq;
 	bool fq_workload;		/* the workload's, counted in fq_workload */
 	bool in_old;			/* in its CPU's old[] */
@@ -320,6 +320,7 @@ struct lp_task {
 	uint8_t gq_idx;
 	uint8_t gq_prio;		/* gq_group and gq_idx are of this prio and kind, */
 	uint32_t gq_kind;		/* ... which give them alone (gq_add()) */
+	uint32_t gq_weight;		/* idx_weight(gq_idx) */
 	/* as the late runner */
 	uint64_t late, cost, max_cost;
 	/* as a waiter behind late runs: how often, and its wait after the expected switch */
@@ -794,14 +795,14 @@ static void gq_grow(struct lp_cpu *c, uint32_t n)
 }
 
 /* A task of weight index idx joins group g's own tasks (its subtree's count: the caller) */
-static inline struct lp_gq *gq_count(struct lp_cpu *c, uint32_t g, uint8_t idx)
+static inline struct lp_gq *gq_count(struct lp_cpu *c, uint32_t g, uint8_t idx, uint32_t w)
 {
 	struct lp_gq *e;
 
 	gq_save(c, g);
 	e = &c->gq[g];
 	e->t_nr++;
-	e->t_sum += idx_weight(idx);
+	e->t_sum += w;
 	if (!e->at[idx]++)
 		e->t_idx |= 1ULL << idx;
 	return e;
@@ -809,13 +810,13 @@ static inline struct lp_gq *gq_count(struct lp_cpu *c, uint32_t g, uint8_t idx)
 
 /* gq_add() when g's entity was not queued: it and its ancestors' up to one that was */
 static __attribute__((noinline)) void gq_add_entity(const struct lp_priv *p, struct lp_cpu *c,
-						    uint32_t g, uint8_t idx, uint64_t seq)
+						    uint32_t g, uint8_t idx, uint32_t w, uint64_t seq)
 {
 	struct lp_gq *e;
 
 	if (g >= c->nr_gq)
 		gq_grow(c, g + 1);
-	e = gq_count(c, g, idx);
+	e = gq_count(c, g, idx, w);
 	for (;;) {
 		if (e->h_nr++)
 			break;		/* its ancestors count it already */
@@ -847,6 +848,7 @@ static inline void gq_add(const struct lp_priv *p, const struct sl_model *m, str
 	if (lt->gq_kind != t->sched_kind || lt->gq_prio != t->prio) {
 		lt->gq_group = task_group_of(p, m, t);
 		lt->gq_idx = gq_idx(m, t);
+		lt->gq_weight = idx_weight(lt->gq_idx);
 		lt->gq_kind = t->sched_kind;
 		lt->gq_prio = (uint8_t)t->prio;	/* fair: 100..139 */
 	}
@@ -854,10 +856,10 @@ static inline void gq_add(const struct lp_priv *p, const struct sl_model *m, str
 	idx = lt->gq_idx;
 	lt->in_gq = true;
 	if (__builtin_expect(g >= c->nr_gq || !c->gq[g].h_nr, 0)) {
-		gq_add_entity(p, c, g, idx, seq);
+		gq_add_entity(p, c, g, idx, lt->gq_weight, seq);
 		return;
 	}
-	gq_count(c, g, idx)->h_nr++;	/* its ancestors count it already */
+	gq_count(c, g, idx, lt->gq_weight)->h_nr++;	/* its ancestors count it already */
 }
 
 /* t leaves c's runqueue: out of its groups' totals */
@@ -869,7 +871,7 @@ static void gq_del(struct lp_cpu *c, struct lp_task *lt)
 	gq_save(c, g);
 	lt->in_gq = false;
 	e->t_nr--;
-	e->t_sum -= idx_weight(lt->gq_idx);
+	e->t_sum -= lt->gq_weight;
 	if (!--e->at[lt->gq_idx])
 		e->t_idx &= ~(1ULL << lt->gq_idx);
 	for (;;) {
@@ -1497,7 +1499,7 @@ static void fq_add(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
 		   struct sl_task *t, struct lp_task *lt)
 {
 	lt->in_fq = true;
-	lt->fq_prio = t->prio;
+	lt->fq_prio = (uint8_t)t->prio;
 	lt->fq_prev = NULL;
 	lt->fq_next = c->fq_head;
 	if (c->fq_head)
