@@ -2129,8 +2129,12 @@ void sl_model_finish(struct sl_model *m)
 	uint64_t end;
 
 	/* record's last sweeps came after its events: the trace ends with those */
-	if (m->events_end && m->events_end < m->last_ts)
+	if (m->events_end && m->events_end < m->last_ts) {
 		m->last_ts = m->now = m->events_end;
+		/* and for each CPU: its sweeps' markers are not its events */
+		for (int cpu = 0; cpu < m->nr_cpus; cpu++)
+			m->cpus[cpu].last_event_ts = MIN(m->cpus[cpu].last_event_ts, m->events_end);
+	}
 	end = m->last_ts;
 
 	/* a reader may know of losses no marker carries (tracefs text's overrun) */

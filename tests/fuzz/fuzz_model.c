@@ -70,7 +70,7 @@ static const uint8_t type_table[32] = {
 
 struct fuzz_state {
 	struct sl_strtab *st;
-	uint32_t comm[8], marker[16], type_name[SL_EV__COUNT], callsite;
+	uint32_t comm[8], marker[16], stopped, type_name[SL_EV__COUNT], callsite;
 	uint64_t ts;
 	uint64_t mask_words[2];
 };
@@ -237,7 +237,8 @@ static void decode_event(struct fuzz_state *s, const uint8_t *e, struct sl_event
 		ev->lost.count = e[4];
 		break;
 	case SL_EV_MARKER:
-		ev->marker.text = s->marker[e[7] & 15];
+		/* record's end: the markers after it are its last sweeps */
+		ev->marker.text = (e[7] & 0xf0) == 0xf0 ? s->stopped : s->marker[e[7] & 15];
 		break;
 	default:
 		break;
@@ -265,6 +266,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		s.comm[i] = sl_intern_cstr(s.st, comm_table[i]);
 	for (int i = 0; i < 16; i++)
 		s.marker[i] = sl_intern_cstr(s.st, marker_table[i]);
+	s.stopped = sl_intern_cstr(s.st, SL_MARKER_STOPPED);
 	for (int t = 0; t < SL_EV__COUNT; t++)
 		s.type_name[t] = sl_intern_cstr(s.st, sl_event_type_name(t));
 	s.callsite = sl_intern_cstr(s.st, "ttwu_queue_wakelist");
