@@ -230,12 +230,15 @@ struct lp_cpu {
 	 * (0: still there).  Most are the queue's oldest at t0, copied from
 	 * old[] and waiting since t0: their since and until are not written
 	 * but for the bits of since_set and until_set (listed_since() and
-	 * listed_until()), so that starting a run copies 16 pointers only.
+	 * listed_until()), and they are not even copied while old[] keeps
+	 * them: the first listed_in_old of listed[] are old[]'s (listed_get()),
+	 * copied before old[] changes (listed_own()), most runs ending first.
 	 */
 	struct sl_task *listed[LP_LISTED];
 	uint64_t since[LP_LISTED], until[LP_LISTED];
 	uint32_t since_set, until_set;
 	uint32_t nr_listed;
+	uint32_t listed_in_old;
 	uint64_t start_enq;		/* next_enq at t0: tasks enqueued up to it waited from t0 */
 	/*
 	 * Judged per group entity (the trace recorded groups, grouped()):
@@ -1314,6 +1317,21 @@ static bool hz_from_preemptions(struct lp_priv *p, struct sl_model *m, struct sl
 
 /* --- the watched run --- */
 
+/* listed[i]: old[i] while old[] keeps it (listed_in_old) */
+static inline struct sl_task *listed_get(const struct lp_cpu *c, uint32_t i)
+{
+	return i < c->listed_in_old ? c->old[i] : c->listed[i];
+}
+
+/* listed[] made whole: the entries old[] keeps copied, before old[] changes */
+static inline void listed_own(struct lp_cpu *c)
+{
+	if (c->listed_in_old) {
+		memcpy(c->listed, c->old, c->listed_in_old * sizeof(c->listed[0]));
+		c->listed_in_old = 0;
+	}
+}
+
 static void set_since(struct lp_cpu *c, uint32_t i, uint64_t ts)
 {
 	c->since[i] = ts;
@@ -1379,6 +1397,7 @@ static __attribute__((noinline)) void place_start_listed(const struct lp_priv *p
 	uint32_t seen[LP_LISTED];	/* the group entities listed so far (a group's is at one level) */
 	uint32_t nr_seen = 0;
 
+	listed_own(c);
 	for (uint32_t k = 0; k < c->nr_start_listed; k++) {
 		const struct lp_task *lq = sl_task_priv(m, a, c->listed[k]);
 		uint32_t group, j = 0;
@@ -1445,12 +1464,12 @@ static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 	c->since_set = c->until_set = 0;
 	if (!lt->in_old) {
 		n = MIN(c->nr_old, LP_LISTED);
-		/* a constant size: a few moves, not a call (past n: not read) */
-		memcpy(c->listed, c->old, sizeof(c->listed));
+		c->listed_in_old = n;	/* old[]'s first n, copied when it changes */
 	} else {
 		for (uint32_t i = 0; i < c->nr_old && n < LP_LISTED; i++)
 			if (c->old[i] != t)
 				c->listed[n++] = c->old[i];
+		c->listed_in_old = 0;
 	}
 	c->nr_listed = n;
 	c->grouped = p->grouped;
@@ -1484,7 +1503,7 @@ static uint8_t start_listed_index(const struct lp_cpu *c, const struct sl_task *
 	if (!in_old)
 		return LP_NOT_LISTED;
 	for (uint32_t i = 0; i < c->nr_listed; i++)
-		if (c->listed[i] == t)
+		if (listed_get(c, i) == t)
 			return (uint8_t)i;
 	return LP_NOT_LISTED;
 }
@@ -1536,6 +1555,7 @@ static void fq_del(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
 	if (lt->in_old) {
 		uint32_t i = 0;
 
+		listed_own(c);		/* old[] changes */
 		while (i < c->nr_old && c->old[i] != t)
 			i++;
 		memmove(&c->old[i], &c->old[i + 1], (c->nr_old - i - 1) * sizeof(c->old[0]));
@@ -2065,6 +2085,7 @@ static __attribute__((noinline)) void judge_slice(struct lp_priv *p, struct sl_m
 	l.max_wl_wait_pid = c->max_wl_wait_task ? c->max_wl_wait_task->pid : -1;
 	l.max_wl_wait_comm = c->max_wl_wait_task ? c->max_wl_wait_task->comm : 0;
 	l.nr_listed = c->nr_listed;
+	listed_own(c);
 	for (uint32_t i = 0; i < c->nr_listed; i++) {
 		l.listed[i] = c->listed[i];
 		l.listed_pid[i] = c->listed[i]->pid;
@@ -2958,7 +2979,7 @@ static bool lp_task_in_use(struct sl_analyzer *a, struct sl_model *m, const stru
 		    c->fq_head == t || c->fq_tail == t)
 			return true;
 		for (uint32_t i = 0; i < c->nr_listed && i < LP_LISTED; i++)
-			if (c->listed[i] == t)
+			if (listed_get(c, i) == t)
 				return true;
 		for (uint32_t i = 0; i < c->nr_old && i <= LP_LISTED; i++)
 			if (c->old[i] == t)
