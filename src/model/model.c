@@ -2201,8 +2201,8 @@ static void hook_up(struct sl_model *m);
 struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *strtab,
 			      const struct sl_trace_info *info)
 {
-	struct sl_model *m = xcalloc(1, sizeof(*m));
-	struct model_priv *p = xcalloc(1, sizeof(*p));
+	struct sl_model *m = xcalloc_lines(sizeof(*m));
+	struct model_priv *p = xcalloc_lines(sizeof(*p));
 
 	m->cfg_store = *cfg;
 	m->cfg_store.no_time_filter = !cfg->from_set && !cfg->to_set;

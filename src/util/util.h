@@ -33,6 +33,7 @@ static inline int hex_digit(char c)
 /* Allocation failures are not recoverable for a trace analyzer: these exit(2). */
 void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
+void *xcalloc_lines(size_t size);
 void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
 
