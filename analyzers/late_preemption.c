@@ -2233,8 +2233,15 @@ static inline bool fair_task(const struct sl_task *t)
 	return (unsigned)(t->prio - 100) <= 39;
 }
 
+/* out of line and not cloned (gcc; clang, of the fuzz build, knows no noclone) */
+#ifdef __clang__
+#define LP_OUT_OF_LINE __attribute__((noinline))
+#else
+#define LP_OUT_OF_LINE __attribute__((noinline, noclone))
+#endif
+
 /* t entered cpu's runqueue (lp_on_runnable()) */
-static __attribute__((noinline, noclone)) void lp_enqueue(struct sl_analyzer *a, struct sl_model *m,
+static LP_OUT_OF_LINE void lp_enqueue(struct sl_analyzer *a, struct sl_model *m,
 						 struct sl_task *t, int cpu, uint64_t ts)
 {
 	struct lp_priv *p = a->priv;
@@ -2253,7 +2260,7 @@ static __attribute__((noinline, noclone)) void lp_enqueue(struct sl_analyzer *a,
 }
 
 /* t left cpu's runqueue (lp_on_runnable()) */
-static __attribute__((noinline, noclone)) void lp_dequeue(struct sl_analyzer *a, struct sl_model *m,
+static LP_OUT_OF_LINE void lp_dequeue(struct sl_analyzer *a, struct sl_model *m,
 						 struct sl_task *t, int cpu, uint64_t ts)
 {
 	struct lp_task *lt = sl_task_priv(m, a, t);
