@@ -165,30 +165,10 @@ struct fly_reader {
 	size_t window;			/* bytes per uncompressed refill */
 	uint32_t page_size;		/* ring-buffer page (sub-buffer) size */
 	struct sl_rb_format fmt;	/* long size, byte order, page header size */
-	bool big_endian;
 	struct sl_event pending;	/* an event held back behind a lost-events marker */
 	bool have_pending;
 	int error;			/* a stream failed: its -errno, message in r.err */
 };
-
-static uint64_t get_num(const struct fly_reader *fr, const uint8_t *p, int size)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < size; i++)
-		v |= (uint64_t)p[fr->big_endian ? size - 1 - i : i] << (8 * i);
-	return v;
-}
-
-static uint32_t get_u32(const struct fly_reader *fr, const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	if (fr->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
-		v = __builtin_bswap32(v);
-	return v;
-}
 
 /* A corrupt page: say where it is (file offset, or page of the decompressed data). */
 static int page_error(struct fly_reader *fr, const struct cpu_stream *s, const char *what)
@@ -370,8 +350,8 @@ static int chunk_decompress(struct fly_reader *fr, struct cpu_stream *s, uint64_
 		return chunk_error(fr, s, "a compressed chunk runs past the CPU's data");
 	if (!read_all(fr->fd, head, 8, off))
 		return read_error(fr, s);
-	*csize = get_u32(fr, head);
-	*usize = get_u32(fr, head + 4);
+	*csize = sl_rb_read4(fr->fmt.swap, head);
+	*usize = sl_rb_read4(fr->fmt.swap, head + 4);
 	if (*csize > s->end_off - off - 8)
 		return chunk_error(fr, s, "a compressed chunk runs past the CPU's data");
 	if (*usize > MAX_CHUNK_BYTES || !*usize || *csize > MAX_ZCHUNK_BYTES)
@@ -577,6 +557,17 @@ static uint64_t timestamp_calc(const struct fly_reader *fr, uint64_t ts)
  */
 static int stream_next_page(struct fly_reader *fr, struct cpu_stream *s);
 
+/* The stream is at the record data, of page time ts: 1 */
+static inline __attribute__((always_inline))
+int stream_at(struct fly_reader *fr, struct cpu_stream *s, const uint8_t *data, uint64_t ts)
+{
+	s->data = data;
+	s->ts = timestamp_calc(fr, ts);
+	s->missed = s->lost;
+	s->lost = 0;
+	return 1;
+}
+
 static inline __attribute__((always_inline))
 int stream_advance(struct fly_reader *fr, struct cpu_stream *s)
 {
@@ -585,11 +576,7 @@ int stream_advance(struct fly_reader *fr, struct cpu_stream *s)
 
 	if (!s->in_page || !(data = sl_rb_page_next(&s->pg, &ts, &s->size)))
 		return stream_next_page(fr, s);
-	s->data = data;
-	s->ts = timestamp_calc(fr, ts);
-	s->missed = s->lost;
-	s->lost = 0;
-	return 1;
+	return stream_at(fr, s, data, ts);
 }
 
 static int stream_next_page(struct fly_reader *fr, struct cpu_stream *s)
@@ -605,13 +592,8 @@ static int stream_next_page(struct fly_reader *fr, struct cpu_stream *s)
 			return ret;
 		data = sl_rb_page_next(&s->pg, &ts, &s->size);
 		if (data)
-			break;
+			return stream_at(fr, s, data, ts);
 	}
-	s->data = data;
-	s->ts = timestamp_calc(fr, ts);
-	s->missed = s->lost;
-	s->lost = 0;
-	return 1;
 }
 
 static int fly_next(struct sl_reader *r, struct sl_event *ev)
@@ -687,7 +669,7 @@ static void stream_restart(struct cpu_stream *s, uint64_t off, uint64_t data_pos
 /* The time of a page: its header's timestamp, which its first event's delta starts from. */
 static uint64_t page_time(const struct fly_reader *fr, const uint8_t *page)
 {
-	return timestamp_calc(fr, get_num(fr, page, 8));
+	return timestamp_calc(fr, sl_rb_read8(fr->fmt.swap, page));
 }
 
 /* Uncompressed: start at the last page that begins before ts (or the first). */
@@ -726,8 +708,8 @@ static int index_chunks(struct fly_reader *fr, struct cpu_stream *s)
 			return chunk_error(fr, s, "a compressed chunk runs past the CPU's data");
 		if (!read_all(fr->fd, head, sizeof(head), off))
 			return read_error(fr, s);
-		csize = get_u32(fr, head);
-		usize = get_u32(fr, head + 4);
+		csize = sl_rb_read4(fr->fmt.swap, head);
+		usize = sl_rb_read4(fr->fmt.swap, head + 4);
 		if (csize > s->end_off - off - 8)
 			return chunk_error(fr, s, "a compressed chunk runs past the CPU's data");
 		if (data_pos % fr->page_size == 0) {
@@ -759,8 +741,8 @@ static int chunk_time(struct fly_reader *fr, struct cpu_stream *s, const struct 
 	s->next_off = c->off;
 	if (!read_all(fr->fd, head, sizeof(head), c->off))
 		return read_error(fr, s);
-	csize = get_u32(fr, head);
-	usize = get_u32(fr, head + 4);
+	csize = sl_rb_read4(fr->fmt.swap, head);
+	usize = sl_rb_read4(fr->fmt.swap, head + 4);
 	if (usize > MAX_CHUNK_BYTES || usize < 8 || csize > MAX_ZCHUNK_BYTES)
 		return chunk_error(fr, s, "a compressed chunk of implausible size");
 	if (csize > fr->zbuf_alloc) {
@@ -890,7 +872,6 @@ static int setup_format(struct fly_reader *fr, struct sl_error *err)
 		return -EINVAL;
 	}
 	sl_rb_format_init(&fr->fmt, long_size, l->big_endian);
-	fr->big_endian = l->big_endian;
 	fr->page_size = l->subbuf_size;
 	if (fr->page_size <= (uint32_t)fr->fmt.hdr_size) {
 		sl_error_set(err, "corrupt trace.dat: ring-buffer page size %u", fr->page_size);
@@ -922,7 +903,7 @@ static int stream_init(struct fly_reader *fr, struct cpu_stream *s,
 		/* the chunk count comes before the size dat_layout.c checked */
 		if (!read_all(fr->fd, count, 4, d->offset))
 			return read_error(fr, s);
-		s->chunks_left = get_u32(fr, count);
+		s->chunks_left = sl_rb_read4(fr->fmt.swap, count);
 		s->nr_chunks = s->chunks_left;
 		s->next_off += 4;
 		s->end_off += 4;
