@@ -52,6 +52,18 @@ static inline void sl_hist_bucket_of(uint64_t v, unsigned *g, unsigned *i)
 	}
 }
 
+/* count, sum, min and max: what a sample adds besides its bucket */
+static inline void sl_hist_count_value(struct sl_hist *h, uint64_t v)
+{
+	if (!h->count || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count++;
+	if (__builtin_add_overflow(h->sum, v, &h->sum))
+		h->sum = UINT64_MAX;	/* saturates */
+}
+
 /* One sample v whose bucket sl_hist_bucket_of() gave: one bucket for several histograms. */
 static inline void sl_hist_add_at(struct sl_hist *h, uint64_t v, unsigned g, unsigned i)
 {
@@ -63,13 +75,7 @@ static inline void sl_hist_add_at(struct sl_hist *h, uint64_t v, unsigned g, uns
 	}
 	if (hg[i] != UINT32_MAX)
 		hg[i]++;
-	if (!h->count || v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	h->count++;
-	if (__builtin_add_overflow(h->sum, v, &h->sum))
-		h->sum = UINT64_MAX;	/* saturates */
+	sl_hist_count_value(h, v);
 }
 
 /*
@@ -103,13 +109,7 @@ static inline void sl_hist_add_held(struct sl_hist *h, uint64_t v)
 	h->held[h->nr_held++] = (uint16_t)(g << 8 | i);
 	if (h->nr_held == SL_HIST_HELD)
 		sl_hist_settle(h);
-	if (!h->count || v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	h->count++;
-	if (__builtin_add_overflow(h->sum, v, &h->sum))
-		h->sum = UINT64_MAX;	/* saturates */
+	sl_hist_count_value(h, v);
 }
 void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src);
 /*

@@ -436,17 +436,6 @@ void sl_hist_compact(struct sl_hist *h)
 	h->nr_sparse = nr;
 }
 
-/* count, sum, min and max: what a sample adds besides its bucket */
-static inline void count_value(struct sl_hist *h, uint64_t v)
-{
-	if (!h->count || v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	h->count++;
-	h->sum = h->sum + v < h->sum ? UINT64_MAX : h->sum + v;
-}
-
 void sl_hist_add_alloc(struct sl_hist *h, uint64_t v)
 {
 	int g, i;
@@ -458,7 +447,7 @@ void sl_hist_add_alloc(struct sl_hist *h, uint64_t v)
 
 	if (hg[i] != UINT32_MAX)
 		hg[i]++;
-	count_value(h, v);
+	sl_hist_count_value(h, v);
 }
 
 void sl_hist_add_count(struct sl_hist *h, uint64_t v, uint64_t n)
