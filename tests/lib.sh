@@ -45,6 +45,21 @@ with open(sys.argv[1], "wb") as out:
 print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
 }
 
+# budget NAME: the figure after NAME in bench/README.md's "budget NAME N" lines
+budget() { awk -v n="$1" '$1 == "budget" && $2 == n { print $3; exit }' bench/README.md; }
+
+# within_budget NAME FIGURE [CONTEXT]: FIGURE <= budget NAME + 10%, the
+# figures printed (exact counts: instructions, heap bytes)
+within_budget() {
+	_b=$(budget "$1")
+	if [ -z "$_b" ]; then fail "bench/README.md has a budget for $1"; return; fi
+	_lim=$(( _b + _b / 10 ))
+	_msg="$1: $2 (${3:+$3; }budget $_b, fails above $_lim)"
+	echo "# $_msg"
+	if [ "$2" -le "$_lim" ]; then pass "$_msg"
+	else fail "$_msg" "$1 is $(( (100 * $2 + _b / 2) / _b - 100 ))% over its budget: a change that needs it raises the budget in bench/README.md and says why in its commit"; fi
+}
+
 # jq-free JSON access: python3 is on every Debian machine we target
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 

@@ -19,7 +19,6 @@
 # threads must keep 65536 dead tasks in 20 MiB too).
 . tests/lib.sh
 
-BUDGETS=bench/README.md
 REL=${DHAT_BUILD:-build/rel}	# another build: DHAT_BUILD=DIR
 SL=$REL/schedlint
 
@@ -30,7 +29,6 @@ if [ ! -x "$SL" ] || grep -q __asan_init "$SL" 2>/dev/null; then
 	fail "the release build $SL exists (make check builds it)"; exit 0
 fi
 
-budget() { awk -v n="$1" '$1 == "budget" && $2 == n { print $3; exit }' "$BUDGETS"; }
 
 # gmax N [THREADS]: the heap's peak in bytes, analyzing N forks (text
 # report) with SCHEDLINT_THREADS=THREADS (1 unless given)
@@ -58,18 +56,7 @@ else
 	fail "the two threads' report is the one thread's" "$(diff "$TMP/out30000.1" "$TMP/out30000.2" | head -5)"
 fi
 
-# held NAME FIGURE MSG: FIGURE against budget NAME (+10%)
-held() {
-	b=$(budget "$1")
-	if [ -z "$b" ]; then fail "$BUDGETS has a budget for $1"; return; fi
-	lim=$(( b + b / 10 ))
-	msg="$1: $2 ($3; budget $b, fails above $lim)"
-	echo "# $msg"
-	if [ "$2" -le "$lim" ]; then pass "$msg"
-	else fail "$msg" "$(( (100 * $2 + b / 2) / b - 100 ))% over its budget: a change that needs it raises the budget in bench/README.md and says why in its commit"; fi
-}
-
-held dead_task_bytes $(( (large - small) / 18000 )) \
+within_budget dead_task_bytes $(( (large - small) / 18000 )) \
 	"heap peak $small -> $large bytes, 12000 -> 30000 forks"
-held reader_thread_bytes $(( two - large )) \
+within_budget reader_thread_bytes $(( two - large )) \
 	"heap peak of 30000 forks $large bytes with one thread, $two with two"

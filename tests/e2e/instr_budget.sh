@@ -28,7 +28,6 @@
 # counts say nothing about the product.
 . tests/lib.sh
 
-BUDGETS=bench/README.md
 TRACE=$TESTDATA/bench/hackbench-g4.dat
 REL=${INSTR_BUILD:-build/rel}	# another build: INSTR_BUILD=DIR
 SL=$REL/schedlint
@@ -52,8 +51,6 @@ if [ -n "$(find "$REL" -name '*.o' -newer "$READ" 2>/dev/null | head -1)" ]; the
 	fail "$READ is older than its objects: make $READ first"; exit 0
 fi
 
-# budget NAME: the figure after NAME in bench/README.md's budget lines
-budget() { awk -v n="$1" '$1 == "budget" && $2 == n { print $3; exit }' "$BUDGETS"; }
 
 # ir NAME CMD...: run CMD under cachegrind; prints the instructions of
 # every process it was (analyze forks a child that checks the formats:
@@ -86,22 +83,11 @@ for v in "$read_full" "$read_head" "$an_full" "$an_head"; do
 done
 expect_eq "the trace holds 179308 events (its prefix 2000)" "$ev_full/$ev_head" "179308/2000"
 
-# within NAME MEASURED: MEASURED <= budget * 1.10, the figures printed
-within() {
-	_b=$(budget "$1")
-	if [ -z "$_b" ]; then fail "$BUDGETS has a budget for $1"; return; fi
-	_lim=$(( _b + _b / 10 ))
-	_msg="$1: $2 (budget $_b, fails above $_lim)"
-	echo "# $_msg"
-	if [ "$2" -le "$_lim" ]; then pass "$_msg"
-	else fail "$_msg" "$1 is $(( (100 * $2 + _b / 2) / _b - 100 ))% over its budget: a change that needs it raises the budget in bench/README.md and says why in its commit"; fi
-}
-
 dev=$((ev_full - ev_head))
 echo "# instructions (valgrind Ir): read $read_full - $read_head, analyze $an_full - $an_head, over $dev events"
-within read_per_event $(( (read_full - read_head) / dev ))
-within analyze_per_event $(( (an_full - an_head) / dev ))
-within startup "$an_head"
+within_budget read_per_event $(( (read_full - read_head) / dev ))
+within_budget analyze_per_event $(( (an_full - an_head) / dev ))
+within_budget startup "$an_head"
 
 # The recorded groups' part: the same trace as a text (trace-cmd report),
 # as it is and with schedlint record's group markers added after its first
@@ -131,7 +117,7 @@ done
 # without the markers taken, the difference would be 0 and pass
 check "the grouped text's report has its two autogroups" grep -q "2 autogroups, 0 cgroups" "$TMP/grouped.out"
 echo "# instructions (valgrind Ir): the text $an_plain, with groups $an_grouped, over $ev_full events"
-within grouped_per_event $(( (an_grouped - an_plain) / ev_full ))
+within_budget grouped_per_event $(( (an_grouped - an_plain) / ev_full ))
 
 PERF=$TESTDATA/perf/hackbench-max.data
 python3 tests/perf_edit.py shrink "$PERF" "$TMP/head.data" 500 >/dev/null 2>&1
@@ -147,4 +133,4 @@ for v in "$perf_full" "$perf_head"; do
 done
 expect_eq "the perf.data holds 10398 samples (its prefix 500)" "$pev_full/$pev_head" "10398/500"
 echo "# perf.data instructions (valgrind Ir): read $perf_full - $perf_head, over $((pev_full - pev_head)) samples"
-within read_perf_per_event $(( (perf_full - perf_head) / (pev_full - pev_head) ))
+within_budget read_perf_per_event $(( (perf_full - perf_head) / (pev_full - pev_head) ))
