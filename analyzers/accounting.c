@@ -186,22 +186,88 @@ static uint64_t sleep_total(const struct acct_task *at)
 }
 
 /*
- * A listed task (its index: a frozen one is read through sl_kept_task())
- * and its sort key: its run time, then its CPU moves (set_keys())
+ * A listed task in one of the text report's top lists: its index (a
+ * frozen one is read through sl_kept_task()) and what orders it.
  */
 struct acct_listed {
+	uint64_t key;		/* the list's measure: run time, or CPU moves */
+	uint64_t tie;		/* the CPU moves' list: its run time (the runs' list: 0) */
 	uint32_t i;
 	int32_t pid;
-	uint64_t key;
 };
 
-/* the largest key first, then the lowest pid (qsort is stable: then the order before) */
-static int by_key_desc(const void *x, const void *y)
+/*
+ * ranks_before - a comes first: the largest key, then the lowest pid, then
+ * the largest tie, then the lowest index.  A total order: the lists are
+ * what two stable sorts of all listed tasks gave (by run time, then by
+ * moves), in memory for r->top tasks, not for every task.
+ */
+static bool ranks_before(const struct acct_listed *a, const struct acct_listed *b)
 {
-	const struct acct_listed *a = x, *b = y;
+	if (a->key != b->key)
+		return a->key > b->key;
+	if (a->pid != b->pid)
+		return a->pid < b->pid;
+	if (a->tie != b->tie)
+		return a->tie > b->tie;
+	return a->i < b->i;
+}
 
-	return a->key != b->key ? (a->key < b->key ? 1 : -1) :
-	       a->pid != b->pid ? (a->pid < b->pid ? -1 : 1) : 0;
+static int by_rank(const void *x, const void *y)
+{
+	return ranks_before(x, y) ? -1 : ranks_before(y, x) ? 1 : 0;
+}
+
+/*
+ * struct acct_top - the first max tasks in rank order, as a heap whose
+ * root is the last of them: a task ranked after it is not kept
+ */
+struct acct_top {
+	struct acct_listed *v;
+	size_t nr, alloc, max;
+};
+
+static void swap_listed(struct acct_listed *a, struct acct_listed *b)
+{
+	struct acct_listed tmp = *a;
+
+	*a = *b;
+	*b = tmp;
+}
+
+/* top_add - keep e if it is among the first top->max so far */
+static void top_add(struct acct_top *top, struct acct_listed e)
+{
+	struct acct_listed *v;
+	size_t i = 0;
+
+	if (top->nr < top->max) {
+		GROW(top->v, top->alloc, top->nr + 1);
+		v = top->v;
+		i = top->nr++;
+		v[i] = e;
+		while (i && ranks_before(&v[(i - 1) / 2], &v[i])) {	/* up while it ranks after its parent */
+			swap_listed(&v[(i - 1) / 2], &v[i]);
+			i = (i - 1) / 2;
+		}
+		return;
+	}
+	v = top->v;
+	if (!top->nr || !ranks_before(&e, &v[0]))
+		return;
+	v[0] = e;
+	for (;;) {	/* down while a child ranks after it */
+		size_t last = i, l = 2 * i + 1, r = l + 1;
+
+		if (l < top->nr && ranks_before(&v[last], &v[l]))
+			last = l;
+		if (r < top->nr && ranks_before(&v[last], &v[r]))
+			last = r;
+		if (last == i)
+			break;
+		swap_listed(&v[i], &v[last]);
+		i = last;
+	}
 }
 
 static bool listed(const struct sl_model *m, const struct sl_task *t, const struct acct_task *at)
@@ -210,20 +276,27 @@ static bool listed(const struct sl_model *m, const struct sl_task *t, const stru
 	       (at->run_len.count || sleep_total(at) || at->moves);
 }
 
-/* The listed tasks that ran or slept in the window, in *nr. */
-static struct acct_listed *listed_tasks(struct sl_analyzer *a, struct sl_model *m, size_t *nr)
+/*
+ * top_lists - the listed tasks that ran longest (runs) and those that
+ * moved most (moves: only those that moved), n of each at most, in order
+ */
+static void top_lists(struct sl_analyzer *a, struct sl_model *m, size_t n,
+		      struct acct_top *runs, struct acct_top *moves)
 {
-	struct acct_listed *v = xcalloc(m->nr_tasks + 1, sizeof(*v));
-
-	*nr = 0;
+	*runs = (struct acct_top){ .max = n };
+	*moves = (struct acct_top){ .max = n };
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
 		const struct sl_task *t = sl_kept_task(m, i);
 		const struct acct_task *at = sl_task_priv(m, a, t);
 
-		if (listed(m, t, at))
-			v[(*nr)++] = (struct acct_listed){ i, t->pid, t->run_ns };
+		if (!listed(m, t, at))
+			continue;
+		top_add(runs, (struct acct_listed){ t->run_ns, 0, i, t->pid });
+		if (at->moves)
+			top_add(moves, (struct acct_listed){ at->moves, t->run_ns, i, t->pid });
 	}
-	return v;
+	qsort(runs->v, runs->nr, sizeof(*runs->v), by_rank);
+	qsort(moves->v, moves->nr, sizeof(*moves->v), by_rank);
 }
 
 /* "comm:pid" in width columns at most: the comm is cut, never the pid */
@@ -268,18 +341,17 @@ static const char *cpu_list(const struct acct_task *at, char *buf, size_t len)
 
 static void acct_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_report *r)
 {
-	size_t nr, shown = 0;
-	struct acct_listed *v = listed_tasks(a, m, &nr);
+	struct acct_top runs, moves;
 	char c[6][16], name[32], cpus[64];
 	bool any_idle = false;
 
-	if (nr) {
-		qsort(v, nr, sizeof(*v), by_key_desc);
+	top_lists(a, m, (size_t)r->top, &runs, &moves);
+	if (runs.nr) {
 		sl_report_section(r, "Runs and sleeps (the tasks that ran longest)");
 		fprintf(r->out, "  %-16s %6s %8s %8s %8s %8s %8s %8s\n", "task", "runs",
 			"run p50", "run p99", "run max", "slept S", "slept D", "waited");
-		for (size_t i = 0; i < nr && shown < (size_t)r->top; i++) {
-			const struct sl_task *t = sl_kept_task(m, v[i].i);
+		for (size_t i = 0; i < runs.nr; i++) {
+			const struct sl_task *t = sl_kept_task(m, runs.v[i].i);
 			const struct acct_task *at = sl_task_priv(m, a, t);
 
 			task_name(name, 16, m, t);
@@ -291,7 +363,6 @@ static void acct_report_text(struct sl_analyzer *a, struct sl_model *m, struct s
 				sl_report_cell(c[3], 16, at->sleep_ns[SLEEP_S]),
 				sl_report_cell(c[4], 16, at->sleep_ns[SLEEP_D]),
 				sl_report_cell(c[5], 16, t->wait_ns));
-			shown++;
 		}
 	}
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++)
@@ -312,44 +383,46 @@ static void acct_report_text(struct sl_analyzer *a, struct sl_model *m, struct s
 				sl_report_cell(c[3], 16, h->sum));
 		}
 	}
-	for (size_t i = 0; i < nr; i++)
-		v[i].key = ((const struct acct_task *)sl_task_priv(m, a, sl_kept_task(m, v[i].i)))->moves;
-	qsort(v, nr, sizeof(*v), by_key_desc);
-	if (nr && v[0].key) {
+	if (moves.nr) {
 		sl_report_section(r, "CPU moves (a run on another CPU than the one before)");
 		fprintf(r->out, "  %-24s %8s %10s  %s\n", "task", "moves", "migrations", "ran on CPUs");
-		for (size_t i = 0; i < nr && i < (size_t)r->top; i++) {
-			const struct sl_task *t = sl_kept_task(m, v[i].i);
+		for (size_t i = 0; i < moves.nr; i++) {
+			const struct sl_task *t = sl_kept_task(m, moves.v[i].i);
 			const struct acct_task *at = sl_task_priv(m, a, t);
 
-			if (!at->moves)
-				break;
 			task_name(name, 24, m, t);
 			fprintf(r->out, "  %-24s %8" PRIu64 " %10" PRIu64 "  %.30s\n", name, at->moves,
 				t->migrations, cpu_list(at, cpus, sizeof(cpus)));
 		}
 	}
-	free(v);
+	free(runs.v);
+	free(moves.v);
 }
 
-/* The listed tasks' rows, one at a time (sl_json_add_list()) */
+/* The listed tasks' rows in the order of their index, one at a time (sl_json_add_list()) */
 struct acct_rows {
 	struct sl_analyzer *a;
 	struct sl_model *m;
-	struct acct_listed *v;
-	size_t nr, i;
+	uint32_t i;			/* the next index to look at */
 };
 
 static cJSON *acct_row_next(void *ctx)
 {
 	struct acct_rows *rows = ctx;
 	struct sl_model *m = rows->m;
+	const struct sl_task *t = NULL;
+	const struct acct_task *at = NULL;
 
-	if (rows->i >= rows->nr)
+	while (rows->i < m->nr_tasks) {
+		t = sl_kept_task(m, rows->i++);
+		at = sl_task_priv(m, rows->a, t);
+		if (listed(m, t, at))
+			break;
+		t = NULL;
+	}
+	if (!t)
 		return NULL;
 
-	const struct sl_task *t = sl_kept_task(m, rows->v[rows->i++].i);
-	const struct acct_task *at = sl_task_priv(m, rows->a, t);
 	cJSON *o = cJSON_CreateObject(), *sleep, *list;
 	uint32_t kept = MIN(at->nr_cpus, (uint32_t)ACCT_MAX_CPUS);
 
@@ -368,34 +441,27 @@ static cJSON *acct_row_next(void *ctx)
 	return o;
 }
 
-static void acct_rows_free(void *ctx)
-{
-	struct acct_rows *rows = ctx;
-
-	free(rows->v);
-	free(rows);
-}
-
 static void acct_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *root)
 {
 	struct acct_priv *p = a->priv;
 	cJSON *acct = cJSON_AddObjectToObject(root, "accounting");
 	cJSON *cpus;
-	size_t nr;
-	struct acct_listed *v = listed_tasks(a, m, &nr);
 	struct acct_rows *rows = xcalloc(1, sizeof(*rows));
-
 	struct sl_hist run_all, idle_all;
 
-	*rows = (struct acct_rows){ .a = a, .m = m, .v = v, .nr = nr };
+	*rows = (struct acct_rows){ .a = a, .m = m };
 	sl_json_add_list(m, acct, "tasks", &(struct sl_json_list){
-		.next = acct_row_next, .free = acct_rows_free, .ctx = rows });
+		.next = acct_row_next, .free = free, .ctx = rows });
 
 	sl_hist_init(&run_all);
 	sl_hist_init(&idle_all);
-	for (size_t i = 0; i < nr; i++)
-		sl_hist_merge(&run_all, &((const struct acct_task *)
-					  sl_task_priv(m, a, sl_kept_task(m, v[i].i)))->run_len);
+	for (uint32_t i = 0; i < m->nr_tasks; i++) {
+		const struct sl_task *t = sl_kept_task(m, i);
+		const struct acct_task *at = sl_task_priv(m, a, t);
+
+		if (listed(m, t, at))
+			sl_hist_merge(&run_all, &at->run_len);
+	}
 	sl_hist_merge(&run_all, &p->folded_run_len);
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++)
 		sl_hist_merge(&idle_all, &((struct acct_cpu *)sl_cpu_priv(m, a, cpu))->idle_len);
