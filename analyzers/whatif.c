@@ -195,28 +195,32 @@ struct wi_pair_saved {
 
 struct wi_task {
 	/*
-	 * Read or written at every wakeup-latency sample (wi_on_latency(),
-	 * and the waker's nr_pairs, waker and waker_serial): 64 bytes
-	 * together, so that a sample touches one or two cache lines of it.
+	 * What a wakeup touches: its placement (idle_seq, only when on an
+	 * idle CPU), its enqueue (queued_since, queued_cpu) and its latency
+	 * sample (wi_on_latency(), and the waker's nr_pairs, waker and
+	 * waker_serial): 64 bytes together, so that a wakeup touches one or
+	 * two cache lines of it, not three.
 	 */
-	/* its last wakeup-latency sample */
-	uint64_t seq, latency, wake_ts, run_ts;
+	/* its last wakeup-latency sample (its latency: sl_dur(wake_ts, run_ts), as the model's) */
+	uint64_t seq, wake_ts, run_ts;
 	uint64_t waker_serial;		/* the serial of the task at index waker */
-	/* the stacking basis: its wakeup in flight was placed on an idle CPU */
+	/* the stacking basis: its wakeup of this seq was placed on an idle CPU */
 	uint64_t idle_seq;
 	struct wi_wait *open;		/* findings about one wakeup, gathered until the next */
-	uint32_t waker;
-	bool in_filter, inferred;
-	bool idle_local;
-	uint8_t nr_pairs;		/* entries of wi_priv.pairs that name it */
-	/* the rest */
-	bool pinned;			/* a record (p->recs) names it: never folded */
-	struct wi_agg *agg;
-	struct wi_late_acc *late;	/* its late-only victims summed up (fold_late()) */
 	/* queued since, where (the late chain) */
 	uint64_t queued_since;
-	int32_t queued_cpu;
+	uint32_t waker;
+	int16_t queued_cpu;		/* SL_MODEL_MAX_CPUS fits */
+	bool in_filter : 1, inferred : 1;
+	bool idle_local : 1;
+	bool pinned : 1;		/* a record (p->recs) names it: never folded */
+	uint8_t nr_pairs;		/* entries of wi_priv.pairs that name it */
+	/* the rest */
+	struct wi_agg *agg;
+	struct wi_late_acc *late;	/* its late-only victims summed up (fold_late()) */
 };
+
+_Static_assert(offsetof(struct wi_task, agg) == 64, "a wakeup's fields of wi_task in 64 bytes");
 
 struct wi_cpu {
 	/* the pull basis: a task moved here by the load balancer, first in line */
@@ -496,7 +500,7 @@ static struct wi_wait *new_wait(struct wi_priv *p, uint64_t seq, uint32_t task)
 static void take_sample(struct wi_wait *w, const struct wi_task *wt)
 {
 	w->sampled = true;
-	w->latency = wt->latency;
+	w->latency = sl_dur(wt->wake_ts, wt->run_ts);
 	w->wake_ts = wt->wake_ts;
 	w->run_ts = wt->run_ts;
 	w->waker = wt->waker;
@@ -892,16 +896,22 @@ static int wi_init(struct sl_analyzer *a, struct sl_model *m)
 	return 0;
 }
 
+/*
+ * A wakeup is placed once (the model places a task only while it is
+ * WAKING, and each waking is a new wake_seq): idle_seq names the last one
+ * placed on an idle CPU, and one placed elsewhere leaves it as it is, not
+ * equal to its seq -- no write to the slot at every placement.
+ */
 static void wi_on_placement(struct sl_analyzer *a, struct sl_model *m, const struct sl_placement *pl)
 {
-	struct wi_task *wt = sl_task_priv(m, a, pl->task);
 	const struct sl_cpu *c = sl_model_cpu(m, pl->dest_cpu);
 	bool self_pending = pl->task->state == SL_TASK_PENDING && pl->task->cpu == pl->dest_cpu;
+	struct wi_task *wt;
 
-	wt->idle_seq = 0;
 	if (!c || !c->known || c->curr || c->nr_queued || c->nr_pending != (uint32_t)self_pending ||
 	    !pl->task->wake_valid)
 		return;
+	wt = sl_task_priv(m, a, pl->task);
 	wt->idle_seq = pl->task->wake_seq;
 	wt->idle_local = pl->dest_cpu == pl->waker_cpu;
 }
@@ -931,7 +941,6 @@ static void wi_on_latency(struct sl_analyzer *a, struct sl_model *m, const struc
 		waker = NULL;
 
 	wt->seq = s->wake_seq;
-	wt->latency = s->latency;
 	wt->wake_ts = s->wake_ts;
 	wt->run_ts = s->run_ts;
 	wt->in_filter = s->in_filter;
@@ -963,7 +972,7 @@ static void wi_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	if (!enter)
 		return;
 	wt->queued_since = ts;
-	wt->queued_cpu = cpu;
+	wt->queued_cpu = (int16_t)cpu;
 	if (t->runnable_reason == SL_RUNNABLE_MIGRATED) {
 		struct wi_cpu *c = sl_cpu_priv(m, a, cpu);
 		const struct sl_cpu *mc = sl_model_cpu(m, cpu);
