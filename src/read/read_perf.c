@@ -1072,6 +1072,19 @@ static int choose_head(struct perf_reader *pr)
 	return best;
 }
 
+/*
+ * A mapped file's records are read from the page cache, past what the
+ * hardware prefetcher follows (it stops at each 4 KiB page): ask for the
+ * bytes a page ahead as the records are queued (fast_sample()), and for
+ * the raw data of the record PREFETCH_QUEUED further in the same run as
+ * they are handed on, a round later (a round is a MiB or more, out of L2
+ * when perf record ran with large buffers).  On a perf sched record of
+ * hackbench (2.8 M samples, 291 MB) the reader alone took 0.122 s of CPU
+ * without them, 0.097 with the first, 0.084 with both.
+ */
+#define PREFETCH_AHEAD		4096
+#define PREFETCH_QUEUED		32
+
 /* The next record to hand on, or NULL when the round's are all out. */
 static inline const struct entry *next_out(struct perf_reader *pr)
 {
@@ -1086,6 +1099,8 @@ static inline const struct entry *next_out(struct perf_reader *pr)
 		h = &pr->heads[best];
 	}
 	e = &pr->q[h->cur++];
+	if (pr->map && h->cur + PREFETCH_QUEUED < h->end)
+		__builtin_prefetch(pr->map + ref_off(pr->q[h->cur + PREFETCH_QUEUED].ref));
 	if (h->cur < h->end) {
 		h->ts = pr->q[h->cur].ts;
 	} else {
@@ -1156,6 +1171,8 @@ static inline bool fast_sample(struct perf_reader *pr)
 	uint32_t size, raw;
 	int32_t cpu;
 
+	if (left > PREFETCH_AHEAD)
+		__builtin_prefetch(rec + PREFETCH_AHEAD);
 	if (left < 8 || get_u32(rec) != REC_SAMPLE || !pr->nr_attrs)
 		return false;
 	size = get_u16(rec + 6);
