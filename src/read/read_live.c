@@ -103,23 +103,20 @@ static struct kbuffer *new_kbuffer(const struct sl_live *l)
 			     KBUFFER_ENDIAN_SAME_AS_HOST);
 }
 
-struct sl_live *sl_live_new(const struct sl_dat_meta *meta, struct sl_strtab *strtab,
-			    struct sl_error *err)
+static struct sl_live *live_new(struct tep_handle *tep, int nr_cpus, int page_size,
+				int long_size, struct sl_strtab *strtab, struct sl_error *err)
 {
 	struct sl_live *l = xcalloc(1, sizeof(*l));
 
-	l->nr_cpus = meta->nr_cpus;
-	l->page_size = meta->page_size;
-	l->long_size = meta->long_size;
-	tep_set_loglevel(TEP_LOG_NONE);
-	l->tep = tep_from_meta(meta);
-	if (!l->tep) {
-		sl_error_set(err, "cannot parse the kernel's event formats");
-		goto fail;
-	}
+	l->tep = tep;
+	l->nr_cpus = nr_cpus;
+	l->page_size = page_size;
+	l->long_size = long_size;
 	l->decoder = sl_dat_decoder_new(l->tep, NULL, strtab, err);
-	if (!l->decoder)
-		goto fail;
+	if (!l->decoder) {
+		sl_live_free(l);
+		return NULL;
+	}
 	l->cpus = xcalloc((size_t)l->nr_cpus, sizeof(*l->cpus));
 	l->heap.nodes = xcalloc((size_t)l->nr_cpus, sizeof(*l->heap.nodes));
 	l->scan = new_kbuffer(l);
@@ -130,6 +127,24 @@ struct sl_live *sl_live_new(const struct sl_dat_meta *meta, struct sl_strtab *st
 	l->info.file_version = 6;
 	l->info.ncpus = l->nr_cpus;
 	snprintf(l->info.compression, sizeof(l->info.compression), "none");
+	return l;
+}
+
+struct sl_live *sl_live_new(const struct sl_dat_meta *meta, struct sl_strtab *strtab,
+			    struct sl_error *err)
+{
+	struct tep_handle *tep;
+	struct sl_live *l;
+
+	tep_set_loglevel(TEP_LOG_NONE);
+	tep = tep_from_meta(meta);
+	if (!tep) {
+		sl_error_set(err, "cannot parse the kernel's event formats");
+		return NULL;
+	}
+	l = live_new(tep, meta->nr_cpus, meta->page_size, meta->long_size, strtab, err);
+	if (!l)
+		return NULL;
 	if (meta->trace_clock) {
 		const char *b = strchr(meta->trace_clock, '['), *e = b ? strchr(b, ']') : NULL;
 
@@ -146,9 +161,16 @@ struct sl_live *sl_live_new(const struct sl_dat_meta *meta, struct sl_strtab *st
 	}
 	sl_dat_fill_info(l->tep, &l->info);
 	return l;
-fail:
-	sl_live_free(l);
-	return NULL;
+}
+
+struct sl_live *sl_live_new_tep(struct tep_handle *tep, int nr_cpus, int page_size, int long_size,
+				struct sl_strtab *strtab, struct sl_error *err)
+{
+	struct sl_live *l = live_new(tep, nr_cpus, page_size, long_size, strtab, err);
+
+	if (l)
+		sl_dat_fill_info(l->tep, &l->info);
+	return l;
 }
 
 static void free_slots(struct page_slot *s)

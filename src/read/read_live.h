@@ -21,10 +21,17 @@
 #include "schedlint/strtab.h"
 
 struct sl_live;
+struct tep_handle;
 
 /* Decoders built from meta (the same formats the trace.dat gets); NULL + err on failure. */
 struct sl_live *sl_live_new(const struct sl_dat_meta *meta, struct sl_strtab *strtab,
 			    struct sl_error *err);
+/*
+ * The same over a tep already loaded (which it then owns, also on failure): a trace.dat's,
+ * to replay its pages as record would read them (tests, bench).
+ */
+struct sl_live *sl_live_new_tep(struct tep_handle *tep, int nr_cpus, int page_size, int long_size,
+				struct sl_strtab *strtab, struct sl_error *err);
 void sl_live_free(struct sl_live *l);
 
 /* Queue one page of cpu (copied). */

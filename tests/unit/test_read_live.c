@@ -7,6 +7,9 @@
  * time delta) holding sched_wake_idle_without_ipi events whose "cpu"
  * field names each event, so the order they come out in is checkable.
  */
+#include <dirent.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,9 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "read/dat_meta.h"
+#include "read/read_dat.h"
 #include "read/read_live.h"
 #include "util/util.h"
 
@@ -357,6 +363,278 @@ static void test_page_info(void **state)
 	assert_true(sl_page_info(p.data, PAGE, 8, &missed, &count) < 0);
 }
 
+/* --- the pages of a trace.dat replayed, against the flyrecord reader --- */
+
+struct cpu_pages {
+	uint8_t **v;
+	size_t nr, alloc;
+};
+
+struct file_pages {
+	size_t page_size;
+	int nr_cpus;
+	struct cpu_pages *cpu;
+};
+
+/* sl_dat_walk_pages() gives a page up to its lost count: whole, zero-filled, as record reads it */
+static int collect_page(int cpu, const uint8_t *page, size_t len, void *arg)
+{
+	struct file_pages *fp = arg;
+	struct cpu_pages *c;
+
+	if (cpu < 0 || cpu >= fp->nr_cpus || len > fp->page_size)
+		return -1;
+	c = &fp->cpu[cpu];
+	if (c->nr == c->alloc) {
+		c->alloc = c->alloc ? 2 * c->alloc : 16;
+		c->v = xrealloc(c->v, c->alloc * sizeof(*c->v));
+	}
+	c->v[c->nr] = xcalloc(1, fp->page_size);
+	memcpy(c->v[c->nr++], page, len);
+	return 0;
+}
+
+/* One event as a line: every field the decoders fill, names as strings. */
+static void event_line(const struct sl_event *ev, const struct sl_strtab *st, char *out, size_t len)
+{
+	int n = snprintf(out, len, "%" PRIu64 " cpu%d pid%d t%d c%d %s:", ev->ts, ev->cpu, ev->pid,
+			 ev->type, ev->ctx, sl_str(st, ev->name));
+
+	switch (ev->type) {
+	case SL_EV_SWITCH:
+		snprintf(out + n, len - (size_t)n, " %d %d %d %d %s %s %d %c", ev->sw.prev_pid,
+			 ev->sw.next_pid, ev->sw.prev_prio, ev->sw.next_prio,
+			 sl_str(st, ev->sw.prev_comm), sl_str(st, ev->sw.next_comm),
+			 ev->sw.prev_class, ev->sw.prev_letter);
+		break;
+	case SL_EV_WAKING:
+	case SL_EV_WAKEUP:
+	case SL_EV_WAKEUP_NEW:
+		snprintf(out + n, len - (size_t)n, " %d %d %d %s %d", ev->wake.pid, ev->wake.prio,
+			 ev->wake.target_cpu, sl_str(st, ev->wake.comm), ev->wake.success);
+		break;
+	case SL_EV_MIGRATE:
+		snprintf(out + n, len - (size_t)n, " %d %d %d %d %s", ev->migrate.pid,
+			 ev->migrate.prio, ev->migrate.orig_cpu, ev->migrate.dest_cpu,
+			 sl_str(st, ev->migrate.comm));
+		break;
+	case SL_EV_FORK:
+		snprintf(out + n, len - (size_t)n, " %d %d %s %s", ev->fork.parent_pid,
+			 ev->fork.child_pid, sl_str(st, ev->fork.parent_comm),
+			 sl_str(st, ev->fork.child_comm));
+		break;
+	case SL_EV_EXIT:
+		snprintf(out + n, len - (size_t)n, " %d %d %s", ev->exit.pid, ev->exit.prio,
+			 sl_str(st, ev->exit.comm));
+		break;
+	case SL_EV_IRQ_VECTOR:
+	case SL_EV_TIMER_TICK:
+		snprintf(out + n, len - (size_t)n, " %d", ev->irq.vector);
+		break;
+	case SL_EV_WAKE_IDLE_NO_IPI:
+		snprintf(out + n, len - (size_t)n, " %d", ev->idle_no_ipi.target_cpu);
+		break;
+	case SL_EV_LOST:
+		snprintf(out + n, len - (size_t)n, " %" PRIu64, ev->lost.count);
+		break;
+	case SL_EV_MARKER:
+		snprintf(out + n, len - (size_t)n, " %s", sl_str(st, ev->marker.text));
+		break;
+	default:
+		if (sl_event_has_ipi(ev)) {
+			n += snprintf(out + n, len - (size_t)n, " %d %s %s", ev->ipi.target_cpu,
+				      sl_str(st, ev->ipi.callsite), sl_str(st, ev->ipi.callback));
+			for (uint32_t i = 0; i < ev->ipi.mask.nr_words && n < (int)len; i++)
+				n += snprintf(out + n, len - (size_t)n, " %" PRIx64,
+					      ev->ipi.mask.words[i]);
+		}
+		break;
+	}
+}
+
+struct cpu_lines {
+	char **v;
+	size_t nr, alloc;
+};
+
+static void add_line(struct cpu_lines *lines, int nr_cpus, const struct sl_event *ev,
+		     const struct sl_strtab *st)
+{
+	struct cpu_lines *c;
+	char buf[512];
+
+	assert_true(ev->cpu >= 0 && ev->cpu < nr_cpus);
+	c = &lines[ev->cpu];
+	event_line(ev, st, buf, sizeof(buf));
+	if (c->nr == c->alloc) {
+		c->alloc = c->alloc ? 2 * c->alloc : 64;
+		c->v = xrealloc(c->v, c->alloc * sizeof(*c->v));
+	}
+	c->v[c->nr++] = xstrdup(buf);
+}
+
+static void free_lines(struct cpu_lines *lines, int nr_cpus)
+{
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		for (size_t i = 0; i < lines[cpu].nr; i++)
+			free(lines[cpu].v[i]);
+		free(lines[cpu].v);
+	}
+	free(lines);
+}
+
+/*
+ * Replay path's pages through a live reader: each round adds up to 3
+ * pages of every CPU, then takes the events up to the newest time of the
+ * round before (record's limit); the rest at the end.  The events of
+ * each CPU in lines.  -1 when the file is not one to replay.
+ */
+static long replay_file(const char *path, struct sl_strtab *st, struct cpu_lines **out,
+			int *nr_cpus)
+{
+	struct sl_error err = { "" };
+	struct sl_dat_layout layout;
+	struct tep_handle *tep = NULL;
+	struct file_pages fp = { 0 };
+	struct cpu_lines *lines;
+	struct sl_live *l;
+	struct sl_event ev;
+	uint64_t limit = 0;
+	long events = 0;
+	int fd, long_size, ret;
+	bool more;
+
+	if (sl_dat_layout_read_buffer(path, NULL, &layout, &err) < 0)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	if (layout.big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) || layout.ts_offset ||
+	    layout.tsc_mult || sl_dat_tep_load(fd, &layout, &tep, NULL, NULL, &err) < 0) {
+		close(fd);
+		sl_dat_layout_free(&layout);
+		return -1;
+	}
+	/* as record's formats carry them: parsed by libtraceevent (sl_dat_tep_load() did not) */
+	if (layout.sections[SL_DAT_KALLSYMS].size) {
+		uint8_t *ksyms;
+		uint64_t len;
+
+		assert_int_equal(sl_dat_section_read(fd, &layout, SL_DAT_KALLSYMS, &ksyms, &len, &err), 0);
+		if (len > 4)
+			tep_parse_kallsyms(tep, (char *)ksyms + 4);	/* after its 4-byte size */
+		free(ksyms);
+	}
+	long_size = tep_get_header_page_size(tep);
+	fp.page_size = layout.subbuf_size ? layout.subbuf_size : layout.page_size;
+	fp.nr_cpus = layout.nr_cpus;
+	fp.cpu = xcalloc((size_t)fp.nr_cpus, sizeof(*fp.cpu));
+	ret = sl_dat_walk_pages(fd, &layout, tep, collect_page, &fp, &err);
+	close(fd);
+	sl_dat_layout_free(&layout);
+	assert_int_equal(ret, 0);
+
+	l = sl_live_new_tep(tep, fp.nr_cpus, (int)fp.page_size, long_size, st, &err);
+	assert_non_null(l);
+	lines = xcalloc((size_t)fp.nr_cpus, sizeof(*lines));
+	for (size_t round = 0;; round++) {
+		more = false;
+		for (int cpu = 0; cpu < fp.nr_cpus; cpu++)
+			for (size_t i = 3 * round; i < 3 * round + 3 && i < fp.cpu[cpu].nr; i++) {
+				sl_live_add_page(l, cpu, fp.cpu[cpu].v[i]);
+				more = true;
+			}
+		while ((ret = sl_live_next(l, more ? limit : UINT64_MAX, &ev, &err)) > 0) {
+			add_line(lines, fp.nr_cpus, &ev, st);
+			events++;
+		}
+		assert_int_equal(ret, 0);
+		if (!more)
+			break;
+		limit = sl_live_newest(l);
+	}
+	sl_live_free(l);
+	for (int cpu = 0; cpu < fp.nr_cpus; cpu++) {
+		for (size_t i = 0; i < fp.cpu[cpu].nr; i++)
+			free(fp.cpu[cpu].v[i]);
+		free(fp.cpu[cpu].v);
+	}
+	free(fp.cpu);
+	*out = lines;
+	*nr_cpus = fp.nr_cpus;
+	return events;
+}
+
+/* The flyrecord reader's events of path, per CPU. */
+static struct cpu_lines *read_file(const char *path, struct sl_strtab *st, int nr_cpus)
+{
+	struct sl_error err = { "" };
+	struct cpu_lines *lines = xcalloc((size_t)nr_cpus, sizeof(*lines));
+	struct sl_reader *r;
+	struct sl_event ev;
+	int ret;
+
+	assert_int_equal(sl_read_dat_flyrecord_open(path, NULL, st, &r, &err), 0);
+	while ((ret = sl_reader_next(r, &ev)) > 0)
+		add_line(lines, nr_cpus, &ev, st);
+	assert_int_equal(ret, 0);
+	sl_reader_close(r);
+	return lines;
+}
+
+static void test_replay_testdata(void **state)
+{
+	static const char *const dirs[] = { "testdata/real", "testdata/bench" };
+	unsigned long files = 0, total = 0;
+
+	(void)state;
+	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
+		DIR *dir = opendir(dirs[d]);
+		struct dirent *e;
+
+		assert_non_null(dir);
+		while ((e = readdir(dir))) {
+			size_t n = strlen(e->d_name);
+			struct cpu_lines *live, *file;
+			struct sl_strtab *st;
+			char path[4096];
+			int nr_cpus;
+			long events;
+
+			if (n < 4 || strcmp(e->d_name + n - 4, ".dat"))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dirs[d], e->d_name);
+			st = sl_strtab_new();
+			events = replay_file(path, st, &live, &nr_cpus);
+			if (events < 0) {
+				sl_strtab_free(st);
+				continue;
+			}
+			file = read_file(path, st, nr_cpus);
+			for (int cpu = 0; cpu < nr_cpus; cpu++) {
+				size_t i;
+
+				for (i = 0; i < live[cpu].nr && i < file[cpu].nr; i++)
+					if (strcmp(live[cpu].v[i], file[cpu].v[i]))
+						fail_msg("%s CPU %d event %zu: live '%s', file '%s'", path,
+							 cpu, i, live[cpu].v[i], file[cpu].v[i]);
+				if (live[cpu].nr != file[cpu].nr)
+					fail_msg("%s CPU %d: %zu events live, %zu in the file", path, cpu,
+						 live[cpu].nr, file[cpu].nr);
+			}
+			free_lines(live, nr_cpus);
+			free_lines(file, nr_cpus);
+			sl_strtab_free(st);
+			files++;
+			total += (unsigned long)events;
+		}
+		closedir(dir);
+	}
+	print_message("replayed %lu files, %lu events\n", files, total);
+	/* testdata/real and bench: 9 files, hackbench-g4.dat alone 179,308 records */
+	assert_true(files >= 9);
+	assert_true(total >= 179308);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -366,6 +644,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_empty_and_many_pages, setup, teardown),
 		cmocka_unit_test(test_page_info),
 		cmocka_unit_test_setup_teardown(test_scan_page, setup, teardown),
+		cmocka_unit_test(test_replay_testdata),
 	};
 	return cmocka_run_group_tests_name("read_live", tests, NULL, NULL);
 }
