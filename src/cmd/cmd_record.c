@@ -201,7 +201,7 @@ struct record {
 	uint64_t pages;
 	uint64_t pages_lost;		/* pages that say events were lost before them */
 	uint64_t lost_in_pages;		/* the counts those pages carry */
-	uint64_t bad_pages;		/* pages whose header does not fit the page: left out */
+	uint64_t bad_pages;		/* pages sl_page_check() refuses: left out */
 	char *llc_spec;
 	char llc_from[32];		/* where llc_spec came from: "cache-L3", "package", ... */
 	/* the tasks' affinity: swept at the start and the end, re-read after events */
@@ -719,6 +719,7 @@ fail:
 static void read_watch(struct record *rec)
 {
 	int page_size = rec->wtfs.page_size;
+	struct sl_error err = { "" };
 
 	if (!rec->watch)
 		return;
@@ -728,8 +729,13 @@ static void read_watch(struct record *rec)
 		while ((len = sl_tracefs_read_page(&rec->wtfs, cpu, rec->wpage)) > 0) {
 			if (len < page_size)
 				memset(rec->wpage + len, 0, (size_t)(page_size - len));
-			sl_live_scan_page(rec->watch, cpu, rec->wpage, rec->watch_types,
-					  ARRAY_SIZE(rec->watch_types), watch_event, rec);
+			if (sl_live_scan_page(rec->watch, cpu, rec->wpage, rec->watch_types,
+					      ARRAY_SIZE(rec->watch_types), watch_event, rec, &err) < 0 &&
+			    !rec->warned_corrupt) {
+				warn_msg("record: the watch instance gave %s (left out of the re-reads)",
+					 err.msg);
+				rec->warned_corrupt = true;
+			}
 		}
 	}
 }
@@ -785,6 +791,7 @@ static int read_pages(struct record *rec, int cpu, struct sl_error *err)
 			uint8_t *page = rec->batch + (size_t)n * (size_t)page_size;
 			ssize_t len = sl_tracefs_read_page(&rec->tfs, cpu, page);
 			uint64_t missed_count;
+			const char *bad;
 			bool missed;
 			int data;
 
@@ -799,13 +806,13 @@ static int read_pages(struct record *rec, int cpu, struct sl_error *err)
 			}
 			if (len < page_size)
 				memset(page + len, 0, (size_t)(page_size - len));
-			data = sl_page_info(page, page_size, rec->meta.long_size, &missed,
+			/* the check a trace.dat's pages get: the file must stay readable */
+			bad = sl_page_check(page, page_size, rec->meta.long_size, &data, &missed,
 					    &missed_count);
-			if (data < 0) {
-				/* its length does not fit: kbuffer would read past it */
+			if (bad) {
 				if (!rec->bad_pages++)
-					warn_msg("record: CPU %d's ring buffer gave a page with a "
-						 "corrupt header; such pages are left out", cpu);
+					warn_msg("record: CPU %d's ring buffer gave a corrupt page "
+						 "(%s); such pages are left out", cpu, bad);
 				n--;
 				continue;
 			}
@@ -830,7 +837,11 @@ static int read_pages(struct record *rec, int cpu, struct sl_error *err)
 			return ret;
 		}
 		for (int i = 0; rec->live && i < n; i++)
-			sl_live_add_page(rec->live, cpu, rec->batch + (size_t)i * (size_t)page_size);
+			if (sl_live_add_page(rec->live, cpu, rec->batch + (size_t)i * (size_t)page_size,
+					     &werr) && !rec->warned_corrupt) {
+				warn_msg("record: %s (left out of the live analysis)", werr.msg);
+				rec->warned_corrupt = true;
+			}
 		rec->pages += (uint64_t)n;
 		read_pages += (uint64_t)n;
 	}

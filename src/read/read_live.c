@@ -3,11 +3,24 @@
  * read_live.c - decode the pages record reads, merged across CPUs by time
  *
  * Each CPU keeps a queue of the pages read from its trace_pipe_raw and not
- * yet handed on; a kbuffer walks the head page.  A heap of (timestamp of
- * the CPU's next event, cpu) merges the CPUs, as read_dat.c does for a
- * file; the caller's limit stops the merge where a CPU might still bring
- * an earlier event in its next read.  Pages are copied into slots that
- * are recycled, so the per-event path does not allocate.
+ * yet handed on; dat_page.h's walk, the trace.dat reader's own, reads the
+ * head page.  A page is checked before it is queued or scanned
+ * (sl_rb_page_check(), the check the flyrecord reader makes of a file's
+ * pages): the walk trusts the commit size and every record's length, so
+ * a page the check refuses is an error and is never walked - no read past
+ * the page, no loop for ever on a padding record of length -4.  A heap
+ * of (timestamp of the CPU's next event, cpu) merges the CPUs, as the
+ * trace.dat reader does for a file; the caller's limit stops the merge
+ * where a CPU might still bring an earlier event in its next read.
+ * Pages are copied into slots that are recycled, so the per-event path
+ * does not allocate.
+ *
+ * This walked the pages with libtraceevent's kbuffer until 2026-12-02:
+ * it checks nothing, and costs about 230 instructions a record where
+ * dat_page.h's walk costs about 20 (dat_page.h; bench/README.md, "The
+ * live reader").  tests/unit/test_read_live.c replays the trace.dat
+ * files of testdata/ page by page through this reader and holds its
+ * events to the flyrecord reader's, CPU by CPU.
  *
  * The tep the decoder works with is built from the same texts the
  * trace.dat carries (struct sl_dat_meta), so an event decodes the same
@@ -19,29 +32,26 @@
 #include <string.h>
 
 #include <event-parse.h>
-#include <kbuffer.h>
 
 #include "cpu_heap.h"
 #include "dat_decode.h"
+#include "dat_page.h"
 #include "read_live.h"
 #include "util/util.h"
 
-/* the page header's commit word, as kbuffer reads it */
-#define RB_MISSED_EVENTS	(1UL << 31)
-#define RB_MISSED_STORED	(1UL << 30)
-#define RB_COMMIT_MASK		((1UL << 27) - 1)
-
 struct page_slot {
 	struct page_slot *next;
+	int64_t lost;		/* events lost before the page: 0, how many, -1 not said */
 	uint8_t data[];		/* one page */
 };
 
 /* One CPU's pages waiting to be handed on. */
 struct live_cpu {
 	struct page_slot *head, *tail;	/* queue; head is being walked */
-	struct kbuffer *kbuf;		/* walks head */
-	void *event;			/* head's current event, NULL when the queue is empty */
-	unsigned long long ts;		/* its timestamp */
+	struct sl_rb_page pg;		/* the walk of head */
+	const uint8_t *event;		/* head's current event, NULL when the queue is empty */
+	uint32_t size;			/* its size */
+	uint64_t ts;			/* its timestamp */
 	bool lost;			/* events were lost before the current event */
 	uint64_t lost_count;		/* how many, 0 when the page does not say */
 };
@@ -51,11 +61,10 @@ struct sl_live {
 	struct sl_dat_decoder *decoder;
 	int nr_cpus;
 	int page_size;
-	int long_size;
+	struct sl_rb_format fmt;	/* the kernel's long, our byte order */
 	struct live_cpu *cpus;
 	struct cpu_heap heap;		/* CPUs with a current event */
 	struct page_slot *free_slots;
-	struct kbuffer *scan;		/* finds a new page's last timestamp */
 	uint64_t newest;
 	uint64_t lost_events, lost_unknown;
 	struct sl_trace_info info;
@@ -97,12 +106,6 @@ static struct tep_handle *tep_from_meta(const struct sl_dat_meta *meta)
 	return tep;
 }
 
-static struct kbuffer *new_kbuffer(const struct sl_live *l)
-{
-	return kbuffer_alloc(l->long_size == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8,
-			     KBUFFER_ENDIAN_SAME_AS_HOST);
-}
-
 static struct sl_live *live_new(struct tep_handle *tep, int nr_cpus, int page_size,
 				int long_size, struct sl_strtab *strtab, struct sl_error *err)
 {
@@ -111,7 +114,7 @@ static struct sl_live *live_new(struct tep_handle *tep, int nr_cpus, int page_si
 	l->tep = tep;
 	l->nr_cpus = nr_cpus;
 	l->page_size = page_size;
-	l->long_size = long_size;
+	sl_rb_format_init(&l->fmt, long_size, host_bigendian());
 	l->decoder = sl_dat_decoder_new(l->tep, NULL, strtab, err);
 	if (!l->decoder) {
 		sl_live_free(l);
@@ -119,9 +122,6 @@ static struct sl_live *live_new(struct tep_handle *tep, int nr_cpus, int page_si
 	}
 	l->cpus = xcalloc((size_t)l->nr_cpus, sizeof(*l->cpus));
 	l->heap.nodes = xcalloc((size_t)l->nr_cpus, sizeof(*l->heap.nodes));
-	l->scan = new_kbuffer(l);
-	for (int cpu = 0; cpu < l->nr_cpus; cpu++)
-		l->cpus[cpu].kbuf = new_kbuffer(l);
 
 	l->info.format = SL_FMT_DAT6;
 	l->info.file_version = 6;
@@ -188,54 +188,44 @@ void sl_live_free(struct sl_live *l)
 	if (!l)
 		return;
 	if (l->cpus)
-		for (int cpu = 0; cpu < l->nr_cpus; cpu++) {
+		for (int cpu = 0; cpu < l->nr_cpus; cpu++)
 			free_slots(l->cpus[cpu].head);
-			kbuffer_free(l->cpus[cpu].kbuf);
-		}
 	free(l->cpus);
 	free_slots(l->free_slots);
 	free(l->heap.nodes);
-	if (l->scan)
-		kbuffer_free(l->scan);
 	sl_dat_decoder_free(l->decoder);
 	if (l->tep)
 		tep_free(l->tep);
 	free(l);
 }
 
-int sl_page_info(const void *page, int page_size, int long_size, bool *missed,
-		 uint64_t *missed_count)
+const char *sl_page_check(const void *page, int page_size, int long_size, int *data,
+			  bool *missed, uint64_t *missed_count)
 {
-	const uint8_t *p = page;
-	uint64_t commit, len;
+	struct sl_rb_format fmt;
+	const char *bad;
+	int64_t lost;
 
-	if (long_size == 4) {
-		uint32_t c;
+	sl_rb_format_init(&fmt, long_size, host_bigendian());
+	bad = sl_rb_page_check(&fmt, page, (size_t)page_size, &lost);
+	if (bad)
+		return bad;
+	*data = (int)(sl_rb_read_long(&fmt, (const uint8_t *)page + 8) & RB_COMMIT_MASK);
+	*missed = lost != 0;
+	*missed_count = lost > 0 ? (uint64_t)lost : 0;
+	return NULL;
+}
 
-		memcpy(&c, p + 8, 4);
-		commit = c;
-	} else {
-		memcpy(&commit, p + 8, 8);
-	}
-	len = commit & RB_COMMIT_MASK;
-	*missed = commit & RB_MISSED_EVENTS;
-	*missed_count = 0;
-	if (len > (uint64_t)(page_size - 8 - long_size))
-		return -EINVAL;
-	if ((commit & RB_MISSED_STORED) && *missed &&
-	    len + 2 * (uint64_t)long_size <= (uint64_t)(page_size - 8)) {
-		const uint8_t *after = p + 8 + long_size + len;
+/* cpu's head page is walked to its end: back to the free slots */
+static void drop_head(struct sl_live *l, struct live_cpu *c)
+{
+	struct page_slot *done = c->head;
 
-		if (long_size == 4) {
-			uint32_t c;
-
-			memcpy(&c, after, 4);
-			*missed_count = c;
-		} else {
-			memcpy(missed_count, after, 8);
-		}
-	}
-	return (int)len;
+	c->head = done->next;
+	if (!c->head)
+		c->tail = NULL;
+	done->next = l->free_slots;
+	l->free_slots = done;
 }
 
 /* Point cpu at the first event of its head page (dropping empty pages); heap it. */
@@ -245,38 +235,41 @@ static void load_head(struct sl_live *l, int cpu)
 
 	c->event = NULL;
 	while (c->head) {
-		int missed;
-
-		kbuffer_load_subbuffer(c->kbuf, c->head->data);
-		missed = kbuffer_missed_events(c->kbuf);
-		if (missed) {
-			/* the loss is before the page: report it with its first event */
+		if (c->head->lost) {
+			/* the loss is before the page: reported with its first event */
 			c->lost = true;
-			c->lost_count += missed > 0 ? (uint64_t)missed : 0;
+			c->lost_count += c->head->lost > 0 ? (uint64_t)c->head->lost : 0;
 		}
-		c->event = kbuffer_read_event(c->kbuf, &c->ts);
+		sl_rb_page_load(&c->pg, &l->fmt, c->head->data);
+		c->event = sl_rb_page_next(&c->pg, &c->ts, &c->size);
 		if (c->event)
 			break;
-		struct page_slot *empty = c->head;
-
-		c->head = empty->next;
-		if (!c->head)
-			c->tail = NULL;
-		empty->next = l->free_slots;
-		l->free_slots = empty;
+		drop_head(l, c);
 	}
 	if (c->event)
 		cpu_heap_push(&l->heap, c->ts, cpu);
 }
 
-void sl_live_add_page(struct sl_live *l, int cpu, const void *page)
+int sl_live_add_page(struct sl_live *l, int cpu, const void *page, struct sl_error *err)
 {
 	struct live_cpu *c;
 	struct page_slot *s;
-	unsigned long long ts;
+	struct sl_rb_page pg;
+	const char *bad;
+	uint32_t size;
+	int64_t lost;
+	uint64_t ts;
 
-	if (cpu < 0 || cpu >= l->nr_cpus)
-		return;
+	if (cpu < 0 || cpu >= l->nr_cpus) {
+		sl_error_set(err, "a page of CPU %d, which the formats' %d CPUs do not have", cpu,
+			     l->nr_cpus);
+		return -EINVAL;
+	}
+	bad = sl_rb_page_check(&l->fmt, page, (size_t)l->page_size, &lost);
+	if (bad) {
+		sl_error_set(err, "a page of CPU %d: %s", cpu, bad);
+		return -EINVAL;
+	}
 	c = &l->cpus[cpu];
 	s = l->free_slots;
 	if (s)
@@ -285,10 +278,11 @@ void sl_live_add_page(struct sl_live *l, int cpu, const void *page)
 		s = xmalloc(sizeof(*s) + (size_t)l->page_size);
 	memcpy(s->data, page, (size_t)l->page_size);
 	s->next = NULL;
+	s->lost = lost;
 
 	/* its last event's time: what this read tells about how far the CPU got */
-	kbuffer_load_subbuffer(l->scan, s->data);
-	for (void *e = kbuffer_read_event(l->scan, &ts); e; e = kbuffer_next_event(l->scan, &ts))
+	sl_rb_page_load(&pg, &l->fmt, s->data);
+	while (sl_rb_page_next(&pg, &ts, &size))
 		if (ts > l->newest)
 			l->newest = ts;
 
@@ -299,6 +293,7 @@ void sl_live_add_page(struct sl_live *l, int cpu, const void *page)
 	c->tail = s;
 	if (!c->event)
 		load_head(l, cpu);
+	return 0;
 }
 
 uint64_t sl_live_newest(const struct sl_live *l)
@@ -334,22 +329,17 @@ int sl_live_next(struct sl_live *l, uint64_t limit, struct sl_event *ev, struct 
 		return 1;
 	}
 
-	cpu_heap_pop(&l->heap);
-	ret = sl_dat_decode(l->decoder, cpu, c->ts, c->event, kbuffer_event_size(c->kbuf), ev);
+	ret = sl_dat_decode(l->decoder, cpu, c->ts, c->event, (int)c->size, ev);
 	if (ret < 0)
-		sl_error_set(err, "corrupt event data on CPU %d at %llu ns", cpu, c->ts);
+		sl_error_set(err, "corrupt event data on CPU %d at %llu ns", cpu,
+			     (unsigned long long)c->ts);
 
-	c->event = kbuffer_next_event(c->kbuf, &c->ts);
+	c->event = sl_rb_page_next(&c->pg, &c->ts, &c->size);
 	if (c->event) {
-		cpu_heap_push(&l->heap, c->ts, cpu);
+		cpu_heap_replace_top(&l->heap, c->ts);
 	} else {
-		struct page_slot *done = c->head;
-
-		c->head = done->next;
-		if (!c->head)
-			c->tail = NULL;
-		done->next = l->free_slots;
-		l->free_slots = done;
+		cpu_heap_pop(&l->heap);
+		drop_head(l, c);
 		load_head(l, cpu);
 	}
 	return ret < 0 ? ret : 1;
@@ -362,95 +352,35 @@ int sl_live_event_id(const struct sl_live *l, const char *system, const char *na
 	return e ? e->id : -1;
 }
 
-/* the ring buffer's event header (include/linux/ring_buffer.h): type_len:5, time_delta:27 */
-#define RB_TYPE_PADDING		29
-#define RB_TYPE_TIME_EXTEND	30
-#define RB_TYPE_TIME_STAMP	31
-
-/*
- * Whether the page may hold an event of one of types: its events walked
- * by their lengths alone, reading each one's common_type.  kbuffer's walk
- * also sums every time delta, through a function pointer per field: it
- * was 17% of record's CPU when it walked every page, about 9 ns an event;
- * this is a loop of a few instructions, and kbuffer walks only the pages
- * it finds something on.  Anything it cannot follow: true (kbuffer will).
- */
-static bool page_may_have(const struct sl_live *l, const uint8_t *page, const int *types,
-			  size_t nr_types)
+int sl_live_scan_page(struct sl_live *l, int cpu, const void *page, const int *types,
+		      size_t nr_types, sl_live_scan_fn fn, void *ctx, struct sl_error *err)
 {
-	uint64_t missed_count;
-	bool missed;
-	int len = sl_page_info(page, l->page_size, l->long_size, &missed, &missed_count);
-	const uint8_t *p, *end;
-
-	if (len < 0)
-		return true;
-	p = page + 8 + l->long_size;
-	end = p + len;
-	while (p + 4 <= end) {
-		uint32_t head, type_len, delta, word = 0;
-		size_t size;	/* of the whole event, header included */
-
-		memcpy(&head, p, 4);
-		type_len = host_bigendian() ? head >> 27 : head & 31;
-		delta = host_bigendian() ? head & ((1U << 27) - 1) : head >> 5;
-		if (type_len == 0 || type_len == RB_TYPE_PADDING) {
-			if (p + 8 > end)
-				return type_len == 0;
-			memcpy(&word, p + 4, 4);
-		}
-		if (type_len == RB_TYPE_PADDING) {
-			if (!delta)
-				return false;	/* the rest of the page is padding */
-			size = 4 + (size_t)word;
-		} else if (type_len == RB_TYPE_TIME_EXTEND || type_len == RB_TYPE_TIME_STAMP) {
-			size = 8;
-		} else {
-			/* type_len 0: the length in the next word, the data after it */
-			const uint8_t *data = p + (type_len ? 4 : 8);
-			uint16_t type;
-
-			size = type_len ? 4 + 4 * (size_t)type_len
-					: 8 + (((size_t)word - 4 + 3) & ~(size_t)3);
-			if (word && word < 4)
-				return true;
-			if (data + sizeof(type) > end)
-				return true;
-			memcpy(&type, data, sizeof(type));
-			for (size_t i = 0; i < nr_types; i++)
-				if (type == types[i])
-					return true;
-		}
-		if (size > (size_t)(end - p))
-			return true;
-		p += size;
-	}
-	return false;
-}
-
-size_t sl_live_scan_page(struct sl_live *l, int cpu, const void *page, const int *types,
-			 size_t nr_types, sl_live_scan_fn fn, void *ctx)
-{
-	unsigned long long ts;
-	size_t events = 0;
+	struct sl_rb_page pg;
 	struct sl_event ev;
+	const uint8_t *e;
+	const char *bad;
+	uint32_t size;
+	int64_t lost;
+	uint64_t ts;
+	int events = 0;
 
-	if (!page_may_have(l, page, types, nr_types))
-		return 0;
-
-	/* kbuffer takes a non-const page but only reads it */
-	kbuffer_load_subbuffer(l->scan, (void *)page);
-	for (void *e = kbuffer_read_event(l->scan, &ts); e; e = kbuffer_next_event(l->scan, &ts)) {
+	bad = sl_rb_page_check(&l->fmt, page, (size_t)l->page_size, &lost);
+	if (bad) {
+		sl_error_set(err, "a page of CPU %d: %s", cpu, bad);
+		return -EINVAL;
+	}
+	sl_rb_page_load(&pg, &l->fmt, page);
+	while ((e = sl_rb_page_next(&pg, &ts, &size))) {
 		uint16_t type;
 
 		events++;
-		if (kbuffer_event_size(l->scan) < (int)sizeof(type))
+		if (size < sizeof(type))
 			continue;
 		memcpy(&type, e, sizeof(type));	/* common_type, the payload's first field */
 		for (size_t i = 0; i < nr_types; i++) {
 			if (type != types[i])
 				continue;
-			if (sl_dat_decode(l->decoder, cpu, ts, e, kbuffer_event_size(l->scan), &ev) == 0)
+			if (sl_dat_decode(l->decoder, cpu, ts, e, (int)size, &ev) == 0)
 				fn(ctx, &ev);
 			break;
 		}

@@ -34,8 +34,12 @@ struct sl_live *sl_live_new_tep(struct tep_handle *tep, int nr_cpus, int page_si
 				struct sl_strtab *strtab, struct sl_error *err);
 void sl_live_free(struct sl_live *l);
 
-/* Queue one page of cpu (copied). */
-void sl_live_add_page(struct sl_live *l, int cpu, const void *page);
+/*
+ * Queue one page of cpu (copied), once the same check as a trace.dat's
+ * pages (sl_rb_page_check()) accepts it: 0, or -EINVAL with err saying
+ * what is wrong with it (then nothing of it is queued).
+ */
+int sl_live_add_page(struct sl_live *l, int cpu, const void *page, struct sl_error *err);
 
 /* The latest timestamp of any event queued so far (0 before the first). */
 uint64_t sl_live_newest(const struct sl_live *l);
@@ -55,22 +59,21 @@ typedef void (*sl_live_scan_fn)(void *ctx, const struct sl_event *ev);
 /*
  * Walk one page of cpu without queueing it, and decode only the events
  * whose type id is in types (the few a caller follows): each handed to
- * fn in the page's order.  A page without one costs a walk by the
- * events' lengths, nothing more.  Returns the events kbuffer walked (0
- * for such a page).
+ * fn in the page's order.  Returns the data records the page holds, or
+ * -EINVAL with err when the check refuses the page (nothing decoded).
  */
-size_t sl_live_scan_page(struct sl_live *l, int cpu, const void *page, const int *types,
-			 size_t nr_types, sl_live_scan_fn fn, void *ctx);
+int sl_live_scan_page(struct sl_live *l, int cpu, const void *page, const int *types,
+		      size_t nr_types, sl_live_scan_fn fn, void *ctx, struct sl_error *err);
 
 /* What the stream told so far: formats, CPU count, lost events. */
 void sl_live_info(const struct sl_live *l, struct sl_trace_info *info);
 
 /*
- * Look at a raw page without decoding it: its data length (-EINVAL when
- * that does not fit the page), and whether (and how many, 0 = unknown)
- * events were lost before it.
+ * Check a raw page as sl_live_add_page() does, without queueing it: NULL
+ * and its data length, whether events were lost before it and how many
+ * (0 = not said); else what is wrong with it.
  */
-int sl_page_info(const void *page, int page_size, int long_size, bool *missed,
-		 uint64_t *missed_count);
+const char *sl_page_check(const void *page, int page_size, int long_size, int *data,
+			  bool *missed, uint64_t *missed_count);
 
 #endif /* SCHEDLINT_READ_LIVE_H */

@@ -8,6 +8,7 @@
  * field names each event, so the order they come out in is checkable.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <setjmp.h>
@@ -194,11 +195,12 @@ static void scan_fn(void *ctx, const struct sl_event *ev)
  * sl_live_scan_page() decodes only the events of the types asked for,
  * past the kinds of event a page holds: other types, a time extend, a
  * discarded event (padding), a long event (type_len 0, its length in the
- * next word); and walks with kbuffer only a page that has one.
+ * next word); it returns the data records it walked.
  */
 static void test_scan_page(void **state)
 {
 	struct fixture *f = *state;
+	struct sl_error err = { "" };
 	struct scanned got;
 	struct page p;
 	int want = 300, absent = 999;
@@ -227,18 +229,18 @@ static void test_scan_page(void **state)
 	p.last_ts += 1 + 10;
 	page_event(&p, p.last_ts + 7, 3);		/* 300, tag 3 */
 
-	assert_int_equal(sl_live_scan_page(f->l, 0, p.data, &want, 1, scan_fn, &got), 5);
+	assert_int_equal(sl_live_scan_page(f->l, 0, p.data, &want, 1, scan_fn, &got, &err), 5);
 	assert_string_equal(got.tags, "1 2 3");
 	assert_int_equal(got.ts[0], 1000);
 	assert_int_equal(got.ts[1], 1500 + (1ULL << 27) + 100 + 50);
 	assert_int_equal(got.ts[2], 1500 + (1ULL << 27) + 100 + 50 + 1 + 10 + 7);
 
-	/* no event of the type: nothing decoded, the page not walked */
+	/* no event of the type: nothing decoded */
 	memset(&got, 0, sizeof(got));
-	assert_int_equal(sl_live_scan_page(f->l, 0, p.data, &absent, 1, scan_fn, &got), 0);
+	assert_int_equal(sl_live_scan_page(f->l, 0, p.data, &absent, 1, scan_fn, &got, &err), 5);
 	assert_int_equal(got.n, 0);
 
-	/* a page of only other types, or an empty one: not walked either */
+	/* a page of only other types, or an empty one */
 	page_start(&p, 5000);
 	type = 301;
 	memset(body, 0, sizeof(body));
@@ -246,9 +248,9 @@ static void test_scan_page(void **state)
 	tag = 9;
 	memcpy(body + 8, &tag, 4);
 	page_raw(&p, 3, 0, body, 12);
-	assert_int_equal(sl_live_scan_page(f->l, 1, p.data, &want, 1, scan_fn, &got), 0);
+	assert_int_equal(sl_live_scan_page(f->l, 1, p.data, &want, 1, scan_fn, &got, &err), 1);
 	page_start(&p, 6000);
-	assert_int_equal(sl_live_scan_page(f->l, 1, p.data, &want, 1, scan_fn, &got), 0);
+	assert_int_equal(sl_live_scan_page(f->l, 1, p.data, &want, 1, scan_fn, &got, &err), 0);
 	assert_int_equal(got.n, 0);
 }
 
@@ -256,6 +258,7 @@ static void test_scan_page(void **state)
 static void test_merge_by_time(void **state)
 {
 	struct fixture *f = *state;
+	struct sl_error err = { "" };
 	struct page p0, p1;
 
 	page_start(&p0, 1000);
@@ -265,8 +268,8 @@ static void test_merge_by_time(void **state)
 	page_start(&p1, 2000);
 	page_event(&p1, 2000, 2);
 	page_event(&p1, 4000, 4);
-	sl_live_add_page(f->l, 0, p0.data);
-	sl_live_add_page(f->l, 1, p1.data);
+	assert_int_equal(sl_live_add_page(f->l, 0, p0.data, &err), 0);
+	assert_int_equal(sl_live_add_page(f->l, 1, p1.data, &err), 0);
 	assert_int_equal(sl_live_newest(f->l), 5000);
 	assert_string_equal(drain(f, UINT64_MAX), "1 2 3 4 5");
 }
@@ -278,21 +281,22 @@ static void test_merge_by_time(void **state)
 static void test_limit_holds_back(void **state)
 {
 	struct fixture *f = *state;
+	struct sl_error err = { "" };
 	struct page p0, p1, q1;
 
 	page_start(&p0, 1000);
 	page_event(&p0, 1000, 1);
 	page_event(&p0, 6000, 6);
-	sl_live_add_page(f->l, 0, p0.data);
+	assert_int_equal(sl_live_add_page(f->l, 0, p0.data, &err), 0);
 	page_start(&p1, 2000);
 	page_event(&p1, 2000, 2);
-	sl_live_add_page(f->l, 1, p1.data);
+	assert_int_equal(sl_live_add_page(f->l, 1, p1.data, &err), 0);
 	assert_string_equal(drain(f, 2500), "1 2");
 	/* CPU 1's next read brings an event older than CPU 0's waiting one */
 	page_start(&q1, 4000);
 	page_event(&q1, 4000, 4);
 	page_event(&q1, 7000, 7);
-	sl_live_add_page(f->l, 1, q1.data);
+	assert_int_equal(sl_live_add_page(f->l, 1, q1.data, &err), 0);
 	assert_string_equal(drain(f, 6000), "4 6");
 	assert_string_equal(drain(f, UINT64_MAX), "7");
 	assert_string_equal(drain(f, UINT64_MAX), "");
@@ -302,15 +306,16 @@ static void test_limit_holds_back(void **state)
 static void test_lost_before_page(void **state)
 {
 	struct fixture *f = *state;
+	struct sl_error err = { "" };
 	struct page p0, q0;
 
 	page_start(&p0, 1000);
 	page_event(&p0, 1000, 1);
-	sl_live_add_page(f->l, 0, p0.data);
+	assert_int_equal(sl_live_add_page(f->l, 0, p0.data, &err), 0);
 	page_start(&q0, 9000);
 	page_event(&q0, 9000, 9);
 	page_missed(&q0, 17);
-	sl_live_add_page(f->l, 0, q0.data);
+	assert_int_equal(sl_live_add_page(f->l, 0, q0.data, &err), 0);
 	assert_string_equal(drain(f, UINT64_MAX), "1 L17@0 9");
 
 	struct sl_trace_info info;
@@ -320,47 +325,109 @@ static void test_lost_before_page(void **state)
 	assert_int_equal(info.ncpus, 2);
 }
 
-/* Empty pages and pages of an unknown CPU are skipped; many pages in a queue. */
+/* Empty pages are skipped, pages of an unknown CPU refused; many pages in a queue. */
 static void test_empty_and_many_pages(void **state)
 {
 	struct fixture *f = *state;
+	struct sl_error err = { "" };
 	struct page p;
 	char expect[256] = "";
 
 	page_start(&p, 500);
-	sl_live_add_page(f->l, 1, p.data);		/* no events */
-	sl_live_add_page(f->l, 7, p.data);		/* no such CPU */
+	assert_int_equal(sl_live_add_page(f->l, 1, p.data, &err), 0);		/* no events */
+	assert_int_equal(sl_live_add_page(f->l, 7, p.data, &err), -EINVAL);	/* no such CPU */
 	for (int i = 0; i < 20; i++) {
 		char tag[8];
 
 		page_start(&p, 1000 + (uint64_t)i * 100);
 		page_event(&p, 1000 + (uint64_t)i * 100, i);
-		sl_live_add_page(f->l, i % 2, p.data);
+		assert_int_equal(sl_live_add_page(f->l, i % 2, p.data, &err), 0);
 		snprintf(tag, sizeof(tag), "%s%d", i ? " " : "", i);
 		strcat(expect, tag);
 	}
 	assert_string_equal(drain(f, UINT64_MAX), expect);
 }
 
-/* sl_page_info reads the commit word the way kbuffer does. */
-static void test_page_info(void **state)
+/* sl_page_check reads the commit word and the lost count as kbuffer does. */
+static void test_page_check(void **state)
 {
 	struct page p;
 	uint64_t count;
 	bool missed;
+	int data;
 
+	(void)state;
 	page_start(&p, 1000);
 	page_event(&p, 1000, 1);
-	assert_int_equal(sl_page_info(p.data, PAGE, 8, &missed, &count), 16);
+	assert_null(sl_page_check(p.data, PAGE, 8, &data, &missed, &count));
+	assert_int_equal(data, 16);
 	assert_false(missed);
 	page_missed(&p, 5);
-	assert_int_equal(sl_page_info(p.data, PAGE, 8, &missed, &count), 16);
+	assert_null(sl_page_check(p.data, PAGE, 8, &data, &missed, &count));
+	assert_int_equal(data, 16);
 	assert_true(missed);
 	assert_int_equal(count, 5);
 	uint64_t bad = 5000;
 
 	memcpy(p.data + 8, &bad, 8);
-	assert_true(sl_page_info(p.data, PAGE, 8, &missed, &count) < 0);
+	assert_string_equal(sl_page_check(p.data, PAGE, 8, &data, &missed, &count),
+			    "page commit size larger than the page");
+}
+
+/*
+ * A page whose records do not add up is refused whole, by the queue and
+ * by the scan, with what is wrong; the pages around it still come out.
+ * Before the live reader checked its pages, kbuffer walked them as they
+ * came: a padding record of length -4 sent it back to the same record for
+ * ever, and an event longer than the commit was read past it.
+ */
+static void test_corrupt_pages_refused(void **state)
+{
+	struct fixture *f = *state;
+	struct sl_error err = { "" };
+	struct scanned got;
+	struct page p0, loop, longer, q0;
+	int32_t minus4 = -4, tag = 7;
+	uint64_t commit;
+	uint32_t len;
+	int want = 300;
+	uint8_t body[16] = { 0 };
+
+	page_start(&p0, 1000);
+	page_event(&p0, 1000, 1);
+	assert_int_equal(sl_live_add_page(f->l, 0, p0.data, &err), 0);
+
+	page_start(&loop, 2000);
+	page_event(&loop, 2000, 98);
+	page_raw(&loop, 29, 0, &minus4, 4);		/* padding of length -4 */
+	page_event(&loop, 2100, 99);
+	assert_int_equal(sl_live_add_page(f->l, 0, loop.data, &err), -EINVAL);
+	assert_string_equal(err.msg, "a page of CPU 0: padding event with a negative length");
+	memset(&got, 0, sizeof(got));
+	assert_int_equal(sl_live_scan_page(f->l, 0, loop.data, &want, 1, scan_fn, &got, &err),
+			 -EINVAL);
+	assert_int_equal(got.n, 0);
+
+	/* a long record (type_len 0) claiming more bytes than the commit holds */
+	page_start(&longer, 3000);
+	len = 4 + 64;
+	memcpy(body, &len, 4);
+	memcpy(body + 12, &tag, 4);
+	page_raw(&longer, 0, 0, body, 16);
+	assert_int_equal(sl_live_add_page(f->l, 1, longer.data, &err), -EINVAL);
+	assert_string_equal(err.msg, "a page of CPU 1: event runs past the page's commit");
+
+	/* a commit past the page */
+	commit = PAGE;
+	memcpy(longer.data + 8, &commit, 8);
+	assert_int_equal(sl_live_add_page(f->l, 1, longer.data, &err), -EINVAL);
+	assert_string_equal(err.msg, "a page of CPU 1: page commit size larger than the page");
+
+	page_start(&q0, 4000);
+	page_event(&q0, 4000, 4);
+	assert_int_equal(sl_live_add_page(f->l, 0, q0.data, &err), 0);
+	assert_int_equal(sl_live_newest(f->l), 4000);
+	assert_string_equal(drain(f, UINT64_MAX), "1 4");
 }
 
 /* --- the pages of a trace.dat replayed, against the flyrecord reader --- */
@@ -540,7 +607,7 @@ static long replay_file(const char *path, struct sl_strtab *st, struct cpu_lines
 		more = false;
 		for (int cpu = 0; cpu < fp.nr_cpus; cpu++)
 			for (size_t i = 3 * round; i < 3 * round + 3 && i < fp.cpu[cpu].nr; i++) {
-				sl_live_add_page(l, cpu, fp.cpu[cpu].v[i]);
+				assert_int_equal(sl_live_add_page(l, cpu, fp.cpu[cpu].v[i], &err), 0);
 				more = true;
 			}
 		while ((ret = sl_live_next(l, more ? limit : UINT64_MAX, &ev, &err)) > 0) {
@@ -642,7 +709,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_limit_holds_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lost_before_page, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_and_many_pages, setup, teardown),
-		cmocka_unit_test(test_page_info),
+		cmocka_unit_test(test_page_check),
+		cmocka_unit_test_setup_teardown(test_corrupt_pages_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scan_page, setup, teardown),
 		cmocka_unit_test(test_replay_testdata),
 	};
