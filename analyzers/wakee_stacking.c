@@ -87,9 +87,8 @@ struct stack_detail {
 /* Per task: the placement waiting for its latency sample. */
 struct stack_task {
 	struct sl_held_tally tally;	/* candidates beyond the held list */
-	bool armed;			/* a busy placement of wakeup wake_seq */
 	uint8_t reason;
-	uint64_t wake_seq;
+	uint64_t wake_seq;		/* armed (stack_priv.armed): a busy placement of this wakeup */
 	uint64_t placed_ts;
 	int32_t cpu, prev_cpu;
 	int32_t busy_pid;
@@ -102,6 +101,16 @@ struct stack_task {
 
 struct stack_priv {
 	struct sl_census census;	/* the idle (and unknown) CPUs per LLC */
+	/*
+	 * By task index (sl_task.index): a busy placement armed, the task's
+	 * wakeup latency due, of the wakeup its slot's wake_seq names (a
+	 * task has one placement per wakeup: one of an older wakeup never
+	 * ran).  Here and not in the slot, so that the placements and
+	 * latency samples of the others, nearly all, touch no slot: on
+	 * hackbench, a cache miss each.
+	 */
+	uint64_t *armed;
+	uint32_t armed_words;
 	struct sl_held held[2];		/* candidates of tasks migratable already / not yet */
 	struct sl_gaps gaps;
 	struct sl_picture_keeper pictures;
@@ -116,6 +125,36 @@ static void bitmap_fit(uint64_t **w, uint32_t *nr_words, int nr_cpus)
 	*w = xrealloc(*w, need * sizeof(**w));
 	memset(*w + *nr_words, 0, (need - *nr_words) * sizeof(**w));
 	*nr_words = need;
+}
+
+/* armed for some wakeup of t's, maybe an older one (see armed_now()) */
+static bool armed(const struct stack_priv *p, const struct sl_task *t)
+{
+	return t->index / 64 < p->armed_words && (p->armed[t->index / 64] >> (t->index % 64) & 1);
+}
+
+/* armed for t's current wakeup */
+static bool armed_now(const struct stack_priv *p, const struct sl_task *t, const struct stack_task *st)
+{
+	return armed(p, t) && st->wake_seq == t->wake_seq;
+}
+
+/* (t is armed: its word is there) */
+static void disarm(struct stack_priv *p, const struct sl_task *t)
+{
+	p->armed[t->index / 64] &= ~(1ULL << (t->index % 64));
+}
+
+static void arm(struct stack_priv *p, const struct sl_task *t)
+{
+	if (t->index / 64 >= p->armed_words) {
+		uint32_t words = MAX(t->index / 64 + 1, 2 * p->armed_words);
+
+		p->armed = xrealloc(p->armed, words * sizeof(*p->armed));
+		memset(p->armed + p->armed_words, 0, (words - p->armed_words) * sizeof(*p->armed));
+		p->armed_words = words;
+	}
+	p->armed[t->index / 64] |= 1ULL << (t->index % 64);
 }
 
 /* --- the finding --- */
@@ -248,13 +287,12 @@ static void stack_on_placement(struct sl_analyzer *a, struct sl_model *m, const 
 {
 	struct stack_priv *p = a->priv;
 	struct sl_task *t = pl->task;
-	struct stack_task *st = sl_task_priv(m, a, t);
+	struct stack_task *st;
 	const struct sl_cpu *c = sl_model_cpu(m, pl->dest_cpu);
 	const uint64_t *llc;
 	uint32_t others_pending, nr_idle = 0, words;
 	int must[4] = { -1, -1, -1, -1 };
 
-	st->armed = false;	/* a new wakeup: an older one never ran */
 	if (!c || !c->known || !t->wake_valid || !p->census.nr_idle)
 		return;
 	/* the wakee is on c's pending list already: it does not count */
@@ -276,6 +314,7 @@ static void stack_on_placement(struct sl_analyzer *a, struct sl_model *m, const 
 	}
 	if (!nr_idle)
 		return;
+	st = sl_task_priv(m, a, t);
 	bitmap_fit(&st->idle, &st->idle_words, m->nr_cpus);
 	memset(st->idle, 0, st->idle_words * sizeof(*st->idle));
 	nr_idle = 0;
@@ -290,7 +329,7 @@ static void stack_on_placement(struct sl_analyzer *a, struct sl_model *m, const 
 			must[2 + nr_idle++] = (int)(w * 64) + __builtin_ctzll(bits);
 	}
 
-	st->armed = true;
+	arm(p, t);
 	st->wake_seq = t->wake_seq;
 	st->placed_ts = pl->ts;
 	st->cpu = c->cpu;
@@ -310,10 +349,9 @@ static void stack_on_placement(struct sl_analyzer *a, struct sl_model *m, const 
 	sl_picture_take_counted(st->pic, &p->census, m, c->cpu, t, must, 4);
 }
 
-/**
- * stack_on_latency - the wakee ran: its latency is the placement's cost
- */
-static void stack_on_latency(struct sl_analyzer *a, struct sl_model *m, const struct sl_latency_sample *s)
+/* An armed wakee ran: its latency is the placement's cost (stack_on_latency()). */
+static __attribute__((noinline)) void armed_ran(struct sl_analyzer *a, struct sl_model *m,
+						const struct sl_latency_sample *s)
 {
 	struct stack_priv *p = a->priv;
 	struct sl_task *t = s->task;
@@ -322,9 +360,9 @@ static void stack_on_latency(struct sl_analyzer *a, struct sl_model *m, const st
 	struct sl_finding f;
 	uint32_t n = 0;
 
-	if (!st->armed || st->wake_seq != s->wake_seq)
-		return;
-	st->armed = false;
+	disarm(p, t);
+	if (st->wake_seq != s->wake_seq)
+		return;		/* armed for an older wakeup, which never ran */
 	if (s->latency < m->cfg->min_cost_ns) {
 		sl_picture_put(&p->pictures, st->pic);
 		st->pic = NULL;
@@ -369,6 +407,15 @@ static void stack_on_latency(struct sl_analyzer *a, struct sl_model *m, const st
 	else
 		sl_picture_put(&p->pictures, st->pic);
 	st->pic = NULL;
+}
+
+/**
+ * stack_on_latency - the wakee ran: if armed, its latency is the placement's cost
+ */
+static void stack_on_latency(struct sl_analyzer *a, struct sl_model *m, const struct sl_latency_sample *s)
+{
+	if (armed(a->priv, s->task))
+		armed_ran(a, m, s);
 }
 
 /* --- the verdict at the end --- */
@@ -423,10 +470,10 @@ static void stack_finish(struct sl_analyzer *a, struct sl_model *m)
 		if (m->tasks[i]->frozen)
 			continue;	/* not armed, no picture: stack_task_in_use() */
 		st = sl_task_priv(m, a, m->tasks[i]);
-		st->armed = false;
 		sl_picture_put(&p->pictures, st->pic);
 		st->pic = NULL;
 	}
+	memset(p->armed, 0, p->armed_words * sizeof(*p->armed));
 	sl_held_decide(m, p->held, SL_KIND_WAKEE_STACKING);
 }
 
@@ -550,6 +597,8 @@ static void stack_destroy(struct sl_analyzer *a, struct sl_model *m)
 		sl_picture_put(&p->pictures, st->pic);
 		st->pic = NULL;
 	}
+	free(p->armed);
+	p->armed = NULL;
 	sl_held_free(&p->held[0]);
 	sl_held_free(&p->held[1]);
 	sl_gaps_free(&p->gaps);
@@ -563,7 +612,7 @@ static bool stack_task_in_use(struct sl_analyzer *a, struct sl_model *m, const s
 	const struct stack_priv *p = a->priv;
 	const struct stack_task *st = sl_task_priv(m, a, t);
 
-	return st->armed || st->pic || st->census || sl_held_needs(m, &p->held[0], t);
+	return armed_now(p, t, st) || st->pic || st->census || sl_held_needs(m, &p->held[0], t);
 }
 
 static void stack_fold_task(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t)
