@@ -39,8 +39,10 @@
  * elsewhere first, or the CPU losing events, drops them.
  * The latency sample may come before the switch-out (T ran on b first) or
  * after it; the wakee's slot keeps whichever half came first, keyed by the
- * task's wake_seq, and the candidate keeps its sample too, for when T's
- * next wakeup has taken the slot by the switch-out.
+ * task's wake_seq (the decided facts in an array by task index: the slot
+ * holds only what every wakeup touches), and the candidate keeps its
+ * sample too, for when T's next wakeup has taken the slot by the
+ * switch-out.
  *
  * Blind spots: the trace does not carry WF_SYNC itself, so this is the
  * pattern, not the flag: a waker that happens to block soon after an
@@ -131,34 +133,38 @@ static void swap_buf(struct sync_cpu *sc, int k)
 	sc->parked[k].buf = (uint8_t)(cur ^ (k + 1));
 }
 
-/* Per task, as a wakee: what is known of its wakeup in flight (seq), both halves. */
-struct sync_wakee {
-	uint64_t seq;			/* wake_seq these fields are about, 0 none */
-	bool decided;			/* the waker slept in time with nothing else to run */
-	bool sampled;			/* the latency sample arrived */
-	bool done;			/* counted (or dropped by the filters) */
-	/* decided: */
+/* A wakeup decided at its waker's block: the finding's facts, until its latency sample comes. */
+struct sync_decided {
 	uint32_t waker;			/* its index in m->tasks, while the task there */
 	uint64_t waker_serial;		/* has this serial (a folded one's index is reused) */
 	int32_t waker_pid;
 	uint32_t waker_comm;
 	int32_t waker_cpu, dest_cpu;
 	uint64_t wake_ts, sleep_after;
+};
+
+/*
+ * Per task: what a wakeup or a switch touches, and nothing else (24
+ * bytes).  As a wakee, what is known of its wakeup in flight (seq), both
+ * halves: its sample, and whether it was decided -- the decided facts,
+ * which only a wakeup decided before its sample needs to keep, are in
+ * sync_priv.decided, by task index.
+ */
+struct sync_task {
+	uint64_t seq;			/* wake_seq these fields are about, 0 none */
 	/* sampled: */
 	uint64_t latency;
 	bool ipi;
-};
-
-struct sync_task {
-	struct sync_wakee wakee;
-	int16_t parked_cpu;		/* as a waker: parked on this CPU + 1, 0 none */
+	bool decided;			/* the waker slept in time with nothing else to run */
+	bool sampled;			/* the latency sample arrived */
+	bool done;			/* counted (or dropped by the filters) */
 	/*
-	 * As a wakee: its last wakeup placed (the low 32 bits of its
-	 * wake_seq), and the index its entry got (a hint: an entry moves when
-	 * parked with another waker's; a CPU has at most one for a wakeup)
+	 * The index its last wakeup's entry got at its placement (a hint: an
+	 * entry moves when parked with another waker's; a CPU has at most
+	 * one for a wakeup)
 	 */
 	uint8_t placed_at;
-	uint32_t placed_seq;
+	int16_t parked_cpu;		/* as a waker: parked on this CPU + 1, 0 none */
 };
 
 _Static_assert(SL_MODEL_MAX_CPUS < INT16_MAX, "a CPU + 1 fits in parked_cpu");
@@ -177,6 +183,13 @@ struct sync_priv {
 	struct pair pairs[SYNC_PAIRS];
 	int nr_pairs;
 	uint8_t index[PAIR_HASH];	/* open addressing, linear probing: pair + 1, 0 empty */
+	/*
+	 * By task index: the facts of a wakee's wakeup decided before its
+	 * sample (valid under its slot's decided, which a new wakeup clears;
+	 * a task keeps its index while it waits to run)
+	 */
+	struct sync_decided *decided;
+	size_t alloc_decided;
 };
 
 /* The finding's own fields. */
@@ -325,10 +338,10 @@ static void pair_add(struct sync_priv *p, struct sl_task *x, struct sl_task *y, 
 
 /* --- deciding --- */
 
-static struct sync_wakee *slot_for(struct sl_model *m, struct sl_analyzer *a, struct sl_task *t,
+static struct sync_task *slot_for(struct sl_model *m, struct sl_analyzer *a, struct sl_task *t,
 				   uint64_t seq)
 {
-	struct sync_wakee *st = &((struct sync_task *)sl_task_priv(m, a, t))->wakee;
+	struct sync_task *st = sl_task_priv(m, a, t);
 
 	/* the other fields are written under the flag that says they are there */
 	if (st->seq != seq) {
@@ -338,50 +351,50 @@ static struct sync_wakee *slot_for(struct sl_model *m, struct sl_analyzer *a, st
 	return st;
 }
 
-/* Both halves are known: count it. */
+/* Both halves are known (the decided ones in d): count it. */
 static void count_sync(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
-		       struct sync_wakee *st)
+		       struct sync_task *st, const struct sync_decided *d)
 {
 	struct sync_priv *p = a->priv;
-	bool remote = st->dest_cpu != st->waker_cpu;
-	bool counted;
+	bool remote, counted;
 
 	if (!st->decided || !st->sampled || st->done)
 		return;
 	st->done = true;
+	remote = d->dest_cpu != d->waker_cpu;
 	if (remote) {
-		struct sync_detail *d = xmalloc(sizeof(*d));
+		struct sync_detail *det = xmalloc(sizeof(*det));
 		struct sl_finding f = {
-			.kind = SL_KIND_SYNC_WAKE_REMOTE, .ts = st->wake_ts, .cpu = st->dest_cpu,
+			.kind = SL_KIND_SYNC_WAKE_REMOTE, .ts = d->wake_ts, .cpu = d->dest_cpu,
 			.pid = t->pid, .comm = t->comm, .cost = st->latency,
-			.victim_in_workload = t->in_workload, .ops = &sync_finding_ops, .detail = d,
-			.whatif = { .fact = st->sleep_after, .cpu = st->waker_cpu },
+			.victim_in_workload = t->in_workload, .ops = &sync_finding_ops, .detail = det,
+			.whatif = { .fact = d->sleep_after, .cpu = d->waker_cpu },
 		};
 
-		*d = (struct sync_detail){
-			.waker_pid = st->waker_pid, .waker_cpu = st->waker_cpu,
-			.waker_comm = st->waker_comm, .sleep_after = st->sleep_after, .ipi = st->ipi,
+		*det = (struct sync_detail){
+			.waker_pid = d->waker_pid, .waker_cpu = d->waker_cpu,
+			.waker_comm = d->waker_comm, .sleep_after = d->sleep_after, .ipi = st->ipi,
 		};
 		counted = sl_finding_add(m, &f);
 		if (counted)
 			whatif_victim(m, &(struct whatif_victim){
 				.kind = SL_KIND_SYNC_WAKE_REMOTE, .task = t, .wake_seq = st->seq,
-				.start = st->wake_ts, .end = st->wake_ts + st->latency,
-				.fact = st->sleep_after, .cpu = st->dest_cpu, .alt_cpu = st->waker_cpu,
-				.waker_cpu = st->waker_cpu, .key_ts = st->wake_ts, .key_pid = t->pid,
+				.start = d->wake_ts, .end = d->wake_ts + st->latency,
+				.fact = d->sleep_after, .cpu = d->dest_cpu, .alt_cpu = d->waker_cpu,
+				.waker_cpu = d->waker_cpu, .key_ts = d->wake_ts, .key_pid = t->pid,
 			});
 	} else {
 		/* the what-if's measure of a local handoff, whatever the filters */
-		whatif_local_handoff(m, st->latency, st->sleep_after);
-		counted = sl_measure_add(m, SL_KIND_SYNC_WAKE_LOCAL, st->wake_ts, st->waker_cpu,
+		whatif_local_handoff(m, st->latency, d->sleep_after);
+		counted = sl_measure_add(m, SL_KIND_SYNC_WAKE_LOCAL, d->wake_ts, d->waker_cpu,
 					 t, st->latency);
 	}
 	if (!counted)
 		return;
 	sl_hist_add(remote ? &p->remote : &p->local, st->latency);
 	/* not folded since; a pair keeps it: a frozen one is thawed */
-	if (st->waker < m->nr_tasks && sl_kept_task(m, st->waker)->serial == st->waker_serial)
-		pair_add(p, sl_kept_task_thawed(m, st->waker), t, remote, st->latency);
+	if (d->waker < m->nr_tasks && sl_kept_task(m, d->waker)->serial == d->waker_serial)
+		pair_add(p, sl_kept_task_thawed(m, d->waker), t, remote, st->latency);
 }
 
 /*
@@ -426,16 +439,11 @@ static void sync_on_placement(struct sl_analyzer *a, struct sl_model *m, const s
 	sc = sl_cpu_priv(m, a, pl->waker_cpu);
 	cand = cands(sc);
 	/*
-	 * Only a wakeup placed before can have an entry: most are new (a
-	 * waker of many looked at 16 entries for each)
+	 * No entry of this wakeup yet: the model places a wakeup once (only
+	 * a WAKING task, and each waking is a new wake_seq)
 	 */
 	st = sl_task_priv(m, a, pl->task);
-	if (st->placed_seq == (uint32_t)pl->task->wake_seq)
-		for (int i = 0; i < sc->nr && !slot; i++)
-			if (cand[i].wakee == pl->task && cand[i].wake_seq == pl->task->wake_seq)
-				slot = &cand[i];
-	st->placed_seq = (uint32_t)pl->task->wake_seq;
-	if (!slot && sc->nr < SYNC_CANDIDATES)
+	if (sc->nr < SYNC_CANDIDATES)
 		slot = &cand[sc->nr++];
 	/* full: a wakeup whose waker ran past the window cannot count any more */
 	for (int i = 0; i < sc->nr && !slot; i++)
@@ -465,7 +473,8 @@ void decide(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_in
 		const struct candidate *cd = &cand[i];
 		struct sl_task *t = cd->wakee;
 		uint64_t after = sl_dur(cd->wake_ts, sw->ts);
-		struct sync_wakee *st = &((struct sync_task *)sl_task_priv(m, a, t))->wakee, earlier;
+		struct sync_task *st = sl_task_priv(m, a, t), earlier;
+		struct sync_decided d;
 
 		if (cd->waker_pid != sw->prev->pid || !within_window(m, cd, sw->ts))
 			continue;
@@ -475,8 +484,8 @@ void decide(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_in
 			/* W woke t again since: this wakeup's sample is in its candidate */
 			if (!cd->sampled)
 				continue;
-			earlier = (struct sync_wakee){ .seq = cd->wake_seq, .sampled = true,
-						       .latency = cd->latency, .ipi = cd->ipi };
+			earlier = (struct sync_task){ .seq = cd->wake_seq, .sampled = true,
+						      .latency = cd->latency, .ipi = cd->ipi };
 			st = &earlier;
 		} else {
 			st = slot_for(m, a, t, cd->wake_seq);
@@ -484,15 +493,20 @@ void decide(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_in
 		if (st->decided || st->done)
 			continue;
 		st->decided = true;
-		st->waker = sw->prev->index;
-		st->waker_serial = sw->prev->serial;
-		st->waker_pid = sw->prev->pid;
-		st->waker_comm = sw->prev->comm;
-		st->waker_cpu = sw->cpu;
-		st->dest_cpu = cd->dest_cpu;
-		st->wake_ts = cd->wake_ts;
-		st->sleep_after = after;
-		count_sync(a, m, t, st);
+		d = (struct sync_decided){
+			.waker = sw->prev->index, .waker_serial = sw->prev->serial,
+			.waker_pid = sw->prev->pid, .waker_comm = sw->prev->comm,
+			.waker_cpu = sw->cpu, .dest_cpu = cd->dest_cpu, .wake_ts = cd->wake_ts,
+			.sleep_after = after,
+		};
+		if (st->sampled) {
+			count_sync(a, m, t, st, &d);
+		} else {
+			struct sync_priv *p = a->priv;
+
+			GROW(p->decided, p->alloc_decided, (size_t)t->index + 1);
+			p->decided[t->index] = d;
+		}
 	}
 }
 
@@ -628,8 +642,8 @@ static void take_latency(struct candidate *cd, const struct sl_latency_sample *s
 
 static void sync_on_latency(struct sl_analyzer *a, struct sl_model *m, const struct sl_latency_sample *s)
 {
-	struct sync_wakee *st = slot_for(m, a, s->task, s->wake_seq);
-	unsigned hint = ((const struct sync_task *)sl_task_priv(m, a, s->task))->placed_at;
+	struct sync_task *st = slot_for(m, a, s->task, s->wake_seq);
+	unsigned hint = st->placed_at;
 
 	if (st->sampled)
 		return;
@@ -650,7 +664,8 @@ static void sync_on_latency(struct sl_analyzer *a, struct sl_model *m, const str
 	st->sampled = true;
 	st->latency = s->latency;
 	st->ipi = s->ipi;
-	count_sync(a, m, s->task, st);
+	if (st->decided && !st->done)
+		count_sync(a, m, s->task, st, &((struct sync_priv *)a->priv)->decided[s->task->index]);
 }
 
 static void sync_on_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cpu,
@@ -806,6 +821,7 @@ static void sync_destroy(struct sl_analyzer *a, struct sl_model *m)
 
 	sl_hist_free(&p->remote);
 	sl_hist_free(&p->local);
+	free(p->decided);
 }
 
 /* Parked, or named by a pair or by a wakeup awaiting its waker's switch-out. */
