@@ -35,6 +35,7 @@
 
 #include "schedlint/analyzer.h"
 #include "schedlint/report.h"
+#include "util/top.h"
 #include "util/util.h"
 
 #define ACCT_MAX_CPUS	8	/* distinct CPUs kept per task; more are counted */
@@ -197,77 +198,22 @@ struct acct_listed {
 };
 
 /*
- * ranks_before - a comes first: the largest key, then the lowest pid, then
- * the largest tie, then the lowest index.  A total order: the lists are
- * what two stable sorts of all listed tasks gave (by run time, then by
- * moves), in memory for r->top tasks, not for every task.
+ * by_rank - the largest key first, then the lowest pid, then the largest
+ * tie, then the lowest index.  A total order: the lists are what two
+ * stable sorts of all listed tasks gave (by run time, then by moves), in
+ * memory for --top tasks (sl_top), not for every task.
  */
-static bool ranks_before(const struct acct_listed *a, const struct acct_listed *b)
-{
-	if (a->key != b->key)
-		return a->key > b->key;
-	if (a->pid != b->pid)
-		return a->pid < b->pid;
-	if (a->tie != b->tie)
-		return a->tie > b->tie;
-	return a->i < b->i;
-}
-
 static int by_rank(const void *x, const void *y)
 {
-	return ranks_before(x, y) ? -1 : ranks_before(y, x) ? 1 : 0;
-}
+	const struct acct_listed *a = x, *b = y;
 
-/*
- * struct acct_top - the first max tasks in rank order, as a heap whose
- * root is the last of them: a task ranked after it is not kept
- */
-struct acct_top {
-	struct acct_listed *v;
-	size_t nr, alloc, max;
-};
-
-static void swap_listed(struct acct_listed *a, struct acct_listed *b)
-{
-	struct acct_listed tmp = *a;
-
-	*a = *b;
-	*b = tmp;
-}
-
-/* top_add - keep e if it is among the first top->max so far */
-static void top_add(struct acct_top *top, struct acct_listed e)
-{
-	struct acct_listed *v;
-	size_t i = 0;
-
-	if (top->nr < top->max) {
-		GROW(top->v, top->alloc, top->nr + 1);
-		v = top->v;
-		i = top->nr++;
-		v[i] = e;
-		while (i && ranks_before(&v[(i - 1) / 2], &v[i])) {	/* up while it ranks after its parent */
-			swap_listed(&v[(i - 1) / 2], &v[i]);
-			i = (i - 1) / 2;
-		}
-		return;
-	}
-	v = top->v;
-	if (!top->nr || !ranks_before(&e, &v[0]))
-		return;
-	v[0] = e;
-	for (;;) {	/* down while a child ranks after it */
-		size_t last = i, l = 2 * i + 1, r = l + 1;
-
-		if (l < top->nr && ranks_before(&v[last], &v[l]))
-			last = l;
-		if (r < top->nr && ranks_before(&v[last], &v[r]))
-			last = r;
-		if (last == i)
-			break;
-		swap_listed(&v[i], &v[last]);
-		i = last;
-	}
+	if (a->key != b->key)
+		return a->key > b->key ? -1 : 1;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->tie != b->tie)
+		return a->tie > b->tie ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
 }
 
 static bool listed(const struct sl_model *m, const struct sl_task *t, const struct acct_task *at)
@@ -281,22 +227,22 @@ static bool listed(const struct sl_model *m, const struct sl_task *t, const stru
  * moved most (moves: only those that moved), n of each at most, in order
  */
 static void top_lists(struct sl_analyzer *a, struct sl_model *m, size_t n,
-		      struct acct_top *runs, struct acct_top *moves)
+		      struct sl_top *runs, struct sl_top *moves)
 {
-	*runs = (struct acct_top){ .max = n };
-	*moves = (struct acct_top){ .max = n };
+	sl_top_init(runs, n, sizeof(struct acct_listed), by_rank);
+	sl_top_init(moves, n, sizeof(struct acct_listed), by_rank);
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
 		const struct sl_task *t = sl_kept_task(m, i);
 		const struct acct_task *at = sl_task_priv(m, a, t);
 
 		if (!listed(m, t, at))
 			continue;
-		top_add(runs, (struct acct_listed){ t->run_ns, 0, i, t->pid });
+		sl_top_add(runs, &(struct acct_listed){ t->run_ns, 0, i, t->pid });
 		if (at->moves)
-			top_add(moves, (struct acct_listed){ at->moves, t->run_ns, i, t->pid });
+			sl_top_add(moves, &(struct acct_listed){ at->moves, t->run_ns, i, t->pid });
 	}
-	qsort(runs->v, runs->nr, sizeof(*runs->v), by_rank);
-	qsort(moves->v, moves->nr, sizeof(*moves->v), by_rank);
+	sl_top_sort(runs);
+	sl_top_sort(moves);
 }
 
 /* "comm:pid" in width columns at most: the comm is cut, never the pid */
@@ -341,17 +287,20 @@ static const char *cpu_list(const struct acct_task *at, char *buf, size_t len)
 
 static void acct_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_report *r)
 {
-	struct acct_top runs, moves;
+	struct sl_top runs, moves;
+	const struct acct_listed *run_v, *move_v;
 	char c[6][16], name[32], cpus[64];
 	bool any_idle = false;
 
 	top_lists(a, m, (size_t)r->top, &runs, &moves);
+	run_v = (const struct acct_listed *)runs.v;
+	move_v = (const struct acct_listed *)moves.v;
 	if (runs.nr) {
 		sl_report_section(r, "Runs and sleeps (the tasks that ran longest)");
 		fprintf(r->out, "  %-16s %6s %8s %8s %8s %8s %8s %8s\n", "task", "runs",
 			"run p50", "run p99", "run max", "slept S", "slept D", "waited");
 		for (size_t i = 0; i < runs.nr; i++) {
-			const struct sl_task *t = sl_kept_task(m, runs.v[i].i);
+			const struct sl_task *t = sl_kept_task(m, run_v[i].i);
 			const struct acct_task *at = sl_task_priv(m, a, t);
 
 			task_name(name, 16, m, t);
@@ -387,7 +336,7 @@ static void acct_report_text(struct sl_analyzer *a, struct sl_model *m, struct s
 		sl_report_section(r, "CPU moves (a run on another CPU than the one before)");
 		fprintf(r->out, "  %-24s %8s %10s  %s\n", "task", "moves", "migrations", "ran on CPUs");
 		for (size_t i = 0; i < moves.nr; i++) {
-			const struct sl_task *t = sl_kept_task(m, moves.v[i].i);
+			const struct sl_task *t = sl_kept_task(m, move_v[i].i);
 			const struct acct_task *at = sl_task_priv(m, a, t);
 
 			task_name(name, 24, m, t);
@@ -395,8 +344,8 @@ static void acct_report_text(struct sl_analyzer *a, struct sl_model *m, struct s
 				t->migrations, cpu_list(at, cpus, sizeof(cpus)));
 		}
 	}
-	free(runs.v);
-	free(moves.v);
+	sl_top_free(&runs);
+	sl_top_free(&moves);
 }
 
 /* The listed tasks' rows in the order of their index, one at a time (sl_json_add_list()) */
