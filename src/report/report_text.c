@@ -23,6 +23,7 @@
 #include "schedlint/context.h"
 #include "schedlint/analyzer.h"
 #include "schedlint/findings.h"
+#include "util/top.h"
 #include "util/util.h"
 
 /* the CPUs named one by one in a header note; the JSON lists them all */
@@ -673,13 +674,16 @@ struct task_p99 {
 	uint64_t p99;
 };
 
+/* the largest p99 first, then the lowest pid, then the lowest index: a total order (sl_top) */
 static int by_p99_desc(const void *a, const void *b)
 {
 	const struct task_p99 *x = a, *y = b;
 
 	if (x->p99 != y->p99)
 		return x->p99 < y->p99 ? 1 : -1;
-	return x->pid - y->pid;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
 }
 
 /* Which of the tasks shown have lower-bound samples, and how many of theirs. */
@@ -757,26 +761,32 @@ static void tasks_section(struct sl_report *r, struct sl_model *m)
 		[T_PREEM] = { "preem", 6, 8, false },
 		[T_MIGR] = { "migr", 6, 7, false },
 	};
-	struct task_p99 *list = xcalloc(m->nr_tasks + 1, sizeof(*list));
+	struct sl_top top;
+	const struct task_p99 *list;
 	size_t n = 0, shown;
 	uint64_t mask;
 	char b[T__NR][64];
 	const char *cells[T__NR];
 
+	/* the tasks shown kept, not all: 16 bytes a task, twice with the sort's copy */
+	sl_top_init(&top, listed(r, SIZE_MAX), sizeof(struct task_p99), by_p99_desc);
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
 		const struct sl_task *t = sl_kept_task(m, i);
 
-		if (t->latency.count && sl_filter_task(m->cfg, m->strtab, t))
-			list[n++] = (struct task_p99){ i, t->pid, sl_hist_percentile(&t->latency, 99) };
+		if (t->latency.count && sl_filter_task(m->cfg, m->strtab, t)) {
+			sl_top_add(&top, &(struct task_p99){ i, t->pid,
+							     sl_hist_percentile(&t->latency, 99) });
+			n++;
+		}
 	}
 	if (!n) {
-		free(list);
 		if (m->tasks_folded)
 			sl_report_section(r, "Tasks");
 		folded_line(r, m);
 		return;
 	}
-	qsort(list, n, sizeof(*list), by_p99_desc);
+	sl_top_sort(&top);
+	list = (const struct task_p99 *)top.v;
 	for (int i = 0; i < T__NR; i++)
 		cells[i] = b[i];
 	/* the header must fit a column: a wider timestamp widens it */
@@ -813,7 +823,7 @@ static void tasks_section(struct sl_report *r, struct sl_model *m)
 			n - shown);
 	inferred_tasks(r, m, list, shown);
 	folded_line(r, m);
-	free(list);
+	sl_top_free(&top);
 }
 
 /* The detail list: each listed kind's most costly findings. */
