@@ -107,14 +107,15 @@ struct iwr_cpu {
 
 struct iwr_task {
 	struct sl_held_tally tally;	/* candidates beyond the held list */
+	/* its finding's picture: due at the end of the event that ended the wait */
+	bool pic_due;
+	int32_t key_cpu;
+	uint64_t key_ts, key_cost;
+	/* last: what its enqueues and dequeues touch, next to the slot after (accounting's) */
 	bool waiting;			/* queued on cpu since `since`, on the waiters list */
 	int32_t cpu;
 	uint64_t since;
 	struct sl_task *prev, *next;	/* the waiters list, oldest wait first */
-	/* its finding's picture: due at the end of the event that ended the wait */
-	bool pic_due;
-	uint64_t key_ts, key_cost;
-	int32_t key_cpu;
 };
 
 struct iwr_priv {

@@ -310,6 +310,10 @@ struct lp_cpu {
 };
 
 struct lp_task {
+	/*
+	 * First what every enqueue, dequeue and switch of the task touches
+	 * (next to the slot before's), then what only late runs write
+	 */
 	uint64_t run_id;		/* the watched run whose W it joined last */
 	uint64_t queued_since;		/* its current or last wait in a runqueue began */
 	uint64_t enq_seq;		/* next_enq at its last enqueue */
@@ -324,13 +328,14 @@ struct lp_task {
 	uint8_t gq_prio;		/* gq_group and gq_idx are of this prio and kind, */
 	uint32_t gq_kind;		/* ... which give them alone (gq_add()) */
 	uint32_t gq_weight;		/* idx_weight(gq_idx) */
+	uint32_t gq_group;
+	uint64_t preempted_at;		/* switched out runnable then, 0 not since it ran */
+
 	/* as the late runner */
 	uint64_t late, cost, max_cost;
 	/* as a waiter behind late runs: how often, and its wait after the expected switch */
 	uint64_t delayed, delayed_ns;
-	uint64_t preempted_at;		/* switched out runnable then, 0 not since it ran */
 	uint32_t held_refs;		/* late runs held (judge_slice) that name it */
-	uint32_t gq_group;
 };
 
 enum lp_unjudged { LP_UNKNOWN_START, LP_IMPLIED, LP_LOST, LP__NR_UNJUDGED };
