@@ -69,6 +69,16 @@ struct ipi_priv {
 	uint64_t wakelist_without_ipi;	/* wakelist wakeups whose CPU needed no IPI */
 	uint64_t wake_idle_without_ipi;
 	struct sl_hist send_to_wakeup;	/* IPI send -> sched_wakeup, wakelist wakeups */
+
+	/*
+	 * By task index (sl_task.index): a dense array, not a task slot.  A
+	 * slot sits in each task's own 1.2 kB, a cache miss at nearly every
+	 * sched_wakeup and switch-in on hackbench; the tasks alive share a
+	 * few lines here.  A folded task's entry is cleared (ipi_fold_task())
+	 * for the next task of its index; a frozen one keeps its entry.
+	 */
+	struct ipi_task *tasks;
+	size_t alloc_tasks;
 };
 
 /* Per task: its last remote wakeup, waiting for the IPI verdict. */
@@ -77,6 +87,12 @@ struct ipi_task {
 	bool awaiting;			/* counted; with or without IPI not settled yet */
 	bool wakelist;
 };
+
+/* t's entry, NULL when it has none yet (all zero) */
+static struct ipi_task *task_of(const struct ipi_priv *p, const struct sl_task *t)
+{
+	return t->index < p->alloc_tasks ? &p->tasks[t->index] : NULL;
+}
 
 static void count_name(struct name_counts *c, uint32_t id)
 {
@@ -103,7 +119,8 @@ static void note_wakeup(struct sl_analyzer *a, struct sl_model *m, const struct 
 	/* only the wakeup of a blocked task enqueues it here and now (rule 4) */
 	if (!t || t->state != SL_TASK_QUEUED || t->wakeup_cpu != ev->cpu || t->wakeup_ts != m->now)
 		return;
-	it = sl_task_priv(m, a, t);
+	GROW(p->tasks, p->alloc_tasks, (size_t)t->index + 1);
+	it = &p->tasks[t->index];
 	if (it->seq == t->wake_seq)
 		return;
 	it->seq = t->wake_seq;
@@ -126,9 +143,11 @@ static void note_wakeup(struct sl_analyzer *a, struct sl_model *m, const struct 
 }
 
 /* The wakee runs (or the trace ends): was there an IPI for its wakeup? */
-static void settle(struct ipi_priv *p, struct ipi_task *it, const struct sl_task *t)
+static void settle(struct ipi_priv *p, const struct sl_task *t)
 {
-	if (!it->awaiting || it->seq != t->wake_seq)
+	struct ipi_task *it = task_of(p, t);
+
+	if (!it || !it->awaiting || it->seq != t->wake_seq)
 		return;
 	it->awaiting = false;
 	if (t->ipi_sent)
@@ -197,14 +216,14 @@ static void ipi_on_event(struct sl_analyzer *a, struct sl_model *m, const struct
 static void ipi_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
 {
 	if (sw->next)
-		settle(a->priv, sl_task_priv(m, a, sw->next), sw->next);
+		settle(a->priv, sw->next);
 }
 
 static void ipi_finish(struct sl_analyzer *a, struct sl_model *m)
 {
 	for (uint32_t i = 0; i < m->nr_tasks; i++)	/* a frozen one awaits nothing: ipi_task_in_use() */
 		if (!m->tasks[i]->frozen)
-			settle(a->priv, sl_task_priv(m, a, m->tasks[i]), m->tasks[i]);
+			settle(a->priv, m->tasks[i]);
 }
 
 /* --- report --- */
@@ -362,18 +381,29 @@ static void ipi_destroy(struct sl_analyzer *a, struct sl_model *m)
 	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
 		free(all[i]->n);
 	sl_hist_free(&p->send_to_wakeup);
+	free(p->tasks);
 }
 
 /* A wakeup counted, with or without IPI not settled yet. */
 static bool ipi_task_in_use(struct sl_analyzer *a, struct sl_model *m, const struct sl_task *t)
 {
-	return ((const struct ipi_task *)sl_task_priv(m, a, t))->awaiting;
+	const struct ipi_task *it = task_of(a->priv, t);
+
+	return it && it->awaiting;
+}
+
+/* t is folded: its index goes to a new task, which starts with a zeroed entry. */
+static void ipi_fold_task(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t)
+{
+	struct ipi_task *it = task_of(a->priv, t);
+
+	if (it)
+		*it = (struct ipi_task){ 0 };
 }
 
 const struct sl_analyzer_ops sl_ipi_analyzer = {
 	.name = "ipi",
 	.priv_size = sizeof(struct ipi_priv),
-	.task_priv_size = sizeof(struct ipi_task),
 	.init = ipi_init,
 	.on_event = ipi_on_event,
 	.event_types = SL_EV_BIT(SL_EV_IPI_SEND_CPU) | SL_EV_BIT(SL_EV_IPI_SEND_CPUMASK) |
@@ -383,6 +413,7 @@ const struct sl_analyzer_ops sl_ipi_analyzer = {
 		       SL_EV_BIT(SL_EV_WAKEUP),
 	.on_switch = ipi_on_switch,
 	.task_in_use = ipi_task_in_use,
+	.fold_task = ipi_fold_task,
 	.finish = ipi_finish,
 	.report_text = ipi_report_text,
 	.report_json = ipi_report_json,
