@@ -719,7 +719,7 @@ fail:
 static void read_watch(struct record *rec)
 {
 	int page_size = rec->wtfs.page_size;
-	struct sl_error err = { "" };
+	struct sl_error err;	/* set when a page is refused */
 
 	if (!rec->watch)
 		return;
