@@ -1233,8 +1233,11 @@ static inline void fast_samples(struct perf_reader *pr)
 		int32_t cpu;
 		uint64_t ts;
 
-		if (end - pos > PREFETCH_AHEAD)
+		if (end - pos > PREFETCH_AHEAD + 64) {
+			/* two lines: a sample (~100 bytes) often spans three */
 			__builtin_prefetch(rec + PREFETCH_AHEAD);
+			__builtin_prefetch(rec + PREFETCH_AHEAD + 64);
+		}
 		size = get_u16(rec + 6);
 		if (get_u32(rec) != REC_SAMPLE || size < 8 || size > end - pos)
 			break;
