@@ -106,6 +106,8 @@ _Static_assert(LP_LISTED <= 32, "since_set and until_set have a bit per listed w
 #define LP_NO_GROUP		UINT32_MAX	/* no group (lp_cpu.below0) */
 #define LP_IDLE_IDX		40		/* struct lp_gq's weight index of SCHED_IDLE */
 #define LP_NOT_LISTED		0xff		/* struct lp_task.list_idx: not in listed[] */
+#define LP_RUN_CPU_BITS		13		/* a watched run's id: a count, then its CPU */
+_Static_assert(SL_MODEL_MAX_CPUS <= 1 << LP_RUN_CPU_BITS, "a run id names its CPU");
 
 /*
  * One level of the group hierarchy a watched run's task R is in, when the
@@ -153,6 +155,15 @@ struct lp_group {
 	uint32_t parent;		/* 0 for the root, an undefined group or a bad parent */
 	uint32_t weight;		/* its entity's, at least 2 (MIN_SHARES) */
 	bool defined;
+};
+
+/*
+ * A waiter of a watched run that joined another CPU's since (its run_id
+ * is that run's now): its index in listed[], kept for its return
+ */
+struct lp_displaced {
+	struct sl_task *task;
+	uint8_t list_idx;
 };
 
 /* A waiter that joined a watched run not placed in its levels yet (place_run()) */
@@ -239,6 +250,13 @@ struct lp_cpu {
 	uint32_t since_set, until_set;
 	uint32_t nr_listed;
 	uint32_t listed_in_old;
+	/*
+	 * Its waiters now waiting in another CPU's watched run (a task has
+	 * one run_id): one that comes back is still the one waiter it was
+	 */
+	struct lp_displaced *displaced;
+	uint32_t nr_displaced;
+	size_t displaced_alloc;
 	uint64_t start_enq;		/* next_enq at t0: tasks enqueued up to it waited from t0 */
 	/*
 	 * Judged per group entity (the trace recorded groups, grouped()):
@@ -386,6 +404,11 @@ struct lp_priv {
 	struct lp_class_sum class_est[LP_NR_CAND][LP__NR_CLASSES];
 	/* set by finish: every late run by class (the estimated ones by the HZ used) */
 	struct lp_class_sum class_total[LP__NR_CLASSES];
+	/*
+	 * by CPU: the id of its last watched run (going on, or ended since:
+	 * a waiter displaced from an ended run is kept in vain, not read)
+	 */
+	uint64_t *run_of;
 	bool grouped;				/* the trace recorded groups so far (grouped()) */
 	struct lp_group *groups;		/* by id: the groups at the last marker */
 	uint64_t min_slice;			/* run_min_slice(): min_slice() with ... */
@@ -1353,20 +1376,62 @@ static uint64_t listed_until(const struct lp_cpu *c, uint32_t i)
 	return c->until_set & (1u << i) ? c->until[i] : 0;
 }
 
+/* t, one of x's waiters, joins another CPU's watched run: x keeps it (x->displaced) */
+static __attribute__((noinline)) void displace_add(struct lp_cpu *x, struct sl_task *t,
+						    uint8_t list_idx)
+{
+	GROW(x->displaced, x->displaced_alloc, x->nr_displaced + 1);
+	x->displaced[x->nr_displaced++] = (struct lp_displaced){ .task = t, .list_idx = list_idx };
+}
+
+/*
+ * t, marked as a waiter of the watched run lt->run_id, joins another
+ * one: when that run is still going on its CPU (it left that CPU's
+ * runqueue, moved by the load balancer), that CPU keeps it as its
+ * waiter, to know it again if it comes back during the run
+ */
+static inline void displace(const struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
+			    struct sl_task *t, const struct lp_task *lt)
+{
+	uint32_t cpu = (uint32_t)(lt->run_id & ((1u << LP_RUN_CPU_BITS) - 1));
+
+	if (__builtin_expect(p->run_of[cpu] == lt->run_id, 0))
+		displace_add(sl_cpu_priv(m, a, (int)cpu), t, lt->list_idx);
+}
+
+/* t comes back to c's watched run, whose waiter it was before another's: marked again */
+static __attribute__((noinline)) bool undisplace(struct lp_cpu *c, const struct sl_task *t,
+						  struct lp_task *lt)
+{
+	for (uint32_t i = 0; i < c->nr_displaced; i++)
+		if (c->displaced[i].task == t) {
+			lt->run_id = c->run_id;
+			lt->list_idx = c->displaced[i].list_idx;
+			c->displaced[i] = c->displaced[--c->nr_displaced];
+			return true;
+		}
+	return false;
+}
+
 static void add_waiter(const struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
 		       struct lp_cpu *c, struct sl_task *t, uint64_t ts)
 {
 	struct lp_task *lt = sl_task_priv(m, a, t);
 	uint32_t w = sl_prio_weight(t->prio);
 
-	if (lt->run_id == c->run_id) {
-		/* back in the queue: one waiter, its new wait listed (a task is listed once) */
-		if (lt->list_idx != LP_NOT_LISTED) {
-			set_since(c, lt->list_idx, ts);
-			c->until_set &= ~(1u << lt->list_idx);
-		}
-		return;
+	if (lt->run_id != c->run_id) {
+		if (lt->run_id)
+			displace(p, m, a, t, lt);	/* it stays one waiter of the run it left */
+		if (__builtin_expect(!c->nr_displaced, 1) || !undisplace(c, t, lt))
+			goto new_waiter;
 	}
+	/* back in the queue: one waiter, its new wait listed (a task is listed once) */
+	if (lt->list_idx != LP_NOT_LISTED) {
+		set_since(c, lt->list_idx, ts);
+		c->until_set &= ~(1u << lt->list_idx);
+	}
+	return;
+new_waiter:
 	lt->run_id = c->run_id;
 	lt->list_idx = c->nr_listed < LP_LISTED ? (uint8_t)c->nr_listed : LP_NOT_LISTED;
 	if (t->in_workload)
@@ -1431,12 +1496,14 @@ static __attribute__((noinline)) void place_start_listed(const struct lp_priv *p
 }
 
 static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
-		      struct lp_cpu *c, struct sl_task *t, uint64_t ts)
+		      struct lp_cpu *c, int cpu, struct sl_task *t, uint64_t ts)
 {
 	struct lp_task *lt = sl_task_priv(m, a, t);
 
 	c->run_task = t;
-	c->run_id = ++p->next_run_id;
+	c->run_id = ++p->next_run_id << LP_RUN_CPU_BITS | (uint64_t)cpu;
+	p->run_of[cpu] = c->run_id;
+	c->nr_displaced = 0;
 	c->t0 = ts;
 	c->tc = 0;
 	c->contended = false;
@@ -2178,6 +2245,7 @@ static int lp_init(struct sl_analyzer *a, struct sl_model *m)
 
 	p->model = sl_slice_model(m);
 	p->min_slice_cpus = -1;
+	p->run_of = xcalloc(SL_MODEL_MAX_CPUS, sizeof(*p->run_of));	/* untouched pages stay free */
 	sl_hist_init(&p->contended_run);
 	sl_hist_init(&p->preempted_wait);
 	/* slot 0: --hz when it is not one of the others */
@@ -2374,7 +2442,7 @@ static void lp_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct
 		c->unjudged_why = LP_IMPLIED;
 		return;
 	}
-	start_run(p, m, a, c, next, sw->ts);
+	start_run(p, m, a, c, sw->cpu, next, sw->ts);
 }
 
 static void lp_on_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cpu,
@@ -2958,6 +3026,8 @@ static void lp_destroy(struct sl_analyzer *a, struct sl_model *m)
 	p->held = NULL;
 	free(p->groups);
 	p->groups = NULL;
+	free(p->run_of);
+	p->run_of = NULL;
 	sl_hist_free(&p->contended_run);
 	sl_hist_free(&p->preempted_wait);
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
@@ -2974,6 +3044,8 @@ static void lp_destroy(struct sl_analyzer *a, struct sl_model *m)
 		c->joins = NULL;
 		free(c->saved);
 		c->saved = NULL;
+		free(c->displaced);
+		c->displaced = NULL;
 	}
 }
 
@@ -2995,6 +3067,9 @@ static bool lp_task_in_use(struct sl_analyzer *a, struct sl_model *m, const stru
 				return true;
 		for (uint32_t i = 0; i < c->nr_old && i <= LP_LISTED; i++)
 			if (c->old[i] == t)
+				return true;
+		for (uint32_t i = 0; c->run_task && i < c->nr_displaced; i++)
+			if (c->displaced[i].task == t)
 				return true;
 	}
 	return false;
