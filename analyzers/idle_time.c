@@ -96,14 +96,16 @@ struct it_cpu {
 };
 
 struct it_task {
+	/* what its enqueues, dequeues and switch-ins touch, then mask: 32 bytes */
 	uint8_t cls;			/* enum cls: how its current wait counts */
+	uint16_t mask_words;		/* of mask (at most SL_MODEL_MAX_CPUS / 64 + 1) */
 	int32_t cpu;			/* where it waits */
 	int32_t dom;			/* that CPU's LLC domain */
-	uint64_t *mask;			/* CLS_MASK: the CPUs it counts on (a copy) */
-	uint32_t mask_words;
-	uint64_t ran_ts;		/* its last switch-in, and where */
 	int32_t ran_cpu;
+	uint64_t ran_ts;		/* its last switch-in, and where (ran_cpu) */
+	uint64_t *mask;			/* CLS_MASK: the CPUs it counts on (a copy) */
 };
+_Static_assert(SL_MODEL_MAX_CPUS / 64 + 1 <= UINT16_MAX, "it_task.mask_words");
 
 struct it_priv {
 	struct it_llc *llc;		/* by domain */
@@ -345,7 +347,7 @@ enum cls classify_mask(struct it_priv *p, const struct sl_model *m, const struct
 
 	if (it->mask_words < words) {
 		it->mask = xrealloc(it->mask, words * sizeof(*it->mask));
-		it->mask_words = words;
+		it->mask_words = (uint16_t)words;
 	}
 	for (uint32_t w = 0; w < words; w++) {
 		uint64_t all = llc[w], mine = w < allowed->nr_words ? allowed->words[w] & all : 0;
