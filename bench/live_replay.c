@@ -65,8 +65,10 @@ static __attribute__((noinline)) unsigned long replay(struct sl_live *l, const s
 		more = false;
 		for (int cpu = 0; cpu < fp->nr_cpus; cpu++)
 			for (size_t i = 3 * round; i < 3 * round + 3 && i < fp->cpu[cpu].nr; i++) {
-				if (sl_live_add_page(l, cpu, fp->cpu[cpu].v[i], &err) < 0)
-					fprintf(stderr, "%s\n", err.msg);
+				const char *bad = sl_live_add_page(l, cpu, fp->cpu[cpu].v[i], NULL);
+
+				if (bad)
+					fprintf(stderr, "CPU %d: %s\n", cpu, bad);
 				more = true;
 			}
 		while ((ret = sl_live_next(l, more ? limit : UINT64_MAX, &ev, &err)) != 0)

@@ -201,7 +201,7 @@ struct record {
 	uint64_t pages;
 	uint64_t pages_lost;		/* pages that say events were lost before them */
 	uint64_t lost_in_pages;		/* the counts those pages carry */
-	uint64_t bad_pages;		/* pages sl_page_check() refuses: left out */
+	uint64_t bad_pages;		/* pages the page check refuses: left out */
 	char *llc_spec;
 	char llc_from[32];		/* where llc_spec came from: "cache-L3", "package", ... */
 	/* the tasks' affinity: swept at the start and the end, re-read after events */
@@ -790,10 +790,8 @@ static int read_pages(struct record *rec, int cpu, struct sl_error *err)
 		for (; n < BATCH_PAGES; n++) {
 			uint8_t *page = rec->batch + (size_t)n * (size_t)page_size;
 			ssize_t len = sl_tracefs_read_page(&rec->tfs, cpu, page);
-			uint64_t missed_count;
+			struct sl_page_facts facts;
 			const char *bad;
-			bool missed;
-			int data;
 
 			if (len < 0) {
 				sl_error_set(err, "reading CPU %d's ring buffer: %s", cpu,
@@ -806,9 +804,14 @@ static int read_pages(struct record *rec, int cpu, struct sl_error *err)
 			}
 			if (len < page_size)
 				memset(page + len, 0, (size_t)(page_size - len));
-			/* the check a trace.dat's pages get: the file must stay readable */
-			bad = sl_page_check(page, page_size, rec->meta.long_size, &data, &missed,
-					    &missed_count);
+			/*
+			 * the check a trace.dat's pages get (the file must stay
+			 * readable); with --live, the live reader's as it queues it
+			 */
+			if (rec->live)
+				bad = sl_live_add_page(rec->live, cpu, page, &facts);
+			else
+				bad = sl_page_check(page, page_size, rec->meta.long_size, &facts);
 			if (bad) {
 				if (!rec->bad_pages++)
 					warn_msg("record: CPU %d's ring buffer gave a corrupt page "
@@ -816,13 +819,13 @@ static int read_pages(struct record *rec, int cpu, struct sl_error *err)
 				n--;
 				continue;
 			}
-			if (!data && !missed) {
+			if (!facts.data && !facts.missed) {
 				n--;	/* nothing in it */
 				continue;
 			}
-			if (missed) {
+			if (facts.missed) {
 				rec->pages_lost++;
-				rec->lost_in_pages += missed_count;
+				rec->lost_in_pages += facts.missed_count;
 			}
 		}
 		if (!n)
@@ -836,12 +839,6 @@ static int read_pages(struct record *rec, int cpu, struct sl_error *err)
 			sl_error_set(err, "%s: %s", rec->output, werr.msg);
 			return ret;
 		}
-		for (int i = 0; rec->live && i < n; i++)
-			if (sl_live_add_page(rec->live, cpu, rec->batch + (size_t)i * (size_t)page_size,
-					     &werr) && !rec->warned_corrupt) {
-				warn_msg("record: %s (left out of the live analysis)", werr.msg);
-				rec->warned_corrupt = true;
-			}
 		rec->pages += (uint64_t)n;
 		read_pages += (uint64_t)n;
 	}

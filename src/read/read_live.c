@@ -199,8 +199,16 @@ void sl_live_free(struct sl_live *l)
 	free(l);
 }
 
-const char *sl_page_check(const void *page, int page_size, int long_size, int *data,
-			  bool *missed, uint64_t *missed_count)
+static void page_facts(const struct sl_rb_format *f, const uint8_t *page, int64_t lost,
+		       struct sl_page_facts *facts)
+{
+	facts->data = (int)(sl_rb_read_long(f, page + 8) & RB_COMMIT_MASK);
+	facts->missed = lost != 0;
+	facts->missed_count = lost > 0 ? (uint64_t)lost : 0;
+}
+
+const char *sl_page_check(const void *page, int page_size, int long_size,
+			  struct sl_page_facts *facts)
 {
 	struct sl_rb_format fmt;
 	const char *bad;
@@ -208,12 +216,9 @@ const char *sl_page_check(const void *page, int page_size, int long_size, int *d
 
 	sl_rb_format_init(&fmt, long_size, host_bigendian());
 	bad = sl_rb_page_check(&fmt, page, (size_t)page_size, &lost);
-	if (bad)
-		return bad;
-	*data = (int)(sl_rb_read_long(&fmt, (const uint8_t *)page + 8) & RB_COMMIT_MASK);
-	*missed = lost != 0;
-	*missed_count = lost > 0 ? (uint64_t)lost : 0;
-	return NULL;
+	if (!bad)
+		page_facts(&fmt, page, lost, facts);
+	return bad;
 }
 
 /* cpu's head page is walked to its end: back to the free slots */
@@ -250,8 +255,10 @@ static void load_head(struct sl_live *l, int cpu)
 		cpu_heap_push(&l->heap, c->ts, cpu);
 }
 
-int sl_live_add_page(struct sl_live *l, int cpu, const void *page, struct sl_error *err)
+const char *sl_live_add_page(struct sl_live *l, int cpu, const void *page,
+			     struct sl_page_facts *facts)
 {
+	struct sl_page_facts own;
 	struct live_cpu *c;
 	struct page_slot *s;
 	struct sl_rb_page pg;
@@ -260,16 +267,17 @@ int sl_live_add_page(struct sl_live *l, int cpu, const void *page, struct sl_err
 	int64_t lost;
 	uint64_t ts;
 
-	if (cpu < 0 || cpu >= l->nr_cpus) {
-		sl_error_set(err, "a page of CPU %d, which the formats' %d CPUs do not have", cpu,
-			     l->nr_cpus);
-		return -EINVAL;
-	}
+	if (cpu < 0 || cpu >= l->nr_cpus)
+		return "a page of a CPU the event formats do not count";
 	bad = sl_rb_page_check(&l->fmt, page, (size_t)l->page_size, &lost);
-	if (bad) {
-		sl_error_set(err, "a page of CPU %d: %s", cpu, bad);
-		return -EINVAL;
-	}
+	if (bad)
+		return bad;
+	if (!facts)
+		facts = &own;
+	page_facts(&l->fmt, page, lost, facts);
+	if (!facts->data && !lost)
+		return NULL;	/* nothing in it */
+
 	c = &l->cpus[cpu];
 	s = l->free_slots;
 	if (s)
@@ -293,7 +301,7 @@ int sl_live_add_page(struct sl_live *l, int cpu, const void *page, struct sl_err
 	c->tail = s;
 	if (!c->event)
 		load_head(l, cpu);
-	return 0;
+	return NULL;
 }
 
 uint64_t sl_live_newest(const struct sl_live *l)

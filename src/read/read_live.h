@@ -34,12 +34,21 @@ struct sl_live *sl_live_new_tep(struct tep_handle *tep, int nr_cpus, int page_si
 				struct sl_strtab *strtab, struct sl_error *err);
 void sl_live_free(struct sl_live *l);
 
+/* What a page's header says, once the page check accepted it. */
+struct sl_page_facts {
+	int data;		/* bytes of records */
+	bool missed;		/* events were lost before the page */
+	uint64_t missed_count;	/* how many, 0 when the page does not say */
+};
+
 /*
- * Queue one page of cpu (copied), once the same check as a trace.dat's
- * pages (sl_rb_page_check()) accepts it: 0, or -EINVAL with err saying
- * what is wrong with it (then nothing of it is queued).
+ * Queue one page of cpu (copied; an empty one is not kept) once the
+ * check a trace.dat's pages get (sl_rb_page_check()) accepts it: NULL,
+ * and in *facts (when not NULL) what its header says; else what is wrong
+ * with it (then nothing of it is queued).
  */
-int sl_live_add_page(struct sl_live *l, int cpu, const void *page, struct sl_error *err);
+const char *sl_live_add_page(struct sl_live *l, int cpu, const void *page,
+			     struct sl_page_facts *facts);
 
 /* The latest timestamp of any event queued so far (0 before the first). */
 uint64_t sl_live_newest(const struct sl_live *l);
@@ -68,12 +77,8 @@ int sl_live_scan_page(struct sl_live *l, int cpu, const void *page, const int *t
 /* What the stream told so far: formats, CPU count, lost events. */
 void sl_live_info(const struct sl_live *l, struct sl_trace_info *info);
 
-/*
- * Check a raw page as sl_live_add_page() does, without queueing it: NULL
- * and its data length, whether events were lost before it and how many
- * (0 = not said); else what is wrong with it.
- */
-const char *sl_page_check(const void *page, int page_size, int long_size, int *data,
-			  bool *missed, uint64_t *missed_count);
+/* Check a raw page as sl_live_add_page() does, without queueing it: NULL and *facts, or what is wrong. */
+const char *sl_page_check(const void *page, int page_size, int long_size,
+			  struct sl_page_facts *facts);
 
 #endif /* SCHEDLINT_READ_LIVE_H */
