@@ -54,6 +54,7 @@ struct live_cpu {
 	uint64_t ts;			/* its timestamp */
 	bool lost;			/* events were lost before the current event */
 	uint64_t lost_count;		/* how many, 0 when the page does not say */
+	struct page_slot *unmeasured;	/* the CPU's newest page, its time not in newest yet */
 };
 
 struct sl_live {
@@ -65,7 +66,7 @@ struct sl_live {
 	struct live_cpu *cpus;
 	struct cpu_heap heap;		/* CPUs with a current event */
 	struct page_slot *free_slots;
-	uint64_t newest;
+	uint64_t newest;		/* the latest time of the pages measured */
 	uint64_t lost_events, lost_unknown;
 	struct sl_trace_info info;
 };
@@ -226,6 +227,13 @@ static void drop_head(struct sl_live *l, struct live_cpu *c)
 {
 	struct page_slot *done = c->head;
 
+	if (done == c->unmeasured) {
+		/* walked: c->ts is its last event's (or an earlier one's, when it had none) */
+		if (c->ts > l->newest)
+			l->newest = c->ts;
+		c->unmeasured = NULL;
+	}
+
 	c->head = done->next;
 	if (!c->head)
 		c->tail = NULL;
@@ -261,11 +269,8 @@ const char *sl_live_add_page(struct sl_live *l, int cpu, const void *page,
 	struct sl_page_facts own;
 	struct live_cpu *c;
 	struct page_slot *s;
-	struct sl_rb_page pg;
 	const char *bad;
-	uint32_t size;
 	int64_t lost;
-	uint64_t ts;
 
 	if (cpu < 0 || cpu >= l->nr_cpus)
 		return "a page of a CPU the event formats do not count";
@@ -288,11 +293,13 @@ const char *sl_live_add_page(struct sl_live *l, int cpu, const void *page,
 	s->next = NULL;
 	s->lost = lost;
 
-	/* its last event's time: what this read tells about how far the CPU got */
-	sl_rb_page_load(&pg, &l->fmt, s->data);
-	while (sl_rb_page_next(&pg, &ts, &size))
-		if (ts > l->newest)
-			l->newest = ts;
+	/*
+	 * its last event's time (how far the CPU got) is found when it is
+	 * asked for, on the CPU's newest page only: a CPU's pages come in
+	 * time order
+	 */
+	if (facts->data)
+		c->unmeasured = s;
 
 	if (c->tail)
 		c->tail->next = s;
@@ -304,8 +311,22 @@ const char *sl_live_add_page(struct sl_live *l, int cpu, const void *page,
 	return NULL;
 }
 
-uint64_t sl_live_newest(const struct sl_live *l)
+uint64_t sl_live_newest(struct sl_live *l)
 {
+	for (int cpu = 0; cpu < l->nr_cpus; cpu++) {
+		struct live_cpu *c = &l->cpus[cpu];
+		struct sl_rb_page pg;
+		uint32_t size;
+		uint64_t ts;
+
+		if (!c->unmeasured)
+			continue;
+		sl_rb_page_load(&pg, &l->fmt, c->unmeasured->data);
+		while (sl_rb_page_next(&pg, &ts, &size))
+			if (ts > l->newest)
+				l->newest = ts;
+		c->unmeasured = NULL;
+	}
 	return l->newest;
 }
 

@@ -50,8 +50,14 @@ struct sl_page_facts {
 const char *sl_live_add_page(struct sl_live *l, int cpu, const void *page,
 			     struct sl_page_facts *facts);
 
-/* The latest timestamp of any event queued so far (0 before the first). */
-uint64_t sl_live_newest(const struct sl_live *l);
+/*
+ * The latest timestamp of the events queued so far (0 before the first).
+ * Only each CPU's newest page is walked for it, once: when that page
+ * holds records of no event (only discarded ones), the CPU's time is
+ * that of its page before, which is earlier - a limit built on it holds
+ * events back a round longer, never lets one through too early.
+ */
+uint64_t sl_live_newest(struct sl_live *l);
 
 /*
  * The next event in time order if its timestamp is <= limit: 1 and *ev

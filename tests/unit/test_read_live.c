@@ -271,6 +271,14 @@ static void test_merge_by_time(void **state)
 	assert_null(sl_live_add_page(f->l, 1, p1.data, NULL));
 	assert_int_equal(sl_live_newest(f->l), 5000);
 	assert_string_equal(drain(f, UINT64_MAX), "1 2 3 4 5");
+
+	/* a page's newest time is there even when its events went out before it was asked */
+	page_start(&p1, 6000);
+	page_event(&p1, 6000, 6);
+	page_event(&p1, 7000, 7);
+	assert_null(sl_live_add_page(f->l, 1, p1.data, NULL));
+	assert_string_equal(drain(f, UINT64_MAX), "6 7");
+	assert_int_equal(sl_live_newest(f->l), 7000);
 }
 
 /*
