@@ -1391,6 +1391,7 @@ taken:
 static int next_event(struct perf_reader *pr, struct sl_event *ev);
 static int decode_entry(struct perf_reader *pr, const struct entry *e, struct sl_event *ev);
 static int perf_next_checked(struct perf_reader *pr, int ret);
+static __attribute__((noinline)) int decode_failed(struct perf_reader *pr);
 
 static int perf_next(struct sl_reader *r, struct sl_event *ev)
 {
@@ -1405,18 +1406,35 @@ static int perf_next(struct sl_reader *r, struct sl_event *ev)
 	if (__builtin_expect(pr->best_again && h->ts <= pr->best_upto && h->cur + 1 < h->end &&
 			     ref_kind(pr->q[h->cur].ref) == ENTRY_SAMPLE && !pr->error, 1)) {
 		const struct entry *e = &pr->q[h->cur++];
+		const uint8_t *p = pr->buf + (ref_off(e->ref) - pr->buf_off);
 
 		h->ts = e[1].ts;
 		if (pr->map && h->cur + PREFETCH_QUEUED < h->end)
 			__builtin_prefetch(pr->map + ref_off(pr->q[h->cur + PREFETCH_QUEUED].ref));
-		ret = decode_entry(pr, e, ev);
 		pr->any_event = true;
+		/* only pr lives across the call: a short prologue (decode_failed() finds e again) */
+		if (__builtin_expect(sl_dat_decode(pr->decoder, ref_cpu(e->ref), e->ts, p + 4,
+						   (int)get_u32(p), ev) < 0, 0))
+			return decode_failed(pr);
+		ret = 1;
 	} else {
 		ret = next_event(pr, ev);
 	}
 	if (__builtin_expect(ret > 0 && !(pr->watch && *pr->watch), 1))
 		return ret;
 	return perf_next_checked(pr, ret);
+}
+
+/* perf_next()'s sample that sl_dat_decode() refused: the one the run taken last just gave */
+static int decode_failed(struct perf_reader *pr)
+{
+	const struct run_head *h = &pr->heads[pr->best];
+	const struct entry *e = &pr->q[h->cur - 1];
+	const uint8_t *p = pr->buf + (ref_off(e->ref) - pr->buf_off);
+
+	return perf_next_checked(pr, fail(pr, -EINVAL, "corrupt perf.data: the tracepoint data at "
+					  "byte %llu (%u bytes) is too short for its format",
+					  (unsigned long long)ref_off(e->ref) + 4, get_u32(p)));
 }
 
 /* perf_next()'s end when the map's guard marked a fault, or on an error */
