@@ -133,12 +133,11 @@ static int run_single(struct sl_analysis *an, struct sl_reader *reader,
 static struct batch *swap_batch(struct pipe *p, struct batch *b)
 {
 	struct batch *next = NULL;
+	bool was_empty = false;
 
 	pthread_mutex_lock(&p->lock);
-	if (b) {
-		p->count++;
-		pthread_cond_signal(&p->not_empty);
-	}
+	if (b)
+		was_empty = !p->count++;	/* only then may the main thread wait */
 	/* full: sleep until half of it is free, not one wakeup per batch */
 	if (!p->stop && p->count == RING_BATCHES)
 		while (!p->stop && p->count > RING_BATCHES / 2)
@@ -150,6 +149,8 @@ static struct batch *swap_batch(struct pipe *p, struct batch *b)
 		next->last = false;
 	}
 	pthread_mutex_unlock(&p->lock);
+	if (was_empty)
+		pthread_cond_signal(&p->not_empty);	/* after the unlock: see release_full() */
 	return next;
 }
 
@@ -235,14 +236,25 @@ static struct batch *next_full(struct pipe *p)
 	return b;
 }
 
+/*
+ * The batch at head is read: its room goes back to the reader thread.
+ * The signal comes after the unlock: signalled under the lock, the
+ * woken thread ran into the held mutex and slept on it again, and the
+ * unlock had to wake it a second time.  Nothing is lost: a waiter tests
+ * the count under the lock before it sleeps, and the pipe outlives both
+ * signals (pthread_join() comes first).
+ */
 static void release_full(struct pipe *p)
 {
+	bool wake;
+
 	pthread_mutex_lock(&p->lock);
 	p->head = (p->head + 1) % RING_BATCHES;
 	p->count--;
-	if (p->count == RING_BATCHES / 2)
-		pthread_cond_signal(&p->not_full);
+	wake = p->count == RING_BATCHES / 2;
 	pthread_mutex_unlock(&p->lock);
+	if (wake)
+		pthread_cond_signal(&p->not_full);
 }
 
 static void pipe_free(struct pipe *p)
