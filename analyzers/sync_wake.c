@@ -175,12 +175,17 @@ struct pair {
 	struct sl_task *a, *b;		/* a->index < b->index (shown by pid) */
 	uint64_t remote, local;		/* sync-wake-remote / -local between them */
 	uint64_t cost;			/* total latency of the remote ones */
-	uint64_t weight;		/* remote + the evicted entry's (space-saving bound) */
 };
 
 struct sync_priv {
 	struct sl_hist remote, local;	/* latency of the counted ones */
 	struct pair pairs[SYNC_PAIRS];
+	/*
+	 * pairs[i]'s space-saving weight: its remote ones + the evicted
+	 * entry's.  Apart from pairs[], so that looking for the lightest
+	 * reads 8 cache lines, not 48 (as whatif.c's pair_weight).
+	 */
+	uint64_t pair_weight[SYNC_PAIRS];
 	int nr_pairs;
 	uint8_t index[PAIR_HASH];	/* open addressing, linear probing: pair + 1, 0 empty */
 	/*
@@ -308,28 +313,33 @@ static void pair_add(struct sync_priv *p, struct sl_task *x, struct sl_task *y, 
 {
 	struct sl_task *a = x->index < y->index ? x : y, *b = a == x ? y : x;
 	struct pair *e = pair_find(p, a, b);
+	int k;
 
 	if (!e && !remote)
 		return;		/* local only: not a cross-CPU ping-pong */
-	if (!e) {
+	if (e) {
+		k = (int)(e - p->pairs);
+	} else {
 		uint64_t base = 0;
 
 		if (p->nr_pairs < SYNC_PAIRS) {
-			e = &p->pairs[p->nr_pairs++];
+			k = p->nr_pairs++;
 		} else {
-			e = &p->pairs[0];
+			k = 0;
 			for (int i = 1; i < SYNC_PAIRS; i++)
-				if (p->pairs[i].weight < e->weight)
-					e = &p->pairs[i];
-			base = e->weight;
-			index_del(p, e);
+				if (p->pair_weight[i] < p->pair_weight[k])
+					k = i;
+			base = p->pair_weight[k];
+			index_del(p, &p->pairs[k]);
 		}
-		*e = (struct pair){ .a = a, .b = b, .weight = base };
+		e = &p->pairs[k];
+		*e = (struct pair){ .a = a, .b = b };
+		p->pair_weight[k] = base;
 		index_add(p, e);
 	}
 	if (remote) {
 		e->remote++;
-		e->weight++;
+		p->pair_weight[k]++;
 		e->cost += cost;
 	} else {
 		e->local++;
