@@ -93,6 +93,7 @@
 #include "schedlint/context.h"
 #include "schedlint/findings.h"
 #include "schedlint/report.h"
+#include "util/top.h"
 #include "util/util.h"
 #include "whatif.h"
 
@@ -2733,31 +2734,41 @@ struct lp_listed {
 	uint64_t key;			/* its cost, or the time it was delayed */
 };
 
+/* the largest key first, then the lowest pid, then the lowest index: a total order (sl_top) */
 static int by_key_desc(const void *x, const void *y)
 {
 	const struct lp_listed *lx = x, *ly = y;
 
 	if (lx->key != ly->key)
 		return lx->key < ly->key ? 1 : -1;
-	return lx->pid - ly->pid;
+	if (lx->pid != ly->pid)
+		return lx->pid < ly->pid ? -1 : 1;
+	return lx->i < ly->i ? -1 : lx->i > ly->i;
 }
 
-/* The tasks with a non-zero field, sorted by cost or delay: a list to free. */
-static struct lp_listed *task_list(struct sl_model *m, struct sl_analyzer *a, bool waiters, size_t *nr)
+/*
+ * task_list - the tasks with a non-zero field: how many, and the first
+ * top of them by cost or delay in list (sl_top_free() it).  Kept for the
+ * --top shown, not for every task (16 bytes a task, twice with a sort).
+ */
+static size_t task_list(struct sl_model *m, struct sl_analyzer *a, bool waiters, size_t top,
+			struct sl_top *list)
 {
-	struct lp_listed *list = xcalloc(m->nr_tasks + 1, sizeof(*list));
 	size_t n = 0;
 
+	sl_top_init(list, top, sizeof(struct lp_listed), by_key_desc);
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
 		const struct sl_task *t = sl_kept_task(m, i);
 		const struct lp_task *lt = sl_task_priv(m, a, t);
 
-		if (waiters ? lt->delayed : lt->late)
-			list[n++] = (struct lp_listed){ i, t->pid, waiters ? lt->delayed_ns : lt->cost };
+		if (waiters ? lt->delayed : lt->late) {
+			sl_top_add(list, &(struct lp_listed){ i, t->pid,
+							      waiters ? lt->delayed_ns : lt->cost });
+			n++;
+		}
 	}
-	qsort(list, n, sizeof(*list), by_key_desc);
-	*nr = n;
-	return list;
+	sl_top_sort(list);
+	return n;
 }
 
 /*
@@ -2787,7 +2798,8 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 {
 	struct lp_priv *p = a->priv;
 	char b[4][32];
-	struct lp_listed *list;
+	struct sl_top top;
+	const struct lp_listed *list;
 	size_t n;
 	bool outside = false;
 
@@ -2866,7 +2878,8 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 			c->late ? fmt_duration(b[2], 32, c->max_cost) : "-", c->at_tick);
 	}
 
-	list = task_list(m, a, false, &n);
+	n = task_list(m, a, false, (size_t)r->top, &top);
+	list = (const struct lp_listed *)top.v;
 	if (n) {
 		fprintf(r->out, "\n  %s%-24s %7s %10s %10s %10s%s\n", sl_color(r, SL_C_DIM), "ran late",
 			"times", "total", "mean", "worst", sl_color(r, SL_C_RESET));
@@ -2889,9 +2902,10 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 		if (outside)
 			fputs("  * outside the workload (a task schedlint record did not start)\n", r->out);
 	}
-	free(list);
+	sl_top_free(&top);
 
-	list = task_list(m, a, true, &n);
+	n = task_list(m, a, true, (size_t)r->top, &top);
+	list = (const struct lp_listed *)top.v;
 	if (n) {
 		fprintf(r->out, "\n  %s%-24s %7s %10s   %s%s\n", sl_color(r, SL_C_DIM), "waited behind them",
 			"times", "delayed", "(after the expected switch)", sl_color(r, SL_C_RESET));
@@ -2909,7 +2923,7 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 		if (n > (size_t)r->top)
 			fprintf(r->out, "  ... %zu more (--json lists all)\n", n - (size_t)r->top);
 	}
-	free(list);
+	sl_top_free(&top);
 	sl_report_next_steps(r, m, SL_KIND_LATE_PREEMPTION);
 }
 
