@@ -24,9 +24,9 @@
  * ways (see read_text_fields.c); a lost-event marker says nothing about
  * time, so it is held until the next event of its CPU gives it one.
  *
- * Speed: lines are parsed in place in a large read buffer, with no
- * allocation per line, no sscanf/strtol, and caches in front of the string
- * table for event names and comms.
+ * Speed: lines are parsed in place in the read buffer (read_text_input.c),
+ * with no allocation per line, no sscanf/strtol, and caches in front of
+ * the string table for event names and comms.
  */
 #define _GNU_SOURCE	/* memmem */
 #include <errno.h>
@@ -39,8 +39,6 @@
 #include "read_text.h"
 #include "util/util.h"
 
-#define TEXT_BUF_SIZE		(1024 * 1024)
-size_t text_buf_size = TEXT_BUF_SIZE;
 /* The first event must come within this many non-comment lines. */
 #define DETECT_MAX_LINES	1000
 
@@ -68,9 +66,9 @@ static void note_cpu(struct text_reader *r, int32_t cpu)
 		r->base.info.ncpus = cpu + 1;
 }
 
-/* --- input: lines out of a large buffer --- */
+/* --- input: lines out of the read buffer (read_text_input.c) --- */
 
-/* next_line() found a line longer than the whole buffer: bad, skipped */
+/* next_line() found a line longer than the whole buffer (buf_max): bad, skipped */
 #define LINE_TOO_LONG	2
 /* next_line() found a last line without a newline: cut, not trusted */
 #define LINE_CUT	3
@@ -85,6 +83,10 @@ static void note_cpu(struct text_reader *r, int32_t cpu)
  */
 static int next_line(struct text_reader *r, const char **line, const char **end)
 {
+	if (r->retired) {	/* the line handed out before is done with */
+		free(r->retired);
+		r->retired = NULL;
+	}
 	for (;;) {
 		char *start = r->buf + r->pos;
 		size_t avail = r->len - r->pos;
@@ -116,7 +118,11 @@ static int next_line(struct text_reader *r, const char **line, const char **end)
 			r->len = avail;
 			r->pos = 0;
 		}
-		if (r->len == r->buf_size) {
+		if (r->len == r->buf_size && r->buf_size < r->buf_max) {
+			/* a line longer than the buffer: room for more of it */
+			r->buf_size = MIN(2 * r->buf_size, r->buf_max);
+			r->buf = xrealloc(r->buf, r->buf_size);
+		} else if (r->len == r->buf_size) {
 			/* no newline in the whole buffer: drop it (still readable until the next read) */
 			r->len = 0;
 			if (!r->skipping) {
@@ -127,6 +133,8 @@ static int next_line(struct text_reader *r, const char **line, const char **end)
 				return LINE_TOO_LONG;
 			}
 		}
+		if (r->ahead_errno)
+			return -r->ahead_errno;
 		n = read(r->fd, r->buf + r->len, r->buf_size - r->len);
 		if (n < 0) {
 			if (errno == EINTR)
@@ -659,7 +667,7 @@ static int pump(struct text_reader *r, struct sl_event *ev)
 			/* /dev/zero: a line that never ends must not keep the detection waiting */
 			sl_error_set(text_err(r), "not a recognized trace (line %llu: more than %zu "
 				     "bytes without a newline)", (unsigned long long)r->line_no,
-				     r->buf_size);
+				     r->buf_max);
 			return fail(r, -EINVAL);
 		}
 		if (ret == LINE_CUT) {
@@ -731,7 +739,7 @@ static void text_close(struct sl_reader *base)
 
 	if (r->fd >= 0)
 		close(r->fd);
-	free(r->buf);
+	text_input_free(r);
 	free(r->lost);
 	free(r->gap_done);
 	free(r->mask_words);
@@ -870,11 +878,7 @@ int sl_read_text_open(int fd, const char *prefix, size_t prefix_len,
 	r->strtab = strtab;
 	r->open_err = err;
 	r->fd = fd;
-	r->buf_size = MAX(text_buf_size, prefix_len);
-	r->buf = xmalloc(r->buf_size);
-	if (prefix_len)
-		memcpy(r->buf, prefix, prefix_len);
-	r->len = prefix_len;
+	text_input_init(r, prefix, prefix_len);
 	text_fields_init(r);
 
 	ret = pump(r, &first);

@@ -76,9 +76,15 @@ struct text_reader {
 	struct sl_error *open_err;	/* during open; base.err afterwards */
 	int fd;
 
-	/* input: buf[pos..len) is not parsed yet */
+	/*
+	 * input: buf[pos..len) is not parsed yet.  buf grows from
+	 * TEXT_BUF_START to buf_max (text_buf_size) only for a line that
+	 * does not fit, or for text_read_ahead().
+	 */
 	char *buf;
-	size_t buf_size, pos, len;
+	size_t buf_size, buf_max, pos, len;
+	char *retired;			/* the buffer before text_read_ahead(): the line in hand is in it */
+	int ahead_errno;		/* text_read_ahead()'s read failed: next_line() says so */
 	bool eof;
 	bool skipping;			/* inside a line longer than the buffer */
 	uint64_t line_no;		/* number of the last line handed out */
@@ -215,10 +221,21 @@ static inline bool short_equal(const char *a, const char *b, size_t n)
 }
 
 /*
- * read_text.c: the size of the read buffer (1 MB), which is also the
- * longest line.  The fuzzer makes it small to reach the buffer's edges.
+ * read_text_input.c: the most the read buffer grows to (1 MB), which is
+ * also the longest line.  The fuzzer makes it small to reach the buffer's
+ * edges.
  */
 extern size_t text_buf_size;
+
+/* The input starts with prefix (what the format detection read), then r->fd. */
+void text_input_init(struct text_reader *r, const char *prefix, size_t prefix_len);
+void text_input_free(struct text_reader *r);
+/*
+ * The text after the line in hand, up to text_buf_size bytes of it (less
+ * at the end of the input), in buf[pos..len): read now if it was not.
+ * The line in hand stays where it is until the next line is asked for.
+ */
+void text_read_ahead(struct text_reader *r);
 
 /* read_text_line.c */
 int text_parse_line(struct text_reader *r, const char *p, const char *end,

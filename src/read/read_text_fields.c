@@ -213,8 +213,8 @@ static void learn_state_encoding(struct text_reader *r, uint64_t v)
 
 /*
  * lookahead_state_encoding - 64 or a plugin 'x' (dead or parked?) came
- * before anything that tells the encoding: look at what is already in the
- * read buffer (up to a megabyte of trace) for raw prev_state numbers, or
+ * before anything that tells the encoding: look at the text that follows
+ * (up to a megabyte of trace: text_read_ahead()) for raw prev_state numbers, or
  * for the old plugin's "D|W" (TASK_KILLABLE: 128 combines with other
  * states only before 4.14, where it was TASK_WAKEKILL).  Still unknown
  * after that means no preemption was seen: we take the >= 4.14 meaning.
@@ -222,10 +222,15 @@ static void learn_state_encoding(struct text_reader *r, uint64_t v)
 static void lookahead_state_encoding(struct text_reader *r)
 {
 	static const char key[] = "prev_state=", killable[] = "|W ==> ";
-	const char *p = r->buf + r->pos, *end = r->buf + r->len;
+	const char *p, *end;
 
 	r->state_lookahead_done = true;
-	if (!r->buf || r->pos >= r->len)
+	if (!r->buf)
+		return;
+	text_read_ahead(r);
+	p = r->buf + r->pos;
+	end = r->buf + r->len;
+	if (p >= end)
 		return;
 	if (memmem(p, (size_t)(end - p), killable, sizeof(killable) - 1)) {
 		r->state_enc = STATE_ENC_OLD;

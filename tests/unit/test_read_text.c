@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -500,6 +501,78 @@ static void test_prev_state_lookahead(void **state)
 	sl_reader_close(r);
 }
 
+/*
+ * A 64 whose encoding a line far below tells: the look-ahead reads that far
+ * (a megabyte of text, however little the read buffer held), from a file
+ * and from a pipe, and the line in hand is still read whole after it.
+ */
+static size_t far_text(char *text, size_t filler)
+{
+	static const char first[] =
+		"cpus=2\n"
+		"           <...>-9800  [001]  1096.780001: sched_switch:          prev_comm=cpuhp/1 prev_pid=9800 prev_prio=120 prev_state=64 next_comm=swapper/1 next_pid=0 next_prio=120\n";
+	size_t len = (size_t)sprintf(text, "%s", first);
+
+	for (size_t i = 0; i < filler; i++)	/* 115 bytes each */
+		len += (size_t)sprintf(text + len, "          <idle>-0     [000]  %4u.%06u: sched_wakeup:          "
+				       "comm=sh pid=1642 prio=120 success=1 target_cpu=0\n",
+				       1097 + (unsigned)(i / 1000000), (unsigned)(i % 1000000));
+	len += (size_t)sprintf(text + len, "              sh-1642  [000]  1099.000000: sched_switch:          "
+			       "prev_comm=sh prev_pid=1642 prev_prio=120 prev_state=4096 next_comm=kworker/u12:1 next_pid=46 next_prio=120\n");
+	return len;
+}
+
+static void expect_first_switch(struct sl_reader *r, char letter)
+{
+	struct sl_event ev;
+
+	assert_int_equal(sl_reader_next(r, &ev), 1);
+	assert_int_equal(ev.type, SL_EV_SWITCH);
+	assert_int_equal(ev.sw.prev_class, letter == 'x' ? SL_PREV_DEAD : SL_PREV_BLOCKED);
+	assert_int_equal(ev.sw.prev_letter, letter);
+	assert_int_equal(ev.sw.prev_pid, 9800);
+	assert_string_equal(S(ev.sw.next_comm), "swapper/1");
+	assert_int_equal(ev.sw.next_pid, 0);
+	assert_int_equal(ev.sw.next_prio, 120);
+	assert_int_equal(sl_reader_next(r, &ev), 1);
+	assert_int_equal(ev.type, SL_EV_WAKEUP);
+	assert_int_equal(ev.wake.pid, 1642);
+}
+
+static void test_prev_state_lookahead_far(void **state)
+{
+	/* 4096 after 300 kB (found: 'x', old kernels' TASK_DEAD), after 1.2 MB (not: parked) */
+	static const struct { size_t filler; char letter; } cases[] = { { 2700, 'x' }, { 11000, 'P' } };
+	char *text = malloc(11000 * 115 + 4096);
+
+	assert_non_null(text);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len = far_text(text, cases[i].filler);
+		struct sl_reader *r;
+		int fds[2], status;
+		pid_t child;
+
+		assert_int_equal(open_text_n(text, len, 10, &r), 0);
+		expect_first_switch(r, cases[i].letter);
+		sl_reader_close(r);
+
+		assert_int_equal(pipe(fds), 0);
+		child = fork();
+		assert_true(child >= 0);
+		if (!child) {
+			close(fds[0]);
+			_exit(write(fds[1], text, len) == (ssize_t)len ? 0 : 1);
+		}
+		close(fds[1]);
+		assert_int_equal(sl_read_text_open(fds[0], NULL, 0, st, &r, &err), 0);
+		r->err = &err;
+		expect_first_switch(r, cases[i].letter);
+		sl_reader_close(r);	/* closes fds[0]: the writer may end on SIGPIPE */
+		assert_int_equal(waitpid(child, &status, 0), child);
+	}
+	free(text);
+}
+
 /* --- trace-cmd report --- */
 
 static void test_tracecmd_plugin_lines(void **state)
@@ -954,6 +1027,42 @@ static void test_damaged_lines(void **state)
 	free(text);
 }
 
+/*
+ * The read buffer starts small and grows for a long line, to 1 MB: the
+ * longest line is 1 MB with its newline, as when the buffer was 1 MB from
+ * the start, and one byte more is the error it was.
+ */
+static void test_longest_line(void **state)
+{
+	static const char good[] =
+		"          <idle>-0       [001] d.h1.   915.734507: call_function_single_entry: vector=251\n";
+	size_t max = 1024 * 1024, len;
+	char *text = malloc(max + 2 * sizeof(good) + 8);
+	struct sl_reader *r;
+	struct sl_event ev;
+
+	assert_non_null(text);
+	for (size_t extra = 0; extra <= 1; extra++) {
+		memset(text, 'q', max - 1 + extra);
+		len = max - 1 + extra;
+		text[len++] = '\n';
+		len += (size_t)sprintf(text + len, "%s%s", good, good);
+		if (extra) {
+			expect_open_error(text, len, -EINVAL,
+					  "not a recognized trace (line 1: more than 1048576 bytes without a newline)");
+			continue;
+		}
+		assert_int_equal(open_text_n(text, len, 10, &r), 0);
+		assert_int_equal(r->info.first_bad_line, 1);
+		assert_int_equal(sl_reader_next(r, &ev), 1);
+		assert_int_equal(ev.type, SL_EV_IRQ_VECTOR);
+		assert_int_equal(ev.ts, 915734507000ULL);
+		assert_int_equal(read_all(r), 1);
+		sl_reader_close(r);
+	}
+	free(text);
+}
+
 /* --- whole files against trace-cmd --- */
 
 struct name_counts {
@@ -1238,6 +1347,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_prev_state_letters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prev_state_numbers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prev_state_lookahead, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prev_state_lookahead_far, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tracecmd_plugin_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tracecmd_raw_and_times, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_perf_lines, setup, teardown),
@@ -1250,6 +1360,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detect_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_longest_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_real_txt_equals_tracecmd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tracecmd_variants_through_pipe, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_same_events_every_shape, setup, teardown),
