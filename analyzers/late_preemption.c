@@ -107,6 +107,7 @@ _Static_assert(LP_LISTED <= 32, "since_set and until_set have a bit per listed w
 #define LP_NO_GROUP		UINT32_MAX	/* no group (lp_cpu.below0) */
 #define LP_IDLE_IDX		40		/* struct lp_gq's weight index of SCHED_IDLE */
 #define LP_NOT_LISTED		0xff		/* struct lp_task.list_idx: not in listed[] */
+#define LP_MAX_SHARES		(1u << 18)	/* a group's weight at most, as the kernel's */
 #define LP_RUN_CPU_BITS		13		/* a watched run's id: a count, then its CPU */
 _Static_assert(SL_MODEL_MAX_CPUS <= 1 << LP_RUN_CPU_BITS, "a run id names its CPU");
 
@@ -154,7 +155,7 @@ struct lp_gq {
 /* A group as this analyzer copied it at the last marker (groups_copy()). */
 struct lp_group {
 	uint32_t parent;		/* 0 for the root, an undefined group or a bad parent */
-	uint32_t weight;		/* its entity's, at least 2 (MIN_SHARES) */
+	uint32_t weight;		/* its entity's, 2 (MIN_SHARES) to 2^18 (MAX_SHARES) */
 	bool defined;
 };
 
@@ -566,7 +567,8 @@ static void groups_copy(struct lp_priv *p, const struct sl_model *m)
 
 		p->groups[g] = (struct lp_group){
 			.parent = gr && gr->parent < g ? gr->parent : 0,
-			.weight = gr && gr->weight >= 2 ? gr->weight : 2,	/* MIN_SHARES */
+			/* [MIN_SHARES, MAX_SHARES], as sched_group_set_shares() clamps it */
+			.weight = !gr || gr->weight < 2 ? 2 : MIN(gr->weight, LP_MAX_SHARES),
 			.defined = gr != NULL,
 		};
 	}

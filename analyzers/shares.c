@@ -83,6 +83,7 @@
  */
 #define SH_LOAD_SHIFT	10
 #define SH_MIN_SHARES	2
+#define SH_MAX_SHARES	(1u << 18)	/* a group's weight at most (unscaled), as the kernel's */
 #define SH_TICK_NS	4000000		/* 1/HZ when HZ is not recorded: 250 */
 
 /*
@@ -207,6 +208,19 @@ static uint64_t *tg_load_of(struct sh_priv *p, uint32_t group)
 }
 
 /*
+ * A group's weight (scaled), as sched_group_set_shares() clamps it to
+ * [MIN_SHARES, MAX_SHARES]: record never reads more, but the marker
+ * takes up to 2^30, and tg_shares x a load must stay below 2^64
+ */
+static uint64_t tg_shares_of(const struct sl_group *gr)
+{
+	uint64_t w = gr->weight < SH_MIN_SHARES ? SH_MIN_SHARES :
+		     gr->weight > SH_MAX_SHARES ? SH_MAX_SHARES : gr->weight;
+
+	return w << SH_LOAD_SHIFT;
+}
+
+/*
  * The runqueue of group on c, made (zeroed, in id order) when missing,
  * and its parents' before it: the path up to the root is there whenever
  * a runqueue is, the root's first in c->grq (its id is 0).  Its group's
@@ -227,7 +241,7 @@ static struct grq *make_grq(struct sh_priv *p, const struct sl_model *m, struct 
 		/* its parent's id is lower than its own: the context says so */
 		parent = make_grq(p, m, c, gr ? gr->parent : 0);
 		tg_load_of(p, group);
-		tg_shares = gr ? (uint64_t)gr->weight << SH_LOAD_SHIFT : 0;
+		tg_shares = gr ? tg_shares_of(gr) : 0;
 	}
 	if (c->nr_grq == c->grq_alloc) {
 		c->grq_alloc = c->grq_alloc ? 2 * c->grq_alloc : 4;
@@ -678,7 +692,7 @@ static void sh_event(struct sl_analyzer *a, struct sl_model *m, const struct sl_
 			const struct sl_group *gr = sl_model_group(m, c->grq[i]->group);
 
 			if (gr)
-				c->grq[i]->tg_shares = (uint64_t)gr->weight << SH_LOAD_SHIFT;
+				c->grq[i]->tg_shares = tg_shares_of(gr);
 		}
 	}
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
