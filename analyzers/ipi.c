@@ -113,7 +113,7 @@ static uint64_t popcount_mask(const struct sl_cpumask_ref *m)
 static void note_wakeup(struct sl_analyzer *a, struct sl_model *m, const struct sl_event *ev)
 {
 	struct ipi_priv *p = a->priv;
-	struct sl_task *t = sl_model_task(m, ev->wake.pid);
+	struct sl_task *t = m->wakeup_task;	/* ev->wake.pid's */
 	struct ipi_task *it;
 
 	/* only the wakeup of a blocked task enqueues it here and now (rule 4) */

@@ -418,6 +418,12 @@ struct sl_model {
 	uint64_t events_end;		/* the last event before SL_MARKER_STOPPED, 0 none */
 	bool stopped_at_to;		/* reading ended at an event past --to: the trace goes on */
 	uint64_t now;			/* the latest event time (monotonic) */
+	/*
+	 * The task a sched_wakeup names (its pid's, NULL for pid 0), valid in
+	 * the on_event hooks of that SL_EV_WAKEUP: the model looked it up,
+	 * they need not look it up again
+	 */
+	struct sl_task *wakeup_task;
 	uint64_t nr_events;		/* events fed (excluding lost markers) */
 	uint64_t *event_counts;		/* by interned event name, in filter */
 	size_t event_counts_alloc;

@@ -1125,6 +1125,7 @@ static void handle_wakeup(struct sl_model *m, const struct sl_event *ev, uint64_
 	struct sl_task *t = get_task(m, ev->wake.pid, ev->wake.comm, ev->wake.prio);
 	int dest = ev->wake.target_cpu;
 
+	m->wakeup_task = t;
 	m->seen_wakeup = true;
 	if (!t || !ev->wake.success)
 		return;
