@@ -335,7 +335,6 @@ struct lp_task {
 	 * (next to the slot before's), then what only late runs write
 	 */
 	uint64_t run_id;		/* the watched run whose W it joined last */
-	uint64_t queued_since;		/* its current or last wait in a runqueue began */
 	uint64_t enq_seq;		/* next_enq at its last enqueue */
 	struct sl_task *fq_prev, *fq_next;	/* in its CPU's fq list (in_fq) */
 	uint8_t fq_prio;		/* its prio when it entered the fq list (fair: 100..139) */
@@ -349,13 +348,13 @@ struct lp_task {
 	uint32_t gq_kind;		/* ... which give them alone (gq_add()) */
 	uint32_t gq_weight;		/* idx_weight(gq_idx) */
 	uint32_t gq_group;
+	uint32_t held_refs;		/* late runs held (judge_slice) that name it */
 	uint64_t preempted_at;		/* switched out runnable then, 0 not since it ran */
 
 	/* as the late runner */
 	uint64_t late, cost, max_cost;
 	/* as a waiter behind late runs: how often, and its wait after the expected switch */
 	uint64_t delayed, delayed_ns;
-	uint32_t held_refs;		/* late runs held (judge_slice) that name it */
 };
 
 enum lp_unjudged { LP_UNKNOWN_START, LP_IMPLIED, LP_LOST, LP__NR_UNJUDGED };
@@ -1652,6 +1651,17 @@ static void fq_del(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
 		c->fq_prios &= ~(1ULL << (lt->fq_prio - 100));
 }
 
+/*
+ * When queued t was enqueued: the model's since, the time it entered its
+ * state, QUEUED, at the enqueue on_runnable tells (and while on_runnable
+ * says it leaves, before its state changes).  Not a copy in the slot:
+ * 8 bytes fewer on the lines every enqueue and dequeue touch.
+ */
+static inline uint64_t queued_since(const struct sl_task *t)
+{
+	return t->since;
+}
+
 static void note_wait(struct lp_cpu *c, struct sl_task *t, uint64_t wait)
 {
 	if (wait > c->max_wait || !c->max_wait_task) {
@@ -2150,7 +2160,7 @@ static __attribute__((noinline)) void judge_slice(struct lp_priv *p, struct sl_m
 		if (q == r && lq->fq_prev)
 			lq = sl_task_priv(m, a, q = lq->fq_prev);
 		if (q != r && in_run(c, lq))
-			note_wait(c, q, sl_dur(lq->queued_since, t1));
+			note_wait(c, q, sl_dur(queued_since(q), t1));
 	}
 	keep_ticks(c, &l, expected);
 	l.max_wait = c->max_wait;
@@ -2324,7 +2334,6 @@ static LP_OUT_OF_LINE void lp_enqueue(struct sl_analyzer *a, struct sl_model *m,
 	struct lp_task *lt = sl_task_priv(m, a, t);
 	struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
 
-	lt->queued_since = ts;
 	lt->enq_seq = ++p->next_enq;
 	if (!fair_task(t))
 		return;
@@ -2354,7 +2363,7 @@ static LP_OUT_OF_LINE void lp_dequeue(struct sl_analyzer *a, struct sl_model *m,
 			gq_del(c, lt);
 	}
 	if (watched && lt->run_id == c->run_id && fair_task(t)) {
-		note_wait(c, t, sl_dur(lt->queued_since, ts));
+		note_wait(c, t, sl_dur(queued_since(t), ts));
 		if (lt->list_idx != LP_NOT_LISTED) {
 			c->until[lt->list_idx] = ts;
 			c->until_set |= 1u << lt->list_idx;
