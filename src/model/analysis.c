@@ -154,13 +154,34 @@ static struct batch *swap_batch(struct pipe *p, struct batch *b)
 	return next;
 }
 
+/*
+ * The reader thread is throughput work that never needs to run at once:
+ * when it is woken, the main thread still has RING_BATCHES / 2 batches
+ * to go.  As SCHED_BATCH it does not preempt the main thread when the
+ * scheduler puts it on the main thread's CPU (the other one busy): it
+ * runs when the main thread waits or its slice ends, and then fills the
+ * ring in one go.  Only from SCHED_OTHER: a policy the user chose
+ * (chrt) is kept.
+ */
+static void reader_policy(void)
+{
+	struct sched_param sp;
+	int policy;
+
+	if (!pthread_getschedparam(pthread_self(), &policy, &sp) && policy == SCHED_OTHER)
+		pthread_setschedparam(pthread_self(), SCHED_BATCH, &sp);
+}
+
 static void *reader_thread(void *arg)
 {
 	struct pipe *p = arg;
 	struct sl_reader *r = p->reader;
 	struct sl_trace_info *last = xmalloc(sizeof(*last));	/* info as last recorded */
-	struct batch *b = swap_batch(p, NULL);
+	struct batch *b;
 	int ret = 0;
+
+	reader_policy();
+	b = swap_batch(p, NULL);
 
 	memcpy(last, &r->info, sizeof(*last));
 	while (b) {
