@@ -473,7 +473,8 @@ static void stack_finish(struct sl_analyzer *a, struct sl_model *m)
 		sl_picture_put(&p->pictures, st->pic);
 		st->pic = NULL;
 	}
-	memset(p->armed, 0, p->armed_words * sizeof(*p->armed));
+	if (p->armed)	/* none armed yet: no array (memset(NULL, ...) is undefined) */
+		memset(p->armed, 0, p->armed_words * sizeof(*p->armed));
 	sl_held_decide(m, p->held, SL_KIND_WAKEE_STACKING);
 }
 
