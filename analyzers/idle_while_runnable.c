@@ -112,9 +112,8 @@ struct iwr_task {
 	int32_t key_cpu;
 	uint64_t key_ts, key_cost;
 	/* last: what its enqueues and dequeues touch, next to the slot after (accounting's) */
-	bool waiting;			/* queued on cpu since `since`, on the waiters list */
+	bool waiting;			/* queued on cpu since wait_since(), on the waiters list */
 	int32_t cpu;
-	uint64_t since;
 	struct sl_task *prev, *next;	/* the waiters list, oldest wait first */
 };
 
@@ -232,6 +231,17 @@ static void take_due_pictures(struct sl_analyzer *a, struct sl_model *m)
 	p->nr_due = 0;
 }
 
+/*
+ * When waiting t was queued: the model's since, the time it entered its
+ * state, QUEUED, at the enqueue that started its wait (wait_started()),
+ * unchanged while it waits.  Not a copy in the slot: 8 bytes fewer on
+ * the line every enqueue and dequeue touch.
+ */
+static inline uint64_t wait_since(const struct sl_task *t)
+{
+	return t->since;
+}
+
 /* --- idle periods --- */
 
 /*
@@ -244,7 +254,7 @@ static void idle_ended(struct sl_analyzer *a, struct sl_model *m, int cpu, uint6
 	struct iwr_priv *p = a->priv;
 	struct iwr_cpu *ic = sl_cpu_priv(m, a, cpu);
 	uint64_t start = ic->idle_since, thr = m->cfg->idle_threshold_ns, len = sl_dur(start, end);
-	uint64_t oldest = p->head ? slot(m, a, p->head)->since : UINT64_MAX;
+	uint64_t oldest = p->head ? wait_since(p->head) : UINT64_MAX;
 
 	ic->idle = false;
 	ic->last_idle_end = end;
@@ -417,7 +427,7 @@ static inline void wait_ended(struct sl_analyzer *a, struct sl_model *m, struct 
 {
 	struct iwr_priv *p = a->priv;
 	struct iwr_task *it = slot(m, a, t);
-	uint64_t thr = m->cfg->idle_threshold_ns, since = it->since;
+	uint64_t thr = m->cfg->idle_threshold_ns, since = wait_since(t);
 
 	unlink_waiter(p, m, a, it);
 	if (sl_dur(since, end) < thr || !thr)
@@ -461,7 +471,6 @@ void wait_started(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, 
 		wait_ended(a, m, t, ts);
 	it->waiting = true;
 	it->cpu = cpu;
-	it->since = ts;
 	it->prev = p->tail;
 	it->next = NULL;
 	if (p->tail)
@@ -516,7 +525,7 @@ static void iwr_on_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cp
 		struct iwr_task *it = slot(m, a, t);
 
 		if (it->waiting && it->cpu == cpu)
-			wait_ended(a, m, t, MAX(gap_start, it->since));
+			wait_ended(a, m, t, MAX(gap_start, wait_since(t)));
 	}
 	take_due_pictures(a, m);	/* the state before the loss is applied */
 }
