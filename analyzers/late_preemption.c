@@ -74,7 +74,8 @@
  * them a group entity weighs its group's whole weight on each CPU (the
  * kernel splits it by load, as shares.c does), its slice is the base
  * slice, a waiter weighs what it weighed at its enqueue, R's path is
- * cut to 8 levels (a waiter meeting it lower competes at none); the
+ * cut to 8 levels (a waiter meeting it lower competes at none; with no
+ * competitor at any kept level the run is judged flat); the
  * EEVDF formula is the SPEC's bound, not the kernel's lag and deadline
  * bookkeeping; a local_timer_entry is any hrtimer interrupt, so a late
  * preemption after a non-tick timer counts as at the tick; when a run has
@@ -2096,13 +2097,15 @@ static __attribute__((noinline)) bool judge_levels(const struct lp_priv *p, cons
 						    const struct lp_cpu *c, uint64_t t1, uint64_t *slice,
 						    uint64_t *expected, uint64_t *cost)
 {
-	uint64_t exp[LP_LEVELS];
+	uint64_t exp[LP_LEVELS], s, e;
 	int at;
 
-	*expected = levels_expected(m, p->model, c->levels, c->nr_levels, c->t0, slice, exp, &at);
+	e = levels_expected(m, p->model, c->levels, c->nr_levels, c->t0, &s, exp, &at);
 	if (at < 0)
-		return false;
-	*cost = sl_dur(*expected, t1);
+		return false;	/* the flat figures stand, all three */
+	*slice = s;
+	*expected = e;
+	*cost = sl_dur(e, t1);
 	return true;
 }
 
