@@ -2358,6 +2358,8 @@ static LP_OUT_OF_LINE void lp_dequeue(struct sl_analyzer *a, struct sl_model *m,
 	if (lt->in_fq) {
 		/* one of W from the start (unmarked) leaves: mark it, as add_waiter would have */
 		if (watched && lt->run_id != c->run_id && lt->enq_seq <= c->start_enq) {
+			if (lt->run_id)	/* a waiter still of a run elsewhere: it stays one there */
+				displace(a->priv, m, a, t, lt);
 			lt->run_id = c->run_id;
 			lt->list_idx = start_listed_index(c, t, lt->in_old);
 		}
