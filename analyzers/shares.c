@@ -171,6 +171,13 @@ struct sh_priv {
 	uint64_t *tg_load;
 	uint32_t nr_tg_load;
 	uint64_t tick_ns;		/* 1/HZ: recorded, else SH_TICK_NS */
+	/*
+	 * by group id: the run time of tasks that left it, less that of
+	 * tasks that joined it, each up to its move (moved_run()), so that
+	 * a group's run time is its tasks' while they were in it
+	 */
+	int64_t *moved_run;
+	uint32_t nr_moved_run;
 };
 
 /*
@@ -501,6 +508,51 @@ static inline uint32_t task_group(const struct sl_model *m, const struct sl_task
 	return group && !sl_model_group(m, group) ? 0 : group;
 }
 
+/* ns more to group's run time and to its ancestors' */
+static void add_moved_run(struct sh_priv *p, struct sl_model *m, uint32_t group, int64_t ns)
+{
+	for (uint32_t id = group, depth = 0; depth < SL_CTX_MAX_GROUPS; depth++) {
+		const struct sl_group *gr = sl_model_group(m, id);
+
+		if (id >= p->nr_moved_run) {
+			uint32_t n = MAX(id + 1, 2 * p->nr_moved_run);
+
+			p->moved_run = xrealloc(p->moved_run, n * sizeof(*p->moved_run));
+			memset(p->moved_run + p->nr_moved_run, 0,
+			       (n - p->nr_moved_run) * sizeof(*p->moved_run));
+			p->nr_moved_run = n;
+		}
+		p->moved_run[id] += ns;
+		if (!id || !gr)
+			break;
+		id = gr->parent;
+	}
+}
+
+/*
+ * moved_run - t counts in group from ts on, no longer in from: its run
+ * time so far (the run it is in, too) stays with from.  The report adds
+ * a task's whole run time to its last group (totals()): from gets it
+ * back here and group gives it up, so each group keeps the run its
+ * tasks had while in it (the common ancestors: both, unchanged).
+ */
+static __attribute__((noinline)) void moved_run(struct sl_analyzer *a, struct sl_model *m,
+						struct sl_task *t, uint32_t from,
+						uint32_t group, uint64_t ts)
+{
+	int64_t so_far = (int64_t)t->run_ns;
+
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++)
+		if (m->cpus[cpu].curr == t) {
+			so_far += (int64_t)sl_filter_clip(m->cfg, t->since, ts);
+			break;
+		}
+	if (!so_far)
+		return;
+	add_moved_run(a->priv, m, from, so_far);
+	add_moved_run(a->priv, m, group, -so_far);
+}
+
 /*
  * st's weight as its runqueue holds it, scale_load()d.  The integrals
  * are per scaled unit: x 1024 and / 1024 are exact in binary floating
@@ -522,7 +574,7 @@ static inline __attribute__((always_inline)) void enter(struct sl_analyzer *a,
 {
 	struct sh_task *st = sl_task_priv(m, a, t);
 	struct sh_cpu *c = sl_cpu_priv(m, a, cpu);
-	uint32_t group = task_group(m, t);
+	uint32_t group = task_group(m, t), was = st->group;
 
 	st->on = cpu + 1;
 	st->group = group;
@@ -536,9 +588,13 @@ static inline __attribute__((always_inline)) void enter(struct sl_analyzer *a,
 		g->nr++;
 		g->weight_sum += load_weight(st);
 		st->acc_start = g->acc;
+		if (__builtin_expect(was != 0, 0))	/* moved since it last was runnable */
+			moved_run(a, m, t, was, 0, ts);
 		return;
 	}
 	st->acc_start = change(a, m, cpu, group, load_weight(st), 1, ts);
+	if (__builtin_expect(was != group, 0))
+		moved_run(a, m, t, was, group, ts);
 }
 
 /*
@@ -812,7 +868,7 @@ static struct group_total *totals(struct sl_analyzer *a, struct sl_model *m, uin
 
 		if (!t)
 			continue;
-		group = task_group(m, t);	/* its last: a task that moved counts there */
+		group = task_group(m, t);	/* its last: moved_run() corrects for its moves */
 		if (group >= n)
 			continue;
 		/* its run time to its group and the group's ancestors, in the filters or not */
@@ -829,6 +885,8 @@ static struct group_total *totals(struct sl_analyzer *a, struct sl_model *m, uin
 		g[group].tasks++;
 		sl_hist_merge(&g[group].latency, &t->latency);
 	}
+	for (uint32_t i = 0; i < p->nr_moved_run && i < n; i++)
+		g[i].run_ns += (uint64_t)p->moved_run[i];
 	for (uint32_t i = 0; i < p->nr_folded && i < n; i++) {
 		g[i].tasks += p->folded[i].tasks;
 		g[i].run_ns += p->folded[i].run_ns;
@@ -1105,6 +1163,7 @@ static void sh_destroy(struct sl_analyzer *a, struct sl_model *m)
 		sl_hist_free(&p->folded[i].latency);
 	free(p->folded);
 	free(p->tg_load);
+	free(p->moved_run);
 }
 
 const struct sl_analyzer_ops sl_shares_analyzer = {
