@@ -159,12 +159,14 @@ run: deps
 	./schedlint analyze testdata/real/pipe.dat
 
 # tests/e2e/instr_budget.sh counts the release build's instructions in
-# every mode (under SANITIZE=1 too), so check builds it as well.
+# every mode (under SANITIZE=1 too), so check builds it as well, with the
+# two bench programs it counts (read_only, live_replay).
 # check also installs what only the tests use (chromium renders the HTML pages)
 check:
 	@sh scripts/install-deps.sh check
 	@$(MAKE) --no-print-directory all $(UNIT_BINS) $(REPLAY_BINS)
-	@$(MAKE) --no-print-directory SANITIZE= build/rel/schedlint build/rel/bench/read_only
+	@$(MAKE) --no-print-directory SANITIZE= build/rel/schedlint build/rel/bench/read_only \
+		build/rel/bench/live_replay
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run.sh $(UNIT_BINS)
 
 test: check

@@ -21,6 +21,13 @@
 # first 500 samples (tests/perf_edit.py shrink: the same header, event
 # formats and kallsyms):
 #   read_perf_per_event  schedlint's perf.data reader alone, per sample
+# and one for schedlint record --live's reader (src/read/read_live.c), on
+# the same trace.dat's pages replayed by bench/live_replay.c, counted by
+# callgrind in replay() alone (--toggle-collect): loading the file, its
+# formats and the copies of its pages stays out, which a prefix could not
+# take out (the loading grows with the pages):
+#   live_per_event     record --live's page queueing, checks, merge, walk
+#                      and decoding, per event
 # analyze runs with SCHEDLINT_THREADS=1: one thread counts the same on
 # every run (the reader thread's hand-over would add waits).  The counts
 # are of the release build (build/rel, which make check builds in every
@@ -32,11 +39,12 @@ TRACE=$TESTDATA/bench/hackbench-g4.dat
 REL=${INSTR_BUILD:-build/rel}	# another build: INSTR_BUILD=DIR
 SL=$REL/schedlint
 READ=$REL/bench/read_only
+LIVE=$REL/bench/live_replay
 
 if ! command -v valgrind >/dev/null 2>&1; then
 	fail "valgrind is installed (scripts/install-deps.sh)"; exit 0
 fi
-for b in "$SL" "$READ"; do
+for b in "$SL" "$READ" "$LIVE"; do
 	if [ ! -x "$b" ]; then
 		fail "the release build $b exists (make check builds it)"; exit 0
 	fi
@@ -45,11 +53,13 @@ for b in "$SL" "$READ"; do
 	fi
 done
 cmp -s "$SCHEDLINT" "$SL" || echo "# counting $SL (the release build), not $SCHEDLINT"
-# a plain make rebuilds schedlint but not read_only: an object newer than
-# it means its figures would be an older build's
-if [ -n "$(find "$REL" -name '*.o' -newer "$READ" 2>/dev/null | head -1)" ]; then
-	fail "$READ is older than its objects: make $READ first"; exit 0
-fi
+# a plain make rebuilds schedlint but not read_only or live_replay: an
+# object newer than one means its figures would be an older build's
+for b in "$READ" "$LIVE"; do
+	if [ -n "$(find "$REL" -name '*.o' -newer "$b" 2>/dev/null | head -1)" ]; then
+		fail "$b is older than its objects: make $b first"; exit 0
+	fi
+done
 
 
 # ir NAME CMD...: run CMD under cachegrind; prints the instructions of
@@ -134,3 +144,21 @@ done
 expect_eq "the perf.data holds 10398 samples (its prefix 500)" "$pev_full/$pev_head" "10398/500"
 echo "# perf.data instructions (valgrind Ir): read $perf_full - $perf_head, over $((pev_full - pev_head)) samples"
 within_budget read_perf_per_event $(( (perf_full - perf_head) / (pev_full - pev_head) ))
+
+# record --live's reader: every page of the trace replayed through
+# sl_live_add_page() and sl_live_next() (3 pages of each CPU a round, with
+# record's limit), callgrind counting replay() alone; summed over the
+# processes (the formats' checking child counts 0: nothing of it is in
+# replay()).  A count of 0 (replay() renamed or inlined) would pass.
+rm -f "$TMP"/live.vg.*
+valgrind --tool=callgrind --toggle-collect=replay --callgrind-out-file=/dev/null \
+	--log-file="$TMP/live.vg.%p" "$LIVE" "$TRACE" > "$TMP/live.out" 2>/dev/null
+live_rc=$?
+live=$(cat "$TMP"/live.vg.* | awk '/Collected :/ { s += $NF } END { print s + 0 }')
+lev=$(awk '/^events/ { print $2 }' "$TMP/live.out")
+if [ $live_rc != 0 ] || [ "$live" -eq 0 ]; then
+	fail "callgrind counted live_replay's replay(): exit $live_rc, $live instructions"; exit 0
+fi
+expect_eq "the live reader replays the trace's 179308 events" "$lev" "179308"
+echo "# live reader instructions (callgrind, replay() alone): $live over $lev events"
+within_budget live_per_event $(( live / lev ))
