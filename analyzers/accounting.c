@@ -462,6 +462,7 @@ const struct sl_analyzer_ops sl_accounting_analyzer = {
 	.name = "accounting",
 	.priv_size = sizeof(struct acct_priv),
 	.task_priv_size = sizeof(struct acct_task),
+	.task_priv_last = true,		/* 160 B: the slots after it on fewer lines */
 	.cpu_priv_size = sizeof(struct acct_cpu),
 	.on_switch = acct_switch,
 	.on_cpu_unknown = acct_cpu_unknown,

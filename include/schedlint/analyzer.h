@@ -35,6 +35,12 @@ struct sl_analyzer_ops {
 	const char *name;
 	size_t priv_size;
 	size_t task_priv_size;
+	/*
+	 * Its task slot after the others' (the calls keep registry order):
+	 * a large slot that would push the smaller ones after it onto more
+	 * cache lines of the task (model.c, task_alloc())
+	 */
+	bool task_priv_last;
 	size_t cpu_priv_size;
 
 	/* once, before the first event; non-zero = cannot run (reported) */

@@ -316,6 +316,20 @@ static void task_died(struct sl_model *m, struct sl_task *t)
 	t->dead_queued = true;
 }
 
+/*
+ * A task and its analyzers' slots, zeroed, starting on a cache line
+ * (64-byte aligned, padded to whole lines): each field and slot is on the
+ * same line(s) of every task, none shares a line with another
+ * allocation.  With accounting's slot last (task_priv_last) -1.1% D1
+ * misses (cachegrind, hackbench traces) for some 300 instructions more
+ * per task allocated (glibc's memalign; issue 31).  Live and thawed tasks
+ * are allocated so; frozen ones are packed (task_freeze.c).
+ */
+static struct sl_task *task_alloc(const struct model_priv *p)
+{
+	return xcalloc_aligned(sizeof(struct sl_task) + p->task_priv_size, 64);
+}
+
 /* --- frozen dead tasks (task_freeze.c) --- */
 
 static void freeze_room(struct sl_model *m)
@@ -347,7 +361,7 @@ static void freeze_room(struct sl_model *m)
 static struct sl_task *thaw(struct sl_model *m, struct sl_task *f, bool requeue)
 {
 	struct model_priv *p = priv_of(m);
-	struct sl_task *t = xmalloc(m->freeze->size);
+	struct sl_task *t = task_alloc(p);
 
 	sl_task_unpack(f, t, m->freeze, true);
 	m->tasks[t->index] = t;
@@ -511,7 +525,7 @@ static struct sl_task *new_task(struct sl_model *m, int32_t pid)
 
 	if (p->dead.nr > FREEZE_AFTER)
 		freeze_one(m);
-	t = xcalloc(1, sizeof(*t) + p->task_priv_size);
+	t = task_alloc(p);
 
 	t->pid = pid;
 	t->serial = ++m->tasks_seen;
@@ -2243,12 +2257,20 @@ struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *str
 		a->ops = ops;
 		a->id = i;
 		a->priv = ops->priv_size ? xcalloc(1, ops->priv_size) : NULL;
-		a->task_off = p->task_priv_size;
-		p->task_priv_size += (ops->task_priv_size + 7) & ~(size_t)7;
 		a->cpu_off = m->cpu_priv_size;
 		m->cpu_priv_size += (ops->cpu_priv_size + 7) & ~(size_t)7;
 		m->analyzers[m->nr_analyzers++] = a;
 	}
+	/* the task slots in registry order, those asked last after the others */
+	for (int last = 0; last < 2; last++)
+		for (int i = 0; i < m->nr_analyzers; i++) {
+			struct sl_analyzer *a = m->analyzers[i];
+
+			if (a->ops->task_priv_last != last)
+				continue;
+			a->task_off = p->task_priv_size;
+			p->task_priv_size += (a->ops->task_priv_size + 7) & ~(size_t)7;
+		}
 	p->cpu_limit = MAX_CPUS;
 	if ((info->format == SL_FMT_DAT6 || info->format == SL_FMT_DAT7) &&
 	    info->ncpus > 0 && info->ncpus < MAX_CPUS)

@@ -49,12 +49,24 @@ void *xcalloc(size_t nmemb, size_t size)
  */
 void *xcalloc_lines(size_t size)
 {
-	size_t n = (size + 127) & ~(size_t)127;
+	return xcalloc_aligned(size, 128);
+}
+
+/*
+ * Zeroed, align-byte aligned (a power of two) and padded to a multiple
+ * of it: an object that starts on a cache line (align 64) spans the
+ * fewest lines.  free() releases it.
+ */
+void *xcalloc_aligned(size_t size, size_t align)
+{
+	size_t n = (size + align - 1) & ~(align - 1);
 	void *p;
 
-	if (posix_memalign(&p, 128, n ? n : 128))
+	if (!n)
+		n = align;
+	if (posix_memalign(&p, align, n))
 		oom(n);
-	memset(p, 0, n ? n : 128);
+	memset(p, 0, n);
 	return p;
 }
 

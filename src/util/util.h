@@ -34,6 +34,7 @@ static inline int hex_digit(char c)
 void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 void *xcalloc_lines(size_t size);
+void *xcalloc_aligned(size_t size, size_t align);
 void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
 
