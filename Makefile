@@ -90,6 +90,8 @@ schedgen: $(BUILD)/schedgen FORCE
 	@cmp -s $< $@ || { cp $< $@.tmp && mv -f $@.tmp $@; }
 FORCE:
 
+$(BUILD)/tests/test_read_live: bench/dat_pages.h
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	@echo "  CCLD    $@"
@@ -106,7 +108,7 @@ $(BUILD)/bench/read_only: bench/read_only.c $(LIB_OBJS)
 	@echo "  CCLD    $@"
 	@$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(ALL_LDFLAGS) $(LIBS)
 
-$(BUILD)/bench/live_replay: bench/live_replay.c $(LIB_OBJS)
+$(BUILD)/bench/live_replay: bench/live_replay.c bench/dat_pages.h $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	@echo "  CCLD    $@"
 	@$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(ALL_LDFLAGS) $(LIBS)

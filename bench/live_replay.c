@@ -24,35 +24,9 @@
 #include "read/read_live.h"
 #include "util/util.h"
 
-struct cpu_pages {
-	uint8_t **v;
-	size_t nr, alloc;
-};
+#include "dat_pages.h"
 
-struct file_pages {
-	size_t page_size;
-	int nr_cpus;
-	struct cpu_pages *cpu;
-};
-
-static int collect_page(int cpu, const uint8_t *page, size_t len, void *arg)
-{
-	struct file_pages *fp = arg;
-	struct cpu_pages *c;
-
-	if (cpu < 0 || cpu >= fp->nr_cpus || len > fp->page_size)
-		return -1;
-	c = &fp->cpu[cpu];
-	if (c->nr == c->alloc) {
-		c->alloc = c->alloc ? 2 * c->alloc : 16;
-		c->v = xrealloc(c->v, c->alloc * sizeof(*c->v));
-	}
-	c->v[c->nr] = xcalloc(1, fp->page_size);	/* whole and zero-filled, as record reads it */
-	memcpy(c->v[c->nr++], page, len);
-	return 0;
-}
-
-static __attribute__((noinline)) unsigned long replay(struct sl_live *l, const struct file_pages *fp)
+static __attribute__((noinline)) unsigned long replay(struct sl_live *l, const struct dat_pages *fp)
 {
 	unsigned long events = 0;
 	struct sl_error err = { "" };
@@ -84,7 +58,7 @@ int main(int argc, char **argv)
 	struct sl_error err = { "" };
 	struct sl_dat_layout layout;
 	struct tep_handle *tep = NULL;
-	struct file_pages fp = { 0 };
+	struct dat_pages fp = { 0 };
 	struct sl_strtab *st;
 	struct sl_live *l;
 	size_t pages = 0;
@@ -113,7 +87,7 @@ int main(int argc, char **argv)
 	fp.page_size = layout.subbuf_size ? layout.subbuf_size : layout.page_size;
 	fp.nr_cpus = layout.nr_cpus;
 	fp.cpu = xcalloc((size_t)fp.nr_cpus, sizeof(*fp.cpu));
-	if (sl_dat_walk_pages(fd, &layout, tep, collect_page, &fp, &err) < 0)
+	if (sl_dat_walk_pages(fd, &layout, tep, dat_pages_collect, &fp, &err) < 0)
 		goto fail;
 	close(fd);
 	st = sl_strtab_new();

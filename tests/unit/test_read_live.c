@@ -27,6 +27,8 @@
 #include "read/read_live.h"
 #include "util/util.h"
 
+#include "../../bench/dat_pages.h"
+
 #define PAGE 4096
 
 static char header_page[] =
@@ -441,35 +443,6 @@ static void test_corrupt_pages_refused(void **state)
 
 /* --- the pages of a trace.dat replayed, against the flyrecord reader --- */
 
-struct cpu_pages {
-	uint8_t **v;
-	size_t nr, alloc;
-};
-
-struct file_pages {
-	size_t page_size;
-	int nr_cpus;
-	struct cpu_pages *cpu;
-};
-
-/* sl_dat_walk_pages() gives a page up to its lost count: whole, zero-filled, as record reads it */
-static int collect_page(int cpu, const uint8_t *page, size_t len, void *arg)
-{
-	struct file_pages *fp = arg;
-	struct cpu_pages *c;
-
-	if (cpu < 0 || cpu >= fp->nr_cpus || len > fp->page_size)
-		return -1;
-	c = &fp->cpu[cpu];
-	if (c->nr == c->alloc) {
-		c->alloc = c->alloc ? 2 * c->alloc : 16;
-		c->v = xrealloc(c->v, c->alloc * sizeof(*c->v));
-	}
-	c->v[c->nr] = xcalloc(1, fp->page_size);
-	memcpy(c->v[c->nr++], page, len);
-	return 0;
-}
-
 /* One event as a line: every field the decoders fill, names as strings. */
 static void event_line(const struct sl_event *ev, const struct sl_strtab *st, char *out, size_t len)
 {
@@ -571,7 +544,7 @@ static long replay_file(const char *path, struct sl_strtab *st, struct cpu_lines
 	struct sl_error err = { "" };
 	struct sl_dat_layout layout;
 	struct tep_handle *tep = NULL;
-	struct file_pages fp = { 0 };
+	struct dat_pages fp = { 0 };
 	struct cpu_lines *lines;
 	struct sl_live *l;
 	struct sl_event ev;
@@ -604,7 +577,7 @@ static long replay_file(const char *path, struct sl_strtab *st, struct cpu_lines
 	fp.page_size = layout.subbuf_size ? layout.subbuf_size : layout.page_size;
 	fp.nr_cpus = layout.nr_cpus;
 	fp.cpu = xcalloc((size_t)fp.nr_cpus, sizeof(*fp.cpu));
-	ret = sl_dat_walk_pages(fd, &layout, tep, collect_page, &fp, &err);
+	ret = sl_dat_walk_pages(fd, &layout, tep, dat_pages_collect, &fp, &err);
 	close(fd);
 	sl_dat_layout_free(&layout);
 	assert_int_equal(ret, 0);
@@ -629,14 +602,9 @@ static long replay_file(const char *path, struct sl_strtab *st, struct cpu_lines
 		limit = sl_live_newest(l);
 	}
 	sl_live_free(l);
-	for (int cpu = 0; cpu < fp.nr_cpus; cpu++) {
-		for (size_t i = 0; i < fp.cpu[cpu].nr; i++)
-			free(fp.cpu[cpu].v[i]);
-		free(fp.cpu[cpu].v);
-	}
-	free(fp.cpu);
-	*out = lines;
 	*nr_cpus = fp.nr_cpus;
+	dat_pages_free(&fp);
+	*out = lines;
 	return events;
 }
 
