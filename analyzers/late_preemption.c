@@ -108,7 +108,6 @@ _Static_assert(LP_LISTED <= 32, "since_set and until_set have a bit per listed w
 #define LP_NO_GROUP		UINT32_MAX	/* no group (lp_cpu.below0) */
 #define LP_IDLE_IDX		40		/* struct lp_gq's weight index of SCHED_IDLE */
 #define LP_NOT_LISTED		0xff		/* struct lp_task.list_idx: not in listed[] */
-#define LP_MAX_SHARES		(1u << 18)	/* a group's weight at most, as the kernel's */
 #define LP_RUN_CPU_BITS		13		/* a watched run's id: a count, then its CPU */
 _Static_assert(SL_MODEL_MAX_CPUS <= 1 << LP_RUN_CPU_BITS, "a run id names its CPU");
 
@@ -567,8 +566,7 @@ static void groups_copy(struct lp_priv *p, const struct sl_model *m)
 
 		p->groups[g] = (struct lp_group){
 			.parent = gr && gr->parent < g ? gr->parent : 0,
-			/* [MIN_SHARES, MAX_SHARES], as sched_group_set_shares() clamps it */
-			.weight = !gr || gr->weight < 2 ? 2 : MIN(gr->weight, LP_MAX_SHARES),
+			.weight = gr ? sl_group_shares(gr) : SL_MIN_SHARES,
 			.defined = gr != NULL,
 		};
 	}

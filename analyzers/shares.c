@@ -82,8 +82,6 @@
  * those units, as in the kernel.
  */
 #define SH_LOAD_SHIFT	10
-#define SH_MIN_SHARES	2
-#define SH_MAX_SHARES	(1u << 18)	/* a group's weight at most (unscaled), as the kernel's */
 #define SH_TICK_NS	4000000		/* 1/HZ when HZ is not recorded: 250 */
 
 /*
@@ -214,17 +212,10 @@ static uint64_t *tg_load_of(struct sh_priv *p, uint32_t group)
 	return &p->tg_load[group];
 }
 
-/*
- * A group's weight (scaled), as sched_group_set_shares() clamps it to
- * [MIN_SHARES, MAX_SHARES]: record never reads more, but the marker
- * takes up to 2^30, and tg_shares x a load must stay below 2^64
- */
+/* A group's weight, scaled (clamped: tg_shares x a load must stay below 2^64) */
 static uint64_t tg_shares_of(const struct sl_group *gr)
 {
-	uint64_t w = gr->weight < SH_MIN_SHARES ? SH_MIN_SHARES :
-		     gr->weight > SH_MAX_SHARES ? SH_MAX_SHARES : gr->weight;
-
-	return w << SH_LOAD_SHIFT;
+	return (uint64_t)sl_group_shares(gr) << SH_LOAD_SHIFT;
 }
 
 /*
@@ -364,7 +355,7 @@ static inline uint64_t group_shares(const struct sh_priv *p, const struct grq *g
 		return 0;
 	if (tg_weight)
 		shares /= tg_weight;
-	return shares < SH_MIN_SHARES ? SH_MIN_SHARES : shares > tg_shares ? tg_shares : shares;
+	return shares < SL_MIN_SHARES ? SL_MIN_SHARES : shares > tg_shares ? tg_shares : shares;
 }
 
 /*

@@ -88,11 +88,25 @@ struct sl_sched_ctx {
 struct sl_group {
 	uint32_t id;
 	uint32_t parent;		/* its parent's id (the root's: 0) */
-	uint32_t weight;		/* nice 0 = 1024 */
+	uint32_t weight;		/* nice 0 = 1024, as recorded (sl_group_shares()) */
 	uint8_t kind;			/* enum sl_group_kind */
 	bool defined;
 	char name[256];
 };
+
+#define SL_MIN_SHARES	2		/* a group entity's weight at least, as the kernel's */
+#define SL_MAX_SHARES	(1u << 18)	/* ... and at most */
+
+/*
+ * The weight a group's entity competes with: its recorded weight clamped
+ * to [MIN_SHARES, MAX_SHARES], as sched_group_set_shares() clamps
+ * cpu.shares (record never reads more, but a marker may say up to 2^30)
+ */
+static inline uint32_t sl_group_shares(const struct sl_group *gr)
+{
+	return gr->weight < SL_MIN_SHARES ? SL_MIN_SHARES :
+	       gr->weight > SL_MAX_SHARES ? SL_MAX_SHARES : gr->weight;
+}
 
 /* A kernel setting and where record read it; value[0] == 0: unknown. */
 struct sl_kernel_fact {
