@@ -167,7 +167,7 @@ struct sh_priv {
 	 * the group's runqueue there; kept at every change of one
 	 */
 	uint64_t *tg_load;
-	uint32_t nr_tg_load;
+	size_t nr_tg_load;
 	uint64_t tick_ns;		/* 1/HZ: recorded, else SH_TICK_NS */
 	/*
 	 * by group id: the run time of tasks that left it, less that of
@@ -175,7 +175,7 @@ struct sh_priv {
 	 * a group's run time is its tasks' while they were in it
 	 */
 	int64_t *moved_run;
-	uint32_t nr_moved_run;
+	size_t nr_moved_run;
 };
 
 /*
@@ -202,13 +202,7 @@ static inline struct grq *find_grq(const struct sh_cpu *c, uint32_t group)
 /* The load of group summed over the CPUs (tg->load_avg), made 0 when new. */
 static uint64_t *tg_load_of(struct sh_priv *p, uint32_t group)
 {
-	if (group >= p->nr_tg_load) {
-		uint32_t n = MAX(group + 1, 2 * p->nr_tg_load);
-
-		p->tg_load = xrealloc(p->tg_load, n * sizeof(*p->tg_load));
-		memset(p->tg_load + p->nr_tg_load, 0, (n - p->nr_tg_load) * sizeof(*p->tg_load));
-		p->nr_tg_load = n;
-	}
+	GROW(p->tg_load, p->nr_tg_load, (size_t)group + 1);	/* zeroed */
 	return &p->tg_load[group];
 }
 
@@ -505,14 +499,7 @@ static void add_moved_run(struct sh_priv *p, struct sl_model *m, uint32_t group,
 	for (uint32_t id = group, depth = 0; depth < SL_CTX_MAX_GROUPS; depth++) {
 		const struct sl_group *gr = sl_model_group(m, id);
 
-		if (id >= p->nr_moved_run) {
-			uint32_t n = MAX(id + 1, 2 * p->nr_moved_run);
-
-			p->moved_run = xrealloc(p->moved_run, n * sizeof(*p->moved_run));
-			memset(p->moved_run + p->nr_moved_run, 0,
-			       (n - p->nr_moved_run) * sizeof(*p->moved_run));
-			p->nr_moved_run = n;
-		}
+		GROW(p->moved_run, p->nr_moved_run, (size_t)id + 1);	/* zeroed */
 		p->moved_run[id] += ns;
 		if (!id || !gr)
 			break;

@@ -110,7 +110,7 @@ struct stack_priv {
 	 * hackbench, a cache miss each.
 	 */
 	uint64_t *armed;
-	uint32_t armed_words;
+	size_t armed_words;
 	struct sl_held held[2];		/* candidates of tasks migratable already / not yet */
 	struct sl_gaps gaps;
 	struct sl_picture_keeper pictures;
@@ -147,13 +147,7 @@ static void disarm(struct stack_priv *p, const struct sl_task *t)
 
 static void arm(struct stack_priv *p, const struct sl_task *t)
 {
-	if (t->index / 64 >= p->armed_words) {
-		uint32_t words = MAX(t->index / 64 + 1, 2 * p->armed_words);
-
-		p->armed = xrealloc(p->armed, words * sizeof(*p->armed));
-		memset(p->armed + p->armed_words, 0, (words - p->armed_words) * sizeof(*p->armed));
-		p->armed_words = words;
-	}
+	GROW(p->armed, p->armed_words, (size_t)t->index / 64 + 1);	/* zeroed */
 	p->armed[t->index / 64] |= 1ULL << (t->index % 64);
 }
 
