@@ -405,11 +405,6 @@ struct lp_priv {
 	struct lp_class_sum class_est[LP_NR_CAND][LP__NR_CLASSES];
 	/* set by finish: every late run by class (the estimated ones by the HZ used) */
 	struct lp_class_sum class_total[LP__NR_CLASSES];
-	/*
-	 * by CPU: the id of its last watched run (going on, or ended since:
-	 * a waiter displaced from an ended run is kept in vain, not read)
-	 */
-	uint64_t *run_of;
 	bool grouped;				/* the trace recorded groups so far (grouped()) */
 	struct lp_group *groups;		/* by id: the groups at the last marker */
 	uint64_t min_slice;			/* run_min_slice(): min_slice() with ... */
@@ -1391,13 +1386,17 @@ static __attribute__((noinline)) void displace_add(struct lp_cpu *x, struct sl_t
  * runqueue, moved by the load balancer), that CPU keeps it as its
  * waiter, to know it again if it comes back during the run
  */
-static inline void displace(const struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
-			    struct sl_task *t, const struct lp_task *lt)
+static inline void displace(struct sl_model *m, struct sl_analyzer *a, struct sl_task *t,
+			    const struct lp_task *lt)
 {
-	uint32_t cpu = (uint32_t)(lt->run_id & ((1u << LP_RUN_CPU_BITS) - 1));
+	/*
+	 * the CPU's run_id is its last watched run's (going on, or ended
+	 * since: a waiter displaced from an ended run is kept in vain, not read)
+	 */
+	struct lp_cpu *x = sl_cpu_priv(m, a, (int)(lt->run_id & ((1u << LP_RUN_CPU_BITS) - 1)));
 
-	if (__builtin_expect(p->run_of[cpu] == lt->run_id, 0))
-		displace_add(sl_cpu_priv(m, a, (int)cpu), t, lt->list_idx);
+	if (__builtin_expect(x->run_id == lt->run_id, 0))
+		displace_add(x, t, lt->list_idx);
 }
 
 /* t comes back to c's watched run, whose waiter it was before another's: marked again */
@@ -1422,7 +1421,7 @@ static void add_waiter(const struct lp_priv *p, struct sl_model *m, struct sl_an
 
 	if (lt->run_id != c->run_id) {
 		if (lt->run_id)
-			displace(p, m, a, t, lt);	/* it stays one waiter of the run it left */
+			displace(m, a, t, lt);	/* it stays one waiter of the run it left */
 		if (__builtin_expect(!c->nr_displaced, 1) || !undisplace(c, t, lt))
 			goto new_waiter;
 	}
@@ -1503,7 +1502,6 @@ static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 
 	c->run_task = t;
 	c->run_id = ++p->next_run_id << LP_RUN_CPU_BITS | (uint64_t)cpu;
-	p->run_of[cpu] = c->run_id;
 	c->nr_displaced = 0;
 	c->t0 = ts;
 	c->tc = 0;
@@ -2259,7 +2257,6 @@ static int lp_init(struct sl_analyzer *a, struct sl_model *m)
 
 	p->model = sl_slice_model(m);
 	p->min_slice_cpus = -1;
-	p->run_of = xcalloc(SL_MODEL_MAX_CPUS, sizeof(*p->run_of));	/* untouched pages stay free */
 	sl_hist_init(&p->contended_run);
 	sl_hist_init(&p->preempted_wait);
 	/* slot 0: --hz when it is not one of the others */
@@ -2357,7 +2354,7 @@ static LP_OUT_OF_LINE void lp_dequeue(struct sl_analyzer *a, struct sl_model *m,
 		/* one of W from the start (unmarked) leaves: mark it, as add_waiter would have */
 		if (watched && lt->run_id != c->run_id && lt->enq_seq <= c->start_enq) {
 			if (lt->run_id)	/* a waiter still of a run elsewhere: it stays one there */
-				displace(a->priv, m, a, t, lt);
+				displace(m, a, t, lt);
 			lt->run_id = c->run_id;
 			lt->list_idx = start_listed_index(c, t, lt->in_old);
 		}
@@ -3054,8 +3051,6 @@ static void lp_destroy(struct sl_analyzer *a, struct sl_model *m)
 	p->held = NULL;
 	free(p->groups);
 	p->groups = NULL;
-	free(p->run_of);
-	p->run_of = NULL;
 	sl_hist_free(&p->contended_run);
 	sl_hist_free(&p->preempted_wait);
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
