@@ -1390,6 +1390,16 @@ taken:
 
 static int next_event(struct perf_reader *pr, struct sl_event *ev);
 static int decode_entry(struct perf_reader *pr, const struct entry *e, struct sl_event *ev);
+
+/* A queued sample whose tracepoint data sl_dat_decode() refused: the error */
+static __attribute__((noinline)) int too_short(struct perf_reader *pr, const struct entry *e)
+{
+	const uint8_t *p = pr->buf + (ref_off(e->ref) - pr->buf_off);
+
+	return fail(pr, -EINVAL, "corrupt perf.data: the tracepoint data at byte %llu (%u bytes) "
+		    "is too short for its format", (unsigned long long)ref_off(e->ref) + 4,
+		    get_u32(p));
+}
 static int perf_next_checked(struct perf_reader *pr, int ret);
 static __attribute__((noinline)) int decode_failed(struct perf_reader *pr);
 
@@ -1429,12 +1439,8 @@ static int perf_next(struct sl_reader *r, struct sl_event *ev)
 static int decode_failed(struct perf_reader *pr)
 {
 	const struct run_head *h = &pr->heads[pr->best];
-	const struct entry *e = &pr->q[h->cur - 1];
-	const uint8_t *p = pr->buf + (ref_off(e->ref) - pr->buf_off);
 
-	return perf_next_checked(pr, fail(pr, -EINVAL, "corrupt perf.data: the tracepoint data at "
-					  "byte %llu (%u bytes) is too short for its format",
-					  (unsigned long long)ref_off(e->ref) + 4, get_u32(p)));
+	return perf_next_checked(pr, too_short(pr, &pr->q[h->cur - 1]));
 }
 
 /* perf_next()'s end when the map's guard marked a fault, or on an error */
@@ -1464,12 +1470,9 @@ static int next_one(struct perf_reader *pr, struct sl_event *ev);
 static inline int decode_entry(struct perf_reader *pr, const struct entry *e, struct sl_event *ev)
 {
 	const uint8_t *p = pr->buf + (ref_off(e->ref) - pr->buf_off);
-	uint32_t size = get_u32(p);
 
-	if (sl_dat_decode(pr->decoder, ref_cpu(e->ref), e->ts, p + 4, (int)size, ev) < 0)
-		return fail(pr, -EINVAL, "corrupt perf.data: the tracepoint data at byte %llu (%u "
-			    "bytes) is too short for its format",
-			    (unsigned long long)ref_off(e->ref) + 4, size);
+	if (sl_dat_decode(pr->decoder, ref_cpu(e->ref), e->ts, p + 4, (int)get_u32(p), ev) < 0)
+		return too_short(pr, e);
 	return 1;
 }
 
