@@ -107,6 +107,14 @@ def shrink(b, n):
     return write(f, data, feats_bytes=feats)
 
 
+def raw_at(f, pos):
+    """Where the tracepoint payload's size word of the sample at pos is:
+    after the sample's fixed fields (no READ, no CALLCHAIN), by the first
+    attribute's sample_type"""
+    st = struct.unpack_from('<Q', f['attrs'][0][0], 24)[0]
+    return pos + 8 + 8 * sum(1 for bit in (16, 0, 1, 2, 3, 6, 9, 7, 8) if st >> bit & 1)
+
+
 def edit(b, kind):
     f = parse(b)
     b = bytearray(b)
@@ -135,13 +143,18 @@ def edit(b, kind):
         pos, sz = samples[len(samples) // 3]
         struct.pack_into('<H', b, pos + 6, 0)
         return bytes(b)
+    if kind in ('raw-size-short-first', 'raw-size-short', 'raw-size-short-last'):
+        # the tracepoint payload says 4 bytes: too short for its format
+        # (the first sample, one in the middle, one of the last)
+        pos, sz = samples[{'raw-size-short-first': 0, 'raw-size-short': len(samples) // 2,
+                           'raw-size-short-last': len(samples) - 3}[kind]]
+        struct.pack_into('<I', b, raw_at(f, pos), 4)
+        return bytes(b)
     if kind == 'raw-size-lies':
         # the tracepoint payload claims more than its sample holds: its
         # size word follows the fixed fields of the sample (no READ, no CALLCHAIN)
         pos, sz = samples[len(samples) // 2]
-        st = struct.unpack_from('<Q', f['attrs'][0][0], 24)[0]
-        before = sum(1 for bit in (16, 0, 1, 2, 3, 6, 9, 7, 8) if st >> bit & 1)
-        at = pos + 8 + 8 * before
+        at = raw_at(f, pos)
         struct.pack_into('<I', b, at, struct.unpack_from('<I', b, at)[0] + 4096)
         return bytes(b)
     if kind == 'no-tracing-data':
