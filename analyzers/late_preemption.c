@@ -48,7 +48,9 @@
  * (expected - t0, so cost = ran - expected), slice_ns, start_ns (t0),
  * contended_since_ns (tc), waiting (the first 16 pids of W, in arrival
  * order), nr_waiting (|W|), max_wait_ns (the longest any waiter had been
- * queued on c, up to t1 or until it left).
+ * queued on c, up to t1 or until it left).  Waited behind it: each listed
+ * waiter still queued on c after the expected switch, charged its time
+ * queued there after it (every wait of one that left and came back).
  *
  * Tick: the HZ schedlint record recorded (its kernel marker, from the
  * kernel's config) is the one used, else HZ is inferred from the spacing
@@ -168,6 +170,12 @@ struct lp_displaced {
 	uint8_t list_idx;
 };
 
+/* An earlier wait of a listed waiter that left a watched run's CPU and came back */
+struct lp_stint {
+	uint64_t since, until;
+	uint8_t list_idx;
+};
+
 /* A waiter that joined a watched run not placed in its levels yet (place_run()) */
 struct lp_join {
 	uint64_t ts;
@@ -259,6 +267,15 @@ struct lp_cpu {
 	struct lp_displaced *displaced;
 	uint32_t nr_displaced;
 	size_t displaced_alloc;
+	/*
+	 * The earlier waits of its listed waiters that came back (since[]
+	 * and until[] hold their last), valid while stints_run is run_id:
+	 * "waited behind" sums them all
+	 */
+	struct lp_stint *stints;
+	uint32_t nr_stints;
+	size_t stints_alloc;
+	uint64_t stints_run;
 	uint64_t start_enq;		/* next_enq at t0: tasks enqueued up to it waited from t0 */
 	/*
 	 * Judged per group entity (the trace recorded groups, grouped()):
@@ -1413,6 +1430,19 @@ static __attribute__((noinline)) bool undisplace(struct lp_cpu *c, const struct 
 	return false;
 }
 
+/* listed waiter i came back: its wait that ended is kept (c->stints) */
+static __attribute__((noinline)) void keep_stint(struct lp_cpu *c, uint32_t i)
+{
+	if (c->stints_run != c->run_id) {
+		c->stints_run = c->run_id;
+		c->nr_stints = 0;
+	}
+	GROW(c->stints, c->stints_alloc, c->nr_stints + 1);
+	c->stints[c->nr_stints++] = (struct lp_stint){
+		.since = listed_since(c, i), .until = c->until[i], .list_idx = (uint8_t)i,
+	};
+}
+
 static void add_waiter(const struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
 		       struct lp_cpu *c, struct sl_task *t, uint64_t ts)
 {
@@ -1427,6 +1457,8 @@ static void add_waiter(const struct lp_priv *p, struct sl_model *m, struct sl_an
 	}
 	/* back in the queue: one waiter, its new wait listed (a task is listed once) */
 	if (lt->list_idx != LP_NOT_LISTED) {
+		if (c->until_set & (1u << lt->list_idx))
+			keep_stint(c, lt->list_idx);
 		set_since(c, lt->list_idx, ts);
 		c->until_set &= ~(1u << lt->list_idx);
 	}
@@ -1793,6 +1825,8 @@ struct lp_late {
 	struct sl_task *listed[LP_LISTED];
 	int32_t listed_pid[LP_LISTED];
 	uint64_t since[LP_LISTED], until[LP_LISTED];	/* until 0: still queued at t1 */
+	const struct lp_stint *stints;	/* their earlier waits (its CPU's, a copy when held) */
+	uint32_t nr_stints;
 	/*
 	 * The ticks of its CPU after the expected switch by the CPU count at
 	 * t1 (a larger count at the end only moves that switch later): the
@@ -1939,28 +1973,41 @@ static void class_merge(struct lp_class_sum *to, const struct lp_class_sum *from
 	to->delayed_ns += from->delayed_ns;
 }
 
+/* Listed waiter i's time queued on l's CPU after from: its last wait and its earlier ones */
+static uint64_t waited_after(const struct lp_late *l, uint32_t i, uint64_t from)
+{
+	uint64_t ns = sl_dur(MAX(l->since[i], from), l->until[i] ? l->until[i] : l->t1);
+
+	for (uint32_t k = 0; k < l->nr_stints; k++)
+		if (l->stints[k].list_idx == i)
+			ns += sl_dur(MAX(l->stints[k].since, from), l->stints[k].until);
+	return ns;
+}
+
 /*
- * Who waited behind a run judged per group entity, from when: each listed
- * waiter from its own level's expected switch (exp[]), a competing entity
- * once (its first listed waiter), and only if it still waited then.  The
- * waiters charged in *charged (bit per listed), their starts in from[];
- * returns their waits summed.  Out of line: most traces have no groups.
+ * Who waited behind a late run, and how long: each listed waiter's time
+ * queued on its CPU after the expected switch (every wait of one that
+ * left and came back), charged only when there is some.  Judged per
+ * group entity (by_levels): from its own level's expected switch
+ * (exp[]), a competing entity once (its first listed waiter).  The
+ * waiters charged in *charged (bit per listed), their waits in wait[];
+ * returns them summed.
  */
-static __attribute__((noinline)) uint64_t charge_levels(const struct lp_late *l,
-							 const uint64_t exp[LP_LEVELS],
-							 uint64_t from[LP_LISTED], uint32_t *charged)
+static uint64_t charge_waiters(const struct lp_late *l, bool by_levels, uint64_t expected,
+			       const uint64_t exp[LP_LEVELS], uint64_t wait[LP_LISTED],
+			       uint32_t *charged)
 {
 	uint64_t delayed = 0;
 
-	*charged = l->rep_set;
+	*charged = 0;
 	for (uint32_t i = 0; i < l->nr_listed; i++) {
-		uint64_t to = l->until[i] ? l->until[i] : l->t1;
-
-		from[i] = MAX(l->since[i], exp[l->listed_level[i]]);
-		if (from[i] >= to)
-			*charged &= ~(1u << i);
-		else if (*charged >> i & 1)
-			delayed += to - from[i];
+		if (by_levels && !(l->rep_set >> i & 1))
+			continue;
+		wait[i] = waited_after(l, i, by_levels ? exp[l->listed_level[i]] : expected);
+		if (wait[i]) {
+			*charged |= 1u << i;
+			delayed += wait[i];
+		}
 	}
 	return delayed;
 }
@@ -2021,15 +2068,10 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 		return false;
 
 	struct lp_task *lr = sl_task_priv(m, a, l->task);
-	uint64_t delayed = 0, from[LP_LISTED];
-	uint32_t charged = 0;
+	uint64_t wait[LP_LISTED];
+	uint32_t charged;
+	uint64_t delayed = charge_waiters(l, by_levels, expected, exp, wait, &charged);
 
-	/* who waited behind the run, from when: each listed waiter from the expected switch */
-	if (by_levels)
-		delayed = charge_levels(l, exp, from, &charged);
-	else
-		for (uint32_t i = 0; i < l->nr_listed; i++)
-			delayed += sl_dur(MAX(l->since[i], expected), l->until[i] ? l->until[i] : l->t1);
 	if (tick_class == LP_TICK_UNKNOWN) {
 		/* no tick on this CPU: the end classifies it with the HZ it infers */
 		unsigned mask = 0;
@@ -2058,21 +2100,14 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 	lr->late++;
 	lr->cost += cost;
 	lr->max_cost = MAX(lr->max_cost, cost);
-	for (uint32_t i = 0; !by_levels && i < l->nr_listed; i++) {
-		uint64_t from = MAX(l->since[i], expected);
-		uint64_t to = l->until[i] ? l->until[i] : l->t1;
-		struct lp_task *lw = sl_task_priv(m, a, l->listed[i]);
-
-		lw->delayed++;
-		lw->delayed_ns += sl_dur(from, to);
-	}
-	for (uint32_t i = 0; by_levels && i < l->nr_listed; i++) {
-		struct lp_task *lw = sl_task_priv(m, a, l->listed[i]);
+	for (uint32_t i = 0; i < l->nr_listed; i++) {
+		struct lp_task *lw;
 
 		if (!(charged >> i & 1))
 			continue;
+		lw = sl_task_priv(m, a, l->listed[i]);
 		lw->delayed++;
-		lw->delayed_ns += sl_dur(from[i], l->until[i] ? l->until[i] : l->t1);
+		lw->delayed_ns += wait[i];
 	}
 	if (l->prev_class == SL_PREV_RUNNABLE || l->prev_class == SL_PREV_PREEMPTED) {
 		p->late_preempt++;
@@ -2176,6 +2211,10 @@ static __attribute__((noinline)) void judge_slice(struct lp_priv *p, struct sl_m
 		l.since[i] = listed_since(c, i);
 		l.until[i] = listed_until(c, i);
 	}
+	if (__builtin_expect(c->stints_run == c->run_id, 0)) {
+		l.stints = c->stints;
+		l.nr_stints = c->nr_stints;
+	}
 	if (c->grouped) {
 		place_start_listed(p, m, a, c);
 		l.lv = c->levels;
@@ -2199,6 +2238,13 @@ static __attribute__((noinline)) void judge_slice(struct lp_priv *p, struct sl_m
 
 		memcpy(lv, l.lv, l.nr_levels * sizeof(*lv));
 		l.lv = lv;
+	}
+	if (l.nr_stints) {
+		/* and its waiters' earlier waits, not its CPU's next run's */
+		struct lp_stint *st = xmalloc(l.nr_stints * sizeof(*st));
+
+		memcpy(st, l.stints, l.nr_stints * sizeof(*st));
+		l.stints = st;
 	}
 	GROW(p->held, p->held_alloc, p->nr_held + 1);
 	p->held[p->nr_held++] = l;
@@ -2242,6 +2288,7 @@ static void judge_held(struct lp_priv *p, struct sl_model *m, struct sl_analyzer
 
 		whatif_late_verdict(m, l->whatif_chain, stands, cost, tick_key);
 		free((void *)l->lv);
+		free((void *)l->stints);
 	}
 	free(p->held);
 	p->held = NULL;
@@ -3045,8 +3092,10 @@ static void lp_destroy(struct sl_analyzer *a, struct sl_model *m)
 {
 	struct lp_priv *p = a->priv;
 
-	for (size_t i = 0; i < p->nr_held; i++)
+	for (size_t i = 0; i < p->nr_held; i++) {
 		free((void *)p->held[i].lv);
+		free((void *)p->held[i].stints);
+	}
 	free(p->held);
 	p->held = NULL;
 	free(p->groups);
@@ -3069,6 +3118,8 @@ static void lp_destroy(struct sl_analyzer *a, struct sl_model *m)
 		c->saved = NULL;
 		free(c->displaced);
 		c->displaced = NULL;
+		free(c->stints);
+		c->stints = NULL;
 	}
 }
 
