@@ -1775,8 +1775,8 @@ static void lp_json(const struct sl_finding *f, const struct sl_model *m, cJSON 
 	}
 	sl_json_add_u64_or_null(o, "ticks", d->ticks >= 0, (uint64_t)d->ticks);
 	cJSON_AddStringToObject(o, "tick_class", tick_class_names[d->tick_class]);
-	if (d->slice_group >= 0)
-		sl_json_add_i64(o, "slice_group", d->slice_group);
+	/* in every finding, as the report's other fields that may not apply */
+	sl_json_add_u64_or_null(o, "slice_group", d->slice_group >= 0, (uint64_t)d->slice_group);
 	if (m->workload_pid)
 		cJSON_AddBoolToObject(o, "culprit_in_workload", !d->culprit_outside);
 }
