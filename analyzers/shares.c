@@ -41,6 +41,8 @@
  * only for the CPU whose runqueue changed, on the way up from the task
  * that was enqueued or dequeued, and at the CPU's first switch after
  * each tick (entity_tick()); the other CPUs keep the weights they had.
+ * A group's own weight changed by a marker is applied at once on every
+ * CPU, its entity's path weighed again (sched_group_set_shares()).
  * The weights are integers as in a 64-bit kernel (scale_load(): nice 0
  * = 1024 << 10), the loads summed over the CPUs kept exactly at each
  * change: the floats are only the per-CPU integrals, each summed in the
@@ -703,6 +705,48 @@ static void regroup(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t
 }
 
 /*
+ * A group defined again may weigh otherwise: as sched_group_set_shares()
+ * does, its entity on c and its parents' are weighed again at once
+ * (update_cfs_group()), children before parents, the runqueues whose
+ * weights change settled first, as at a tick.
+ */
+static void new_shares(struct sl_analyzer *a, struct sl_model *m, struct sh_cpu *c, uint64_t ts)
+{
+	struct sh_priv *p = a->priv;
+	bool *moved = NULL;
+
+	for (uint32_t i = 1; i < c->nr_grq; i++) {
+		struct grq *g = c->grq[i];
+		const struct sl_group *gr = sl_model_group(m, g->group);
+
+		if (!gr || tg_shares_of(gr) == g->tg_shares)
+			continue;
+		g->tg_shares = tg_shares_of(gr);
+		if (!moved)
+			moved = xcalloc(c->nr_pos, sizeof(*moved));
+		for (; g->parent; g = g->parent)
+			moved[g->group] = true;
+	}
+	if (!moved)
+		return;
+	advance(c, ts);
+	for (uint32_t i = c->nr_grq; i-- > 1;) {	/* c->grq[0] is the root */
+		struct grq *g = c->grq[i];
+		uint64_t want;
+
+		if (!moved[g->group] || !g->nr)
+			continue;
+		want = group_shares(p, g);
+		if (want != g->entity_w) {
+			settle(c, g);
+			reweight(p, g, g->parent, want);
+		}
+		rerate(g);
+	}
+	free(moved);
+}
+
+/*
  * A context marker may have given runnable tasks another group, weight
  * or class (record's re-read after an exec): they move at once, not at
  * their next switch.  Markers are rare; this walks the runqueues.
@@ -718,17 +762,8 @@ static void sh_event(struct sl_analyzer *a, struct sl_model *m, const struct sl_
 
 		p->tick_ns = hz ? 1000000000ull / hz : SH_TICK_NS;
 	}
-	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
-		/* a group defined again may weigh otherwise: from each CPU's next change on */
-		struct sh_cpu *c = sl_cpu_priv(m, a, cpu);
-
-		for (uint32_t i = 1; i < c->nr_grq; i++) {
-			const struct sl_group *gr = sl_model_group(m, c->grq[i]->group);
-
-			if (gr)
-				c->grq[i]->tg_shares = tg_shares_of(gr);
-		}
-	}
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++)
+		new_shares(a, m, sl_cpu_priv(m, a, cpu), ev->ts);
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct sl_cpu *c = &m->cpus[cpu];
 
