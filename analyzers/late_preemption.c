@@ -76,6 +76,7 @@
  * them a group entity weighs its group's whole weight on each CPU (the
  * kernel splits it by load, as shares.c does), its slice is the base
  * slice, a waiter weighs what it weighed at its enqueue, R's path is
+ * the one at the run's start (a move during the run is not followed), it is
  * cut to 8 levels (a waiter meeting it lower competes at none; with no
  * competitor at any kept level the run is judged flat); the
  * EEVDF formula is the SPEC's bound, not the kernel's lag and deadline
