@@ -24,7 +24,9 @@
  *
  * Definition: expected share = integral of that product over the task's
  * runnable time / its runnable time; measured = its run time within
- * those intervals / its runnable time.  A group: runnable while any of
+ * those intervals / its runnable time (the fluid share: a task runnable
+ * in stretches shorter than a slice runs at once or waits out one, and
+ * is not judged by it; the report says so).  A group: runnable while any of
  * its tasks is, on each CPU; its share the product down to it; summed
  * over CPUs.  Kept per CPU and group runqueue as a running integral of
  * share / total weight (a task's expected time is its weight times that
@@ -990,6 +992,11 @@ static bool any_latency(const struct group_total *g, uint32_t n)
 	return false;
 }
 
+/* What "expected" is not: schedlint-analyze(1), "CPU shares" */
+static const char sh_sleepers[] = "The two compare for tasks that stay runnable: one runnable "
+				  "in short stretches runs at once or waits out a slice, above "
+				  "or below its weight.";
+
 static void sh_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_report *r)
 {
 	static const struct sl_col gcols[] = {
@@ -1029,11 +1036,11 @@ static void sh_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	if (recorded)
 		sl_report_wrap(r, 2, 2, "Of the time each was runnable: the share it ran, and the "
 			       "share its weight gives it through the group hierarchy "
-			       "(groups recorded by schedlint record).");
+			       "(groups recorded by schedlint record).  %s", sh_sleepers);
 	else
 		sl_report_wrap(r, 2, 2, "Of the time each was runnable: the share it ran, and the "
 			       "share its weight gives it.  No groups recorded: every task in "
-			       "one flat group.");
+			       "one flat group.  %s", sh_sleepers);
 	for (int i = 0; i < 7; i++)
 		cells[i] = c[i];
 	if (recorded) {
