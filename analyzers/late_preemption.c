@@ -307,17 +307,20 @@ struct lp_cpu {
 	uint32_t nr_saved;
 
 	/*
-	 * The fair tasks queued here, kept as they come and go (on_runnable),
-	 * so that a run's start costs O(1) and not a walk of the runqueue:
-	 * hackbench queues hundreds of tasks, and the walk at every switch
-	 * was most of analyze's time.  A task's fairness and weight are taken
-	 * at its enqueue (its prio does not change while it waits but by a
-	 * renice or priority inheritance the trace shows only later).
+	 * The fair tasks queued here (in_fq), counted as they come and go
+	 * (on_runnable), so that a run's start costs O(1) and not a walk of
+	 * the runqueue: hackbench queues hundreds of tasks, and the walk at
+	 * every switch was most of analyze's time.  A task's fairness and
+	 * weight are taken at its enqueue (its prio does not change while it
+	 * waits but by a renice or priority inheritance the trace shows only
+	 * later).  Their order is the model's runqueue list's (struct
+	 * sl_cpu.queued, newest first, q_prev the newer): a list of our own
+	 * wrote to both neighbours' slots at every dequeue, two more cache
+	 * lines than the model's own list touches.
 	 */
-	struct sl_task *fq_head, *fq_tail;	/* newest first */
 	uint32_t fq_nr;
 	/*
-	 * The oldest of them (fq_tail first), one more than a run lists so
+	 * The oldest of them (oldest first), one more than a run lists so
 	 * that the running task can be left out: start_run() copies them
 	 * instead of walking the list, a cache miss per task it visits.
 	 */
@@ -354,7 +357,6 @@ struct lp_task {
 	 */
 	uint64_t run_id;		/* the watched run whose W it joined last */
 	uint64_t enq_seq;		/* next_enq at its last enqueue */
-	struct sl_task *fq_prev, *fq_next;	/* in its CPU's fq list (in_fq) */
 	uint8_t fq_prio;		/* its prio when it entered the fq list (fair: 100..139) */
 	bool in_fq;
 	bool fq_workload;		/* the workload's, counted in fq_workload */
@@ -1068,11 +1070,16 @@ static __attribute__((noinline)) void gq_rebuild(struct lp_priv *p, struct sl_mo
 				e->stamp = c->run_id;
 			*e = (struct lp_gq){ .act_first = LP_NO_GROUP, .stamp = e->stamp };
 		}
-		for (struct sl_task *q = c->fq_tail; q;) {
+		/* the fair ones of the model's runqueue list, oldest first */
+		struct sl_task *q = m->cpus[cpu].queued;
+
+		while (q && q->q_next)
+			q = q->q_next;
+		for (; q; q = q->q_prev) {
 			struct lp_task *lq = sl_task_priv(m, a, q);
 
-			gq_add(p, m, c, q, lq, seq);
-			q = lq->fq_prev;
+			if (lq->in_fq)
+				gq_add(p, m, c, q, lq, seq);
 		}
 		for (uint32_t g = 0; g < c->nr_gq; g++)
 			if (c->gq[g].h_nr && was[g] != UINT64_MAX)
@@ -1618,18 +1625,26 @@ static bool in_run(const struct lp_cpu *c, const struct lp_task *lt)
 	return lt->run_id == c->run_id || (lt->in_fq && lt->enq_seq <= c->start_enq);
 }
 
-static void fq_add(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
-		   struct sl_task *t, struct lp_task *lt)
+/*
+ * The next newer fair task than t queued on its CPU: in the model's
+ * runqueue list (newest first), the first before t that entered our
+ * count (in_fq), NULL none
+ */
+static struct sl_task *fq_newer(const struct sl_model *m, const struct sl_analyzer *a,
+				const struct sl_task *t)
+{
+	struct sl_task *q = t->q_prev;
+
+	while (q && !((const struct lp_task *)sl_task_priv(m, a, q))->in_fq)
+		q = q->q_prev;	/* not fair at its enqueue: rare */
+	return q;
+}
+
+/* t entered the model's runqueue list of c (its head): one of c's fair tasks */
+static void fq_add(struct lp_cpu *c, struct sl_task *t, struct lp_task *lt)
 {
 	lt->in_fq = true;
 	lt->fq_prio = (uint8_t)t->prio;
-	lt->fq_prev = NULL;
-	lt->fq_next = c->fq_head;
-	if (c->fq_head)
-		((struct lp_task *)sl_task_priv(m, a, c->fq_head))->fq_prev = t;
-	else
-		c->fq_tail = t;
-	c->fq_head = t;
 	if (c->fq_nr < ARRAY_SIZE(c->old)) {
 		c->old[c->nr_old++] = t;
 		lt->in_old = true;
@@ -1645,15 +1660,6 @@ static void fq_add(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
 static void fq_del(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
 		   const struct sl_task *t, struct lp_task *lt)
 {
-	if (lt->fq_prev)
-		((struct lp_task *)sl_task_priv(m, a, lt->fq_prev))->fq_next = lt->fq_next;
-	else
-		c->fq_head = lt->fq_next;
-	if (lt->fq_next)
-		((struct lp_task *)sl_task_priv(m, a, lt->fq_next))->fq_prev = lt->fq_prev;
-	else
-		c->fq_tail = lt->fq_prev;
-	lt->fq_prev = lt->fq_next = NULL;
 	lt->in_fq = false;
 	c->fq_nr--;
 	if (lt->in_old) {
@@ -1665,10 +1671,12 @@ static void fq_del(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
 		memmove(&c->old[i], &c->old[i + 1], (c->nr_old - i - 1) * sizeof(c->old[0]));
 		c->nr_old--;
 		lt->in_old = false;
-		/* the next newer task takes the freed place */
+		/*
+		 * the next newer task takes the freed place (old[] holds
+		 * min(fq_nr, its size): with more queued, old[] keeps one)
+		 */
 		if (c->fq_nr > c->nr_old) {
-			struct sl_task *n = c->nr_old ? ((struct lp_task *)sl_task_priv(m, a,
-						c->old[c->nr_old - 1]))->fq_prev : c->fq_tail;
+			struct sl_task *n = fq_newer(m, a, c->old[c->nr_old - 1]);
 			struct lp_task *ln = sl_task_priv(m, a, n);
 
 			c->old[c->nr_old++] = n;
@@ -2182,18 +2190,18 @@ static __attribute__((noinline)) void judge_slice(struct lp_priv *p, struct sl_m
 	};
 
 	/*
-	 * The waiters still queued at t1 waited until then.  They are the fq
-	 * list (every fair task queued here is one of W), in the order they
-	 * were enqueued: the longest wait is the oldest's, fq_tail, found
+	 * The waiters still queued at t1 waited until then.  They are the
+	 * fair tasks queued here (every one is one of W), in the order they
+	 * were enqueued: the longest wait is the oldest's, old[0], found
 	 * without a walk of the runqueue (hundreds of tasks on hackbench, and
 	 * a walk per late run was quadratic).
 	 */
-	if (c->fq_tail) {
-		struct sl_task *q = c->fq_tail;
+	if (c->nr_old) {
+		struct sl_task *q = c->old[0];
 		struct lp_task *lq = sl_task_priv(m, a, q);
 
-		if (q == r && lq->fq_prev)
-			lq = sl_task_priv(m, a, q = lq->fq_prev);
+		if (q == r && c->nr_old > 1)
+			lq = sl_task_priv(m, a, q = c->old[1]);
 		if (q != r && in_run(c, lq))
 			note_wait(c, q, sl_dur(queued_since(q), t1));
 	}
@@ -2383,7 +2391,7 @@ static LP_OUT_OF_LINE void lp_enqueue(struct sl_analyzer *a, struct sl_model *m,
 	lt->enq_seq = ++p->next_enq;
 	if (!fair_task(t))
 		return;
-	fq_add(m, a, c, t, lt);
+	fq_add(c, t, lt);
 	if (__builtin_expect(p->grouped, 0))
 		gq_add(p, m, c, t, lt, lt->enq_seq);
 	if (c->run_task && t != c->run_task)
@@ -3134,8 +3142,7 @@ static bool lp_task_in_use(struct sl_analyzer *a, struct sl_model *m, const stru
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		const struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
 
-		if (c->run_task == t || c->max_wait_task == t || c->unjudged_task == t ||
-		    c->fq_head == t || c->fq_tail == t)
+		if (c->run_task == t || c->max_wait_task == t || c->unjudged_task == t)
 			return true;
 		for (uint32_t i = 0; i < c->nr_listed && i < LP_LISTED; i++)
 			if (listed_get(c, i) == t)

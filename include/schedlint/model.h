@@ -189,7 +189,10 @@ struct sl_task {
 	uint64_t migrations;		/* sched_migrate_task events */
 	uint64_t wakeups;		/* wakeups from blocked (latency samples or not) */
 
-	/* runqueue / pending list links: a task is on at most one list */
+	/*
+	 * runqueue / pending list links: a task is on at most one list, a
+	 * runqueue's newest first (late-preemption reads that order)
+	 */
 	struct sl_task *q_prev, *q_next;
 	uint32_t index;			/* position in sl_model.tasks: stable while the task is
 					 * kept (a folded task's goes to a new one) */
