@@ -31,13 +31,18 @@ struct sl_hist {
 				 * until a bucket passes 255 */
 	uint32_t *sparse;	/* or, compacted: (group << 8 | index, count) pairs */
 	uint32_t nr_sparse;
-	uint16_t nr_held;	/* sl_hist_add_held(): buckets not yet counted */
+	uint16_t nr_held;	/* buckets not yet counted: sl_hist_add_held()'s, and
+				 * sl_hist_add()'s first ones, before the table is made */
 	uint16_t held[SL_HIST_HELD];	/* their group << 8 | index (group < 64) */
 };
 
 void sl_hist_init(struct sl_hist *h);
 void sl_hist_free(struct sl_hist *h);
-/* sl_hist_add() when v's group is not there yet, is narrow, or h is compact */
+/*
+ * sl_hist_add() when v's group is not there yet, is narrow, or h is
+ * compact; the first SL_HIST_HELD - 1 samples of a histogram without a
+ * table are held, not counted in groups (a few samples allocate nothing)
+ */
 void sl_hist_add_alloc(struct sl_hist *h, uint64_t v);
 
 /* v's bucket: group g, index i in it (sl_hist_add_at()) */

@@ -436,11 +436,40 @@ void sl_hist_compact(struct sl_hist *h)
 	h->nr_sparse = nr;
 }
 
+/*
+ * The held buckets of a histogram that had no table (sl_hist_add_alloc()):
+ * counted in groups of 32 bits, as sl_hist_add() makes them
+ */
+static __attribute__((noinline)) void settle_wide(struct sl_hist *h)
+{
+	for (uint32_t k = 0; k < h->nr_held; k++) {
+		uint32_t *b = &group_alloc(h, h->held[k] >> 8)[h->held[k] & 0xff];
+
+		if (*b != UINT32_MAX)
+			(*b)++;
+	}
+	h->nr_held = 0;
+}
+
 void sl_hist_add_alloc(struct sl_hist *h, uint64_t v)
 {
 	int g, i;
 
 	bucket_of(v, &g, &i);
+	if (!h->groups && !h->sparse) {
+		/*
+		 * Its first samples are held, as sl_hist_add_held()'s, and its
+		 * table and groups made at the SL_HIST_HELD-th: a histogram of
+		 * a few samples allocates nothing (whatif's pairs: 27 k on a
+		 * hackbench trace, 3 samples each, were a table and a group of
+		 * a KB made, zeroed and freed)
+		 */
+		h->held[h->nr_held++] = (uint16_t)(g << 8 | i);
+		if (h->nr_held == SL_HIST_HELD)
+			settle_wide(h);
+		sl_hist_count_value(h, v);
+		return;
+	}
 	if (h->sparse)
 		expand(h);
 	uint32_t *hg = group_alloc(h, g);
