@@ -315,6 +315,8 @@ static int run_pipelined(struct sl_analysis *an, struct sl_reader *reader,
 	struct sl_error *user_err = reader->err;
 	/* reader->info as it was when the event being fed was read */
 	struct sl_trace_info *rinfo = xmalloc(sizeof(*rinfo));
+	struct sl_model *m = an->model;
+	const bool to_set = m->cfg->to_set;	/* else past_to() is false throughout */
 	bool done = false, stopped = false;
 	pthread_t tid;
 	int end = 0;
@@ -340,23 +342,34 @@ static int run_pipelined(struct sl_analysis *an, struct sl_reader *reader,
 
 	while (!done) {
 		struct batch *b = next_full(p);
-		uint32_t s = 0;
+		/*
+		 * What the loop asks of each event is read once a batch: the
+		 * model is an outside call, after which the compiler reloads
+		 * whatever it might have written (the batch's count, the
+		 * model's pointer).  Snapshots and cpumask words are rare.
+		 */
+		const uint32_t nr = b->nr, nr_snaps = b->nr_snaps;
+		const bool words = b->nr_words;
+		uint32_t s = 0, snap_at = nr_snaps ? b->snap[0].idx : UINT32_MAX;
 
-		for (uint32_t i = 0; i < b->nr; i++) {
+		for (uint32_t i = 0; i < nr; i++) {
 			struct sl_event *ev = &b->ev[i];
 
-			for (; s < b->nr_snaps && b->snap[s].idx == i; s++)
-				memcpy(rinfo, &b->snap[s].info, sizeof(*rinfo));
-			if (past_to(an->model, ev)) {
-				an->model->stopped_at_to = true;
+			if (i == snap_at) {
+				for (; s < nr_snaps && b->snap[s].idx == i; s++)
+					memcpy(rinfo, &b->snap[s].info, sizeof(*rinfo));
+				snap_at = s < nr_snaps ? b->snap[s].idx : UINT32_MAX;
+			}
+			if (to_set && past_to(m, ev)) {
+				m->stopped_at_to = true;
 				done = stopped = true;
 				break;
 			}
-			if (sl_event_has_ipi(ev) && ev->ipi.mask.nr_words)
+			if (words && sl_event_has_ipi(ev) && ev->ipi.mask.nr_words)
 				ev->ipi.mask.words = b->words + (uintptr_t)ev->ipi.mask.words;
 			if (cb)
 				cb(cb_data, ev);
-			sl_model_feed(an->model, ev);
+			sl_model_feed(m, ev);
 			if (ev->type == SL_EV_LOST)
 				memcpy(&an->info, rinfo, sizeof(an->info));
 		}
