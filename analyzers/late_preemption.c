@@ -1982,10 +1982,11 @@ static void class_merge(struct lp_class_sum *to, const struct lp_class_sum *from
 	to->delayed_ns += from->delayed_ns;
 }
 
-/* Listed waiter i's time queued on l's CPU after from: its last wait and its earlier ones */
-static uint64_t waited_after(const struct lp_late *l, uint32_t i, uint64_t from)
+/* Listed waiter i's earlier waits on l's CPU (it came back), their time after from */
+static __attribute__((noinline)) uint64_t earlier_after(const struct lp_late *l, uint32_t i,
+							uint64_t from)
 {
-	uint64_t ns = sl_dur(MAX(l->since[i], from), l->until[i] ? l->until[i] : l->t1);
+	uint64_t ns = 0;
 
 	for (uint32_t k = 0; k < l->nr_stints; k++)
 		if (l->stints[k].list_idx == i)
@@ -1993,30 +1994,42 @@ static uint64_t waited_after(const struct lp_late *l, uint32_t i, uint64_t from)
 	return ns;
 }
 
+/* Listed waiter i's time queued on l's CPU after from: its last wait and its earlier ones */
+static inline uint64_t waited_after(const struct lp_late *l, uint32_t i, uint64_t from)
+{
+	uint64_t ns = sl_dur(MAX(l->since[i], from), l->until[i] ? l->until[i] : l->t1);
+
+	if (__builtin_expect(l->nr_stints != 0, 0))
+		ns += earlier_after(l, i, from);
+	return ns;
+}
+
 /*
  * Who waited behind a late run, and how long: each listed waiter's time
  * queued on its CPU after the expected switch (every wait of one that
- * left and came back), charged only when there is some.  Judged per
- * group entity (by_levels): from its own level's expected switch
- * (exp[]), a competing entity once (its first listed waiter).  The
- * waiters charged in *charged (bit per listed), their waits in wait[];
- * returns them summed.
+ * left and came back), charged to it (struct lp_task: delayed,
+ * delayed_ns) only when there is some.  Judged per group entity
+ * (by_levels): from its own level's expected switch (exp[]), a competing
+ * entity once (its first listed waiter).  Returns the waits charged, summed.
  */
-static uint64_t charge_waiters(const struct lp_late *l, bool by_levels, uint64_t expected,
-			       const uint64_t exp[LP_LEVELS], uint64_t wait[LP_LISTED],
-			       uint32_t *charged)
+static uint64_t charge_waiters(struct sl_model *m, struct sl_analyzer *a, const struct lp_late *l,
+			       bool by_levels, uint64_t expected, const uint64_t exp[LP_LEVELS])
 {
 	uint64_t delayed = 0;
 
-	*charged = 0;
 	for (uint32_t i = 0; i < l->nr_listed; i++) {
+		struct lp_task *lw;
+		uint64_t wait;
+
 		if (by_levels && !(l->rep_set >> i & 1))
 			continue;
-		wait[i] = waited_after(l, i, by_levels ? exp[l->listed_level[i]] : expected);
-		if (wait[i]) {
-			*charged |= 1u << i;
-			delayed += wait[i];
-		}
+		wait = waited_after(l, i, by_levels ? exp[l->listed_level[i]] : expected);
+		if (!wait)
+			continue;
+		delayed += wait;
+		lw = sl_task_priv(m, a, l->listed[i]);
+		lw->delayed++;
+		lw->delayed_ns += wait;
 	}
 	return delayed;
 }
@@ -2077,9 +2090,7 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 		return false;
 
 	struct lp_task *lr = sl_task_priv(m, a, l->task);
-	uint64_t wait[LP_LISTED];
-	uint32_t charged;
-	uint64_t delayed = charge_waiters(l, by_levels, expected, exp, wait, &charged);
+	uint64_t delayed = charge_waiters(m, a, l, by_levels, expected, exp);
 
 	if (tick_class == LP_TICK_UNKNOWN) {
 		/* no tick on this CPU: the end classifies it with the HZ it infers */
@@ -2109,15 +2120,6 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 	lr->late++;
 	lr->cost += cost;
 	lr->max_cost = MAX(lr->max_cost, cost);
-	for (uint32_t i = 0; i < l->nr_listed; i++) {
-		struct lp_task *lw;
-
-		if (!(charged >> i & 1))
-			continue;
-		lw = sl_task_priv(m, a, l->listed[i]);
-		lw->delayed++;
-		lw->delayed_ns += wait[i];
-	}
 	if (l->prev_class == SL_PREV_RUNNABLE || l->prev_class == SL_PREV_PREEMPTED) {
 		p->late_preempt++;
 		c->late_preempt++;
