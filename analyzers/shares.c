@@ -377,6 +377,59 @@ static inline void rerate(struct grq *g)
 }
 
 /*
+ * change() for g, a group of the root's (most groups: every autogroup),
+ * the root's integrals up to date: the same steps, the path's loop taken
+ * once, the root's load over the CPUs not kept (tg_account()).
+ */
+static inline __attribute__((always_inline)) double change_top(struct sh_priv *p,
+								struct sh_cpu *c,
+								struct grq *g, uint64_t w,
+								int sign)
+{
+	struct grq *r = g->parent;
+	uint64_t old, want;
+	double acc, d;
+	bool edge;
+
+	/* settle(c, g) */
+	d = g->rate * (r->acc - g->parent_acc);
+	g->parent_acc = r->acc;
+	g->acc += d;
+	g->expected_ns += dbl(g->weight_sum) * d;
+	if (g->nr)
+		g->runnable_ns += c->last - g->since;
+	g->since = c->last;
+	acc = g->acc;
+	old = g->weight_sum;
+	if (sign > 0) {
+		edge = g->nr++ == 0;
+		g->weight_sum += w;
+	} else {
+		if (!g->nr)
+			return acc;	/* not there: nothing to take */
+		edge = --g->nr == 0;
+		g->weight_sum = g->weight_sum > w ? g->weight_sum - w : 0;
+	}
+	p->tg_load[g->group] += (g->weight_sum >> SH_LOAD_SHIFT) - (old >> SH_LOAD_SHIFT);
+	if (edge) {
+		/* the group's entity joins or leaves the root's runqueue here */
+		if (sign > 0)
+			r->nr++;
+		else if (r->nr)
+			r->nr--;
+	}
+	want = group_shares(p, g);
+	if (want != g->entity_w) {
+		/* reweight(): the root's load over the CPUs is not kept */
+		r->weight_sum = r->weight_sum + want >= g->entity_w ?
+				r->weight_sum + want - g->entity_w : 0;
+		g->entity_w = want;
+	}
+	rerate(g);
+	return acc;
+}
+
+/*
  * A task of weight w (scaled) joins (sign 1) or leaves (-1) group's
  * runqueue on cpu at ts, as enqueue_task_fair() and dequeue_task_fair()
  * do it: its group's entity joins or leaves the parent's runqueue there
@@ -401,6 +454,8 @@ static inline __attribute__((always_inline)) double change(struct sl_analyzer *a
 	bool edge;
 
 	advance(c, ts);
+	if (group && !g->parent->parent)
+		return change_top(p, c, g, w, sign);
 	if (group)
 		settle(c, g);	/* the path's integrals at the weights so far */
 	acc = g->acc;
@@ -556,11 +611,11 @@ static inline __attribute__((always_inline)) void enter(struct sl_analyzer *a,
 {
 	struct sh_task *st = sl_task_priv(m, a, t);
 	struct sh_cpu *c = sl_cpu_priv(m, a, cpu);
-	uint32_t group = task_group(m, t), was = st->group;
+	uint32_t group = task_group(m, t), weight = task_weight(m, t), was = st->group;
 
 	st->on = cpu + 1;
 	st->group = group;
-	st->weight = task_weight(m, t);
+	st->weight = weight;
 	st->since = ts;
 	if (group == 0 && c->nr_grq == 1) {
 		/* the root alone on c (no groups: most traces) */
@@ -1195,6 +1250,7 @@ const struct sl_analyzer_ops sl_shares_analyzer = {
 	.on_event = sh_event,
 	.event_types = SL_EV_BIT(SL_EV_MARKER),
 	.on_runnable = sh_runnable,
+	.runnable_calls = SL_RUNNABLE_ENTERS,	/* sh_runnable() returns at once for a dequeue */
 	.on_switch = sh_switch,
 	.task_in_use = sh_task_in_use,
 	.fold_task = sh_fold_task,
