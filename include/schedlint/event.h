@@ -80,8 +80,16 @@ struct sl_event {
 	uint64_t ts;		/* ns, in the trace clock */
 	int32_t cpu;		/* the CPU whose ring buffer logged the event */
 	int32_t pid;		/* common_pid: the task running on cpu (0 = idle), -1 unknown */
-	uint16_t type;		/* enum sl_event_type */
+	uint8_t type;		/* enum sl_event_type */
 	uint8_t ctx;		/* SL_CTX_* */
+	/*
+	 * Not 0: an event of the reader's fold_name (sched_stat_runtime) that
+	 * this event's task logged on this CPU folded_ago - 1 ns before this
+	 * one came right before it, folded into it (struct sl_reader's fold):
+	 * the model applies it first, as it was (but its ctx, which the model
+	 * reads of wake events only).
+	 */
+	uint16_t folded_ago;
 	uint32_t name;		/* interned event name ("sched_switch", "bprint", ...) */
 	union {
 		struct {	/* SL_EV_SWITCH */

@@ -448,6 +448,8 @@ struct sl_model {
 	struct sl_aff_state *aff;	/* the recorded masks (affinity.c), NULL none */
 	bool affinity_recorded;		/* the trace has affinity markers */
 	uint32_t exec_name;		/* "sched_process_exec" interned, once met (0: not yet) */
+	uint32_t folded_name;		/* the name of an event folded into the next
+					 * (sl_event.folded_ago): the reader's fold_name */
 	uint64_t affinity_bad_tokens;	/* marker tokens that were not PIDS=CPUS[@NS] */
 	uint64_t stopper_moves;		/* moves by a migration/N stopper */
 

@@ -101,6 +101,18 @@ struct sl_reader {
 	struct sl_strtab *strtab;	/* not owned */
 	struct sl_error *err;		/* where next() reports; owned by the caller */
 	char *path;			/* the name given by the user ("-" for stdin) */
+	/*
+	 * Folding: a reader that can sets fold_name at open (the interned
+	 * name of the events it folds, 0: none); a caller that feeds every
+	 * event to the model and nothing else sets fold before the first
+	 * next(), and then an event of that name which the model only needs
+	 * right before the next one of its task and CPU may come folded into
+	 * that one (sl_event.folded_ago) instead of on its own: one event
+	 * less to decode and hand on.  perf sched record logs a
+	 * sched_stat_runtime before most switches and wakeups.
+	 */
+	uint32_t fold_name;
+	bool fold;
 };
 
 int sl_reader_open(const char *path, const struct sl_read_opts *opts,

@@ -555,6 +555,14 @@ int sl_analysis_run_start(const char *path, const struct sl_config *cfg_in,
 		return ret;
 	}
 
+	/*
+	 * Folded events reach the model as they came, but not a callback,
+	 * nor --to's stop at the first event past it.
+	 */
+	if (reader->fold_name && !cb && !an->model->cfg->to_set) {
+		reader->fold = true;
+		an->model->folded_name = reader->fold_name;
+	}
 	if (!want_pipeline() || !run_pipelined(an, reader, cb, cb_data, &ret))
 		ret = run_single(an, reader, cb, cb_data);
 	sl_reader_close(reader);

@@ -815,6 +815,17 @@ void decode_migrate(struct sl_dat_decoder *d, const struct field_ref *f, const u
 	ev->migrate.dest_cpu = field_i32(d, &f[F_DEST_CPU], data, int4);
 }
 
+bool sl_dat_common_layout(const struct sl_dat_decoder *d, int *type_off, int *pid_off,
+			  int *common_size)
+{
+	if (!d->common_std)
+		return false;
+	*type_off = d->common_type.offset;
+	*pid_off = d->common_pid.offset;
+	*common_size = d->common_size;
+	return true;
+}
+
 int sl_dat_decode(struct sl_dat_decoder *d, int cpu, uint64_t ts,
 		  const void *data_v, int size, struct sl_event *ev)
 {

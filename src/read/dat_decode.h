@@ -41,6 +41,15 @@ int sl_dat_decode(struct sl_dat_decoder *d, int cpu, uint64_t ts,
  */
 bool sl_dat_decodes(const char *system, const char *name);
 
+/*
+ * Where sl_dat_decode() reads a record's common_type and common_pid in the
+ * usual layout (a u16 and 4 bytes, in the host's byte order), and the
+ * bytes a record needs for the common fields (fewer: it is refused): so a
+ * reader can look at them without decoding.  false in another layout.
+ */
+bool sl_dat_common_layout(const struct sl_dat_decoder *d, int *type_off, int *pid_off,
+			  int *common_size);
+
 /* The interned name of the lost-events pseudo event. */
 uint32_t sl_dat_lost_name(struct sl_dat_decoder *d);
 
