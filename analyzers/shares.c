@@ -63,9 +63,10 @@
  * read; a group defined again with another parent keeps, on a CPU, the
  * parent it had when its runqueue there was made).  Nothing is
  * computed without context markers (a flat model would be wrong on any
- * desktop): the hooks return at once, the report says why.  Expected
- * shares cover the whole trace, not --from/--to; measured ones are the
- * model's accounting (run / run + wait).
+ * desktop): the hooks are not called until the first one
+ * (sl_model_hooks_idle()), the report says why.  Expected shares cover
+ * the whole trace, not --from/--to; measured ones are the model's
+ * accounting (run / run + wait).
  */
 #include <cJSON.h>
 #include <inttypes.h>
@@ -699,26 +700,24 @@ static __attribute__((noinline)) void enqueued(struct sl_analyzer *a, struct sl_
 		enter(a, m, t, cpu, ts);
 }
 
-/* The tests first, with nothing to save: most calls go no further (not started, preempted). */
+/*
+ * An enqueue (runnable_calls), once started (sl_model_hooks_idle()).  The
+ * test first, with nothing to save: many calls go no further (preempted).
+ */
 static void sh_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, int cpu,
 			uint64_t ts, bool enter)
 {
-	if (!enter || !((struct sh_priv *)a->priv)->started)
-		return;
+	(void)enter;
 	if (st_cpu(sl_task_priv(m, a, t)) == cpu)
 		return;		/* preempted: runnable here all along */
 	enqueued(a, m, t, cpu, ts);
 }
 
+/* Called once started (sl_model_hooks_idle()). */
 static void sh_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
 {
-	struct sh_cpu *c;
-	bool blocked;
-
-	if (!((struct sh_priv *)a->priv)->started)
-		return;
-	c = sl_cpu_priv(m, a, sw->cpu);
-	blocked = sw->next && !is_fair(m, sw->next);
+	struct sh_cpu *c = sl_cpu_priv(m, a, sw->cpu);
+	bool blocked = sw->next && !is_fair(m, sw->next);
 
 	if (blocked != c->fair_blocked) {
 		advance(c, sw->ts);	/* the integrals so far at the old rate */
@@ -841,13 +840,16 @@ static void sh_event(struct sl_analyzer *a, struct sl_model *m, const struct sl_
 		for (struct sl_task *t = c->queued; t; t = t->q_next)
 			regroup(a, m, t, ev->ts);
 	}
+	if (!p->started)
+		sl_model_hooks_idle(m, a, false);	/* enqueues and switches from the next event on */
 	p->started = true;
 }
 
 static int sh_init(struct sl_analyzer *a, struct sl_model *m)
 {
-	(void)m;
 	((struct sh_priv *)a->priv)->tick_ns = SH_TICK_NS;
+	/* nothing to follow before the first context marker: no call per switch and enqueue */
+	sl_model_hooks_idle(m, a, true);
 	return 0;
 }
 

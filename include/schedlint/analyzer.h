@@ -129,7 +129,18 @@ struct sl_analyzer {
 	size_t cpu_stride;
 	int id;
 	bool after_due;		/* sl_model_after_event() asked, not called yet */
+	bool idle;		/* sl_model_hooks_idle(): its per-event hooks are not called */
 };
+
+/*
+ * An analyzer with nothing to do until something happens in the trace
+ * (shares: a context marker) says so: while idle, its on_placement,
+ * on_latency, on_switch, on_runnable and on_cpu_idle are not called (a
+ * call per event each, to return at once).  on_event, on_cpu_unknown,
+ * after_event and the rest still are.  From init() on; a change asked
+ * while an event is applied takes effect from the next event.
+ */
+void sl_model_hooks_idle(struct sl_model *m, struct sl_analyzer *a, bool idle);
 
 /* Call a->ops->after_event once the event being applied is (see above). */
 void sl_model_after_event(struct sl_model *m, struct sl_analyzer *a);

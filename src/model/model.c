@@ -112,6 +112,7 @@ struct model_priv {
 	/* sl_model_after_event(): the analyzers to call after this event, in the order they asked */
 	struct sl_analyzer **after;
 	int nr_after;
+	bool rehook;			/* sl_model_hooks_idle() changed an analyzer: hook_up() */
 	struct sl_analyzer_ops *disabled;	/* the ops of analyzers whose init failed */
 	int cpus_alloc;			/* CPUs the per-CPU arrays have room for */
 	bool started;
@@ -145,6 +146,8 @@ static inline struct model_priv *priv_of(const struct sl_model *m)
 {
 	return m->priv;
 }
+
+static void hook_up(struct sl_model *m);
 
 /* --- analyzers: one call site per hook --- */
 
@@ -2010,6 +2013,15 @@ void sl_model_after_event(struct sl_model *m, struct sl_analyzer *a)
 	p->after[p->nr_after++] = a;	/* at most one entry per analyzer */
 }
 
+void sl_model_hooks_idle(struct sl_model *m, struct sl_analyzer *a, bool idle)
+{
+	if (a->idle == idle)
+		return;
+	a->idle = idle;
+	/* from init(): hook_up() comes after every init; else after this event */
+	priv_of(m)->rehook = true;
+}
+
 /* The after_event calls asked while the event was applied. */
 static void run_after(struct sl_model *m)
 {
@@ -2186,6 +2198,8 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 	CALL_HOOK(m, on_event[ev->type], ev);
 	if (p->nr_after)
 		run_after(m);
+	if (__builtin_expect(p->rehook, 0))
+		hook_up(m);	/* not while the lists are being walked */
 }
 
 void sl_model_finish(struct sl_model *m)
@@ -2366,19 +2380,20 @@ static void hook_up(struct sl_model *m)
 {
 	struct model_priv *p = priv_of(m);
 
-	HOOK_UP(m, p->on_placement, on_placement, true);
-	HOOK_UP(m, p->on_latency, on_latency, true);
-	HOOK_UP(m, p->on_switch, on_switch, true);
-	HOOK_UP(m, p->on_runnable[1], on_runnable,
-		!a->ops->runnable_calls || (a->ops->runnable_calls & SL_RUNNABLE_ENTERS));
-	HOOK_UP(m, p->on_runnable[0], on_runnable,
-		!a->ops->runnable_calls || (a->ops->runnable_calls & SL_RUNNABLE_LEAVES));
-	HOOK_UP(m, p->on_cpu_idle, on_cpu_idle, true);
+	HOOK_UP(m, p->on_placement, on_placement, !a->idle);
+	HOOK_UP(m, p->on_latency, on_latency, !a->idle);
+	HOOK_UP(m, p->on_switch, on_switch, !a->idle);
+	HOOK_UP(m, p->on_runnable[1], on_runnable, !a->idle &&
+		(!a->ops->runnable_calls || (a->ops->runnable_calls & SL_RUNNABLE_ENTERS)));
+	HOOK_UP(m, p->on_runnable[0], on_runnable, !a->idle &&
+		(!a->ops->runnable_calls || (a->ops->runnable_calls & SL_RUNNABLE_LEAVES)));
+	HOOK_UP(m, p->on_cpu_idle, on_cpu_idle, !a->idle);
 	HOOK_UP(m, p->on_cpu_unknown, on_cpu_unknown, true);
 	for (int t = 0; t < SL_EV__COUNT; t++)
 		HOOK_UP(m, p->on_event[t], on_event,
 			!a->ops->event_types || (a->ops->event_types & SL_EV_BIT(t)));
 	p->after = xrealloc(p->after, (size_t)MAX(m->nr_analyzers, 1) * sizeof(*p->after));
+	p->rehook = false;
 }
 
 void sl_model_add_analyzer(struct sl_model *m, struct sl_analyzer *a)
