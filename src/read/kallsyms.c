@@ -65,6 +65,68 @@ static inline bool is_space(char c)
 }
 
 /*
+ * The first space at or after p before e, or e.  Eight bytes a step: a
+ * word with a byte below 0x21 (every space is one) stops at the first
+ * such byte, which the table then judges (a control byte is part of a
+ * name, as for isspace()).  The borrows of the subtraction run towards
+ * the later bytes only, so no earlier byte is missed.
+ */
+static inline const char *space_or_end(const char *p, const char *e)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (e - p >= 8) {
+		uint64_t x, low;
+
+		memcpy(&x, p, sizeof(x));
+		low = (x - 0x2121212121212121ull) & ~x & 0x8080808080808080ull;
+		if (!low) {
+			p += 8;
+			continue;
+		}
+		p += __builtin_ctzll(low) / 8;
+		if (is_space(*p))
+			return p;
+		p++;
+	}
+#endif
+	while (p < e && !is_space(*p))
+		p++;
+	return p;
+}
+
+/*
+ * hex_digit() by table: a digit's value | HEX_OK, 0 for any other byte.
+ * An address of kallsyms is 16 digits on a 64-bit kernel: read as a run
+ * of 16, the table's HEX_OK bits are and-ed together and tested once.
+ */
+#define HEX_OK 0x10
+static const uint8_t hex_table[256] = {
+	['0'] = HEX_OK | 0, ['1'] = HEX_OK | 1, ['2'] = HEX_OK | 2, ['3'] = HEX_OK | 3,
+	['4'] = HEX_OK | 4, ['5'] = HEX_OK | 5, ['6'] = HEX_OK | 6, ['7'] = HEX_OK | 7,
+	['8'] = HEX_OK | 8, ['9'] = HEX_OK | 9,
+	['a'] = HEX_OK | 10, ['b'] = HEX_OK | 11, ['c'] = HEX_OK | 12,
+	['d'] = HEX_OK | 13, ['e'] = HEX_OK | 14, ['f'] = HEX_OK | 15,
+	['A'] = HEX_OK | 10, ['B'] = HEX_OK | 11, ['C'] = HEX_OK | 12,
+	['D'] = HEX_OK | 13, ['E'] = HEX_OK | 14, ['F'] = HEX_OK | 15,
+};
+
+/* [p, p + 16) as 16 hex digits: false when one is not */
+static inline bool hex16(const char *p, uint64_t *addr)
+{
+	uint64_t a = 0;
+	unsigned ok = HEX_OK;
+
+	for (int i = 0; i < 16; i++) {
+		unsigned v = hex_table[(unsigned char)p[i]];
+
+		ok &= v;
+		a = a << 4 | (v & 0xf);
+	}
+	*addr = a;
+	return ok;
+}
+
+/*
  * One line [s, e), no '\n' in it: false when it is not of the plain
  * form.  *keep: tep would register it (not '$' names, not 'a'/'A');
  * *out: its address and where its name and module start in text (the
@@ -78,28 +140,27 @@ static bool parse_line(const char *text, const char *s, const char *e, struct ks
 	char type;
 	int n = 0, d;
 
-	while (p < e && n < 17 && (d = hex_digit(*p)) >= 0) {
-		addr = addr << 4 | (uint64_t)d;
-		p++;
-		n++;
+	if (e - p > 16 && p[16] == ' ' && hex16(p, &addr)) {
+		p += 16;	/* the usual line: what the loop below reads too */
+	} else {
+		while (p < e && n < 17 && (d = hex_digit(*p)) >= 0) {
+			addr = addr << 4 | (uint64_t)d;
+			p++;
+			n++;
+		}
+		if (n == 0 || n > 16)
+			return false;
 	}
-	if (n == 0 || n > 16)
-		return false;
 	if (e - p < 4 || p[0] != ' ' || is_space(p[1]) || p[2] != ' ' || is_space(p[3]))
 		return false;
 	type = p[1];
 	name = p + 3;
-	for (p = name; p < e && !is_space(*p); p++)
-		;
+	p = space_or_end(name, e);
 	if (p < e) {
-		const char *m;
-
 		/* "\t[MODULE]" and the end of the line */
 		if (e - p < 3 || p[0] != '\t' || p[1] != '[')
 			return false;
-		for (m = p + 2; m < e && !is_space(*m); m++)
-			;
-		if (m != e || e[-1] != ']')
+		if (space_or_end(p + 2, e) != e || e[-1] != ']')
 			return false;
 		mod = p + 2;
 	}

@@ -149,12 +149,48 @@ static void test_random_tables(void **state)
 	}
 }
 
+/*
+ * Names of every length around the 8-byte steps of the scan for their
+ * end, some with a module, some with a control byte that is part of the
+ * name (not a space for isspace()); addresses in upper case too.  And
+ * the lines the 16-digit fast path must still refuse: a bad digit, a
+ * space inside a name (then tep parses it all).
+ */
+static void test_name_ends_and_digits(void **state)
+{
+	size_t n = 0, len = 0;
+	char *text = malloc(64 * 1024);
+	unsigned long long probe[128];
+
+	for (int l = 1; l <= 40; l++) {
+		unsigned long long addr = 0xffffffffa0000000ULL + (unsigned long long)l * 0x40;
+		char name[48];
+
+		for (int i = 0; i < l; i++)
+			name[i] = (char)('a' + i % 26);
+		name[l] = '\0';
+		if (l % 3 == 0)
+			name[l / 2] = '\x01';
+		probe[n++] = addr;
+		len += (size_t)sprintf(text + len, l % 2 ? "%016llx T %s\n" : "%016llX t %s\t[m%d]\n",
+				       addr, name, l);
+	}
+	text[len] = '\0';
+	compare(text, probe, n, true);
+	compare("ffffffff81000000 T a\nffffffff8100000g T b\n", probe, 2, false);
+	compare("ffffffff81000000 T a\nfffffff:81001000 T b\n", probe, 2, false);
+	compare("ffffffff81000000 T abcdefghij\rk\nffffffff81001000 T b\n", probe, 2, false);
+	compare("ffffffff81000000 T abcdefghijklmno\vp\nffffffff81001000 T b\n", probe, 2, false);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_aliases_modules_and_skipped),
 		cmocka_unit_test(test_unusual_text_goes_to_tep),
 		cmocka_unit_test(test_random_tables),
+		cmocka_unit_test(test_name_ends_and_digits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
