@@ -19,7 +19,8 @@
 #include <stdint.h>
 
 #define SL_HIST_GROUPS 57	/* group 0: [0,256) exact; group g: [2^(g+7), 2^(g+8)) */
-#define SL_HIST_HELD 9		/* sl_hist_add_held(): samples whose buckets are counted together */
+#define SL_HIST_HELD 5		/* samples whose buckets are counted together, in the histogram */
+#define SL_HIST_STAGE 256	/* ... out of it, once sl_hist_add_held() brings many (stage) */
 #define SL_HIST_NARROW 1	/* in a group's pointer: it counts in 8 bits (hist.c) */
 
 struct sl_hist {
@@ -34,6 +35,8 @@ struct sl_hist {
 	uint16_t nr_held;	/* buckets not yet counted: sl_hist_add_held()'s, and
 				 * sl_hist_add()'s first ones, before the table is made */
 	uint16_t held[SL_HIST_HELD];	/* their group << 8 | index (group < 64) */
+	uint16_t *stage;	/* or SL_HIST_STAGE of them, made at the second time
+				 * held[] filled from sl_hist_add_held() (hist.c) */
 };
 
 void sl_hist_init(struct sl_hist *h);
@@ -99,6 +102,8 @@ static inline void sl_hist_add(struct sl_hist *h, uint64_t v)
 void sl_hist_add_count(struct sl_hist *h, uint64_t v, uint64_t n);
 /* Count the held buckets (sl_hist_add_held()) */
 void sl_hist_settle(struct sl_hist *h);
+/* The same when sl_hist_add_held() filled held[]: makes the stage the second time */
+void sl_hist_settle_held(struct sl_hist *h);
 /*
  * The same, for a histogram that is rarely in the cache when its samples
  * come (a task's): count, sum, min and max at once, the bucket with the
@@ -111,9 +116,15 @@ static inline void sl_hist_add_held(struct sl_hist *h, uint64_t v)
 	unsigned g, i;
 
 	sl_hist_bucket_of(v, &g, &i);
-	h->held[h->nr_held++] = (uint16_t)(g << 8 | i);
-	if (h->nr_held == SL_HIST_HELD)
-		sl_hist_settle(h);
+	if (h->stage) {
+		h->stage[h->nr_held++] = (uint16_t)(g << 8 | i);
+		if (h->nr_held == SL_HIST_STAGE)
+			sl_hist_settle(h);
+	} else {
+		h->held[h->nr_held++] = (uint16_t)(g << 8 | i);
+		if (h->nr_held == SL_HIST_HELD)
+			sl_hist_settle_held(h);
+	}
 	sl_hist_count_value(h, v);
 }
 void sl_hist_merge(struct sl_hist *dst, const struct sl_hist *src);
