@@ -1778,16 +1778,18 @@ static void lp_json(const struct sl_finding *f, const struct sl_model *m, cJSON 
 	sl_json_add_u64(o, "nr_waiting", d->nr_waiting);
 	sl_json_add_u64(o, "max_wait_ns", d->max_wait);
 	sl_json_add_i64(o, "max_wait_pid", d->max_wait_pid);
-	if (d->max_wl_wait_pid >= 0) {
-		sl_json_add_u64(o, "max_workload_wait_ns", d->max_wl_wait);
-		sl_json_add_i64(o, "max_workload_wait_pid", d->max_wl_wait_pid);
-	}
+	/* in every finding, null when none of its waiters is the workload's (or none is named) */
+	sl_json_add_u64_or_null(o, "max_workload_wait_ns", d->max_wl_wait_pid >= 0, d->max_wl_wait);
+	sl_json_add_u64_or_null(o, "max_workload_wait_pid", d->max_wl_wait_pid >= 0,
+				(uint64_t)d->max_wl_wait_pid);
 	sl_json_add_u64_or_null(o, "ticks", d->ticks >= 0, (uint64_t)d->ticks);
 	cJSON_AddStringToObject(o, "tick_class", tick_class_names[d->tick_class]);
 	/* in every finding, as the report's other fields that may not apply */
 	sl_json_add_u64_or_null(o, "slice_group", d->slice_group >= 0, (uint64_t)d->slice_group);
 	if (m->workload_pid)
 		cJSON_AddBoolToObject(o, "culprit_in_workload", !d->culprit_outside);
+	else
+		cJSON_AddNullToObject(o, "culprit_in_workload");	/* no workload named */
 }
 
 /* the run, from its switch-in to its switch-out */
