@@ -5,6 +5,14 @@
                                      FINISHED_ROUND and LOST record among
                                      them), drop perf's other records
     perf_edit.py edit IN OUT KIND    break IN one way (KINDS below)
+    perf_edit.py rounds IN OUT N/R   IN's samples N times over, each copy
+                                     after the one before in time, in
+                                     rounds of R copies: a round holds
+                                     each CPU's samples of its copies in
+                                     time order, one CPU after the other,
+                                     as perf record writes its buffers
+                                     (R copies of a 1 MiB file: rounds as
+                                     large as perf record -m 16M makes)
 
 Read as perf.data-file-format.txt lays the file out: a 104-byte header
 (magic, size, attr_size, the attrs, data and event_types sections, 256
@@ -115,6 +123,34 @@ def raw_at(f, pos):
     return pos + 8 + 8 * sum(1 for bit in (16, 0, 1, 2, 3, 6, 9, 7, 8) if st >> bit & 1)
 
 
+def rounds(b, n, per):
+    f = parse(b)
+    st = struct.unpack_from('<Q', f['attrs'][0][0], 24)[0]
+    t_at = 8 + 8 * sum(1 for bit in (16, 0, 1) if st >> bit & 1)
+    cpu_at = 8 + 8 * sum(1 for bit in (16, 0, 1, 2, 3, 6, 9) if st >> bit & 1)
+    if not (st >> 2 & 1 and st >> 7 & 1):
+        raise SystemExit('rounds: the samples need TIME and CPU')
+    samples = [bytes(b[pos:pos + sz])
+               for pos, t, sz, _ in records(b, f['d_off'], f['d_off'] + f['d_size'])
+               if t == REC_SAMPLE]
+    times = [struct.unpack_from('<Q', s, t_at)[0] for s in samples]
+    span = max(times) - min(times) + 1000
+    data = bytearray()
+    for first in range(0, n, per):
+        by_cpu = {}
+        for c in range(first, min(first + per, n)):
+            for s, t in zip(samples, times):
+                by_cpu.setdefault(struct.unpack_from('<I', s, cpu_at)[0], []).append((t + c * span, s))
+        for cpu in sorted(by_cpu):
+            for t, s in sorted(by_cpu[cpu], key=lambda x: x[0]):
+                rec = bytearray(s)
+                struct.pack_into('<Q', rec, t_at, t)
+                data += rec
+        data += struct.pack('<IHH', REC_ROUND, 0, 8)
+    feats = {bit: b[off:off + size] for bit, (off, size) in f['feats'].items()}
+    return write(f, bytes(data), feats_bytes=feats)
+
+
 def edit(b, kind):
     f = parse(b)
     b = bytearray(b)
@@ -210,10 +246,16 @@ def edit(b, kind):
 
 
 def main():
-    if len(sys.argv) != 5 or sys.argv[1] not in ('shrink', 'edit'):
+    if len(sys.argv) != 5 or sys.argv[1] not in ('shrink', 'edit', 'rounds'):
         raise SystemExit(__doc__)
     b = open(sys.argv[2], 'rb').read()
-    out = shrink(b, int(sys.argv[4])) if sys.argv[1] == 'shrink' else edit(b, sys.argv[4])
+    if sys.argv[1] == 'shrink':
+        out = shrink(b, int(sys.argv[4]))
+    elif sys.argv[1] == 'rounds':
+        n, per = (int(x) for x in sys.argv[4].split('/'))
+        out = rounds(b, n, per)
+    else:
+        out = edit(b, sys.argv[4])
     open(sys.argv[3], 'wb').write(out)
 
 

@@ -135,6 +135,13 @@ enum {
 #define PIPE_HEADER_SIZE	16
 #define READ_CHUNK		(1u << 20)
 #define MAP_DROP_BYTES		(1u << 20)	/* give back mapped pages this many at a time */
+/*
+ * A mapped file's pages held resident, at most about (map_trim()): those
+ * read in the last MAP_READ_LAG bytes, and those handed on in the piece
+ * of a round being handed on (MAP_PIECE records).
+ */
+#define MAP_READ_LAG		(4u << 20)
+#define MAP_PIECE		32768
 #define MAX_ATTRS		4096
 _Static_assert(MAX_ATTRS < UINT16_MAX, "an attribute index + 1 fits the id table's 16 bits");
 #define MAX_IDS			(1u << 22)
@@ -257,13 +264,19 @@ struct perf_reader {
 	struct entry *q, *tmp;
 	size_t q_nr, q_alloc, tmp_alloc;
 	size_t *runs, nr_runs, runs_alloc;
-	struct run_head { uint64_t ts; size_t cur, end; } heads[MERGE_MAX_RUNS];
+	struct run_head {
+		uint64_t ts;
+		size_t cur, end;
+		uint64_t done_off;	/* a mapped file's bytes of the run before it were given back */
+	} heads[MERGE_MAX_RUNS];
 	int nr_heads;
 	int best;			/* the head taken last ... */
 	bool best_again;		/* ... may go on while its time is <= best_upto */
 	uint64_t best_upto;
 	bool out_active;
-	uint64_t out_limit;
+	uint64_t out_limit;		/* where this piece of the hand-on ends (map_piece()) */
+	uint64_t flush_limit;		/* ... and where the hand-on ends */
+	uint64_t trim_at;		/* read_records() gives mapped pages back again from here */
 	uint64_t max_ts;		/* latest time queued (perf's max_timestamp) */
 	uint64_t next_flush;		/* hand on up to here at the next round */
 
@@ -1027,6 +1040,51 @@ static void sort_queue(struct perf_reader *pr)
 }
 
 /*
+ * The time of q[q_nr / 2] were the queue sorted (a stable sort by time):
+ * the least time at or before which more than q_nr / 2 records are, by
+ * bisection over the runs, each in order, so that no second array is
+ * made (q's size more memory when a round outgrows held_budget()).
+ */
+static uint64_t median_ts(struct perf_reader *pr)
+{
+	size_t want = pr->q_nr / 2 + 1;
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	if (pr->nr_runs > MERGE_MAX_RUNS) {
+		sort_queue(pr);
+		return pr->q[pr->q_nr / 2].ts;
+	}
+	pr->runs[pr->nr_runs] = pr->q_nr;
+	for (size_t r = 0; r < pr->nr_runs; r++) {
+		lo = MIN(lo, pr->q[pr->runs[r]].ts);
+		hi = MAX(hi, pr->q[pr->runs[r + 1] - 1].ts);
+	}
+	while (lo < hi) {	/* the answer lies in [lo, hi] */
+		uint64_t mid = lo + (hi - lo) / 2;
+		size_t at_or_before = 0;
+
+		for (size_t r = 0; r < pr->nr_runs; r++) {
+			size_t a = pr->runs[r], b = pr->runs[r + 1];
+
+			while (a < b) {		/* the first of the run after mid */
+				size_t m = a + (b - a) / 2;
+
+				if (pr->q[m].ts <= mid)
+					a = m + 1;
+				else
+					b = m;
+			}
+			at_or_before += a - pr->runs[r];
+		}
+		if (at_or_before >= want)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/*
  * Hand on the queued records up to limit (all of them: UINT64_MAX), in
  * the order of a stable sort by time: the runs are merged as next() takes
  * them, the earliest head first and, at equal times, the head of the
@@ -1035,6 +1093,9 @@ static void sort_queue(struct perf_reader *pr)
  * within a CPU) are sorted into one first.  false when no record is at
  * or before limit: nothing to hand on.
  */
+static uint64_t map_piece(const struct perf_reader *pr, uint64_t limit);
+static inline uint64_t entry_off(const struct entry *e);
+
 static bool flush_upto(struct perf_reader *pr, uint64_t limit)
 {
 	bool any = false;
@@ -1048,10 +1109,93 @@ static bool flush_upto(struct perf_reader *pr, uint64_t limit)
 		h->cur = pr->runs[i];
 		h->end = i + 1 < pr->nr_heads ? pr->runs[i + 1] : pr->q_nr;
 		h->ts = pr->q[h->cur].ts;
+		h->done_off = entry_off(&pr->q[h->cur]);
 		any |= h->ts <= limit;
 	}
-	pr->out_limit = limit;
+	pr->flush_limit = limit;
+	pr->out_limit = map_piece(pr, limit);
 	pr->out_active = any;
+	pr->best_again = false;
+	return any;
+}
+
+/*
+ * Give back the mapped pages of the data in [from, upto): those still
+ * needed come back from the page cache when they are read.  So the peak
+ * RSS does not follow the size of perf record's rounds (-m): with -m 16M
+ * a round held up to 15 MiB, two rounds are queued at once, and all of
+ * it stayed mapped until handed on (a 40 MiB peak against 21 with perf
+ * record's default buffers).  read_records() gives back what it read
+ * MAP_READ_LAG ago and is still queued; next_piece() and head_done()
+ * what was handed on.
+ */
+static void map_trim(struct perf_reader *pr, uint64_t from, uint64_t upto)
+{
+	uint64_t page = (uint64_t)guard_page_size;
+
+	from = (from + page - 1) & ~(page - 1);
+	upto &= ~(page - 1);
+	if (pr->map && page && from < upto && upto <= pr->map_len)
+		madvise(pr->map + from, (size_t)(upto - from), MADV_DONTNEED);
+}
+
+/* Where a queued record's bytes are, UINT64_MAX when it has none (ENTRY_NONE). */
+static inline uint64_t entry_off(const struct entry *e)
+{
+	return ref_kind(e->ref) == ENTRY_NONE ? UINT64_MAX : ref_off(e->ref);
+}
+
+/*
+ * The bytes of h's run from h->done_off to upto, its record next in line,
+ * were handed on: give their pages back.  A run's records lie in file
+ * order, but for one sort_queue() made: then a page given back may be
+ * read again.
+ */
+static void map_trim_run(struct perf_reader *pr, struct run_head *h, uint64_t upto)
+{
+	if (upto == UINT64_MAX)
+		return;
+	if (h->done_off < upto)
+		map_trim(pr, h->done_off, upto);
+	if (h->done_off == UINT64_MAX || h->done_off < upto)
+		h->done_off = upto;
+}
+
+/*
+ * Where the piece of a hand-on up to limit ends: a mapped file's large
+ * rounds are handed on MAP_PIECE records at a time, up to the earliest
+ * time among the heads' records MAP_PIECE / heads further on (the head of
+ * that time goes on, so each piece hands some on), and their pages given
+ * back in between (next_piece()); the same order as in one go, as a
+ * piece takes all the records up to its time.
+ */
+static uint64_t map_piece(const struct perf_reader *pr, uint64_t limit)
+{
+	size_t step;
+
+	if (!pr->map || pr->q_nr <= MAP_PIECE || !pr->nr_heads)
+		return limit;
+	step = MAP_PIECE / (size_t)pr->nr_heads;
+	for (int i = 0; i < pr->nr_heads; i++) {
+		const struct run_head *h = &pr->heads[i];
+
+		limit = MIN(limit, pr->q[MIN(h->cur + step, h->end) - 1].ts);
+	}
+	return limit;
+}
+
+/* A piece of the hand-on is through: the next one, false when none is left. */
+static bool next_piece(struct perf_reader *pr)
+{
+	bool any = false;
+
+	if (pr->out_limit >= pr->flush_limit)
+		return false;
+	for (int i = 0; i < pr->nr_heads; i++)
+		map_trim_run(pr, &pr->heads[i], entry_off(&pr->q[pr->heads[i].cur]));
+	pr->out_limit = map_piece(pr, pr->flush_limit);
+	for (int i = 0; i < pr->nr_heads; i++)
+		any |= pr->heads[i].ts <= pr->out_limit;
 	pr->best_again = false;
 	return any;
 }
@@ -1061,6 +1205,8 @@ static void head_done(struct perf_reader *pr, int i)
 {
 	struct run_head *h = &pr->heads[i];
 
+	if (pr->map)
+		map_trim_run(pr, h, entry_off(&pr->q[h->end - 1]));
 	pr->nr_heads--;
 	memmove(h, h + 1, (size_t)(pr->nr_heads - i) * sizeof(*h));
 }
@@ -1241,7 +1387,7 @@ static inline void fast_samples(struct perf_reader *pr)
 	const struct perf_attr *attrs = pr->attrs;
 	struct entry *q = pr->q;
 	uint64_t pos = pr->pos, end = pr->data_end, held = held_budget(pr);
-	uint64_t pos_stop = pr->keep_off + held, last, max_ts = pr->max_ts;
+	uint64_t pos_stop = MIN(pr->keep_off + held, pr->trim_at), last, max_ts = pr->max_ts;
 	size_t n = pr->q_nr, n_stop = MIN(pr->q_alloc, (size_t)(held / 64));
 	size_t id_at = pr->nr_attrs > 1 ? pr->sample_id_at : SIZE_MAX;
 	/* the ids' direct table, when id_attr() would use it */
@@ -1318,6 +1464,11 @@ static int read_records(struct perf_reader *pr, bool stop_at_tracing)
 		if (pr->pos == pr->data_end)
 			return 0;
 		if (pr->map) {
+			/* what was read MAP_READ_LAG ago and is still queued: given back (map_trim()) */
+			if (pr->pos >= pr->trim_at) {
+				map_trim(pr, pr->keep_off, pr->pos - MIN(pr->pos, (uint64_t)MAP_READ_LAG));
+				pr->trim_at = pr->pos + MAP_READ_LAG / 4;
+			}
 			fast_samples(pr);
 			/* where it stopped: the hand-on below, or a record it left */
 			if (pr->q_nr >= held_budget(pr) / 64 || pr->pos > pr->keep_off + held_budget(pr))
@@ -1406,8 +1557,7 @@ taken:
 				pr->keep_off = pr->pos;	/* nothing queued needs a byte */
 				continue;
 			}
-			sort_queue(pr);
-			flush_upto(pr, pr->q[pr->q_nr / 2].ts);
+			flush_upto(pr, median_ts(pr));
 			return 1;
 		}
 	}
@@ -1596,6 +1746,8 @@ static int next_one(struct perf_reader *pr, struct sl_event *ev)
 			const struct entry *e = next_out(pr);
 
 			if (!e) {
+				if (next_piece(pr))
+					continue;
 				drop_done(pr);
 				break;
 			}
