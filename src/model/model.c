@@ -1133,7 +1133,9 @@ static void handle_waking(struct sl_model *m, const struct sl_event *ev, uint64_
 	t->cpu = ev->wake.target_cpu;	/* rule 1: the previous CPU, until a migrate says */
 	if (!cpu_ok(m, t->cpu))
 		t->cpu = -1;
-	close_placement(m, ev->cpu, ts);
+	/* sl_model_feed() closed the CPU's open placement: one is open again only after a drop */
+	if (m->cpus[ev->cpu].open_wake)
+		close_placement(m, ev->cpu, ts);
 	m->cpus[ev->cpu].open_wake = t;
 }
 
