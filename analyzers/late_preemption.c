@@ -42,8 +42,8 @@
  * the lowest level its path shares with R's); each level gives an
  * expected switch by the formulas above with those weights, and the
  * earliest is the run's.  A waiter's wait counts from its own level's
- * expected switch, a competing group entity once (its first listed
- * waiter).  Cost = t1 - expected,
+ * expected switch, a competing group entity once (the longest wait
+ * after it of its listed waiters, charged to that waiter).  Cost = t1 - expected,
  * reported when > --tolerance.  Fields: ran_ns (t1 - t0), expected_ns
  * (expected - t0, so cost = ran - expected), slice_ns, start_ns (t0),
  * contended_since_ns (tc), waiting (the first 16 pids of W, in arrival
@@ -281,7 +281,9 @@ struct lp_cpu {
 	/*
 	 * Judged per group entity (the trace recorded groups, grouped()):
 	 * the levels of R's path, bottom up, and for each listed waiter its
-	 * level and whether it is the first listed of its entity (rep_set)
+	 * level, whether it competes at one (comp_set: its path meets R's
+	 * kept levels) and its entity there (listed_ent: the group whose
+	 * entity it is, 0 itself: the root is no entity)
 	 */
 	bool grouped;
 	uint8_t nr_levels;
@@ -290,7 +292,8 @@ struct lp_cpu {
 	struct lp_gq *gq;		/* by group id (nr_gq), kept while the trace has groups */
 	uint32_t nr_gq;
 	uint8_t listed_level[LP_LISTED];
-	uint32_t rep_set;
+	uint16_t listed_ent[LP_LISTED];
+	uint32_t comp_set;
 	uint8_t nr_start_listed;	/* listed at t0: placed by place_start_listed() */
 	/*
 	 * Not placed in its levels yet (most runs end before any slice):
@@ -739,20 +742,19 @@ static bool gq_counted(const struct lp_cpu *c, const struct lp_gq *e)
  * watched run at ts: its level's competitors gain its entity, unless
  * that is a group's entity counted already (queued at the run's start,
  * or one of its tasks joined before).  Returns the level (-1 none), and
- * in *new whether the entity is new to it.
+ * in *entity the waiter's entity there (find_level()).
  */
 static int join_level(const struct lp_priv *p, struct lp_cpu *c, uint32_t group, uint8_t idx,
-		      uint64_t ts, bool *new)
+		      uint64_t ts, uint32_t *entity)
 {
-	uint32_t entity, weight = idx_weight(idx);
-	int i = find_level(p, c, group, &entity, &weight);
+	uint32_t weight = idx_weight(idx);
+	int i = find_level(p, c, group, entity, &weight);
 	struct lp_level *lv;
 
-	*new = false;
 	if (i < 0)
 		return -1;
-	if (entity != LP_NO_GROUP) {
-		struct lp_gq *e = cpu_gq(c, entity);
+	if (*entity != LP_NO_GROUP) {
+		struct lp_gq *e = cpu_gq(c, *entity);
 
 		if (e && gq_counted(c, e))
 			return i;
@@ -764,25 +766,32 @@ static int join_level(const struct lp_priv *p, struct lp_cpu *c, uint32_t group,
 		lv->tc = ts;
 	lv->sum_w += weight;
 	lv->max_w = MAX(lv->max_w, weight);
-	*new = true;
 	return i;
 }
 
-/* A waiter of the watched run joins: its level, and whether the first listed of its entity. */
+/* A listed waiter's entity (find_level()) as listed_ent keeps it: 0 itself */
+static inline uint16_t ent_key(uint32_t entity)
+{
+	_Static_assert(SL_CTX_MAX_GROUPS <= UINT16_MAX, "a group id fits listed_ent");
+	return entity == LP_NO_GROUP ? 0 : (uint16_t)entity;
+}
+
+/* A waiter of the watched run joins: its level, whether it competes there, and as which entity. */
 static __attribute__((noinline)) void join_listed(const struct lp_priv *p, struct lp_cpu *c,
 						   uint32_t group, uint8_t idx, uint64_t ts,
 						   int listed)
 {
-	bool new;
-	int level = join_level(p, c, group, idx, ts, &new);
+	uint32_t entity;
+	int level = join_level(p, c, group, idx, ts, &entity);
 
 	if (listed < 0)
 		return;
 	c->listed_level[listed] = (uint8_t)(level < 0 ? 0 : level);
-	if (new)
-		c->rep_set |= 1u << listed;
+	c->listed_ent[listed] = ent_key(entity);
+	if (level >= 0)
+		c->comp_set |= 1u << listed;
 	else
-		c->rep_set &= ~(1u << listed);
+		c->comp_set &= ~(1u << listed);
 }
 
 /* --- the queued fair tasks by group (struct lp_gq) --- */
@@ -1494,8 +1503,9 @@ new_waiter:
 }
 
 /*
- * The levels of the waiters listed at the watched run's start, and the
- * first listed of each entity (rep_set), asked for a late run only (most
+ * The levels of the waiters listed at the watched run's start, whether
+ * they compete there and as which entity (comp_set, listed_ent), asked
+ * for a late run only (most
  * runs are on time), or at a marker before the groups may change: each
  * by the group it was queued in (gq_group), the one it had at the start.
  * The ones listed as they came were placed then (join_listed()).
@@ -1504,33 +1514,28 @@ static __attribute__((noinline)) void place_start_listed(const struct lp_priv *p
 							  const struct sl_model *m,
 							  struct sl_analyzer *a, struct lp_cpu *c)
 {
-	uint32_t seen[LP_LISTED];	/* the group entities listed so far (a group's is at one level) */
-	uint32_t nr_seen = 0;
+	uint32_t last = LP_NO_GROUP, group = LP_NO_GROUP;	/* the last one's group, its entity */
+	int level = -1;
 
 	listed_own(c);
 	for (uint32_t k = 0; k < c->nr_start_listed; k++) {
 		const struct lp_task *lq = sl_task_priv(m, a, c->listed[k]);
-		uint32_t group, j = 0;
-		int level;
 
 		if (lq->gq_group == c->levels[0].group) {
 			/* the most common: a task of R's group (no cut, the group queued it) */
 			c->listed_level[k] = 0;
-			c->rep_set |= 1u << k;
+			c->listed_ent[k] = 0;
+			c->comp_set |= 1u << k;
 			continue;
 		}
-		level = find_level(p, c, lq->gq_group, &group, NULL);
+		if (lq->gq_group != last) {	/* the next most common: the one before's group */
+			last = lq->gq_group;
+			level = find_level(p, c, last, &group, NULL);
+		}
 		c->listed_level[k] = (uint8_t)(level < 0 ? 0 : level);
-		if (level < 0)
-			continue;
-		if (group != LP_NO_GROUP) {
-			while (j < nr_seen && seen[j] != group)
-				j++;
-			if (j < nr_seen)
-				continue;	/* a listed one before stands for its entity */
-			seen[nr_seen++] = group;
-		}
-		c->rep_set |= 1u << k;
+		c->listed_ent[k] = ent_key(group);
+		if (level >= 0)
+			c->comp_set |= 1u << k;
 	}
 	c->nr_start_listed = 0;		/* placed */
 }
@@ -1591,7 +1596,7 @@ static void start_run(struct lp_priv *p, struct sl_model *m, struct sl_analyzer 
 		 * totals as they were now (gq_save()) and its joins (c->joins).
 		 * The waiters listed now are placed at its end.
 		 */
-		c->rep_set = 0;
+		c->comp_set = 0;
 		c->nr_start_listed = (uint8_t)n;
 		c->r_kind = t->sched_kind;
 		c->r_prio = t->prio;
@@ -1850,13 +1855,14 @@ struct lp_late {
 	uint32_t whatif_chain;		/* held: the what-if's chain from t1 (whatif_late) */
 	/*
 	 * Judged per group entity: the levels (its CPU's while judged at
-	 * t1, a copy of them when held), its listed waiters' levels, and
-	 * which are the first listed of their entity; lv NULL: not
+	 * t1, a copy of them when held), its listed waiters' levels, which
+	 * compete there and as which entity (struct lp_cpu); lv NULL: not
 	 */
 	const struct lp_level *lv;
 	uint8_t nr_levels;
 	uint8_t listed_level[LP_LISTED];
-	uint32_t rep_set;
+	uint16_t listed_ent[LP_LISTED];
+	uint32_t comp_set;
 };
 
 /* The ticks of c in (after, t1] into l (the ring holds the last LP_TICKS). */
@@ -2006,32 +2012,87 @@ static inline uint64_t waited_after(const struct lp_late *l, uint32_t i, uint64_
 	return ns;
 }
 
+static inline void charge(struct sl_model *m, struct sl_analyzer *a, const struct lp_late *l,
+			  uint32_t i, uint64_t wait)
+{
+	struct lp_task *lw = sl_task_priv(m, a, l->listed[i]);
+
+	lw->delayed++;
+	lw->delayed_ns += wait;
+}
+
+/*
+ * Who waited behind a late run judged per group entity: each competing
+ * entity (comp_set) from its level's expected switch (exp[]), once: a
+ * task its own wait, a group's entity (listed_ent) the longest wait of
+ * its listed waiters, charged to that one (the first listed of equal
+ * ones) - not to its first, who may have left before the switch while
+ * another still waited.  Out of line: most traces have no groups.
+ */
+static __attribute__((noinline)) uint64_t charge_entities(struct sl_model *m,
+							   struct sl_analyzer *a,
+							   const struct lp_late *l,
+							   const uint64_t exp[LP_LEVELS])
+{
+	uint64_t best_wait[LP_LISTED], delayed = 0;
+	uint32_t best[LP_LISTED], nr_ent = 0;
+	uint16_t ent[LP_LISTED];	/* the group entities so far */
+	uint32_t set = l->comp_set & (uint32_t)((1ull << l->nr_listed) - 1);
+
+	for (; set; set &= set - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(set), k = 0;
+		uint64_t from = exp[l->listed_level[i]], wait;
+		uint16_t e = l->listed_ent[i];
+
+		if (e) {
+			while (k < nr_ent && ent[k] != e)
+				k++;
+			if (k < nr_ent && best_wait[k] >= sl_dur(from, l->t1))
+				continue;	/* one before waited all the while: it stands for the entity */
+		}
+		wait = waited_after(l, i, from);
+		if (!wait)
+			continue;
+		if (!e) {
+			delayed += wait;	/* a task: its own entity */
+			charge(m, a, l, i, wait);
+			continue;
+		}
+		if (k == nr_ent)
+			ent[nr_ent++] = e;
+		else if (wait <= best_wait[k])
+			continue;	/* an earlier one waited as long: it stands for the entity */
+		best[k] = i;
+		best_wait[k] = wait;
+	}
+	for (uint32_t k = 0; k < nr_ent; k++) {
+		delayed += best_wait[k];
+		charge(m, a, l, best[k], best_wait[k]);
+	}
+	return delayed;
+}
+
 /*
  * Who waited behind a late run, and how long: each listed waiter's time
  * queued on its CPU after the expected switch (every wait of one that
  * left and came back), charged to it (struct lp_task: delayed,
  * delayed_ns) only when there is some.  Judged per group entity
- * (by_levels): from its own level's expected switch (exp[]), a competing
- * entity once (its first listed waiter).  Returns the waits charged, summed.
+ * (by_levels): charge_entities().  Returns the waits charged, summed.
  */
 static uint64_t charge_waiters(struct sl_model *m, struct sl_analyzer *a, const struct lp_late *l,
 			       bool by_levels, uint64_t expected, const uint64_t exp[LP_LEVELS])
 {
 	uint64_t delayed = 0;
 
+	if (by_levels)
+		return charge_entities(m, a, l, exp);
 	for (uint32_t i = 0; i < l->nr_listed; i++) {
-		struct lp_task *lw;
-		uint64_t wait;
+		uint64_t wait = waited_after(l, i, expected);
 
-		if (by_levels && !(l->rep_set >> i & 1))
-			continue;
-		wait = waited_after(l, i, by_levels ? exp[l->listed_level[i]] : expected);
 		if (!wait)
 			continue;
 		delayed += wait;
-		lw = sl_task_priv(m, a, l->listed[i]);
-		lw->delayed++;
-		lw->delayed_ns += wait;
+		charge(m, a, l, i, wait);
 	}
 	return delayed;
 }
@@ -2233,7 +2294,8 @@ static __attribute__((noinline)) void judge_slice(struct lp_priv *p, struct sl_m
 		l.lv = c->levels;
 		l.nr_levels = c->nr_levels;
 		memcpy(l.listed_level, c->listed_level, sizeof(l.listed_level));
-		l.rep_set = c->rep_set;
+		memcpy(l.listed_ent, c->listed_ent, sizeof(l.listed_ent));
+		l.comp_set = c->comp_set;
 	}
 	if (sl_slice_factor_final(m)) {
 		unsigned tick_key;
