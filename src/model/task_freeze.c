@@ -22,7 +22,9 @@
  * per word says how many zero words came before it and which coding.
  * What the owned memory of the task holds (a compacted histogram, its
  * recorded affinity) stays where it is: the pointers are packed with the
- * rest and freed when the task is folded or the model freed.
+ * rest and freed when the task is folded or the model freed.  Its
+ * histograms are compacted first, whichever way it died: a frozen one
+ * holds no sample not yet counted (hist.c), nor a stage.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -201,6 +203,15 @@ struct sl_task *sl_task_freeze(struct sl_task *t, const struct sl_freeze_layout 
 	struct sl_frozen_task *f;
 	size_t words, len, pairs = 0, at;
 
+	/*
+	 * Its samples all counted, its stage freed, its buckets in the least
+	 * room: a histogram in the record is read in place (sl_kept_task()),
+	 * where counting held samples would write into groups the record
+	 * keeps and count them again at the next unpack (a task whose pid
+	 * was reused died with them: no exit, no last switch-out compacted it)
+	 */
+	for (int k = 0; k < l->nr_hist; k++)
+		sl_hist_compact(hist_at(t, l->hist[k]));
 	memcpy(l->image, t, l->size);
 	for (int k = 0; k < l->nr_hist; k++) {
 		struct sl_hist *h = hist_at(l->image, l->hist[k]);

@@ -19,7 +19,9 @@ struct sl_freeze_layout {
 
 /*
  * t's packed form, to take its place: its struct and slots, and the
- * buckets of its compacted histograms (freed from t).  The caller frees
+ * buckets of its histograms, compacted first (held samples counted, the
+ * stage freed: read in place, they are not written to), the smallest
+ * in the record (freed from t).  The caller frees
  * t.  Its pid says ~t->pid, its comm t->comm, its frozen true.
  */
 struct sl_task *sl_task_freeze(struct sl_task *t, const struct sl_freeze_layout *l);
