@@ -20,7 +20,11 @@
  * root down, of its entity's weight over the sum of the runnable
  * entities' weights at that level.  Real-time and deadline tasks take the
  * CPU before any fair one: while one runs, the fair tasks' expected
- * share is 0 (and they do not run either).
+ * share is 0 (and they do not run either).  A task of a fair policy
+ * whose events give it a real-time or deadline prio is boosted (priority
+ * inheritance, rt_mutex_setprio()): in that class, off the fair
+ * runqueue, from the event that shows it to the one that shows it ended
+ * (fair_now(); the trace has no sched_pi_setprio).
  *
  * Definition: expected share = integral of that product over the task's
  * runnable time / its runnable time; measured = its run time within
@@ -541,6 +545,30 @@ static inline bool is_fair(const struct sl_model *m, const struct sl_task *t)
 	return cls == SL_CLASS_FAIR || cls == SL_CLASS_UNKNOWN;
 }
 
+/*
+ * t is in the fair class now: its class (is_fair()), unless its events'
+ * prio says real-time or deadline (0..99, -1), as when a priority
+ * inheritance boost (rt_mutex_setprio()) moves a fair task to the RT
+ * class, off the fair runqueue, its policy unchanged.  Seen at the task's
+ * next event that gives its prio (the trace has no sched_pi_setprio).
+ */
+static __attribute__((noinline)) bool fair_now_slow(const struct sl_model *m,
+						     const struct sl_task *t)
+{
+	if (t->sched_kind && (t->prio_dl || (uint32_t)t->prio < 100))
+		return false;	/* boosted: a recorded task's events say RT or DL */
+	return is_fair(m, t);
+}
+
+static inline bool fair_now(const struct sl_model *m, const struct sl_task *t)
+{
+	/* the most common, inline: a fair prio, SCHED_NORMAL or no policy recorded */
+	if (__builtin_expect(!t->prio_dl && (uint32_t)(t->prio - 100) < 40 &&
+			     (!t->sched_kind || t->policy == 0), 1))
+		return true;
+	return fair_now_slow(m, t);
+}
+
 static inline uint32_t task_weight(const struct sl_model *m, const struct sl_task *t)
 {
 	return t->sched_kind ? sl_task_load_weight(m, t) : sl_prio_weight(t->prio);
@@ -696,7 +724,7 @@ static __attribute__((noinline)) void enqueued(struct sl_analyzer *a, struct sl_
 {
 	if (st_cpu(sl_task_priv(m, a, t)) >= 0)
 		task_leave(a, m, t, ts);
-	if (is_fair(m, t))
+	if (fair_now(m, t))
 		enter(a, m, t, cpu, ts);
 }
 
@@ -708,8 +736,8 @@ static void sh_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_tas
 			uint64_t ts, bool enter)
 {
 	(void)enter;
-	if (st_cpu(sl_task_priv(m, a, t)) == cpu)
-		return;		/* preempted: runnable here all along */
+	if (st_cpu(sl_task_priv(m, a, t)) == cpu && fair_now(m, t))
+		return;		/* preempted: runnable here all along (not boosted while it ran) */
 	enqueued(a, m, t, cpu, ts);
 }
 
@@ -717,7 +745,7 @@ static void sh_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_tas
 static void sh_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
 {
 	struct sh_cpu *c = sl_cpu_priv(m, a, sw->cpu);
-	bool blocked = sw->next && !is_fair(m, sw->next);
+	bool blocked = sw->next && !fair_now(m, sw->next);
 
 	if (blocked != c->fair_blocked) {
 		advance(c, sw->ts);	/* the integrals so far at the old rate */
@@ -740,6 +768,8 @@ static void sh_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl
 				task_leave(a, m, sw->next, sw->ts);
 			if (!blocked)
 				task_enter(a, m, sw->next, sw->cpu, sw->ts);
+		} else if (blocked) {
+			task_leave(a, m, sw->next, sw->ts);	/* boosted while it waited */
 		}
 	}
 }
@@ -753,10 +783,10 @@ static void regroup(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t
 
 	if (cpu < 0 || cpu >= m->nr_cpus)
 		return;
-	if (group == st->group && st->weight == task_weight(m, t) && is_fair(m, t))
+	if (group == st->group && st->weight == task_weight(m, t) && fair_now(m, t))
 		return;
 	task_leave(a, m, t, ts);
-	if (is_fair(m, t))
+	if (fair_now(m, t))
 		task_enter(a, m, t, cpu, ts);
 }
 
@@ -827,11 +857,11 @@ static void sh_event(struct sl_analyzer *a, struct sl_model *m, const struct sl_
 			/* the first context marker: what runs and waits now starts here */
 			struct sh_cpu *sc = sl_cpu_priv(m, a, cpu);
 
-			sc->fair_blocked = c->curr && !is_fair(m, c->curr);
-			if (c->curr && is_fair(m, c->curr))
+			sc->fair_blocked = c->curr && !fair_now(m, c->curr);
+			if (c->curr && fair_now(m, c->curr))
 				task_enter(a, m, c->curr, cpu, ev->ts);
 			for (struct sl_task *t = c->queued; t; t = t->q_next)
-				if (is_fair(m, t))
+				if (fair_now(m, t))
 					task_enter(a, m, t, cpu, ev->ts);
 			continue;
 		}
