@@ -327,6 +327,12 @@ struct wi_priv {
 	 * lines, not 64.
 	 */
 	uint64_t pair_weight[WI_PAIRS];
+	/*
+	 * Once pairs[] is full: the entries whose weight is the least, bit
+	 * per entry, for the next evictions (pair_lightest()); a weight
+	 * counted up leaves it, and none left: looked for again.
+	 */
+	uint64_t pair_lightest_set;
 	int nr_pairs;
 	uint8_t pair_index[WI_PAIR_HASH];
 
@@ -404,6 +410,26 @@ static void pair_index_del(struct wi_priv *p, const struct wi_pair *e)
 	p->pair_index[i] = 0;
 }
 
+_Static_assert(WI_PAIRS == 64, "wi_priv.pair_lightest_set: a bit per entry of pairs[]");
+
+/*
+ * The entries of the least weight, all 64 weights read once: the lowest
+ * of them is the one evicted, as the first least weight found in order.
+ * Weights only grow (an evicted entry's successor starts at the weight
+ * it leaves, then counts one), so the set holds until its last entry is
+ * counted up: on a churning trace a score of evictions take one look.
+ */
+static uint64_t pair_lightest(const struct wi_priv *p)
+{
+	uint64_t least = p->pair_weight[0], set = 0;
+
+	for (int k = 1; k < WI_PAIRS; k++)
+		least = MIN(least, p->pair_weight[k]);
+	for (int k = 0; k < WI_PAIRS; k++)
+		set |= (uint64_t)(p->pair_weight[k] == least) << k;
+	return set;
+}
+
 /* idx's count of the pairs that name it: a task in a pair is in use, never frozen or folded */
 static void pair_named(struct sl_model *m, struct sl_analyzer *self, uint32_t idx, int by)
 {
@@ -424,11 +450,12 @@ struct wi_pair *pair_new(struct wi_priv *p, struct sl_model *m, struct sl_analyz
 	if (p->nr_pairs < WI_PAIRS) {
 		e = &p->pairs[p->nr_pairs++];
 	} else {
-		int min = 0;
+		int min;
 
-		for (int k = 1; k < WI_PAIRS; k++)
-			if (p->pair_weight[k] < p->pair_weight[min])
-				min = k;
+		if (!p->pair_lightest_set)
+			p->pair_lightest_set = pair_lightest(p);
+		/* it stays in the set with its weight until pair_wakeup() counts one */
+		min = __builtin_ctzll(p->pair_lightest_set);
 		e = &p->pairs[min];
 		base = p->pair_weight[min];
 		pair_index_del(p, e);
@@ -473,6 +500,7 @@ static void pair_wakeup(struct wi_priv *p, struct sl_model *m, struct sl_analyze
 		sl_hist_add(&e->period, sl_dur(e->last[dir], ts));
 	e->wakeups[dir]++;
 	p->pair_weight[e - p->pairs]++;
+	p->pair_lightest_set &= ~(1ULL << (e - p->pairs));
 	e->last[dir] = ts;
 	e->last_ts = ts;
 }
