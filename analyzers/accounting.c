@@ -165,7 +165,11 @@ static void acct_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cpu,
 
 static void acct_finish(struct sl_analyzer *a, struct sl_model *m)
 {
-	/* sleeps still going on: until the waking of a task woken but not yet run, else the end */
+	/*
+	 * sleeps still going on: until the waking of a task woken but not yet
+	 * run, else the end; a task that died asleep (its pid reused by a
+	 * fork, no exit seen: the model's since) sleeps no longer than its life
+	 */
 	for (uint32_t i = 0; i < m->nr_tasks; i++) {
 		struct sl_task *t = m->tasks[i];
 		struct acct_task *at;
@@ -175,7 +179,7 @@ static void acct_finish(struct sl_analyzer *a, struct sl_model *m)
 		at = sl_task_priv(m, a, t);
 		if (at->blocked)
 			end_sleep(m, at, t->state == SL_TASK_BLOCKED ? m->last_ts :
-				  woken_at(t, at, m->last_ts));
+				  woken_at(t, at, t->state == SL_TASK_DEAD ? t->since : m->last_ts));
 	}
 }
 
@@ -442,10 +446,19 @@ static void acct_destroy(struct sl_analyzer *a, struct sl_model *m)
 		sl_hist_free(&((struct acct_cpu *)sl_cpu_priv(m, a, cpu))->idle_len);
 }
 
-/* A dead task's sleep is over; its run lengths go with it (the totals have them). */
+/*
+ * A dead task's sleep is over; its run lengths go with it (the totals have
+ * them).  One that died asleep (its pid reused by a fork, no exit seen)
+ * slept until its waking or its death (acct_finish()): ended here, once
+ * the model asks (only of dead tasks), or it would be kept, never folded.
+ */
 static bool acct_task_in_use(struct sl_analyzer *a, struct sl_model *m, const struct sl_task *t)
 {
-	return ((const struct acct_task *)sl_task_priv(m, a, t))->blocked;
+	struct acct_task *at = sl_task_priv(m, a, t);
+
+	if (at->blocked && t->state == SL_TASK_DEAD)
+		end_sleep(m, at, woken_at(t, at, t->since));
+	return at->blocked;
 }
 
 static void acct_fold_task(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t)

@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
-# pidreuse.py N [K] - a tracefs text trace of N children of bash (pid 500)
-# on cpu0, every one with pid 2000 and no exit: each child's fork reuses
-# the pid while the child before is still queued, so the model ends it
-# there (handle_fork()).  Each child is woken K times (default 13), the
-# first by its fork (sched_wakeup_new), its K - 1 wakeup latencies
-# K - 1 .. 1 us; it sleeps (S) between runs and is preempted (R) at its
-# last.  Every child is the same: the same latencies, the same report.
-# Written to stdout.
+# pidreuse.py N [K [LAST]] - a tracefs text trace of N children of bash
+# (pid 500) on cpu0, every one with pid 2000 and no exit: each child's
+# fork reuses the pid while the child before is still alive, so the model
+# ends it there (handle_fork()).  Each child is woken K times (default
+# 13), the first by its fork (sched_wakeup_new), its K - 1 wakeup
+# latencies K - 1 .. 1 us; it sleeps (S) 1 us between runs.  Its last
+# switch-out (LAST): R, preempted, still queued when the next fork comes
+# 1 us later (the default); S, asleep, the next fork 1 us later; W,
+# asleep, woken 1 us later and not run, the next fork 5 us after that.
+# Every child is the same: the same latencies, the same report.  Written
+# to stdout.
 import sys
 
 def main():
     n = int(sys.argv[1])
     k_runs = int(sys.argv[2]) if len(sys.argv) > 2 else 13
+    last = sys.argv[3] if len(sys.argv) > 3 else "R"
     lines = []
     us = 1000000000    # 1000.000000 s
     for _ in range(n):
@@ -27,7 +31,9 @@ def main():
                        "prev_state=R ==> next_comm=child next_pid=2000 next_prio=120", 1))
             ev.append(("child", 2000, "sched_switch: prev_comm=child prev_pid=2000 prev_prio=120 "
                        "prev_state=%s ==> next_comm=bash next_pid=500 next_prio=120"
-                       % ("S" if k < k_runs - 1 else "R"), 1))
+                       % ("S" if k < k_runs - 1 or last != "R" else "R"), 1))
+        if last == "W":
+            ev.append(("bash", 500, "sched_waking: comm=child pid=2000 prio=120 target_cpu=000", 5))
         for comm, pid, text, step in ev:
             lines.append("%16s-%-7d [000] d..2. %d.%06d: %s\n" % (comm, pid, us // 1000000, us % 1000000,
                                                                  text))

@@ -63,4 +63,27 @@ rc=$?
 expect_eq "diff of an older report: exit 0, run.max measured on the new side only" \
 	"$rc/$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([m for m in d["metrics"] if m["name"] == "run.max"][0]["new"]["median"])' "$TMP/diff.json" 2>&1)" \
 	"0/300000"
+
+# A task that dies asleep, its pid reused by a fork (no exit seen): its
+# sleep ends at that fork, or at its waking before it (tests/pidreuse.py:
+# 1500 children of pid 2000, each sleeping 1 us twice between its 3 runs).
+# S: the last sleep 1 us to the next fork (3 us in all; the last child,
+# alive, sleeps to the end of the trace: 2 us).  W: woken 1 us after its
+# last switch-out, the next fork 5 us later (3 us; the last child too).
+# Before, the dead children slept to the end of the trace (28 us of a
+# 3-child trace) and, kept as asleep, were never folded: 20001 tasks
+# listed with --keep-tasks=100.
+python3 tests/pidreuse.py 1500 3 S > "$TMP/prS.txt"
+python3 tests/pidreuse.py 1500 3 W > "$TMP/prW.txt"
+for l in S W; do
+	"$SCHEDLINT" analyze --json "$TMP/pr$l.txt" > "$TMP/a.json"
+	expect_eq "pid reused, the child before asleep ($l): its sleep ends at that fork, or its waking" \
+		"$(json "$TMP/a.json" 'sorted(__import__("collections").Counter(t["slept_ns"]["S"] for t in d["accounting"]["tasks"] if t["comm"] == "child").items())[:4]' 2>&1)" \
+		"$( [ $l = S ] && echo '[(2000, 1), (3000, 1499)]' || echo '[(3000, 1500)]')"
+done
+python3 tests/pidreuse.py 20000 3 S > "$TMP/prS.txt"
+"$SCHEDLINT" analyze --json --keep-tasks=100 "$TMP/prS.txt" > "$TMP/a.json"
+expect_eq "pid reused 20000 times, each child asleep: folded past --keep-tasks=100 (at most 100 + 2 listed)" \
+	"$(json "$TMP/a.json" 'len(d["tasks"]) <= 102, len(d["tasks"]) + d["tasks_folded"]["count"]')" "(True, 20001)"
+rm -f "$TMP/prS.txt" "$TMP/prW.txt"
 echo "1..$_n"
