@@ -163,3 +163,51 @@ done
 expect_eq "pair-one-way-first: the pair from its first two-way wakeup" \
 	"$(json "$TMP/pair.json" '[(sorted(t["pid"] for t in p["tasks"]), p["wakeups"], p["exchanges"], p["round_trip_ns"]) for p in d["whatif"]["pairs"]]')" \
 	"[([100, 200], 20, 9, 20000)]"
+
+# The pairs' 64 places (schedlint-analyze(1)): 66 pairs ping-pong one
+# after another, a_i (1000+i, cpu 0) and b_i (2000+i, cpu 1), 20 us a
+# round.  Pairs 1-64 take the places in order with 12 rounds each: 23
+# wakeups counted (the first, a_i waking b_i, answers none), all 64 alike.
+# Pair 65 (24 rounds) takes the first place of the fewest, pair 1's, at
+# 23 + 1; pair 66 then pair 2's (65's has more): 47 wakeups each.  The
+# ten listed: 65 and 66, then 23 wakeups each in the order of their
+# tasks, pairs 3 to 10 -- pairs 1 and 2 are gone.
+python3 - > "$TMP/evict.txt" <<'PY'
+import sys
+out = []
+def sw(ts, cpu, prev, ppid, state, nxt, npid):
+    pc = prev if ppid else "swapper/%d" % cpu
+    nc = nxt if npid else "swapper/%d" % cpu
+    who = "%s-%d" % (prev, ppid) if ppid else "<idle>-0"
+    out.append((ts, "%16s [%03d] d..2. %12.6f: sched_switch: prev_comm=%s prev_pid=%d prev_prio=120 prev_state=%s ==> next_comm=%s next_pid=%d next_prio=120"
+                % (who, cpu, ts, pc, ppid, state, nc, npid)))
+def wake(ts, cpu, wc, wp, comm, pid, target):
+    for i, ev in enumerate(("sched_waking", "sched_wakeup")):
+        out.append((ts + i * 1e-6, "%16s [%03d] d..2. %12.6f: %s: comm=%s pid=%d prio=120 target_cpu=%03d"
+                    % ("%s-%d" % (wc, wp), cpu, ts + i * 1e-6, ev, comm, pid, target)))
+for i in range(1, 67):
+    a, b, A, B = 1000 + i, 2000 + i, "a%d" % i, "b%d" % i
+    rounds = 24 if i > 64 else 12
+    t0 = 1.0 + i * 1e-3
+    us = lambda n: t0 + n * 1e-6
+    sw(us(0), 0, "", 0, "R", A, a)
+    sw(us(0), 1, "", 0, "R", B, b)
+    sw(us(1), 1, B, b, "S", "", 0)
+    for r in range(rounds):
+        base = 10 + 20 * r
+        wake(us(base + 2), 0, A, a, B, b, 1)
+        sw(us(base + 5), 1, "", 0, "R", B, b)
+        sw(us(base + 6), 0, A, a, "S", "", 0)
+        wake(us(base + 10), 1, B, b, A, a, 0)
+        sw(us(base + 13), 0, "", 0, "R", A, a)
+        sw(us(base + 14), 1, B, b, "S", "", 0)
+    sw(us(10 + 20 * rounds + 1), 0, A, a, "S", "", 0)
+out.sort(key=lambda x: x[0])
+print("# tracer: nop\n#\n# entries-in-buffer/entries-written: %d/%d   #P:2\n#" % (len(out), len(out)))
+for _, l in out:
+    print(l)
+PY
+"$SCHEDLINT" analyze --json "$TMP/evict.txt" > "$TMP/evict.json"
+expect_eq "pairs-evicted: a new pair takes the first of the places with the fewest wakeups" \
+	"$(json "$TMP/evict.json" '[(sorted(t["pid"] for t in p["tasks"]), p["wakeups"]) for p in d["whatif"]["pairs"]]')" \
+	"$(python3 -c 'print([([1065, 2065], 47), ([1066, 2066], 47)] + [([1000 + i, 2000 + i], 23) for i in range(3, 11)])')"
