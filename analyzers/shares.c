@@ -545,6 +545,12 @@ static inline bool is_fair(const struct sl_model *m, const struct sl_task *t)
 	return cls == SL_CLASS_FAIR || cls == SL_CLASS_UNKNOWN;
 }
 
+/* its events say real-time or deadline now (a counted task: its class was fair) */
+static inline bool boosted(const struct sl_task *t)
+{
+	return t->prio_dl || (uint32_t)t->prio < 100;
+}
+
 /*
  * t is in the fair class now: its class (is_fair()), unless its events'
  * prio says real-time or deadline (0..99, -1), as when a priority
@@ -555,7 +561,7 @@ static inline bool is_fair(const struct sl_model *m, const struct sl_task *t)
 static __attribute__((noinline)) bool fair_now_slow(const struct sl_model *m,
 						     const struct sl_task *t)
 {
-	if (t->sched_kind && (t->prio_dl || (uint32_t)t->prio < 100))
+	if (t->sched_kind && boosted(t))
 		return false;	/* boosted: a recorded task's events say RT or DL */
 	return is_fair(m, t);
 }
@@ -736,7 +742,7 @@ static void sh_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_tas
 			uint64_t ts, bool enter)
 {
 	(void)enter;
-	if (st_cpu(sl_task_priv(m, a, t)) == cpu && fair_now(m, t))
+	if (st_cpu(sl_task_priv(m, a, t)) == cpu && !boosted(t))
 		return;		/* preempted: runnable here all along (not boosted while it ran) */
 	enqueued(a, m, t, cpu, ts);
 }
