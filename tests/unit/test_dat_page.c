@@ -351,11 +351,56 @@ static void test_check_refuses(void **state)
 	assert_null(check_words(&f, (uint32_t[]){ RB_TYPE_TIME_EXTEND, 1, 1, 7 }, 4, 16, 256));
 }
 
+/* A record's word of type_len tl (and no time delta), in f's bit order. */
+static uint32_t rec(const struct sl_rb_format *f, uint32_t tl)
+{
+	return f->big_endian ? tl << 27 : tl;
+}
+
+/*
+ * The check's data records go round a loop of their own (dat_page.c):
+ * where it stops, a record past the commit or a header cut by it, the
+ * check says what it says at any other record, in every format.
+ */
+static void test_check_data_loop_edges(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		struct sl_rb_format f;
+		size_t hdr;
+
+		sl_rb_format_init(&f, i & 1 ? 8 : 4, i & 2);
+		hdr = (size_t)f.hdr_size;
+		/* two 8-byte records, the commit right after them */
+		assert_null(check_words(&f, (uint32_t[]){ rec(&f, 1), 0, rec(&f, 1), 0 }, 4, 16, 256));
+		/* the second, 16 bytes, ends past the commit */
+		assert_string_equal(check_words(&f, (uint32_t[]){ rec(&f, 1), 0, rec(&f, 3) }, 3,
+						12, 256),
+				    "event runs past the page's commit");
+		/* a header cut by the commit, inside the page: the record runs past it */
+		assert_string_equal(check_words(&f, (uint32_t[]){ rec(&f, 1), 0, rec(&f, 1) }, 3,
+						10, 256),
+				    "event runs past the page's commit");
+		/* ... and at the end of the page: the header is past it */
+		assert_string_equal(check_words(&f, (uint32_t[]){ rec(&f, 1), 0, rec(&f, 1) }, 3,
+						10, hdr + 10),
+				    "event header past the end of the page");
+		/* a time extend after a data record, whole, then cut by the commit */
+		assert_null(check_words(&f, (uint32_t[]){ rec(&f, 1), 0, rec(&f, RB_TYPE_TIME_EXTEND),
+							  1, rec(&f, 1), 0 }, 6, 24, 256));
+		assert_string_equal(check_words(&f, (uint32_t[]){ rec(&f, 1), 0,
+								  rec(&f, RB_TYPE_TIME_EXTEND), 1 },
+						4, 12, 256),
+				    "time extend past the page's commit");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_made_pages),
 		cmocka_unit_test(test_check_refuses),
+		cmocka_unit_test(test_check_data_loop_edges),
 		cmocka_unit_test(test_testdata_files),
 	};
 
