@@ -6,7 +6,9 @@
  * and every record's length; a padding record of length -4 would send
  * either round in a loop for ever.  So a page is checked once, when it is
  * loaded, taking the same steps: a corrupt page is refused with what is
- * wrong, and the walk needs no test per record.
+ * wrong, and the walk needs no test per record.  (The flyrecord reader
+ * checks the header here and the records as it walks them, with
+ * sl_rb_page_next_checked(): the same tests in the same order.)
  */
 #include "dat_page.h"
 
@@ -106,8 +108,10 @@ const char *check_records(const uint8_t *data, size_t commit, size_t room, bool 
 	return NULL;
 }
 
-const char *sl_rb_page_check(const struct sl_rb_format *f, const uint8_t *page, size_t room,
-			     int64_t *lost)
+/* The page's header: room, the commit (in *commit), the lost-event count. */
+static inline __attribute__((always_inline))
+const char *check_header(const struct sl_rb_format *f, const uint8_t *page, size_t room,
+			 int64_t *lost, size_t *commit_out)
 {
 	const uint8_t *data = page + f->hdr_size;
 	uint64_t flags, commit;
@@ -130,7 +134,29 @@ const char *sl_rb_page_check(const struct sl_rb_format *f, const uint8_t *page, 
 				*lost = -1;
 		}
 	}
+	*commit_out = (size_t)commit;
+	return NULL;
+}
+
+const char *sl_rb_page_check_header(const struct sl_rb_format *f, const uint8_t *page,
+				    size_t room, int64_t *lost)
+{
+	size_t commit;
+
+	return check_header(f, page, room, lost, &commit);
+}
+
+const char *sl_rb_page_check(const struct sl_rb_format *f, const uint8_t *page, size_t room,
+			     int64_t *lost)
+{
+	const uint8_t *data = page + f->hdr_size;
+	const char *bad;
+	size_t commit;
+
+	if ((bad = check_header(f, page, room, lost, &commit)))
+		return bad;
+	room -= (size_t)f->hdr_size;
 	if (!f->swap && !f->big_endian)
-		return check_records(data, (size_t)commit, room, false, false);
-	return check_records(data, (size_t)commit, room, f->swap, f->big_endian);
+		return check_records(data, commit, room, false, false);
+	return check_records(data, commit, room, f->swap, f->big_endian);
 }

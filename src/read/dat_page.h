@@ -30,6 +30,11 @@
  *
  * Like kbuffer, the walk trusts the page: sl_rb_page_check() must have
  * accepted it first (every record inside the commit, every step forward).
+ * Or the page's header only (sl_rb_page_check_header()), and then it is
+ * walked by sl_rb_page_next_checked(), which makes the check's tests
+ * record by record as it goes: the flyrecord reader's walk, one pass over
+ * a page instead of two.  record --live checks a page whole before it
+ * takes any of it (read_live.c).
  */
 #ifndef SCHEDLINT_DAT_PAGE_H
 #define SCHEDLINT_DAT_PAGE_H
@@ -68,6 +73,7 @@ struct sl_rb_page {
 	uint8_t type_shift;	/* where type_len is in the record's word: 0, or 27 big-endian */
 	uint8_t delta_shift;	/* where the time delta is: 5, or 0 big-endian */
 	bool swap;
+	uint32_t room;		/* bytes after the header: sl_rb_page_load_checked() only */
 };
 
 static inline uint32_t sl_rb_read4(bool swap, const uint8_t *p)
@@ -105,6 +111,14 @@ void sl_rb_format_init(struct sl_rb_format *f, int long_size, bool big_endian);
 const char *sl_rb_page_check(const struct sl_rb_format *f, const uint8_t *page, size_t room,
 			     int64_t *lost);
 
+/*
+ * The page header's part of sl_rb_page_check(): room, the commit, the
+ * lost-event count, with the same answers.  A page it accepts may be
+ * walked only by sl_rb_page_next_checked(), which checks the records.
+ */
+const char *sl_rb_page_check_header(const struct sl_rb_format *f, const uint8_t *page,
+				    size_t room, int64_t *lost);
+
 /* Start walking a page sl_rb_page_check() accepted. */
 static inline void sl_rb_page_load(struct sl_rb_page *pg, const struct sl_rb_format *f,
 				   const uint8_t *page)
@@ -116,6 +130,14 @@ static inline void sl_rb_page_load(struct sl_rb_page *pg, const struct sl_rb_for
 	pg->type_shift = f->big_endian ? 27 : 0;
 	pg->delta_shift = f->big_endian ? 0 : 5;
 	pg->swap = f->swap;
+}
+
+/* Start walking a page sl_rb_page_check_header() accepted, room bytes of it there. */
+static inline void sl_rb_page_load_checked(struct sl_rb_page *pg, const struct sl_rb_format *f,
+					   const uint8_t *page, size_t room)
+{
+	sl_rb_page_load(pg, f, page);
+	pg->room = (uint32_t)(room - (size_t)f->hdr_size);
 }
 
 /*
@@ -160,6 +182,112 @@ const uint8_t *sl_rb_page_next(struct sl_rb_page *pg, uint64_t *ts, uint32_t *si
 			pg->next += 8;
 			break;
 		default:	/* RB_TYPE_TIME_STAMP */
+			pg->ts = (((uint64_t)sl_rb_read4(pg->swap, p + 4) << RB_TS_SHIFT) + delta) |
+				 (pg->ts & RB_TS_MSB);
+			pg->next += 8;
+			break;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * sl_rb_page_next() of a page sl_rb_page_check_header() accepted (loaded
+ * by sl_rb_page_load_checked()), checking each record as it goes: the
+ * steps, the tests and their order of sl_rb_page_check(), so a page is
+ * refused with the same words, at its first bad record.  NULL with *bad
+ * NULL at the end of the page; NULL with *bad set (and the page not to
+ * be walked further) when the record there is bad; the records before it
+ * were good.  The common record, a data record whose header lies inside
+ * the commit, costs one test more than in sl_rb_page_next(): that it
+ * ends inside the commit.
+ */
+static inline __attribute__((always_inline))
+const uint8_t *sl_rb_page_next_checked(struct sl_rb_page *pg, uint64_t *ts, uint32_t *size,
+				       const char **bad)
+{
+	while (pg->next < pg->commit) {
+		const uint8_t *p = pg->data + pg->next;
+		uint32_t word, type_len, delta, end;
+
+		if (__builtin_expect(pg->next + 4 > pg->commit, 0)) {
+			/* a header cut by the commit: no record fits there */
+			if (pg->next + 4 > pg->room) {
+				*bad = "event header past the end of the page";
+				return NULL;
+			}
+		}
+		word = sl_rb_read4(pg->swap, p);
+		type_len = (word >> pg->type_shift) & 31;
+		delta = (word >> pg->delta_shift) & RB_DELTA_MASK;
+		if (type_len - 1 < RB_TYPE_DATA_MAX) {	/* 1 to 28: the common case */
+			end = pg->next + 4 + 4 * type_len;
+			if (__builtin_expect(end > pg->commit, 0)) {
+				*bad = "event runs past the page's commit";
+				return NULL;
+			}
+			pg->ts += delta;
+			pg->next = end;
+			*ts = pg->ts;
+			*size = 4 * type_len;
+			return p + 4;
+		}
+		switch (type_len) {
+		case 0: {
+			/* array[0]: the length, itself included */
+			uint32_t len;
+
+			if (pg->next + 8 > pg->commit) {
+				*bad = "event header past the page's commit";
+				return NULL;
+			}
+			len = sl_rb_read4(pg->swap, p + 4);
+			if (len < 4) {
+				*bad = "event with a length shorter than its header";
+				return NULL;
+			}
+			if ((uint64_t)pg->next + 8 + (((uint64_t)len - 4 + 3) & ~3ULL) > pg->commit) {
+				*bad = "event runs past the page's commit";
+				return NULL;
+			}
+			len = (len - 4 + 3) & ~3u;
+			pg->ts += delta;
+			pg->next += 8 + len;
+			*ts = pg->ts;
+			*size = len;
+			return p + 8;
+		}
+		case RB_TYPE_PADDING: {
+			/* as kbuffer: the delta counts, the length is array[0] after the word */
+			int32_t len;
+
+			if (pg->next + 8 > pg->room) {
+				*bad = "padding event past the end of the page";
+				return NULL;
+			}
+			len = (int32_t)sl_rb_read4(pg->swap, p + 4);
+			if (len < 0) {
+				*bad = "padding event with a negative length";
+				return NULL;
+			}
+			pg->ts += delta;
+			pg->next = (uint32_t)((uint64_t)pg->next + 4 + (uint64_t)len < pg->commit ?
+					      pg->next + 4 + (uint32_t)len : pg->commit);
+			break;
+		}
+		case RB_TYPE_TIME_EXTEND:
+			if (pg->next + 8 > pg->commit) {
+				*bad = "time extend past the page's commit";
+				return NULL;
+			}
+			pg->ts += ((uint64_t)sl_rb_read4(pg->swap, p + 4) << RB_TS_SHIFT) + delta;
+			pg->next += 8;
+			break;
+		default:	/* RB_TYPE_TIME_STAMP */
+			if (pg->next + 8 > pg->commit) {
+				*bad = "time extend past the page's commit";
+				return NULL;
+			}
 			pg->ts = (((uint64_t)sl_rb_read4(pg->swap, p + 4) << RB_TS_SHIFT) + delta) |
 				 (pg->ts & RB_TS_MSB);
 			pg->next += 8;

@@ -32,26 +32,38 @@
 #include "read/dat_page.h"
 #include "read/read_dat.h"
 
-/* Compare one page: our walk against a kbuffer loaded with a copy of it. */
+/*
+ * Compare one page: our walk against a kbuffer loaded with a copy of it,
+ * and the walk that checks as it goes (the flyrecord reader's) against it.
+ */
 static unsigned long compare_page(const struct sl_rb_format *f, struct kbuffer *kb,
 				  const uint8_t *page, size_t len)
 {
 	uint8_t *copy = malloc(len);
-	struct sl_rb_page pg;
+	struct sl_rb_page pg, cpg;
 	unsigned long n = 0;
 	unsigned long long kts;
-	uint64_t ts;
-	uint32_t size;
-	const uint8_t *ours;
+	uint64_t ts, cts;
+	uint32_t size, csize;
+	const uint8_t *ours, *checked;
+	const char *bad = NULL;
 	void *theirs;
 
 	memcpy(copy, page, len);
 	assert_int_equal(kbuffer_load_subbuffer(kb, copy), 0);
 	sl_rb_page_load(&pg, f, page);
+	sl_rb_page_load_checked(&cpg, f, page, len);
 	assert_int_equal(pg.commit, kbuffer_subbuffer_size(kb));
 	theirs = kbuffer_read_event(kb, &kts);
 	for (;;) {
 		ours = sl_rb_page_next(&pg, &ts, &size);
+		checked = sl_rb_page_next_checked(&cpg, &cts, &csize, &bad);
+		assert_null(bad);	/* the page passed sl_rb_page_check() */
+		assert_ptr_equal(checked, ours);
+		if (ours) {
+			assert_int_equal(cts, ts);
+			assert_int_equal(csize, size);
+		}
 		if (!ours || !theirs) {
 			assert_true(!ours && !theirs);
 			break;
@@ -317,18 +329,36 @@ static void test_made_pages(void **state)
 	assert_true(records > 100000);
 }
 
-/* A page the check must refuse: it says why (not NULL). */
+/*
+ * What the check says of a page (NULL: fine), and what the walk that
+ * checks as it goes says at its end: the same.
+ */
 static const char *check_words(const struct sl_rb_format *f, const uint32_t *words, int n,
 			       uint32_t commit, size_t room)
 {
 	uint8_t page[256] = { 0 };
 	struct page_maker m = { f, page, sizeof(page), 0 };
+	struct sl_rb_page pg;
+	const char *said, *walked = NULL;
 	int64_t lost;
+	uint64_t ts;
+	uint32_t size;
 
 	put_long(&m, page + 8, commit);
 	for (int i = 0; i < n; i++)
 		put4(&m, page + f->hdr_size + 4 * i, words[i]);
-	return sl_rb_page_check(f, page, room, &lost);
+	said = sl_rb_page_check(f, page, room, &lost);
+	walked = sl_rb_page_check_header(f, page, room, &lost);
+	if (!walked) {
+		sl_rb_page_load_checked(&pg, f, page, room);
+		while (sl_rb_page_next_checked(&pg, &ts, &size, &walked))
+			;
+	}
+	if (said)
+		assert_string_equal(walked, said);
+	else
+		assert_null(walked);
+	return said;
 }
 
 static void test_check_refuses(void **state)
