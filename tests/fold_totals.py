@@ -2,7 +2,7 @@
 # fold_totals.py A.json B.json - are two analyze --json reports the same
 # but for the per-task lists?  Folding dead tasks (--keep-tasks) may only
 # shorten those (tasks, accounting.tasks, late_preemption.tasks,
-# whatif.tasks) and add tasks_folded.  Prints "same", or each difference.
+# whatif.tasks) and fill tasks_folded.  Prints "same", or each difference.
 import json
 import sys
 

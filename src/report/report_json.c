@@ -442,8 +442,10 @@ static void folded_json(struct sl_model *m, cJSON *root)
 {
 	cJSON *o, *list;
 
-	if (!m->tasks_folded)
+	if (!m->tasks_folded) {
+		cJSON_AddNullToObject(root, "tasks_folded");
 		return;
+	}
 	o = cJSON_AddObjectToObject(root, "tasks_folded");
 	sl_json_add_u64(o, "count", m->tasks_folded);
 	sl_json_add_u64(o, "cap", m->cfg->keep_tasks ? m->cfg->keep_tasks : SL_KEEP_DEAD_TASKS);
