@@ -67,13 +67,12 @@ static cJSON *trace_json(struct sl_model *m, const char *path)
 	sl_json_add_u64(t, "lost_events", m->lost_events);
 	/* additions */
 	sl_json_add_u64(t, "lost_gaps", m->lost_gaps);
-	if (info->compression[0])
-		cJSON_AddStringToObject(t, "compression", info->compression);
+	sl_json_add_str_or_null(t, "compression", info->compression);
 	sl_json_add_u64(t, "clock_inversions", m->clock_inversions);
 	sl_json_add_u64(t, "max_clock_inversion_ns", m->max_inversion_ns);
 	sl_json_add_u64(t, "bad_lines", info->bad_lines);
-	if (info->header_ncpus)
-		sl_json_add_i64(t, "header_cpus", info->header_ncpus);
+	sl_json_add_u64_or_null(t, "header_cpus", info->header_ncpus > 0,
+				(uint64_t)(info->header_ncpus > 0 ? info->header_ncpus : 0));
 	sl_json_add_u64(t, "bad_cpu_refs", m->bad_cpu_refs);
 	sl_json_add_u64(t, "samples_dropped_at_gaps", m->samples_dropped_gap);
 	sl_json_add_u64(t, "implied_switches", m->implied_switches);

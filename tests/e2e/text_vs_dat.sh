@@ -54,10 +54,17 @@ for txt in "$TESTDATA"/real/*.txt; do
 		fail "$base.dat: analyze" "$(cat "$TMP/err")"
 		continue
 	fi
+	expect_eq "$base.dat: trace.header_cpus null (no text header), trace.compression named" \
+		"$(json "$TMP/dat.json" 'd["trace"]["header_cpus"], d["trace"]["compression"] in ("zstd", "zlib", "none")')" "(None, True)"
 	if "$SCHEDLINT" analyze --json "$txt" > "$TMP/txt.json" 2> "$TMP/err"; then
 		same_analysis "$base: tracefs text = trace.dat" "$TMP/dat.json" "$TMP/txt.json" strict
 		format=$(json "$TMP/txt.json" 'd["trace"]["format"]')
 		expect_eq "$base.txt: format" "$format" "ftrace-text"
+		# a field that does not apply is null: a text trace has no
+		# compression, its header_cpus is the header's #P:
+		P=$(sed -n 's/.*#P:\([0-9][0-9]*\).*/\1/p' "$txt" | head -n 1)
+		expect_eq "$base.txt: trace.header_cpus (#P:$P), trace.compression null" \
+			"$(json "$TMP/txt.json" 'd["trace"]["header_cpus"], d["trace"]["compression"]')" "($P, None)"
 	else
 		fail "$base.txt: analyze" "$(cat "$TMP/err")"
 	fi
