@@ -1622,6 +1622,24 @@ static void implied_switch(struct sl_model *m, struct sl_cpu *c, int32_t pid, ui
 
 /* --- other events --- */
 
+/*
+ * Dead t takes no more samples: each of its histograms (its latency, the
+ * analyzers' task_hists: accounting's run_len) in the compact form, as
+ * the exit and the last switch-out leave them, not held and staged until
+ * it is frozen, if ever.
+ */
+static void compact_task_hists(struct sl_model *m, struct sl_task *t)
+{
+	sl_hist_compact(&t->latency);
+	for (int i = 0; i < m->nr_analyzers; i++) {
+		const struct sl_analyzer *a = m->analyzers[i];
+
+		for (int k = 0; k < a->ops->nr_task_hists; k++)
+			sl_hist_compact((struct sl_hist *)((char *)sl_task_priv(m, a, t) +
+							   a->ops->task_hists[k]));
+	}
+}
+
 static void handle_fork(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
 {
 	struct sl_task *t, *parent;
@@ -1646,6 +1664,7 @@ static void handle_fork(struct sl_model *m, const struct sl_event *ev, uint64_t 
 		t->since = ts;
 		t->wake_valid = false;
 		t->runnable_since = 0;
+		compact_task_hists(m, t);
 		task_died(m, t);
 		t = NULL;
 	}

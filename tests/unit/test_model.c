@@ -286,6 +286,47 @@ static void test_rule5_wakeup_new(void **state)
 	teardown_model(f);
 }
 
+/*
+ * A pid reused by a fork with no exit seen: the task it named is dead
+ * (handle_fork()), and takes no more samples.  Its latency histogram is
+ * compacted there, as at an exit or a last switch-out: its samples all
+ * counted, none held, no stage (they stayed held until it was frozen).
+ */
+static void test_pid_reuse_compacts_the_dead(void **state)
+{
+	struct fixture *f = setup_model(1);
+	struct sl_event fork = { .ts = 10 * US, .cpu = 0, .pid = 500, .type = SL_EV_FORK,
+				 .name = comm(f, "sched_process_fork") };
+	const struct sl_task *dead;
+	uint32_t idx;
+
+	fork.fork.parent_pid = 500;
+	fork.fork.child_pid = 2000;
+	fork.fork.parent_comm = comm(f, "task");
+	fork.fork.child_comm = comm(f, "task");
+	ev_switch(f, 5, 0, 0, SL_PREV_RUNNABLE, 'R', 500);
+	sl_model_feed(f->m, &fork);
+	ev_wake(f, SL_EV_WAKEUP_NEW, 11, 0, 500, 2000, 0);
+	ev_switch(f, 12, 0, 500, SL_PREV_RUNNABLE, 'R', 2000);
+	for (uint64_t k = 0; k < 3; k++) {	/* three wakeups: 2, 3, 4 us */
+		ev_switch(f, 20 + 10 * k, 0, 2000, SL_PREV_BLOCKED, 'S', 500);
+		ev_wake(f, SL_EV_WAKING, 21 + 10 * k, 0, 500, 2000, 0);
+		ev_switch(f, 23 + 10 * k, 0, 500, SL_PREV_RUNNABLE, 'R', 2000);
+	}
+	idx = sl_model_task(f->m, 2000)->index;
+	assert_int_equal(sl_model_task(f->m, 2000)->latency.count, 3);
+	ev_switch(f, 60, 0, 2000, SL_PREV_RUNNABLE, 'R', 500);	/* left queued */
+	fork.ts = 70 * US;
+	sl_model_feed(f->m, &fork);
+	dead = f->m->tasks[idx];
+	assert_int_not_equal(sl_model_task(f->m, 2000)->index, idx);
+	assert_int_equal(dead->state, SL_TASK_DEAD);
+	assert_int_equal(dead->latency.count, 3);
+	assert_int_equal(dead->latency.nr_held, 0);
+	assert_null(dead->latency.stage);
+	teardown_model(f);
+}
+
 /* Rule 6: R and R+ stay runnable on that CPU; S blocks; X dies */
 static void test_rule6_prev_states(void **state)
 {
@@ -670,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_rule4_waking_during_switch_out),
 		cmocka_unit_test(test_rule4_ttwu_runnable),
 		cmocka_unit_test(test_rule5_wakeup_new),
+		cmocka_unit_test(test_pid_reuse_compacts_the_dead),
 		cmocka_unit_test(test_rule6_prev_states),
 		cmocka_unit_test(test_rule6_stale_blocked_switch_in),
 		cmocka_unit_test(test_rule7_migrate_queued),
