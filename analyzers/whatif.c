@@ -2200,17 +2200,18 @@ static void wi_destroy(struct sl_analyzer *a, struct sl_model *m)
 	sl_gaps_free(&p->gaps);
 }
 
-/* A wait open or recorded, sync victims summed, a pair, or a shift under way. */
+/*
+ * A wait open or recorded, sync victims summed, a pair (its nr_pairs:
+ * pair_new() counts both ends of an entry, pair_named() uncounts an
+ * evicted one's; a pair of a task with itself counts 2), or a shift
+ * under way.
+ */
 static bool wi_task_in_use(struct sl_analyzer *a, struct sl_model *m, const struct sl_task *t)
 {
-	const struct wi_priv *p = a->priv;
 	const struct wi_task *wt = sl_task_priv(m, a, t);
 
-	if (wt->open || wt->agg || wt->late || wt->pinned)
+	if (wt->open || wt->agg || wt->late || wt->pinned || wt->nr_pairs)
 		return true;
-	for (int i = 0; i < p->nr_pairs; i++)
-		if (p->pairs[i].a == t->index || p->pairs[i].b == t->index)
-			return true;
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		const struct wi_cpu *c = sl_cpu_priv(m, a, cpu);
 
