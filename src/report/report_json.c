@@ -627,8 +627,11 @@ cJSON *sl_finding_json(const struct sl_model *m, const struct sl_finding *f)
 	sl_json_add_i64(o, "cpu", f->cpu);
 	sl_json_add_i64(o, "pid", f->pid);
 	cJSON_AddStringToObject(o, "comm", sl_str(m->strtab, f->comm));
-	if (*sl_recorder_note(m, f->pid))
-		cJSON_AddTrueToObject(o, "recorder");
+	/* is its task schedlint record itself: null when the trace names no recorder */
+	if (m->recorder_pid > 0)
+		cJSON_AddBoolToObject(o, "recorder", *sl_recorder_note(m, f->pid) != 0);
+	else
+		cJSON_AddNullToObject(o, "recorder");
 	sl_json_add_u64(o, "cost_ns", f->cost);
 	sl_finding_message(f, m, msg, sizeof(msg));
 	cJSON_AddStringToObject(o, "message", msg);

@@ -51,6 +51,12 @@ if "$SCHEDGEN" scenario "$SCN.scn" -o "$TMP/rc.dat" 2> "$TMP/err"; then
 		'schedlint:400 (schedlint record itself) waited 8.00 ms' "$TMP/sys.txt"
 	check "scenario --system: named in the table of who waited" sh -c \
 		"grep -A1 '^  schedlint:400  *1  *6.50 ms\$' '$TMP/sys.txt' | grep -q '^    (schedlint record itself)\$'"
+	# a finding says whether its task is the recorder: true or false, as
+	# the trace names one (null only in a trace that names none)
+	"$SCHEDLINT" analyze --json --system "$TMP/rc.dat" > "$TMP/sys.json" 2>&1
+	expect_eq "scenario --system --json: findings[].recorder true for pid 400, false for 501" \
+		"$(json "$TMP/sys.json" 'sorted((f["pid"], f["recorder"]) for f in d["findings"])')" \
+		"[(400, True), (501, False)]"
 else
 	fail "schedgen recorder-culprit.scn" "$(cat "$TMP/err")"
 fi
