@@ -648,6 +648,8 @@ cJSON *sl_finding_json(const struct sl_model *m, const struct sl_finding *f)
 		sl_json_add_u64(w, "high_ns", f->whatif.hi);
 		sl_json_add_u64(w, "basis", f->whatif.basis);
 		cJSON_AddBoolToObject(w, "weak", f->whatif.weak);
+	} else {
+		cJSON_AddNullToObject(o, "whatif");	/* no estimate of its own */
 	}
 	return o;
 }
