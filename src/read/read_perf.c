@@ -1316,7 +1316,7 @@ static void drop_done(struct perf_reader *pr)
 	if (pr->map && keep >= pr->dropped + MAP_DROP_BYTES) {
 		uint64_t upto = keep & ~(uint64_t)(MAP_DROP_BYTES - 1);
 
-		madvise(pr->map + pr->dropped, (size_t)(upto - pr->dropped), MADV_DONTNEED);
+		map_trim(pr, pr->dropped, upto);
 		pr->dropped = upto;
 	}
 }
