@@ -141,22 +141,39 @@ static inline void sl_rb_page_load_checked(struct sl_rb_page *pg, const struct s
 }
 
 /*
- * The page's next data record: its payload, with its time in *ts and its
- * size in *size; NULL at the end of the page.  Time extends, absolute
- * timestamps and padding are taken in passing.
+ * The walk, both ways: check false for a page sl_rb_page_check() accepted
+ * whole, check true for one whose header only sl_rb_page_check_header()
+ * accepted (and then the tests of sl_rb_page_check(), in its order, are
+ * made record by record).  check is a constant at every call: each of the
+ * two functions below inlines this once, and with check false every test
+ * of a record's bounds and every *bad store compiles away - the same
+ * instructions as a walk written without them.
  */
 static inline __attribute__((always_inline))
-const uint8_t *sl_rb_page_next(struct sl_rb_page *pg, uint64_t *ts, uint32_t *size)
+const uint8_t *sl_rb_page_step(struct sl_rb_page *pg, uint64_t *ts, uint32_t *size,
+			       const char **bad, bool check)
 {
 	while (pg->next < pg->commit) {
 		const uint8_t *p = pg->data + pg->next;
-		uint32_t word = sl_rb_read4(pg->swap, p);
-		uint32_t type_len = (word >> pg->type_shift) & 31;
-		uint32_t delta = (word >> pg->delta_shift) & RB_DELTA_MASK;
+		uint32_t word, type_len, delta, end;
 
+		/* a header cut by the commit: no record fits there */
+		if (check && __builtin_expect(pg->next + 4 > pg->commit, 0) &&
+		    pg->next + 4 > pg->room) {
+			*bad = "event header past the end of the page";
+			return NULL;
+		}
+		word = sl_rb_read4(pg->swap, p);
+		type_len = (word >> pg->type_shift) & 31;
+		delta = (word >> pg->delta_shift) & RB_DELTA_MASK;
 		if (type_len - 1 < RB_TYPE_DATA_MAX) {	/* 1 to 28: the common case */
+			end = pg->next + 4 + 4 * type_len;
+			if (check && __builtin_expect(end > pg->commit, 0)) {
+				*bad = "event runs past the page's commit";
+				return NULL;
+			}
 			pg->ts += delta;
-			pg->next += 4 + 4 * type_len;
+			pg->next = end;
 			*ts = pg->ts;
 			*size = 4 * type_len;
 			return p + 4;
@@ -164,24 +181,61 @@ const uint8_t *sl_rb_page_next(struct sl_rb_page *pg, uint64_t *ts, uint32_t *si
 		switch (type_len) {
 		case 0: {
 			/* array[0]: the length, itself included */
-			uint32_t len = ((sl_rb_read4(pg->swap, p + 4) - 4) + 3) & ~3u;
+			uint32_t len;
 
+			if (check && pg->next + 8 > pg->commit) {
+				*bad = "event header past the page's commit";
+				return NULL;
+			}
+			len = sl_rb_read4(pg->swap, p + 4);
+			if (check && len < 4) {
+				*bad = "event with a length shorter than its header";
+				return NULL;
+			}
+			if (check && (uint64_t)pg->next + 8 + (((uint64_t)len - 4 + 3) & ~3ULL) > pg->commit) {
+				*bad = "event runs past the page's commit";
+				return NULL;
+			}
+			len = (len - 4 + 3) & ~3u;
 			pg->ts += delta;
 			pg->next += 8 + len;
 			*ts = pg->ts;
 			*size = len;
 			return p + 8;
 		}
-		case RB_TYPE_PADDING:
+		case RB_TYPE_PADDING: {
 			/* as kbuffer: the delta counts, the length is array[0] after the word */
+			uint32_t len;
+
+			if (check && pg->next + 8 > pg->room) {
+				*bad = "padding event past the end of the page";
+				return NULL;
+			}
+			len = sl_rb_read4(pg->swap, p + 4);
+			if (check && (int32_t)len < 0) {
+				*bad = "padding event with a negative length";
+				return NULL;
+			}
 			pg->ts += delta;
-			pg->next += 4 + sl_rb_read4(pg->swap, p + 4);
+			if (!check)
+				pg->next += 4 + len;
+			else	/* len < 2^31, next < 2^27: no wrap */
+				pg->next = pg->next + 4 + len < pg->commit ? pg->next + 4 + len : pg->commit;
 			break;
+		}
 		case RB_TYPE_TIME_EXTEND:
+			if (check && pg->next + 8 > pg->commit) {
+				*bad = "time extend past the page's commit";
+				return NULL;
+			}
 			pg->ts += ((uint64_t)sl_rb_read4(pg->swap, p + 4) << RB_TS_SHIFT) + delta;
 			pg->next += 8;
 			break;
 		default:	/* RB_TYPE_TIME_STAMP */
+			if (check && pg->next + 8 > pg->commit) {
+				*bad = "time extend past the page's commit";
+				return NULL;
+			}
 			pg->ts = (((uint64_t)sl_rb_read4(pg->swap, p + 4) << RB_TS_SHIFT) + delta) |
 				 (pg->ts & RB_TS_MSB);
 			pg->next += 8;
@@ -189,6 +243,17 @@ const uint8_t *sl_rb_page_next(struct sl_rb_page *pg, uint64_t *ts, uint32_t *si
 		}
 	}
 	return NULL;
+}
+
+/*
+ * The page's next data record: its payload, with its time in *ts and its
+ * size in *size; NULL at the end of the page.  Time extends, absolute
+ * timestamps and padding are taken in passing.
+ */
+static inline __attribute__((always_inline))
+const uint8_t *sl_rb_page_next(struct sl_rb_page *pg, uint64_t *ts, uint32_t *size)
+{
+	return sl_rb_page_step(pg, ts, size, NULL, false);
 }
 
 /*
@@ -206,95 +271,7 @@ static inline __attribute__((always_inline))
 const uint8_t *sl_rb_page_next_checked(struct sl_rb_page *pg, uint64_t *ts, uint32_t *size,
 				       const char **bad)
 {
-	while (pg->next < pg->commit) {
-		const uint8_t *p = pg->data + pg->next;
-		uint32_t word, type_len, delta, end;
-
-		if (__builtin_expect(pg->next + 4 > pg->commit, 0)) {
-			/* a header cut by the commit: no record fits there */
-			if (pg->next + 4 > pg->room) {
-				*bad = "event header past the end of the page";
-				return NULL;
-			}
-		}
-		word = sl_rb_read4(pg->swap, p);
-		type_len = (word >> pg->type_shift) & 31;
-		delta = (word >> pg->delta_shift) & RB_DELTA_MASK;
-		if (type_len - 1 < RB_TYPE_DATA_MAX) {	/* 1 to 28: the common case */
-			end = pg->next + 4 + 4 * type_len;
-			if (__builtin_expect(end > pg->commit, 0)) {
-				*bad = "event runs past the page's commit";
-				return NULL;
-			}
-			pg->ts += delta;
-			pg->next = end;
-			*ts = pg->ts;
-			*size = 4 * type_len;
-			return p + 4;
-		}
-		switch (type_len) {
-		case 0: {
-			/* array[0]: the length, itself included */
-			uint32_t len;
-
-			if (pg->next + 8 > pg->commit) {
-				*bad = "event header past the page's commit";
-				return NULL;
-			}
-			len = sl_rb_read4(pg->swap, p + 4);
-			if (len < 4) {
-				*bad = "event with a length shorter than its header";
-				return NULL;
-			}
-			if ((uint64_t)pg->next + 8 + (((uint64_t)len - 4 + 3) & ~3ULL) > pg->commit) {
-				*bad = "event runs past the page's commit";
-				return NULL;
-			}
-			len = (len - 4 + 3) & ~3u;
-			pg->ts += delta;
-			pg->next += 8 + len;
-			*ts = pg->ts;
-			*size = len;
-			return p + 8;
-		}
-		case RB_TYPE_PADDING: {
-			/* as kbuffer: the delta counts, the length is array[0] after the word */
-			int32_t len;
-
-			if (pg->next + 8 > pg->room) {
-				*bad = "padding event past the end of the page";
-				return NULL;
-			}
-			len = (int32_t)sl_rb_read4(pg->swap, p + 4);
-			if (len < 0) {
-				*bad = "padding event with a negative length";
-				return NULL;
-			}
-			pg->ts += delta;
-			pg->next = (uint32_t)((uint64_t)pg->next + 4 + (uint64_t)len < pg->commit ?
-					      pg->next + 4 + (uint32_t)len : pg->commit);
-			break;
-		}
-		case RB_TYPE_TIME_EXTEND:
-			if (pg->next + 8 > pg->commit) {
-				*bad = "time extend past the page's commit";
-				return NULL;
-			}
-			pg->ts += ((uint64_t)sl_rb_read4(pg->swap, p + 4) << RB_TS_SHIFT) + delta;
-			pg->next += 8;
-			break;
-		default:	/* RB_TYPE_TIME_STAMP */
-			if (pg->next + 8 > pg->commit) {
-				*bad = "time extend past the page's commit";
-				return NULL;
-			}
-			pg->ts = (((uint64_t)sl_rb_read4(pg->swap, p + 4) << RB_TS_SHIFT) + delta) |
-				 (pg->ts & RB_TS_MSB);
-			pg->next += 8;
-			break;
-		}
-	}
-	return NULL;
+	return sl_rb_page_step(pg, ts, size, bad, true);
 }
 
 #endif /* SCHEDLINT_DAT_PAGE_H */
