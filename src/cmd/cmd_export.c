@@ -179,6 +179,12 @@ int cmd_export(int argc, char **argv)
 			  out_path);
 		goto usage;
 	}
+	/* another name or a link of the trace itself: the export would replace it */
+	if (sl_output_is_input(out_path, &path, 1) == 0) {
+		error_msg("export: -o %s is the trace being exported: it would be written over",
+			  out_path);
+		goto usage;
+	}
 	if (!strcmp(path, "-") && x.format == FMT_NDJSON) {
 		error_msg("export: NDJSON needs the trace in a file, not stdin (its trace_id is a hash "
 			  "of the file's bytes)");

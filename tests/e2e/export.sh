@@ -152,4 +152,21 @@ expect_eq "a Perfetto trace from stdin: every sched_switch" \
 	"$(decode "$TMP/in.pftrace" | grep -c '^      sched_switch {')" "$(count sched_switch "$TESTDATA/real/hogs.txt")"
 expect_eq "--format ndjson wins over the extension" \
 	"$("$SCHEDLINT" export --format ndjson -o "$TMP/y.out" "$TESTDATA/real/hogs.dat" && tail -1 "$TMP/y.out" | jq -r .type)" summary
+# -o never names the trace being read: --format lets any name through, and
+# the export replaced the trace.dat it had just read with its NDJSON (exit 0)
+cp "$TESTDATA/real/hogs.dat" "$TMP/self.dat"
+ln -s self.dat "$TMP/self-link.ndjson"
+for o in "--format ndjson -o $TMP/self.dat" "--format pftrace -o $TMP/self.dat" "-o $TMP/self-link.ndjson"; do
+	# shellcheck disable=SC2086
+	"$SCHEDLINT" export $o "$TMP/self.dat" > /dev/null 2> "$TMP/err"
+	rc=$?
+	if [ $rc = 2 ] && [ "$(wc -l < "$TMP/err")" = 2 ] && grep -q 'is the trace being exported' "$TMP/err" &&
+	   cmp -s "$TESTDATA/real/hogs.dat" "$TMP/self.dat" && [ -L "$TMP/self-link.ndjson" ]; then
+		pass "export $o TRACE (the same file): exit 2, the trace intact ($(head -1 "$TMP/err"))"
+	else
+		fail "export $o TRACE (the same file): exit 2, the trace intact" "rc=$rc $(head -c 300 "$TMP/err")"
+		cp "$TESTDATA/real/hogs.dat" "$TMP/self.dat"
+		rm -f "$TMP/self-link.ndjson"; ln -s self.dat "$TMP/self-link.ndjson"
+	fi
+done
 echo "1..$_n"
