@@ -12,7 +12,10 @@ Prints one line per problem and exits 1, or prints a summary and exits 0:
   over time, one per listed finding kind, details, trace facts), and at
   least three SVG plots;
 - the histogram's bars (their titles give each bar's count) add up to the
-  report's wakeup count; the CDF ends at 100%;
+  report's wakeup count; the CDF ends at 100%; its percentile labels do
+  not overlap nor run past the plot's edges (each label's box from its x,
+  y, anchor and length, at the page's 11px: at least 5 px a character,
+  10 px high);
 - one mark per kept finding (the report's findings list), each kind's
   table links to marks that exist;
 - nothing outside the page is referred to: no src, no href but to a
@@ -57,6 +60,10 @@ class Page(HTMLParser):
         self.cdf_points = None
         self.style = []
         self.in_style = False
+        self.svg_id = None
+        self.cdf_width = 0.0
+        self.cdf_labels = []    # [x, y, anchor, text] of the CDF's percentile labels
+        self.in_cdf_text = None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -65,6 +72,13 @@ class Page(HTMLParser):
         cls = (a.get("class") or "").split()
         if tag == "svg" and "plot" in cls:
             self.plots += 1
+        if tag == "svg":
+            self.svg_id = a.get("id")
+            if self.svg_id == "cdf":
+                self.cdf_width = float(a.get("width", 0))
+        if tag == "text" and self.svg_id == "cdf":
+            self.in_cdf_text = [float(a.get("x", 0)), float(a.get("y", 0)),
+                                a.get("text-anchor", "start"), ""]
         if tag == "rect" and "bar" in cls:
             self.in_bar = True
         if "mk" in cls and (a.get("id") or "").startswith("f-"):
@@ -98,11 +112,19 @@ class Page(HTMLParser):
     def handle_endtag(self, tag):
         if tag == "rect":
             self.in_bar = False
+        if tag == "svg":
+            self.svg_id = None
+        if tag == "text" and self.in_cdf_text is not None:
+            if re.match(r"p\d", self.in_cdf_text[3]):
+                self.cdf_labels.append(self.in_cdf_text)
+            self.in_cdf_text = None
         if tag == "style":
             self.in_style = False
 
     def handle_data(self, data):
         self.text.append(data)
+        if self.in_cdf_text is not None:
+            self.in_cdf_text[3] += data
         if self.in_bar:
             m = re.search(r":\s*(\d+)\s*$", data)
             if m:
@@ -116,6 +138,26 @@ def parse(text):
     p.feed(text)
     p.close()
     return p
+
+
+def label_box(label):
+    """x0, x1, y0, y1 of an SVG text at 11px, at least 5 px a character"""
+    x, y, anchor, text = label
+    w = 5.0 * len(text)
+    x0 = {"start": x, "middle": x - w / 2, "end": x - w}.get(anchor, x)
+    return x0, x0 + w, y - 8, y + 2
+
+
+def overlapping_labels(labels):
+    out = []
+    for i, a in enumerate(labels):
+        for b in labels[i + 1:]:
+            ax0, ax1, ay0, ay1 = label_box(a)
+            bx0, bx1, by0, by1 = label_box(b)
+            if ax0 < bx1 and bx0 < ax1 and ay0 < by1 and by0 < ay1:
+                out.append(f"CDF: the labels '{a[3]}' and '{b[3]}' overlap "
+                           f"(at {a[0]:.0f},{a[1]:.0f} and {b[0]:.0f},{b[1]:.0f})")
+    return out
 
 
 def outside_problems(page, dom):
@@ -219,6 +261,15 @@ def main():
             # SVG y grows downwards: a CDF going down would be a y growing
             if any(b > a for a, b in zip(ys, ys[1:])):
                 problems.append("CDF: goes down")
+        if len(dom.cdf_labels) != 3:
+            problems.append(f"CDF: {len(dom.cdf_labels)} percentile labels, 3 expected "
+                            "(p50, p99, p99.9)")
+        problems += overlapping_labels(dom.cdf_labels)
+        for lab in dom.cdf_labels:
+            x0, x1, _, _ = label_box(lab)
+            if x0 < 0 or x1 > dom.cdf_width:
+                problems.append(f"CDF: the label '{lab[3]}' runs past the plot's edge "
+                                f"({x0:.0f}..{x1:.0f} of {dom.cdf_width:.0f})")
     kept = len(rep.get("findings", []))
     if len(dom.marks) != kept:
         problems.append(f"marks: {len(dom.marks)} on the CPU map, the report keeps {kept} findings")

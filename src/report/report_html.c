@@ -365,17 +365,27 @@ static void cdf(struct page *p, const struct sl_hist *h)
 				sl_sched_class_names[c], ch->count);
 		}
 	}
-	for (int i = 0; i < SL_NR_PCTS; i++) {
+	for (int i = 0, row = 0; i < SL_NR_PCTS; i++) {
 		uint64_t v = sl_hist_percentile(h, sl_pcts[i]);
 		double x = MARGIN_L + pw * (log10((double)MAX(v, 1)) - l0) / (l1 - l0);
 
 		if (sl_pcts[i] != 50 && sl_pcts[i] != 99 && sl_pcts[i] != 99.9)
 			continue;
-		/* the label left of its line near the right edge */
+		/*
+		 * a row of its own (14 px, the text 11 px): p99 and p99.9 are often
+		 * a few pixels apart, and their labels overlapped on rows 8 px
+		 * apart; right of its line, left of it only when it would not fit
+		 * (at most 6.5 px a character)
+		 */
+		char label[64];
+		int len = snprintf(label, sizeof(label), "%s %s", sl_pct_names[i],
+				   fmt_duration(a, sizeof(a), v));
+		bool left = x + 3 + 6.5 * len > PLOT_W;
+
 		fprintf(out, "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#555\" "
-			"stroke-dasharray=\"3 3\"/><text x=\"%.1f\" y=\"%.0f\" text-anchor=\"%s\">%s %s"
-			"</text>", x, x, 10 + H, x > PLOT_W - 150 ? x - 3 : x + 3, 22 + 12.0 * i / 3,
-			x > PLOT_W - 150 ? "end" : "start", sl_pct_names[i], fmt_duration(a, sizeof(a), v));
+			"stroke-dasharray=\"3 3\"/><text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\">%s"
+			"</text>", x, x, 10 + H, left ? x - 3 : x + 3, 22 + 14 * row++,
+			left ? "end" : "start", label);
 	}
 	fprintf(out, "<text x=\"%d\" y=\"%.0f\">wakeup latency (log scale); share of wakeups at or "
 		"below (solid: all; dashed: by scheduling class, when there are several)</text></svg>\n",
