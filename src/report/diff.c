@@ -225,15 +225,26 @@ static void note_inferred(struct sl_diff *d)
 
 	for (size_t s = 1; s < d->nr_sides && ref >= 0; s++) {
 		double share = inferred_share(&d->sides[s]);
+		size_t saved = 0, runs = d->sides[0].nr + d->sides[s].nr;
+		const char *fix;
 
 		if (share < 0 || fabs(share - ref) < SL_DIFF_INFERRED_PP)
 			continue;
+		/* diff's --exclude-inferred reaches the traces; a saved report keeps its samples */
+		for (size_t i = 0; i < d->sides[0].nr; i++)
+			saved += d->sides[0].runs[i].saved;
+		for (size_t i = 0; i < d->sides[s].nr; i++)
+			saved += d->sides[s].runs[i].saved;
+		fix = !saved ? "--exclude-inferred leaves them out of both" :
+		      saved == runs ? "analyze --json --exclude-inferred makes reports without them" :
+		      "--exclude-inferred leaves them out of the traces, and analyze --json "
+		      "--exclude-inferred makes reports without them";
 		sl_diff_note(d, "%s has %.1f%% of its wakeup-latency samples inferred (lower "
 			     "bounds: they end at a switch the trace does not show), %s %.1f%% "
 			     "(medians of the runs): the side with more reads faster than it is, "
 			     "and its latencies do not compare like for like with the other's; "
-			     "--exclude-inferred leaves them out of both (a recorder that logs "
-			     "every switch has none)", d->sides[0].name, ref, d->sides[s].name, share);
+			     "%s (a recorder that logs every switch has none)", d->sides[0].name, ref,
+			     d->sides[s].name, share, fix);
 	}
 }
 

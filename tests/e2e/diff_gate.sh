@@ -330,11 +330,22 @@ inferred "$TMP/infx.json" 0.45776 exclude
 "$SCHEDLINT" diff --fail-on none "$TMP/inf.json" "$TMP/none.json" > "$TMP/out"
 check "a note says base has 45.8% of its samples inferred, new 0.0%" \
 	grep -q '^note: base has 45.8% of its wakeup-latency samples inferred (lower bounds: .*), new 0.0% (medians of the runs): the side with more reads faster' "$TMP/out"
+# saved reports keep the samples they were made with: diff's own
+# --exclude-inferred applies to traces only, so the advice names analyze's
+check "... of saved reports: the advice is analyze --json --exclude-inferred, which diff's own option cannot do for them" \
+	grep -q '^note: base has 45.8% .*; analyze --json --exclude-inferred makes reports without them' "$TMP/out"
 "$SCHEDLINT" diff --fail-on none "$TMP/none.json" "$TMP/inf.json" > "$TMP/out"
 check "... and the other way round: base 0.0%, new 45.8%" grep -q '^note: base has 0.0% of its wakeup-latency samples inferred .*new 45.8%' "$TMP/out"
 "$SCHEDLINT" diff --fail-on none "$TMP/inf3.json" "$TMP/none.json" > "$TMP/out"
 check "3% against 0%: under 5 points, no note" sh -c "! grep -q 'samples inferred' '$TMP/out'"
 "$SCHEDLINT" diff --fail-on none "$TMP/infx.json" "$TMP/none.json" > "$TMP/out"
 check "made with --exclude-inferred (no lower bound in a percentile): no note" sh -c "! grep -q 'samples inferred' '$TMP/out'"
+# traces: diff's --exclude-inferred leaves them out (testdata/real/pipe.dat:
+# 2059 of its 4075 samples lower bounds, 50.5%; pipe-pinned.dat 2.3%)
+"$SCHEDLINT" diff --fail-on none "$TESTDATA/real/pipe.dat" "$TESTDATA/real/pipe-pinned.dat" > "$TMP/out"
+check "traces: the note says diff --exclude-inferred leaves them out of both" \
+	grep -q '^note: base has [0-9.]*% .*; --exclude-inferred leaves them out of both' "$TMP/out"
+"$SCHEDLINT" diff --fail-on none --exclude-inferred "$TESTDATA/real/pipe.dat" "$TESTDATA/real/pipe-pinned.dat" > "$TMP/out"
+check "traces with --exclude-inferred: no note" sh -c "! grep -q 'samples inferred' '$TMP/out'"
 
 echo "1..$_n"
