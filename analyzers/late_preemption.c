@@ -2123,7 +2123,7 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 		     unsigned *tick_key)
 {
 	struct lp_cpu *c = sl_cpu_priv(m, a, l->cpu);
-	struct lp_detail *d = xcalloc(1, sizeof(*d));
+	struct lp_detail dd, *d = &dd;	/* copied when the list keeps the finding */
 	uint64_t exp[LP_LEVELS];
 	bool by_levels = false;		/* judged per group entity */
 
@@ -2148,7 +2148,7 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 		}
 	}
 
-	/* classified before it is added: a capped list may free d at once */
+	/* classified before it is added: the list copies d */
 	enum lp_tick_class tick_class = classify_ticks(l, expected, &d->ticks);
 
 	d->tick_class = (uint8_t)tick_class;
@@ -2166,7 +2166,7 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 		.whatif = { .cpu = -1 },
 	};
 
-	if (!sl_finding_add(m, &f))
+	if (!sl_finding_add_copy(m, &f, sizeof(dd)))
 		return false;
 
 	struct lp_task *lr = sl_task_priv(m, a, l->task);

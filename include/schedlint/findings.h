@@ -155,6 +155,13 @@ void sl_findings_free(struct sl_findings *fs);
  * victim_in_workload the workload filter.
  */
 bool sl_finding_add(struct sl_model *m, const struct sl_finding *f);
+/*
+ * The same for a finding whose detail (size bytes, no pointer the
+ * finding owns) is the caller's, on its stack: copied only when the
+ * finding is kept, so that one the cap drops at once costs no allocation
+ * (late-preemption adds thousands on hackbench, most of them dropped).
+ */
+bool sl_finding_add_copy(struct sl_model *m, const struct sl_finding *f, size_t size);
 /* Would f pass the filters (--cpus/--pid/--comm/--from/--to)? */
 bool sl_finding_passes(const struct sl_model *m, const struct sl_finding *f);
 /*

@@ -104,47 +104,65 @@ static bool heap_less(const struct sl_finding *a, const struct sl_finding *b)
 	return a->cost < b->cost || (a->cost == b->cost && a->ts > b->ts);
 }
 
+/*
+ * The sifts move a hole, not the finding: each step copies one finding
+ * up or down, and the one sifted is written once, where it stops (the
+ * same places a swap at every step gives).
+ */
 static void sift_down(struct sl_finding_list *l, size_t i)
 {
+	struct sl_finding x = l->heap[i];
+
 	for (;;) {
 		size_t left = 2 * i + 1, right = left + 1, m = i;
+		const struct sl_finding *least = &x;
 
-		if (left < l->nr && heap_less(&l->heap[left], &l->heap[m]))
-			m = left;
-		if (right < l->nr && heap_less(&l->heap[right], &l->heap[m]))
+		if (left < l->nr && heap_less(&l->heap[left], least))
+			least = &l->heap[m = left];
+		if (right < l->nr && heap_less(&l->heap[right], least))
 			m = right;
 		if (m == i)
-			return;
-		struct sl_finding tmp = l->heap[i];
-
+			break;
 		l->heap[i] = l->heap[m];
-		l->heap[m] = tmp;
 		i = m;
 	}
+	l->heap[i] = x;
 }
 
 static void sift_up(struct sl_finding_list *l, size_t i)
 {
+	struct sl_finding x = l->heap[i];
+
 	while (i > 0) {
 		size_t parent = (i - 1) / 2;
 
-		if (!heap_less(&l->heap[i], &l->heap[parent]))
-			return;
-		struct sl_finding tmp = l->heap[i];
-
+		if (!heap_less(&x, &l->heap[parent]))
+			break;
 		l->heap[i] = l->heap[parent];
-		l->heap[parent] = tmp;
 		i = parent;
 	}
+	l->heap[i] = x;
+}
+
+/* --pid/--comm: a task made of what the filter reads (a struct sl_task is large) */
+static __attribute__((noinline)) bool passes_list(const struct sl_model *m, int32_t pid,
+						   uint32_t comm, bool in_workload)
+{
+	struct sl_task t = { .pid = pid, .comm = comm, .in_workload = in_workload };
+
+	return sl_filter_task(m->cfg, m->strtab, &t);
 }
 
 static bool passes(const struct sl_model *m, uint64_t ts, int cpu, int32_t pid, uint32_t comm,
 		   bool in_workload)
 {
-	struct sl_task t = { .pid = pid, .comm = comm, .in_workload = in_workload };
+	const struct sl_config *cfg = m->cfg;
 
-	return sl_filter_time(m->cfg, ts) && sl_filter_cpu(m->cfg, cpu) &&
-	       sl_filter_task(m->cfg, m->strtab, &t);
+	if (!sl_filter_time(cfg, ts) || !sl_filter_cpu(cfg, cpu))
+		return false;
+	if (cfg->no_task_list || (!cfg->nr_pids && !cfg->nr_comms))	/* sl_filter_task()'s */
+		return !cfg->workload_active || in_workload;
+	return passes_list(m, pid, comm, in_workload);
 }
 
 bool sl_finding_passes(const struct sl_model *m, const struct sl_finding *f)
@@ -195,14 +213,28 @@ static void unsort(struct sl_findings *fs, struct sl_finding_list *l)
 	l->sorted = false;
 }
 
-bool sl_finding_add(struct sl_model *m, const struct sl_finding *f)
+/* f's detail as the list keeps it: f's own, or a copy of the caller's (size > 0) */
+static void *kept_detail(const struct sl_finding *f, size_t size)
+{
+	void *d;
+
+	if (!size || !f->detail)
+		return f->detail;
+	d = xmalloc(size);
+	memcpy(d, f->detail, size);
+	return d;
+}
+
+/* sl_finding_add(), and sl_finding_add_copy() with size > 0 */
+static bool add(struct sl_model *m, const struct sl_finding *f, size_t size)
 {
 	struct sl_findings *fs = m->findings;
 	struct sl_finding copy = *f;
 	struct sl_finding_list *l;
 
 	if (f->kind >= SL_KIND__COUNT || !passes(m, f->ts, f->cpu, f->pid, f->comm, f->victim_in_workload)) {
-		free_detail(&copy);
+		if (!size)
+			free_detail(&copy);
 		return false;
 	}
 	summarize(fs, f->kind, f->cost);
@@ -211,6 +243,7 @@ bool sl_finding_add(struct sl_model *m, const struct sl_finding *f)
 	if (l->nr < fs->max) {
 		/* grown as it fills: export's max is every finding */
 		GROW(l->heap, l->alloc, l->nr + 1);
+		copy.detail = kept_detail(f, size);
 		l->heap[l->nr++] = copy;
 		fs->nr++;
 		sift_up(l, l->nr - 1);
@@ -220,12 +253,23 @@ bool sl_finding_add(struct sl_model *m, const struct sl_finding *f)
 	fs->dropped++;
 	if (fs->max && heap_less(&l->heap[0], &copy)) {
 		free_detail(&l->heap[0]);
+		copy.detail = kept_detail(f, size);
 		l->heap[0] = copy;
 		sift_down(l, 0);
-	} else {
+	} else if (!size) {
 		free_detail(&copy);
 	}
 	return true;
+}
+
+bool sl_finding_add(struct sl_model *m, const struct sl_finding *f)
+{
+	return add(m, f, 0);
+}
+
+bool sl_finding_add_copy(struct sl_model *m, const struct sl_finding *f, size_t size)
+{
+	return add(m, f, size);
 }
 
 bool sl_measure_add(struct sl_model *m, enum sl_kind kind, uint64_t ts, int cpu,
