@@ -28,7 +28,9 @@
  * The rows are spooled to a temporary file and written out only when the
  * whole trace was read: a trace that turns out corrupt half-way gets its
  * one-line error and no partial listing, in memory that does not grow
- * with the trace.
+ * with the trace.  A row is formatted by hand into the spool's buffer,
+ * not by printf: on a large trace the listing is tens of MB, and printf's
+ * parsing of its format, row by row, cost as much as the whole model.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -37,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmds.h"
 #include "options.h"
@@ -95,7 +98,7 @@ struct th_runtime {
 	uint8_t last_wait;	/* how it left the CPU then: WAIT_* */
 	bool dead;		/* left the CPU exiting (X, Z) */
 
-	/* the rows of it that passed the filters */
+	/* the rows of it that passed the filters (counted for -s, -S only) */
 	uint64_t n;
 	uint64_t total_run, min_run, max_run;
 	double mean, m2;	/* of its runs, Welford's, as perf's update_stats() */
@@ -114,12 +117,27 @@ struct th_cpu {
 	bool seen;
 };
 
+/*
+ * The spool: rows are formatted into buf, which goes to the temporary
+ * file fd when full; a listing that fits in buf never touches the file.
+ */
+#define SPOOL_SIZE (1 << 20)
+#define ROW_MAX 512		/* a row's length, its -V columns aside */
+
+struct th_spool {
+	FILE *file;		/* the temporary file (its fd written directly) */
+	char *buf;		/* SPOOL_SIZE bytes */
+	size_t len;		/* bytes in buf */
+	bool spilled;		/* something went to the file */
+	int err;		/* the first write error on the file, 0 none */
+};
+
 struct timehist {
-	FILE *out;		/* the spool */
+	struct th_spool out;
 	bool wakeups, migrations, idle_only, summary, rows, state, next, visual;
 	int ncpus;		/* columns of -V */
 	int use_waking;		/* 1 sched_waking, 0 sched_wakeup, -1 undecided */
-	uint64_t first_ts, last_ts;	/* of the switches in the window: perf's hist_time */
+	uint64_t first_ts, last_ts;	/* of the switches in the window: perf's hist_time (-s, -S) */
 	uint64_t rows_printed;
 };
 
@@ -127,52 +145,228 @@ static struct timehist timehist_state;
 
 #define COMM_WIDTH 30
 
+/* Write buf's bytes to the file; a write error is kept for copy_out(). */
+static void spool_flush(struct th_spool *sp)
+{
+	const char *p = sp->buf;
+	size_t left = sp->len;
+
+	sp->len = 0;
+	if (!left)
+		return;
+	sp->spilled = true;
+	while (left && !sp->err) {
+		ssize_t n = write(fileno(sp->file), p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			sp->err = n < 0 ? errno : EIO;
+			break;
+		}
+		p += n;
+		left -= (size_t)n;
+	}
+}
+
+/* Room for a row of len bytes at most: where it goes. */
+static char *spool_row(struct th_spool *sp, size_t len)
+{
+	if (SPOOL_SIZE - sp->len < len)
+		spool_flush(sp);
+	return sp->buf + sp->len;
+}
+
+/* The row that begins at buf + len and ends at p is written. */
+static void spool_done(struct th_spool *sp, const char *p)
+{
+	sp->len = (size_t)(p - sp->buf);
+}
+
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* v in decimal, right-aligned in width with blanks: printf's %*PRIu64 */
+static char *put_u64(char *p, uint64_t v, int width)
+{
+	char d[20], *q = d + sizeof(d);
+	int n;
+
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, digit_pairs + 2 * v, 2);
+	} else {
+		*--q = (char)('0' + v);
+	}
+	n = (int)(d + sizeof(d) - q);
+	for (; width > n; width--)
+		*p++ = ' ';
+	for (int i = 0; i < n; i++)
+		p[i] = q[i];
+	return p + n;
+}
+
+/* v with leading zeros in digits: printf's %0*u of v < 10^digits */
+static char *put_digits(char *p, uint32_t v, int digits)
+{
+	char *q = p + digits;
+
+	while (q - p >= 2) {
+		q -= 2;
+		memcpy(q, digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (q > p)
+		*p = (char)('0' + v % 10);
+	return p + digits;
+}
+
+/* v as printf's %d */
+static char *put_int(char *p, int32_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return put_u64(p, -(int64_t)v, 0);
+	}
+	return put_u64(p, (uint64_t)v, 0);
+}
+
+static char *put_str(char *p, const char *s, size_t len)
+{
+	memcpy(p, s, len);
+	return p + len;
+}
+
 /* ns as perf's msec.usec, rounded to the microsecond as every time we print */
-static void put_ms(FILE *f, uint64_t ns, int width)
+static char *put_ms(char *p, uint64_t ns, int width)
 {
 	uint64_t us = ns / 1000 + (ns % 1000 >= 500);
 
-	fprintf(f, "%*" PRIu64 ".%03" PRIu64, width, us / 1000, us % 1000);
+	p = put_u64(p, us / 1000, width);
+	*p++ = '.';
+	return put_digits(p, (uint32_t)(us % 1000), 3);
 }
 
-static void put_time_cpu(FILE *f, uint64_t ts, int cpu)
+/* the time as fmt_ts() prints it, right-aligned in 15 */
+static char *put_time(char *p, uint64_t ts)
 {
-	char buf[32];
+	uint64_t us = ts / 1000 + (ts % 1000 >= 500);
 
-	fprintf(f, "%15s [%04d] ", fmt_ts(buf, sizeof(buf), ts), cpu);
+	p = put_u64(p, us / 1000000, 15 - 7);
+	*p++ = '.';
+	return put_digits(p, (uint32_t)(us % 1000000), 6);
 }
 
-/* "comm[pid]", the idle task "<idle>" as perf names it */
-static const char *task_name(char *buf, size_t len, const struct sl_model *m, int32_t pid,
-			     uint32_t comm)
+/* a row's start: "%15s [%04d] " of its time and CPU */
+static char *put_time_cpu(char *p, uint64_t ts, int cpu)
 {
+	p = put_time(p, ts);
+	if (cpu < 0 || cpu > 9999)
+		return p + sprintf(p, " [%04d] ", cpu);
+	*p++ = ' ';
+	*p++ = '[';
+	p = put_digits(p, (uint32_t)cpu, 4);
+	*p++ = ']';
+	*p++ = ' ';
+	return p;
+}
+
+#define NAME_MAX_LEN 63		/* a task's name, as it was cut in a char[64] */
+
+/* "comm[pid]", the idle task "<idle>" as perf names it; at most NAME_MAX_LEN bytes */
+static char *put_task_name(char *p, const struct sl_model *m, int32_t pid, uint32_t comm)
+{
+	char *start = p;
+
 	if (pid <= 0)
-		return "<idle>";
+		return put_str(p, "<idle>", 6);
 	/* a task that did nothing the trace shows yet: perf's name for it */
-	if (!comm)
-		snprintf(buf, len, ":%d", pid);
-	else
-		snprintf(buf, len, "%s[%d]", sl_str(m->strtab, comm), pid);
-	return buf;
+	if (!comm) {
+		*p++ = ':';
+		return put_int(p, pid);
+	}
+	const char *s = sl_str(m->strtab, comm);
+	size_t len = strlen(s);
+
+	if (len >= NAME_MAX_LEN)
+		return put_str(p, s, NAME_MAX_LEN);
+	p = put_str(p, s, len);
+	*p++ = '[';
+	p = put_int(p, pid);
+	*p++ = ']';
+	return start + (size_t)(p - start > NAME_MAX_LEN ? NAME_MAX_LEN : p - start);
 }
 
-static void put_visual(struct timehist *th, const struct sl_model *m, FILE *f, int cpu, char c)
+/* " %-30s " of the task's name */
+static char *put_name_column(char *p, const struct sl_model *m, int32_t pid, uint32_t comm)
+{
+	char *start;
+
+	*p++ = ' ';
+	start = p;
+	memset(p, ' ', COMM_WIDTH);
+	p = put_task_name(p, m, pid, comm);
+	if (p - start < COMM_WIDTH)
+		p = start + COMM_WIDTH;
+	*p++ = ' ';
+	return p;
+}
+
+/* the CPU columns of -V; the number of them is fixed at the first row */
+static int visual_cpus(struct timehist *th, const struct sl_model *m)
+{
+	if (th->visual && !th->ncpus)
+		th->ncpus = MAX(MAX(m->info ? m->info->ncpus : 0, m->nr_cpus), 1);
+	return th->visual ? th->ncpus : 0;
+}
+
+static char *put_visual(struct timehist *th, char *p, int cpu, char c)
 {
 	if (!th->visual)
-		return;
-	/* the columns are fixed at the first row: the CPUs the input says it has */
-	if (!th->ncpus)
-		th->ncpus = MAX(MAX(m->info ? m->info->ncpus : 0, m->nr_cpus), 1);
-	fputc(' ', f);
-	for (int i = 0; i < th->ncpus; i++)
-		fputc(i == cpu ? c : ' ', f);
-	fputc(' ', f);
+		return p;
+	*p++ = ' ';
+	memset(p, ' ', (size_t)th->ncpus);
+	if (cpu >= 0 && cpu < th->ncpus)
+		p[cpu] = c;
+	p += th->ncpus;
+	*p++ = ' ';
+	return p;
+}
+
+/* Room for a row, its -V columns counted. */
+static char *begin_row(struct timehist *th, const struct sl_model *m)
+{
+	return spool_row(&th->out, ROW_MAX + (size_t)visual_cpus(th, m));
 }
 
 /* the end of a row: no trailing blanks */
-static void end_row(FILE *f)
+static void end_row(struct timehist *th, char *p)
 {
-	fputc('\n', f);
+	*p++ = '\n';
+	spool_done(&th->out, p);
+}
+
+/* the summary's: put_ms() to f */
+static void fput_ms(FILE *f, uint64_t ns, int width)
+{
+	char buf[64];
+
+	fwrite(buf, 1, (size_t)(put_ms(buf, ns, width) - buf), f);
+}
+
+/* the summary's: the task's name as a string in buf */
+static const char *task_name(char buf[NAME_MAX_LEN + 1], const struct sl_model *m, int32_t pid,
+			     uint32_t comm)
+{
+	*put_task_name(buf, m, pid, comm) = '\0';
+	return buf;
 }
 
 static bool task_passes(const struct sl_model *m, int32_t pid)
@@ -214,6 +408,20 @@ static uint8_t wait_kind(const struct sl_event *ev)
 	return ev->sw.prev_letter == 'D' ? WAIT_IOWAIT : WAIT_SLEEP;
 }
 
+/* "  %5s" of the state the task left the CPU in */
+static char *put_state(char *p, int32_t pid, const struct sl_event *ev)
+{
+	char letter = ev->sw.prev_letter ? ev->sw.prev_letter : '?';
+
+	if (pid == 0)
+		return put_str(p, "      I", 7);
+	if (ev->sw.prev_class == SL_PREV_PREEMPTED)
+		return put_str(p, "     R+", 7);
+	p = put_str(p, "      ", 6);
+	*p++ = letter;
+	return p;
+}
+
 /*
  * timehist_switch - perf's timehist_sched_change_event(): the row of the
  * task leaving the CPU
@@ -245,52 +453,51 @@ static void timehist_switch(struct timehist *th, struct sl_analyzer *a, struct s
 	show = sl_filter_time(cfg, t) && sl_filter_cpu(cfg, ev->cpu) &&
 	       (pid == 0 ? sl_filter_task_none(cfg) : task_passes(m, pid)) &&
 	       (!th->idle_only || pid == 0 || ev->sw.next_pid == 0);
-	if (show) {
+	/* the figures only the summary prints */
+	if (show && th->summary) {
 		if (!th->first_ts)
 			th->first_ts = t;
 		th->last_ts = t;
-	}
-	if (show && th->idle_only) {
-		/*
-		 * -I, as perf: a task's figures are the idle time that followed
-		 * it on its CPU (the idle task's next run there)
-		 */
-		struct th_runtime *before = pid == 0 && c->last_prev ?
-					    runtime_of(m, a, c->last_prev) : NULL;
+		if (th->idle_only) {
+			/*
+			 * -I, as perf: a task's figures are the idle time that
+			 * followed it on its CPU (the idle task's next run there)
+			 */
+			struct th_runtime *before = pid == 0 && c->last_prev ?
+						    runtime_of(m, a, c->last_prev) : NULL;
 
-		if (pid == 0) {
+			if (pid == 0) {
+				stats_add(r, run);
+				if (before && tprev)
+					stats_add(before, run);
+				c->last_prev = 0;
+			}
+		} else {
 			stats_add(r, run);
-			if (before && tprev)
-				stats_add(before, run);
-			c->last_prev = 0;
+			r->total_delay += delay;
+			r->total_wait[r->last_wait] += wait;
 		}
-	} else if (show) {
-		stats_add(r, run);
-		r->total_delay += delay;
-		r->total_wait[r->last_wait] += wait;
 	}
 	if (pid > 0)
 		c->last_prev = pid;
 	if (show && th->rows) {
-		char name[64];
-		FILE *f = th->out;
+		char *p = begin_row(th, m);
 
-		put_time_cpu(f, t, ev->cpu);
-		put_visual(th, m, f, ev->cpu, pid == 0 ? 'i' : 's');
-		fprintf(f, " %-*s ", COMM_WIDTH, task_name(name, sizeof(name), m, pid, ev->sw.prev_comm));
-		put_ms(f, wait, 6);
-		fputc(' ', f);
-		put_ms(f, delay, 6);
-		fputc(' ', f);
-		put_ms(f, run, 6);
+		p = put_time_cpu(p, t, ev->cpu);
+		p = put_visual(th, p, ev->cpu, pid == 0 ? 'i' : 's');
+		p = put_name_column(p, m, pid, ev->sw.prev_comm);
+		p = put_ms(p, wait, 6);
+		*p++ = ' ';
+		p = put_ms(p, delay, 6);
+		*p++ = ' ';
+		p = put_ms(p, run, 6);
 		if (th->state)
-			fprintf(f, "  %5s", pid == 0 ? "I" :
-				ev->sw.prev_class == SL_PREV_PREEMPTED ? "R+" :
-				(char[]){ ev->sw.prev_letter ? ev->sw.prev_letter : '?', 0 });
-		if (th->next)
-			fprintf(f, "   next: %s", task_name(name, sizeof(name), m, ev->sw.next_pid,
-							   ev->sw.next_comm));
-		end_row(f);
+			p = put_state(p, pid, ev);
+		if (th->next) {
+			p = put_str(p, "   next: ", 9);
+			p = put_task_name(p, m, ev->sw.next_pid, ev->sw.next_comm);
+		}
+		end_row(th, p);
 		th->rows_printed++;
 	}
 	r->last_time = ev->ts;
@@ -300,17 +507,19 @@ static void timehist_switch(struct timehist *th, struct sl_analyzer *a, struct s
 		r->dead = true;
 }
 
-/* the spacer of perf's wakeup and migration rows, where the durations go */
-static void put_event_row(struct timehist *th, struct sl_model *m, const struct sl_event *ev,
-			  char mark)
+/* the start of perf's wakeup and migration rows: blanks where the durations go */
+static char *put_event_row(struct timehist *th, struct sl_model *m, const struct sl_event *ev,
+			   char mark)
 {
 	const struct sl_task *t = ev->pid > 0 ? sl_model_task(m, ev->pid) : NULL;
-	char name[64];
+	char *p = begin_row(th, m);
 
-	put_time_cpu(th->out, ev->ts, ev->cpu);
-	put_visual(th, m, th->out, ev->cpu, mark);
-	fprintf(th->out, " %-*s  %9s  %9s  %9s  ", COMM_WIDTH,
-		task_name(name, sizeof(name), m, ev->pid, t ? t->comm : 0), "", "", "");
+	p = put_time_cpu(p, ev->ts, ev->cpu);
+	p = put_visual(th, p, ev->cpu, mark);
+	p = put_name_column(p, m, ev->pid, t ? t->comm : 0);
+	/* " %9s  %9s  %9s  " of nothing, after the name column's blank */
+	memset(p, ' ', 34);
+	return p + 34;
 }
 
 /* timehist_wakeup - perf's timehist_sched_wakeup_event(): the wakee's ready_to_run */
@@ -318,7 +527,7 @@ static void timehist_wakeup(struct timehist *th, struct sl_analyzer *a, struct s
 			    const struct sl_event *ev)
 {
 	struct th_runtime *r = runtime_of(m, a, ev->wake.pid);
-	char name[64];
+	char *p;
 
 	if (!r)
 		return;
@@ -328,10 +537,10 @@ static void timehist_wakeup(struct timehist *th, struct sl_analyzer *a, struct s
 	    !sl_filter_cpu(m->cfg, ev->cpu) ||
 	    (!task_passes(m, ev->pid) && !task_passes(m, ev->wake.pid)))
 		return;
-	put_event_row(th, m, ev, ' ');
-	fprintf(th->out, "awakened: %s",
-		task_name(name, sizeof(name), m, ev->wake.pid, ev->wake.comm));
-	end_row(th->out);
+	p = put_event_row(th, m, ev, ' ');
+	p = put_str(p, "awakened: ", 10);
+	p = put_task_name(p, m, ev->wake.pid, ev->wake.comm);
+	end_row(th, p);
 }
 
 static void timehist_migrate(struct timehist *th, struct sl_analyzer *a, struct sl_model *m,
@@ -340,17 +549,20 @@ static void timehist_migrate(struct timehist *th, struct sl_analyzer *a, struct 
 	struct th_runtime *r = runtime_of(m, a, ev->migrate.pid);
 	bool show = sl_filter_time(m->cfg, ev->ts) && sl_filter_cpu(m->cfg, ev->cpu) &&
 		    (task_passes(m, ev->pid) || task_passes(m, ev->migrate.pid));
-	char name[64];
+	char *p;
 
-	if (r && show)
+	if (r && show && th->summary)
 		r->migrations++;
 	if (!show || !th->migrations || !th->rows || th->idle_only)
 		return;
-	put_event_row(th, m, ev, 'm');
-	fprintf(th->out, "migrated: %s cpu %d => %d",
-		task_name(name, sizeof(name), m, ev->migrate.pid, ev->migrate.comm),
-		ev->migrate.orig_cpu, ev->migrate.dest_cpu);
-	end_row(th->out);
+	p = put_event_row(th, m, ev, 'm');
+	p = put_str(p, "migrated: ", 10);
+	p = put_task_name(p, m, ev->migrate.pid, ev->migrate.comm);
+	p = put_str(p, " cpu ", 5);
+	p = put_int(p, ev->migrate.orig_cpu);
+	p = put_str(p, " => ", 4);
+	p = put_int(p, ev->migrate.dest_cpu);
+	end_row(th, p);
 }
 
 static void timehist_event(struct sl_analyzer *a, struct sl_model *m, const struct sl_event *ev)
@@ -392,14 +604,20 @@ static void timehist_lost(struct sl_analyzer *a, struct sl_model *m, int cpu,
 	struct timehist *th = &timehist_state;
 	struct th_cpu *c = sl_cpu_priv(m, a, cpu);
 	uint64_t lost = m->cpus[cpu].lost_events - c->lost_events;
-	char buf[32];
+	char *p;
 
 	(void)gap_start;
 	c->lost_events = m->cpus[cpu].lost_events;
 	c->last_switch = 0;
-	if (th->rows && sl_filter_cpu(m->cfg, cpu) && sl_filter_time(m->cfg, ts))
-		fprintf(th->out, "%15s lost %" PRIu64 " events on cpu %d\n",
-			fmt_ts(buf, sizeof(buf), ts), lost, cpu);
+	if (!th->rows || !sl_filter_cpu(m->cfg, cpu) || !sl_filter_time(m->cfg, ts))
+		return;
+	p = spool_row(&th->out, ROW_MAX);
+	p = put_time(p, ts);
+	p = put_str(p, " lost ", 6);
+	p = put_u64(p, lost, 0);
+	p = put_str(p, " events on cpu ", 15);
+	p = put_int(p, cpu);
+	end_row(th, p);
 }
 
 static const struct sl_analyzer_ops timehist_ops = {
@@ -465,23 +683,23 @@ static void print_summary_row(const struct timehist *th, FILE *f, const char *na
 			      const struct th_runtime *r)
 {
 	fprintf(f, "%*s  %9" PRIu64 " ", COMM_WIDTH, name, r->n);
-	put_ms(f, r->total_run, 8);
+	fput_ms(f, r->total_run, 8);
 	if (th->state && !th->idle_only) {
 		fputc(' ', f);
-		put_ms(f, r->total_wait[WAIT_SLEEP], 6);
+		fput_ms(f, r->total_wait[WAIT_SLEEP], 6);
 		fputs("  ", f);
-		put_ms(f, r->total_wait[WAIT_IOWAIT], 6);
+		fput_ms(f, r->total_wait[WAIT_IOWAIT], 6);
 		fputs("  ", f);
-		put_ms(f, r->total_wait[WAIT_PREEMPT], 6);
+		fput_ms(f, r->total_wait[WAIT_PREEMPT], 6);
 		fputs("  ", f);
-		put_ms(f, r->total_delay, 6);
+		fput_ms(f, r->total_delay, 6);
 	} else {
 		fputc(' ', f);
-		put_ms(f, r->min_run, 6);
+		fput_ms(f, r->min_run, 6);
 		fputs("  ", f);
-		put_ms(f, (uint64_t)(r->mean + 0.5), 6);
+		fput_ms(f, (uint64_t)(r->mean + 0.5), 6);
 		fputs("  ", f);
-		put_ms(f, r->max_run, 6);
+		fput_ms(f, r->max_run, 6);
 		fprintf(f, "   %5.2f   %5" PRIu64, rel_stderr(r), r->migrations);
 	}
 	fputc('\n', f);
@@ -524,14 +742,14 @@ static void print_summary(const struct timehist *th, struct sl_analyzer *a, stru
 			fputs("\nTerminated tasks:\n", f);
 		for (uint32_t i = 0; i < n; i++) {
 			const struct th_runtime *r = sl_task_priv(m, a, tasks[i]);
-			char name[64];
+			char name[NAME_MAX_LEN + 1];
 
 			if (r->dead != dead)
 				continue;
 			nr_tasks++;
 			switches += r->n;
 			run += r->total_run;
-			print_summary_row(th, f, task_name(name, sizeof(name), m, tasks[i]->pid,
+			print_summary_row(th, f, task_name(name, m, tasks[i]->pid,
 							   tasks[i]->comm), r);
 		}
 		if (nr_tasks == before)
@@ -554,7 +772,7 @@ static void print_summary(const struct timehist *th, struct sl_analyzer *a, stru
 				continue;
 			}
 			fprintf(f, "    CPU %2d idle for ", cpu);
-			put_ms(f, c->idle.total_run, 6);
+			fput_ms(f, c->idle.total_run, 6);
 			fprintf(f, "  msec  (%6.2f%%)\n",
 				hist ? 100.0 * (double)c->idle.total_run / (double)hist : 0.0);
 		}
@@ -562,28 +780,43 @@ static void print_summary(const struct timehist *th, struct sl_analyzer *a, stru
 	fprintf(f, "\n    Total number of unique tasks: %" PRIu64 "\n"
 		"Total number of context switches: %" PRIu64 "\n", nr_tasks, switches);
 	fputs("           Total run time (msec): ", f);
-	put_ms(f, run, 2);
+	fput_ms(f, run, 2);
 	fputs("\n    Total scheduling time (msec): ", f);
-	put_ms(f, sl_dur(th->first_ts, th->last_ts), 2);
+	fput_ms(f, sl_dur(th->first_ts, th->last_ts), 2);
 	fprintf(f, "  (x %d)\n", th->ncpus);
 }
 
 /* Copy the spool to stdout.  0, or -1 with a message. */
-static int copy_out(FILE *spool)
+static int copy_out(struct th_spool *sp)
 {
-	char buf[1 << 16];
-	size_t n;
+	int fd = fileno(sp->file);
+	ssize_t n;
 
-	if (fflush(spool) || fseek(spool, 0, SEEK_SET)) {
-		error_msg("timehist: cannot read back the listing: %s", strerror(errno));
+	if (!sp->spilled) {
+		/* the whole listing is in buf */
+		if (sp->len && fwrite(sp->buf, 1, sp->len, stdout) != sp->len)
+			sl_output_failed(errno);	/* its errno, not a later EIO */
+		return 0;
+	}
+	spool_flush(sp);
+	if (sp->err || lseek(fd, 0, SEEK_SET) < 0) {
+		error_msg("timehist: cannot read back the listing: %s",
+			  strerror(sp->err ? sp->err : errno));
 		return -1;
 	}
-	while ((n = fread(buf, 1, sizeof(buf), spool)) > 0)
-		if (fwrite(buf, 1, n, stdout) != n) {
-			sl_output_failed(errno);	/* its errno, not a later EIO */
+	while ((n = read(fd, sp->buf, SPOOL_SIZE)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error_msg("timehist: cannot read back the listing: %s", strerror(errno));
+			return -1;
+		}
+		if (fwrite(sp->buf, 1, (size_t)n, stdout) != (size_t)n) {
+			sl_output_failed(errno);
 			break;
 		}
-	return ferror(spool) ? -1 : 0;
+	}
+	return 0;
 }
 
 /* --time=FROM,TO as perf takes it: seconds, either side may be empty */
@@ -633,7 +866,7 @@ int cmd_timehist(int argc, char **argv)
 		{ "buffer",       required_argument, NULL, SL_OPT_BUFFER },
 		{ NULL, 0, NULL, 0 }
 	};
-	static char spool_buf[1 << 20];	/* glibc takes no size without a buffer */
+	static char spool_buf[SPOOL_SIZE];
 	struct timehist *th = &timehist_state;
 	struct sl_config cfg;
 	struct sl_analysis *an = NULL;
@@ -733,20 +966,19 @@ int cmd_timehist(int argc, char **argv)
 		th->rows = false;
 	}
 
-	th->out = tmpfile();
-	if (!th->out) {
+	th->out.file = tmpfile();
+	if (!th->out.file) {
 		error_msg("timehist: cannot make a temporary file: %s", strerror(errno));
 		sl_config_free(&cfg);
 		return 2;
 	}
-	/* fewer, larger writes: the listing of a large trace is tens of MB */
-	setvbuf(th->out, spool_buf, _IOFBF, sizeof(spool_buf));
+	th->out.buf = spool_buf;
 	/* only our hooks: the analyzers' findings are not printed here */
 	cfg.analyzers = timehist_analyzers;
 	cfg.nr_analyzers = 1;
 	if (sl_analysis_run(path, &cfg, NULL, NULL, &an, &err) < 0) {
 		error_msg("%s: %s", path, err.msg);
-		fclose(th->out);
+		fclose(th->out.file);
 		sl_config_free(&cfg);
 		return 2;
 	}
@@ -756,14 +988,14 @@ int cmd_timehist(int argc, char **argv)
 	sl_output_begin(stdout);
 	if (th->rows) {
 		print_header(th, stdout);
-		if (copy_out(th->out))
+		if (copy_out(&th->out))
 			status = 2;
 	}
 	if (th->summary && an->model->nr_analyzers > 0)
 		print_summary(th, an->model->analyzers[0], an->model, stdout);
 	if (sl_output_end(stdout) < 0)
 		status = 2;
-	fclose(th->out);
+	fclose(th->out.file);
 	sl_analysis_free(an);
 	sl_config_free(&cfg);
 	return status;
