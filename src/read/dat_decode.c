@@ -50,9 +50,23 @@ struct field_ref {
 	bool valid;
 };
 
+/*
+ * How sl_dat_decode() takes an event id's fields: the scheduling steps of
+ * the common file (4-byte integers in our byte order, char[16] comms) by
+ * a path made for them, everything else by decode_fields().
+ */
+enum decode_kind {
+	K_FIELDS = 0,		/* decode_fields(), whatever the layout */
+	K_NONE,			/* no fields to read: an unmodelled or unknown id */
+	K_SWITCH,		/* sched_switch, int4 and both comms char[16] */
+	K_WAKE,			/* the wakeups, int4 and comm char[16] */
+	K_MIGRATE,		/* sched_migrate_task, int4 and comm char[16] */
+};
+
 /* What we know about one event id of the file. */
 struct event_decoder {
 	uint16_t type;		/* enum sl_event_type */
+	uint8_t kind;		/* enum decode_kind */
 	uint32_t name;		/* interned event name */
 	struct tep_event *event;
 	int min_size;		/* payload bytes the bound fields need */
@@ -129,6 +143,8 @@ struct sl_dat_decoder {
 	struct field_ref common_type, common_flags, common_pid;
 	int common_size;		/* payload bytes the common fields need */
 	bool common_std;		/* type u16, flags u8, pid 4 bytes, our byte order */
+	int flags_off;			/* common_std: where common_flags is (0 without one) */
+	uint8_t ctx_of[256];		/* the SL_CTX_* bits of a common_flags low byte */
 	bool swap;			/* file endianness differs from ours */
 	int long_size;
 
@@ -260,6 +276,16 @@ static inline struct comm_cache_entry *comm_slot(struct sl_dat_decoder *d, const
 static inline uint32_t comm_hit(const struct comm_cache_entry *e, const uint64_t key[2])
 {
 	return e->key[0] == key[0] && e->key[1] == key[1] ? e->id : 0;
+}
+
+/* The id the cache holds for the char[16] comm at s, 0 when it holds none (field_str() then). */
+static inline __attribute__((always_inline))
+uint32_t comm_cached(const struct sl_dat_decoder *d, const uint8_t *s)
+{
+	uint64_t key[2];
+
+	memcpy(key, s, COMM_KEY_MAX);
+	return comm_hit(comm_slot((struct sl_dat_decoder *)d, key), key);
 }
 
 /* Intern a string field: a char[N] array or a __data_loc char[]. */
@@ -534,26 +560,39 @@ static void learn_prev_state(struct sl_dat_decoder *d, struct tep_event *sw)
 	d->state_mask &= ~d->preempt_mask;
 }
 
-static void decode_prev_state(struct sl_dat_decoder *d, uint64_t v,
-			      uint8_t *class, char *letter)
+/*
+ * The prev_states met most, without a search: preempted, runnable, and a
+ * blocked state the same as the last one decoded (S, S, D, S ...).
+ * false for any other: decode_prev_state() searches the flags.
+ */
+static inline __attribute__((always_inline))
+bool prev_state_known(const struct sl_dat_decoder *d, uint64_t v, uint8_t *class, char *letter)
 {
 	if (v & d->preempt_mask) {
 		*class = SL_PREV_PREEMPTED;
 		*letter = 'R';
-		return;
+		return true;
 	}
 	v &= d->state_mask;
 	if (!v) {
 		*class = SL_PREV_RUNNABLE;
 		*letter = 'R';
-		return;
+		return true;
 	}
-	/* a blocked state is mostly the one before: S, S, D, S ... */
 	if (v == d->last_state) {
 		*class = d->last_class;
 		*letter = d->last_letter;
-		return;
+		return true;
 	}
+	return false;
+}
+
+static void decode_prev_state(struct sl_dat_decoder *d, uint64_t v,
+			      uint8_t *class, char *letter)
+{
+	if (prev_state_known(d, v, class, letter))
+		return;
+	v &= d->state_mask;
 	*class = SL_PREV_BLOCKED;
 	*letter = '?';
 	for (int i = 0; i < d->nr_state_flags; i++) {
@@ -637,6 +676,31 @@ static int bind_common(struct tep_event *event, const char *name, struct field_r
 	return set_ref(event, f, ref, err);
 }
 
+/* A plain char comm[16] that field_comm() finds in the cache inline. */
+static bool comm16(const struct field_ref *f)
+{
+	return f->valid && f->size == COMM_KEY_MAX && !(f->flags & TEP_FIELD_IS_DYNAMIC);
+}
+
+/* The path of sl_dat_decode() for a bound event (enum decode_kind). */
+static uint8_t fast_kind(const struct event_decoder *ed)
+{
+	if (!ed->int4)
+		return K_FIELDS;
+	switch (ed->type) {
+	case SL_EV_SWITCH:
+		return comm16(&ed->f[F_PREV_COMM]) && comm16(&ed->f[F_NEXT_COMM]) ? K_SWITCH : K_FIELDS;
+	case SL_EV_WAKING:
+	case SL_EV_WAKEUP:
+	case SL_EV_WAKEUP_NEW:
+		return comm16(&ed->f[F_COMM]) ? K_WAKE : K_FIELDS;
+	case SL_EV_MIGRATE:
+		return comm16(&ed->f[F_M_COMM]) ? K_MIGRATE : K_FIELDS;
+	default:
+		return K_FIELDS;
+	}
+}
+
 struct sl_dat_decoder *sl_dat_decoder_new(struct tep_handle *tep, const struct sl_dat_names *names,
 					  struct sl_strtab *strtab, struct sl_error *err)
 {
@@ -692,6 +756,13 @@ struct sl_dat_decoder *sl_dat_decoder_new(struct tep_handle *tep, const struct s
 			     ref_end(&d->common_flags));
 	d->common_std = !d->swap && d->common_type.size == 2 && d->common_pid.size == 4 &&
 			(!d->common_flags.valid || d->common_flags.size == 1);
+	/* without common_flags every ctx is 0: the table stays zero, read at offset 0 */
+	d->flags_off = d->common_flags.valid ? d->common_flags.offset : 0;
+	for (int flags = 0; d->common_flags.valid && flags < 256; flags++)
+		d->ctx_of[flags] = (uint8_t)(SL_CTX_KNOWN |
+			(flags & 0x08 ? SL_CTX_HARDIRQ : 0) |	/* TRACE_FLAG_HARDIRQ */
+			(flags & 0x10 ? SL_CTX_SOFTIRQ : 0) |	/* TRACE_FLAG_SOFTIRQ */
+			(flags & 0x40 ? SL_CTX_NMI : 0));	/* TRACE_FLAG_NMI */
 
 	for (size_t i = 0; i < ARRAY_SIZE(event_specs); i++) {
 		const struct event_spec *spec = &event_specs[i];
@@ -715,8 +786,17 @@ struct sl_dat_decoder *sl_dat_decoder_new(struct tep_handle *tep, const struct s
 				ed->int4 = false;
 		}
 		ed->type = (uint16_t)spec->type;
+		ed->kind = fast_kind(ed);
 		if (spec->type == SL_EV_SWITCH)
 			learn_prev_state(d, ev);
+	}
+	/* ids without a name (none in the formats or the names): "unknown", nothing read */
+	for (int id = 0; id < d->nr_ids; id++) {
+		if (!d->by_id[id].name) {
+			d->by_id[id] = (struct event_decoder) { .type = SL_EV_OTHER, .name = d->unknown_name };
+		}
+		if (d->by_id[id].type == SL_EV_OTHER)
+			d->by_id[id].kind = K_NONE;
 	}
 	if (!d->preempt_mask) {
 		set_default_states(d);
@@ -776,8 +856,10 @@ static uint32_t ipi_reason(struct sl_dat_decoder *d, struct tep_event *event, in
 
 /*
  * The events of every scheduling step, their integer fields read as
- * int4 says (field_i32()): sl_dat_decode() calls each twice, once with
- * int4 true, so that the compiler makes the loads of that case.
+ * int4 says (field_i32()): decode_fields() calls each twice, once with
+ * int4 true, so that the compiler makes the loads of that case (an int4
+ * event comes here when its comm is not cached yet, or its comms are not
+ * char[16]: sl_dat_decode()'s fast paths take the others).
  */
 static inline __attribute__((always_inline))
 void decode_switch(struct sl_dat_decoder *d, const struct field_ref *f, const uint8_t *data,
@@ -826,20 +908,81 @@ bool sl_dat_common_layout(const struct sl_dat_decoder *d, int *type_off, int *pi
 	return true;
 }
 
+/*
+ * The fast paths of sl_dat_decode(), for the kinds K_SWITCH, K_WAKE and
+ * K_MIGRATE: the fields read at their offsets (the record holds them:
+ * min_size), the comms found in the cache, no call.  false when a comm is
+ * not in the cache or prev_state needs its search: decode_fields() then
+ * decodes the event whole, as it does every other, and what was stored
+ * here is stored again.
+ */
+static inline __attribute__((always_inline))
+bool switch_fast(const struct sl_dat_decoder *d, const struct field_ref *f, const uint8_t *data,
+		 struct sl_event *ev)
+{
+	uint32_t prev = comm_cached(d, data + f[F_PREV_COMM].offset);
+	uint32_t next = comm_cached(d, data + f[F_NEXT_COMM].offset);
+
+	if (!prev || !next ||
+	    !prev_state_known(d, (uint64_t)field_num(d, &f[F_PREV_STATE], data),
+			      &ev->sw.prev_class, &ev->sw.prev_letter))
+		return false;
+	ev->sw.prev_comm = prev;
+	ev->sw.prev_pid = field_i32(d, &f[F_PREV_PID], data, true);
+	ev->sw.prev_prio = field_i32(d, &f[F_PREV_PRIO], data, true);
+	ev->sw.next_comm = next;
+	ev->sw.next_pid = field_i32(d, &f[F_NEXT_PID], data, true);
+	ev->sw.next_prio = field_i32(d, &f[F_NEXT_PRIO], data, true);
+	return true;
+}
+
+static inline __attribute__((always_inline))
+bool wake_fast(const struct sl_dat_decoder *d, const struct field_ref *f, const uint8_t *data,
+	       struct sl_event *ev)
+{
+	if (!(ev->wake.comm = comm_cached(d, data + f[F_COMM].offset)))
+		return false;
+	ev->wake.pid = field_i32(d, &f[F_PID], data, true);
+	ev->wake.prio = field_i32(d, &f[F_PRIO], data, true);
+	ev->wake.target_cpu = field_i32(d, &f[F_TARGET_CPU], data, true);
+	ev->wake.success = f[F_SUCCESS].valid ? field_num(d, &f[F_SUCCESS], data) != 0 : true;
+	return true;
+}
+
+static inline __attribute__((always_inline))
+bool migrate_fast(const struct sl_dat_decoder *d, const struct field_ref *f, const uint8_t *data,
+		  struct sl_event *ev)
+{
+	if (!(ev->migrate.comm = comm_cached(d, data + f[F_M_COMM].offset)))
+		return false;
+	ev->migrate.pid = field_i32(d, &f[F_M_PID], data, true);
+	ev->migrate.prio = field_i32(d, &f[F_M_PRIO], data, true);
+	ev->migrate.orig_cpu = field_i32(d, &f[F_ORIG_CPU], data, true);
+	ev->migrate.dest_cpu = field_i32(d, &f[F_DEST_CPU], data, true);
+	return true;
+}
+
+static int decode_fields(struct sl_dat_decoder *d, const struct event_decoder *ed,
+			 const uint8_t *data, int size, struct sl_event *ev);
+
+/*
+ * Per event: the common fields, the id's decoder (every id below nr_ids
+ * has one: an unknown id is "unknown", of kind K_NONE), and the fields
+ * by the path its kind says.
+ */
 int sl_dat_decode(struct sl_dat_decoder *d, int cpu, uint64_t ts,
 		  const void *data_v, int size, struct sl_event *ev)
 {
 	const uint8_t *data = data_v;
 	const struct event_decoder *ed;
-	const struct field_ref *f;
-	int id;
+	unsigned int id;
 
 	memset(ev, 0, sizeof(*ev));
 	ev->ts = ts;
 	ev->cpu = cpu;
 	if (size < d->common_size)
 		return -EINVAL;
-	if (d->common_std) {
+	if (__builtin_expect(d->common_std, 1)) {
 		/* every kernel's layout: loads, not field_num()'s switch on the size */
 		uint16_t type;
 		int32_t pid;
@@ -848,23 +991,15 @@ int sl_dat_decode(struct sl_dat_decoder *d, int cpu, uint64_t ts,
 		memcpy(&pid, data + d->common_pid.offset, 4);
 		id = type;
 		ev->pid = pid;
+		ev->ctx = d->ctx_of[data[d->flags_off]];
 	} else {
-		id = (int)read_num(d, data + d->common_type.offset, d->common_type.size);
+		id = (unsigned int)(int)read_num(d, data + d->common_type.offset, d->common_type.size);
 		ev->pid = (int32_t)field_num(d, &d->common_pid, data);
+		if (d->common_flags.valid)
+			ev->ctx = d->ctx_of[read_num(d, data + d->common_flags.offset,
+						     d->common_flags.size) & 0xff];
 	}
-	if (d->common_flags.valid) {
-		uint64_t flags = d->common_std ? data[d->common_flags.offset] :
-			read_num(d, data + d->common_flags.offset, d->common_flags.size);
-
-		ev->ctx = SL_CTX_KNOWN;
-		if (flags & 0x08)	/* TRACE_FLAG_HARDIRQ */
-			ev->ctx |= SL_CTX_HARDIRQ;
-		if (flags & 0x10)	/* TRACE_FLAG_SOFTIRQ */
-			ev->ctx |= SL_CTX_SOFTIRQ;
-		if (flags & 0x40)	/* TRACE_FLAG_NMI */
-			ev->ctx |= SL_CTX_NMI;
-	}
-	if (id < 0 || id >= d->nr_ids || !d->by_id[id].name) {
+	if (id >= (unsigned int)d->nr_ids) {
 		ev->type = SL_EV_OTHER;
 		ev->name = d->unknown_name;
 		return 0;
@@ -872,9 +1007,41 @@ int sl_dat_decode(struct sl_dat_decoder *d, int cpu, uint64_t ts,
 	ed = &d->by_id[id];
 	if (size < ed->min_size)
 		return -EINVAL;
-	f = ed->f;
 	ev->type = ed->type;
 	ev->name = ed->name;
+	switch (ed->kind) {
+	case K_NONE:
+		return 0;
+	case K_SWITCH:
+		if (switch_fast(d, ed->f, data, ev))
+			return 0;
+		break;
+	case K_WAKE:
+		if (wake_fast(d, ed->f, data, ev))
+			return 0;
+		break;
+	case K_MIGRATE:
+		if (migrate_fast(d, ed->f, data, ev))
+			return 0;
+		break;
+	default:
+		break;
+	}
+	return decode_fields(d, ed, data, size, ev);
+}
+
+/*
+ * The fields of an event of any kind but K_NONE, whatever its layout, ev
+ * holding its common fields (its cpu and time among them): sl_dat_decode()'s
+ * slow path.
+ */
+static __attribute__((noinline))
+int decode_fields(struct sl_dat_decoder *d, const struct event_decoder *ed,
+		  const uint8_t *data, int size, struct sl_event *ev)
+{
+	const struct field_ref *f = ed->f;
+	int cpu = ev->cpu;
+	uint64_t ts = ev->ts;
 
 	switch (ed->type) {
 	case SL_EV_SWITCH:
