@@ -274,6 +274,7 @@ struct perf_reader {
 	bool best_again;		/* ... may go on while its time is <= best_upto */
 	uint64_t best_upto;
 	bool out_active;
+	bool q_sorted;			/* sort_queue() took q out of file order (drop_done()) */
 	uint64_t out_limit;		/* where this piece of the hand-on ends (map_piece()) */
 	uint64_t flush_limit;		/* ... and where the hand-on ends */
 	uint64_t trim_at;		/* read_records() gives mapped pages back again from here */
@@ -714,6 +715,7 @@ static void queue_slow(struct perf_reader *pr, uint64_t ts)
 		/* perf's ordered_events: an empty queue starts its latest time anew */
 		pr->max_ts = ts;
 		pr->nr_runs = 0;
+		pr->q_sorted = false;
 	}
 	if (!pr->q_nr || ts < pr->q[pr->q_nr - 1].ts) {
 		GROW(pr->runs, pr->runs_alloc, pr->nr_runs + 2);	/* and the end, for the sort */
@@ -1035,6 +1037,7 @@ static void sort_queue(struct perf_reader *pr)
 			pr->tmp = t;
 			pr->tmp_alloc = ta;
 		}
+		pr->q_sorted = true;
 	}
 	pr->nr_runs = n ? 1 : 0;	/* one run from q[0] */
 }
@@ -1284,7 +1287,9 @@ static inline const struct entry *next_out(struct perf_reader *pr)
 /*
  * The records handed on are done: drop them, and the bytes only they
  * needed.  What is left of each run moves to the front, in order: they
- * stay the runs of the queue.
+ * stay the runs of the queue.  The earliest byte still needed is that of
+ * a run's first record with bytes (a run's records lie in file order),
+ * unless sort_queue() made the queue's order: then every record's.
  */
 static void drop_done(struct perf_reader *pr)
 {
@@ -1297,6 +1302,11 @@ static void drop_done(struct perf_reader *pr)
 
 		if (!n)
 			continue;
+		for (size_t j = pr->heads[i].cur; !pr->q_sorted && j < pr->heads[i].end; j++)
+			if (ref_kind(pr->q[j].ref) != ENTRY_NONE) {
+				keep = MIN(keep, ref_off(pr->q[j].ref));
+				break;
+			}
 		memmove(pr->q + w, pr->q + pr->heads[i].cur, n * sizeof(*pr->q));
 		pr->runs[pr->nr_runs++] = w;
 		w += n;
@@ -1305,9 +1315,11 @@ static void drop_done(struct perf_reader *pr)
 	pr->nr_heads = 0;
 	pr->out_active = false;
 	pr->best_again = false;		/* perf_next()'s fast way needs heads again */
-	for (size_t i = 0; i < pr->q_nr; i++)
+	for (size_t i = 0; pr->q_sorted && i < pr->q_nr; i++)
 		if (ref_kind(pr->q[i].ref) != ENTRY_NONE)
 			keep = MIN(keep, ref_off(pr->q[i].ref));
+	if (!pr->q_nr)
+		pr->q_sorted = false;
 	pr->keep_off = keep;
 	/*
 	 * A mapped file: give back the pages no queued record needs, so the
