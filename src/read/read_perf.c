@@ -1649,8 +1649,6 @@ static __attribute__((noinline)) int fold_fast(struct perf_reader *pr, const str
 	pr->any_event = true;
 	ret = fold_next(pr, e, p, ev);
 	if (!ret) {
-		if (pr->map && h->cur + PREFETCH_QUEUED < h->end)
-			__builtin_prefetch(pr->map + ref_off(pr->q[h->cur + PREFETCH_QUEUED].ref));
 		ret = sl_dat_decode(pr->decoder, ref_cpu(e->ref), e->ts, p + 4, (int)get_u32(p), ev) < 0 ?
 			too_short(pr, e) : 1;
 	}
@@ -1674,11 +1672,12 @@ static int perf_next(struct sl_reader *r, struct sl_event *ev)
 		const struct entry *e = &pr->q[h->cur++];
 		const uint8_t *p = pr->buf + (ref_off(e->ref) - pr->buf_off);
 
+		/* before the fold's test: a folded pair takes two records, next_out() asks for one */
+		if (pr->map && h->cur + PREFETCH_QUEUED < h->end)
+			__builtin_prefetch(pr->map + ref_off(pr->q[h->cur + PREFETCH_QUEUED].ref));
 		if (foldable(pr, p))
 			return fold_fast(pr, e, p, ev);
 		h->ts = e[1].ts;
-		if (pr->map && h->cur + PREFETCH_QUEUED < h->end)
-			__builtin_prefetch(pr->map + ref_off(pr->q[h->cur + PREFETCH_QUEUED].ref));
 		pr->any_event = true;
 		/* only pr lives across the call: a short prologue (decode_failed() finds e again) */
 		if (__builtin_expect(sl_dat_decode(pr->decoder, ref_cpu(e->ref), e->ts, p + 4,
