@@ -442,13 +442,19 @@ static void timehist_switch(struct timehist *th, struct sl_analyzer *a, struct s
 	if (!r)
 		return;
 	if (tprev) {
-		if (cfg->from_set && tprev < cfg->from_ns)
-			tprev = cfg->from_ns;
-		run = sl_dur(tprev, t);
+		/*
+		 * The wait and the sch delay end at the switch-in, whatever
+		 * the window; a run that began before --from is counted from
+		 * it (perf moves the switch-in there for all three: its wait
+		 * then counts time the task ran)
+		 */
 		if (r->ready_to_run && r->ready_to_run <= tprev)
 			delay = tprev - r->ready_to_run;
 		if (r->last_time && r->last_time <= tprev)
 			wait = tprev - r->last_time;
+		if (cfg->from_set && tprev < cfg->from_ns)
+			tprev = cfg->from_ns;
+		run = sl_dur(tprev, t);
 	}
 	show = sl_filter_time(cfg, t) && sl_filter_cpu(cfg, ev->cpu) &&
 	       (pid == 0 ? sl_filter_task_none(cfg) : task_passes(m, pid)) &&

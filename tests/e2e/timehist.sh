@@ -153,6 +153,19 @@ expect_eq "timehist --comm=sched-pipe: only its rows, one per switch-out" \
 expect_eq "timehist --from/--to (--time): the switches in the window; its first run clipped to it" \
 	"$(awk '$1 < 2587.29 || $1 > 2587.30' "$TMP/t1" | wc -l)/$(cmp -s "$TMP/t1" "$TMP/t2" && echo same)/$(awk '{ if ($NF > 1000 * ($1 - 2587.29) + 0.001) bad++ } END { print bad + 0 }' "$TMP/t1")" \
 	"0/same/0"
+# the model reads every event whatever the filters: a row in the window has
+# the wait time and sch delay it has without --from (they end at its
+# switch-in, also before --from: perf moves that to --from); only a CPU's
+# first run in the window, begun before it, is clipped to it
+"$SCHEDLINT" timehist --no-pager "$D/pipe.data" | sed 1,3d > "$TMP/all"
+from=$(awk 'NR == 40 { print $1 }' "$TMP/all")
+"$SCHEDLINT" timehist --no-pager --from=$from "$D/pipe.data" | sed 1,3d > "$TMP/win"
+expect_eq "timehist --from: the rows after it, as without it (none lacking or added), the same wait and delay, the first run of each CPU clipped" \
+	"$(awk -v from=$from 'NR == FNR { k = $1 " " $2 " " $3; w[k] = $4 " " $5; r[k] = $6; if ($1 > from) after[k] = 1; next }
+		{ k = $1 " " $2 " " $3; delete after[k]; if (!(k in w)) added++; else if (w[k] != $4 " " $5) bad++
+		  else if (r[k] != $6) { clipped[$2]++; if ($6 + 0 > 1000 * ($1 - from) + 0.001) badrun++ } }
+		END { print length(after), added + 0, bad + 0, clipped["[0000]"] + 0, clipped["[0001]"] + 0, badrun + 0 }' \
+		"$TMP/all" "$TMP/win")" "0 0 0 1 1 0"
 # a filter that matches nothing fails closed, as in analyze (exit 2, one line)
 "$SCHEDLINT" timehist --pid=999999 "$D/pipe-wakeup.data" > "$TMP/c" 2> "$TMP/err"
 expect_eq "timehist --pid of no task: exit 2 naming the filter, nothing on stdout" \
