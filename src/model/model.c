@@ -117,6 +117,7 @@ struct model_priv {
 	int cpus_alloc;			/* CPUs the per-CPU arrays have room for */
 	bool started;
 	bool implied;			/* handle_switch() is applying an implied switch */
+	bool all_in;			/* no --cpu, --from or --to (see ALL_IN_CLONES) */
 	int cpu_limit;			/* CPU numbers at or above it do not exist in the trace */
 	/*
 	 * dead tasks not folded yet, oldest death first, by index in m->tasks
@@ -726,6 +727,49 @@ static inline void ensure_cpu(struct sl_model *m, int cpu)
 }
 
 /*
+ * The filters of --cpu, --from and --to, asked by the per-event functions
+ * with all_in: true when none is set (model_priv.all_in), so every CPU
+ * and moment is in and an interval's clipped length is its length.  Each
+ * function that asks them per event is compiled twice (ALL_IN_CLONES):
+ * a run without those options, nearly every run, takes the copy with
+ * all_in constant, where the tests are gone (1 to 3 instructions each,
+ * about 20 per event: 1.7% of analyze's instructions on a perf.data of
+ * hackbench).  all_in false asks the filters, which is right in every
+ * run: the functions that are not per event pass it.
+ */
+static inline __attribute__((always_inline)) bool cpu_in(const struct sl_model *m, bool all_in, int cpu)
+{
+	return all_in || sl_filter_cpu(m->cfg, cpu);
+}
+
+static inline __attribute__((always_inline)) bool time_in(const struct sl_model *m, bool all_in, uint64_t ts)
+{
+	return all_in || sl_filter_time(m->cfg, ts);
+}
+
+static inline __attribute__((always_inline)) uint64_t clip(const struct sl_model *m, bool all_in, uint64_t a, uint64_t b)
+{
+	return all_in ? sl_dur(a, b) : sl_filter_clip(m->cfg, a, b);
+}
+
+/*
+ * name(..., all_in): the function name##_inline (void, always inline, its
+ * last parameter all_in) as two functions, one per value of all_in, and
+ * the call of the one all_in says (a constant at every call: no test).
+ */
+#define ALL_IN_CLONES(name, params, ...)						\
+	static __attribute__((noinline)) void name##_filtered params			\
+	{										\
+		name##_inline(__VA_ARGS__, false);					\
+	}										\
+	static __attribute__((noinline)) void name##_all params			\
+	{										\
+		name##_inline(__VA_ARGS__, true);					\
+	}
+#define ALL_IN_CALL(name, all_in, ...) \
+	((all_in) ? name##_all(__VA_ARGS__) : name##_filtered(__VA_ARGS__))
+
+/*
  * Integrate the queue depth up to ts (for the time-weighted mean), over
  * the CPU's known time only (tasks woken onto a CPU not yet seen
  * switching made "max 3, mean 3002"), and divide by the time integrated:
@@ -734,10 +778,11 @@ static inline void ensure_cpu(struct sl_model *m, int cpu)
  * max (issue 32, 11: max 6, mean 17.37).
  */
 static inline __attribute__((always_inline)) void account_queue(struct sl_model *m,
-								 struct sl_cpu *c, uint64_t ts)
+								 struct sl_cpu *c, uint64_t ts,
+								 bool all_in)
 {
 	if (c->known) {
-		uint64_t d = sl_filter_clip(m->cfg, c->queue_since, ts);
+		uint64_t d = clip(m, all_in, c->queue_since, ts);
 
 		c->queue_area += (uint64_t)c->nr_queued * d;
 		c->queue_known_ns += d;
@@ -752,7 +797,7 @@ static void idle_flipped(struct sl_model *m, struct sl_cpu *c, uint64_t ts, bool
 }
 
 /* Tell analyzers when a CPU's idleness (SPEC definition) flips. */
-static inline void cpu_changed(struct sl_model *m, struct sl_cpu *c, uint64_t ts)
+static inline __attribute__((always_inline)) void cpu_changed(struct sl_model *m, struct sl_cpu *c, uint64_t ts)
 {
 	bool idle = sl_cpu_is_idle(c);
 
@@ -762,10 +807,11 @@ static inline void cpu_changed(struct sl_model *m, struct sl_cpu *c, uint64_t ts
 
 /* Account the CPU's time from curr_since to ts as busy or idle. */
 static inline __attribute__((always_inline)) void account_cpu(struct sl_model *m,
-							       struct sl_cpu *c, uint64_t ts)
+							       struct sl_cpu *c, uint64_t ts,
+							       bool all_in)
 {
-	if (c->known && sl_filter_cpu(m->cfg, c->cpu)) {
-		uint64_t d = sl_filter_clip(m->cfg, c->curr_since, ts);
+	if (c->known && cpu_in(m, all_in, c->cpu)) {
+		uint64_t d = clip(m, all_in, c->curr_since, ts);
 
 		if (c->curr)
 			c->busy_ns += d;
@@ -777,7 +823,7 @@ static inline __attribute__((always_inline)) void account_cpu(struct sl_model *m
 
 /* --- runqueue and pending lists --- */
 
-static void list_add(struct sl_task **head, struct sl_task *t)
+static inline __attribute__((always_inline)) void list_add(struct sl_task **head, struct sl_task *t)
 {
 	t->q_prev = NULL;
 	t->q_next = *head;
@@ -786,7 +832,7 @@ static void list_add(struct sl_task **head, struct sl_task *t)
 	*head = t;
 }
 
-static void list_del(struct sl_task **head, struct sl_task *t)
+static inline __attribute__((always_inline)) void list_del(struct sl_task **head, struct sl_task *t)
 {
 	if (t->q_prev)
 		t->q_prev->q_next = t->q_next;
@@ -802,14 +848,15 @@ static void list_del(struct sl_task **head, struct sl_task *t)
  * Inline where every switch and wakeup takes it (detach() elsewhere).
  */
 static inline __attribute__((always_inline)) void detach_inline(struct sl_model *m,
-								struct sl_task *t, uint64_t ts)
+								struct sl_task *t, uint64_t ts,
+								bool all_in)
 {
 	struct sl_cpu *c = sl_model_cpu(m, t->cpu);
 
 	if (!c)
 		return;
 	if (t->state == SL_TASK_QUEUED) {
-		account_queue(m, c, ts);
+		account_queue(m, c, ts, all_in);
 		list_del(&c->queued, t);
 		c->nr_queued--;
 		notify_runnable(m, t, c->cpu, ts, false);
@@ -825,50 +872,47 @@ static inline __attribute__((always_inline)) void detach_inline(struct sl_model 
 		 * task as for the CPU (which counts it busy), and an implied
 		 * switch-in elsewhere is not earlier (implied_switch()).
 		 */
-		if (sl_filter_task(m->cfg, m->strtab, t) && sl_filter_cpu(m->cfg, c->cpu))
-			t->run_ns += sl_filter_clip(m->cfg, t->since, ts);
+		if (sl_filter_task(m->cfg, m->strtab, t) && cpu_in(m, all_in, c->cpu))
+			t->run_ns += clip(m, all_in, t->since, ts);
 		t->since = ts;
-		account_cpu(m, c, ts);
-		account_queue(m, c, ts);
+		account_cpu(m, c, ts, all_in);
+		account_queue(m, c, ts, all_in);
 		c->curr = NULL;
 		c->known = false;
 		cpu_changed(m, c, ts);
 	}
 }
 
-static __attribute__((noinline)) void detach(struct sl_model *m, struct sl_task *t, uint64_t ts)
-{
-	detach_inline(m, t, ts);
-}
+ALL_IN_CLONES(detach, (struct sl_model *m, struct sl_task *t, uint64_t ts), m, t, ts)
+#define detach(m, t, ts, all_in) ALL_IN_CALL(detach, all_in, m, t, ts)
 
 /* t enters cpu's queue; inline where every switch and wakeup does it (enqueue() elsewhere) */
 static inline __attribute__((always_inline)) void enqueue_inline(struct sl_model *m,
 								 struct sl_task *t, int cpu,
 								 uint64_t ts,
-								 enum sl_runnable_reason reason)
+								 enum sl_runnable_reason reason,
+								 bool all_in)
 {
 	struct sl_cpu *c;
 
 	ensure_cpu(m, cpu);
 	c = &m->cpus[cpu];
-	account_queue(m, c, ts);
+	account_queue(m, c, ts, all_in);
 	t->state = SL_TASK_QUEUED;
 	t->cpu = cpu;
 	t->since = ts;
 	t->runnable_reason = (uint8_t)reason;
 	list_add(&c->queued, t);
 	c->nr_queued++;
-	if (c->nr_queued > c->max_queue && sl_filter_cpu(m->cfg, cpu) && sl_filter_time(m->cfg, ts))
+	if (c->nr_queued > c->max_queue && cpu_in(m, all_in, cpu) && time_in(m, all_in, ts))
 		c->max_queue = c->nr_queued;
 	notify_runnable(m, t, cpu, ts, true);
 	cpu_changed(m, c, ts);
 }
 
-static __attribute__((noinline)) void enqueue(struct sl_model *m, struct sl_task *t, int cpu,
-					      uint64_t ts, enum sl_runnable_reason reason)
-{
-	enqueue_inline(m, t, cpu, ts, reason);
-}
+ALL_IN_CLONES(enqueue, (struct sl_model *m, struct sl_task *t, int cpu, uint64_t ts,
+			      enum sl_runnable_reason reason), m, t, cpu, ts, reason)
+#define enqueue(m, t, cpu, ts, reason, all_in) ALL_IN_CALL(enqueue, all_in, m, t, cpu, ts, reason)
 
 static inline __attribute__((always_inline)) void add_pending(struct sl_model *m,
 							       struct sl_task *t, int cpu,
@@ -908,8 +952,10 @@ static void keep_longest(struct sl_wait_moment *worst, const struct sl_wait_mome
  * new task its fork-to-first-run delay.  Not across lost events on either
  * CPU (as wakeup latency); an inferred switch-in makes it a lower bound.
  */
-static void note_wait(struct sl_model *m, const struct sl_cpu *c, struct sl_task *t, uint64_t ts,
-		      bool inferred)
+static inline __attribute__((always_inline)) void note_wait(struct sl_model *m,
+							     const struct sl_cpu *c,
+							     struct sl_task *t, uint64_t ts,
+							     bool inferred, bool all_in)
 {
 	uint64_t from = t->runnable_since, wait = sl_dur(from, ts);
 	uint8_t kind = t->wait_kind;
@@ -923,8 +969,8 @@ static void note_wait(struct sl_model *m, const struct sl_cpu *c, struct sl_task
 		       (m->wait_worst_perf61.to && wait <= m->wait_worst_perf61.wait))))
 		return;
 	if (gap_since(m, c->cpu, from) || (t->cpu != c->cpu && gap_since(m, t->cpu, from)) ||
-	    !sl_filter_task(m->cfg, m->strtab, t) || !sl_filter_cpu(m->cfg, c->cpu) ||
-	    !sl_filter_time(m->cfg, ts))
+	    !sl_filter_task(m->cfg, m->strtab, t) || !cpu_in(m, all_in, c->cpu) ||
+	    !time_in(m, all_in, ts))
 		return;
 	w = (struct sl_wait_moment){
 		.wait = wait, .from = from, .to = ts, .cpu = c->cpu, .pid = t->pid,
@@ -950,16 +996,16 @@ static void note_wait(struct sl_model *m, const struct sl_cpu *c, struct sl_task
 
 /* The wait of a runnable task ends (switch-in, or its state became unknown). */
 static inline __attribute__((always_inline)) void end_wait(struct sl_model *m, struct sl_task *t,
-							    uint64_t ts)
+							    uint64_t ts, bool all_in)
 {
 	if (t->runnable_since && sl_filter_task(m->cfg, m->strtab, t))
-		t->wait_ns += sl_filter_clip(m->cfg, t->runnable_since, ts);
+		t->wait_ns += clip(m, all_in, t->runnable_since, ts);
 	t->runnable_since = 0;
 }
 
 static void lose_task(struct sl_model *m, struct sl_task *t, uint64_t ts)
 {
-	detach(m, t, ts);
+	detach(m, t, ts, false);
 	t->state = SL_TASK_UNKNOWN;
 	t->state_lost = true;
 	t->wake_valid = false;
@@ -971,7 +1017,7 @@ static void lose_task(struct sl_model *m, struct sl_task *t, uint64_t ts)
 static inline __attribute__((always_inline)) void start_wakeup(struct sl_model *m,
 								struct sl_task *t, int32_t waker_pid,
 								int32_t waker_cpu, uint8_t waker_ctx,
-								uint64_t ts, bool valid)
+								uint64_t ts, bool valid, bool all_in)
 {
 	t->early_waking = false;
 	t->wake_unconfirmed = false;
@@ -987,7 +1033,7 @@ static inline __attribute__((always_inline)) void start_wakeup(struct sl_model *
 	t->wake_seq++;
 	t->runnable_since = ts;
 	t->wait_kind = SL_WAIT_WAKEUP;
-	if (sl_filter_task(m->cfg, m->strtab, t) && sl_filter_time(m->cfg, ts))
+	if (sl_filter_task(m->cfg, m->strtab, t) && time_in(m, all_in, ts))
 		t->wakeups++;
 }
 
@@ -1005,7 +1051,7 @@ static void clear_open_wake(struct sl_model *m, struct sl_task *t)
  */
 static inline __attribute__((always_inline)) void place_inline(struct sl_model *m,
 							       struct sl_task *t, int dest,
-							       int prev_cpu, uint64_t ts)
+							       int prev_cpu, uint64_t ts, bool all_in)
 {
 	struct model_priv *p = priv_of(m);
 	struct sl_placement pl;
@@ -1026,20 +1072,21 @@ static inline __attribute__((always_inline)) void place_inline(struct sl_model *
 	CALL_HOOK(m, on_placement, &pl);
 
 	if (m->wakeup_missing) {
-		detach(m, t, ts);
-		enqueue(m, t, dest, ts, SL_RUNNABLE_WAKEUP);
-		m->cpus[dest].wakeups += sl_filter_cpu(m->cfg, dest) && sl_filter_time(m->cfg, ts);
+		detach(m, t, ts, all_in);
+		enqueue(m, t, dest, ts, SL_RUNNABLE_WAKEUP, all_in);
+		m->cpus[dest].wakeups += cpu_in(m, all_in, dest) && time_in(m, all_in, ts);
 	}
 }
 
-static __attribute__((noinline)) void place(struct sl_model *m, struct sl_task *t, int dest,
-					    int prev_cpu, uint64_t ts)
-{
-	place_inline(m, t, dest, prev_cpu, ts);
-}
+ALL_IN_CLONES(place, (struct sl_model *m, struct sl_task *t, int dest, int prev_cpu,
+			    uint64_t ts), m, t, dest, prev_cpu, ts)
+#define place(m, t, dest, prev_cpu, ts, all_in) \
+	ALL_IN_CALL(place, all_in, m, t, dest, prev_cpu, ts)
 
 /* Close the open placement of cpu: no migrate came, so the wakee stays (rule 2). */
-static void close_placement(struct sl_model *m, int cpu, uint64_t ts)
+static inline __attribute__((always_inline)) void close_placement_inline(struct sl_model *m,
+									 int cpu, uint64_t ts,
+									 bool all_in)
 {
 	struct sl_task *t = m->cpus[cpu].open_wake;
 
@@ -1054,8 +1101,11 @@ static void close_placement(struct sl_model *m, int cpu, uint64_t ts)
 		t->wake_valid = false;
 		return;
 	}
-	place_inline(m, t, t->cpu, t->cpu, ts);
+	place_inline(m, t, t->cpu, t->cpu, ts, all_in);
 }
+
+ALL_IN_CLONES(close_placement, (struct sl_model *m, int cpu, uint64_t ts), m, cpu, ts)
+#define close_placement(m, cpu, ts, all_in) ALL_IN_CALL(close_placement, all_in, m, cpu, ts)
 
 static bool gap_since(const struct sl_model *m, int cpu, uint64_t since)
 {
@@ -1083,7 +1133,7 @@ static void drop_stale_wakeup(struct sl_model *m, struct sl_task *t, uint64_t ts
 	if (sl_filter_task(m->cfg, m->strtab, t) && sl_filter_time(m->cfg, t->wake_ts))
 		t->wakeups--;			/* start_wakeup() counted it */
 	clear_open_wake(m, t);
-	detach(m, t, ts);
+	detach(m, t, ts, false);
 	t->state = SL_TASK_BLOCKED;
 	t->since = slept ? slept : ts;
 	t->wake_valid = false;
@@ -1091,7 +1141,9 @@ static void drop_stale_wakeup(struct sl_model *m, struct sl_task *t, uint64_t ts
 	t->runnable_since = 0;
 }
 
-static void handle_waking(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
+static inline __attribute__((always_inline)) void handle_waking(struct sl_model *m,
+								 const struct sl_event *ev,
+								 uint64_t ts, bool all_in)
 {
 	struct sl_task *t = get_task(m, ev->wake.pid, ev->wake.comm, ev->wake.prio);
 
@@ -1127,7 +1179,7 @@ static void handle_waking(struct sl_model *m, const struct sl_event *ev, uint64_
 	/* a task whose state was lost with its CPU's events may not have slept */
 	bool valid = !(t->state == SL_TASK_UNKNOWN && t->state_lost);
 
-	start_wakeup(m, t, ev->pid, ev->cpu, ev->ctx, ts, valid);
+	start_wakeup(m, t, ev->pid, ev->cpu, ev->ctx, ts, valid, all_in);
 	t->state = SL_TASK_WAKING;
 	t->since = ts;
 	t->cpu = ev->wake.target_cpu;	/* rule 1: the previous CPU, until a migrate says */
@@ -1135,11 +1187,13 @@ static void handle_waking(struct sl_model *m, const struct sl_event *ev, uint64_
 		t->cpu = -1;
 	/* sl_model_feed() closed the CPU's open placement: one is open again only after a drop */
 	if (m->cpus[ev->cpu].open_wake)
-		close_placement(m, ev->cpu, ts);
+		close_placement(m, ev->cpu, ts, all_in);
 	m->cpus[ev->cpu].open_wake = t;
 }
 
-static void handle_wakeup(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
+static inline __attribute__((always_inline)) void handle_wakeup(struct sl_model *m,
+								 const struct sl_event *ev,
+								 uint64_t ts, bool all_in)
 {
 	struct sl_task *t = get_task(m, ev->wake.pid, ev->wake.comm, ev->wake.prio);
 	int dest = ev->wake.target_cpu;
@@ -1162,14 +1216,14 @@ static void handle_wakeup(struct sl_model *m, const struct sl_event *ev, uint64_
 		/* sched_wakeup.target_cpu confirms the destination (rule 2) */
 		t->wake_unconfirmed = false;
 		t->cpu = dest;
-		place(m, t, dest, ev->wake.target_cpu, ts);
+		place(m, t, dest, ev->wake.target_cpu, ts, all_in);
 		if (t->state == SL_TASK_QUEUED)		/* placed and enqueued (no-wakeup mode) */
 			break;
 		/* fall through */
 	case SL_TASK_PENDING:
 		t->wake_unconfirmed = false;
-		detach_inline(m, t, ts);
-		enqueue_inline(m, t, dest, ts, SL_RUNNABLE_WAKEUP);
+		detach_inline(m, t, ts, all_in);
+		enqueue_inline(m, t, dest, ts, SL_RUNNABLE_WAKEUP, all_in);
 		break;
 	default: {
 		/*
@@ -1179,18 +1233,18 @@ static void handle_wakeup(struct sl_model *m, const struct sl_event *ev, uint64_
 		bool has_waking = m->seen_waking || m->info->has_waking == SL_YES;
 		bool valid = !has_waking && !(t->state == SL_TASK_UNKNOWN && t->state_lost);
 
-		start_wakeup(m, t, ev->pid, ev->cpu, ev->ctx, ts, valid);
-		place(m, t, dest, -1, ts);
+		start_wakeup(m, t, ev->pid, ev->cpu, ev->ctx, ts, valid, all_in);
+		place(m, t, dest, -1, ts, all_in);
 		if (t->state != SL_TASK_QUEUED) {
-			detach(m, t, ts);
-			enqueue(m, t, dest, ts, SL_RUNNABLE_WAKEUP);
+			detach(m, t, ts, all_in);
+			enqueue(m, t, dest, ts, SL_RUNNABLE_WAKEUP, all_in);
 		}
 		break;
 	}
 	}
 	t->wakeup_cpu = ev->cpu;
 	t->wakeup_ts = ts;
-	if (sl_filter_cpu(m->cfg, dest) && sl_filter_time(m->cfg, ts) && !m->wakeup_missing)
+	if (cpu_in(m, all_in, dest) && time_in(m, all_in, ts) && !m->wakeup_missing)
 		m->cpus[dest].wakeups++;
 }
 
@@ -1205,11 +1259,11 @@ static void handle_wakeup_new(struct sl_model *m, const struct sl_event *ev, uin
 		dest = ev->cpu;
 	if (t->state == SL_TASK_RUNNING || t->state == SL_TASK_QUEUED)
 		return;
-	detach(m, t, ts);
+	detach(m, t, ts, false);
 	t->wake_valid = false;	/* rule 5: a new task, not a wakeup */
 	t->runnable_since = ts;
 	t->wait_kind = SL_WAIT_NEW;
-	enqueue(m, t, dest, ts, SL_RUNNABLE_NEW);
+	enqueue(m, t, dest, ts, SL_RUNNABLE_NEW, false);
 }
 
 /*
@@ -1227,15 +1281,14 @@ static bool moved_by_stopper(const struct sl_model *m, const struct sl_event *ev
 /*
  * An exec: record re-reads the task's affinity after it (taskset and the
  * like set the mask, then exec), so its recorded mask is out of date
- * until that re-read arrives.
+ * until that re-read arrives.  Called for an SL_EV_OTHER of a task whose
+ * name is not not_exec_name (sl_model_feed() tests that).
  */
-static void note_exec(struct sl_model *m, const struct sl_event *ev)
+static __attribute__((noinline)) void note_exec(struct sl_model *m, const struct sl_event *ev)
 {
 	struct model_priv *p = priv_of(m);
 	struct sl_task *t;
 
-	if (ev->pid <= 0 || ev->name == p->not_exec_name)
-		return;
 	if (m->exec_name ? ev->name != m->exec_name
 			 : strcmp(sl_str(m->strtab, ev->name), "sched_process_exec")) {
 		p->not_exec_name = ev->name;	/* the other events come in runs of one name */
@@ -1262,7 +1315,9 @@ static void stopper_move(struct sl_model *m, struct sl_task *t, uint64_t ts)
 	m->stopper_moves++;
 }
 
-static void handle_migrate(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
+static inline __attribute__((always_inline)) void handle_migrate(struct sl_model *m,
+								  const struct sl_event *ev,
+								  uint64_t ts, bool all_in)
 {
 	struct sl_task *t = get_task(m, ev->migrate.pid, ev->migrate.comm, ev->migrate.prio);
 	int dest = ev->migrate.dest_cpu;
@@ -1270,7 +1325,7 @@ static void handle_migrate(struct sl_model *m, const struct sl_event *ev, uint64
 	if (!t || !cpu_ok(m, dest))
 		return;
 	ensure_cpu(m, dest);
-	if (sl_filter_task(m->cfg, m->strtab, t) && sl_filter_time(m->cfg, ts))
+	if (sl_filter_task(m->cfg, m->strtab, t) && time_in(m, all_in, ts))
 		t->migrations++;
 	if (moved_by_stopper(m, ev))
 		stopper_move(m, t, ts);
@@ -1284,15 +1339,15 @@ static void handle_migrate(struct sl_model *m, const struct sl_event *ev, uint64
 		 * wakee sits in the destination's ttwu_pending window.
 		 */
 		t->cpu = dest;
-		place(m, t, dest, ev->migrate.orig_cpu, ts);
+		place(m, t, dest, ev->migrate.orig_cpu, ts, all_in);
 		break;
 	case SL_TASK_PENDING:
-		detach(m, t, ts);
+		detach(m, t, ts, all_in);
 		add_pending(m, t, dest, ts);
 		break;
 	case SL_TASK_QUEUED:		/* rule 7: load balance, affinity change */
-		detach(m, t, ts);
-		enqueue(m, t, dest, ts, SL_RUNNABLE_MIGRATED);
+		detach(m, t, ts, all_in);
+		enqueue(m, t, dest, ts, SL_RUNNABLE_MIGRATED, all_in);
 		break;
 	case SL_TASK_RUNNING:
 		/* migrated while running: its switch-out on the other CPU is late (clock skew) */
@@ -1313,7 +1368,7 @@ static void early_waking_applies(struct sl_model *m, struct sl_task *t, uint64_t
 	int waker_cpu = t->early_waker_cpu;
 
 	start_wakeup(m, t, t->early_waker_pid, waker_cpu, t->early_waker_ctx,
-		     t->early_waking_ts, true);
+		     t->early_waking_ts, true, false);
 	t->wake_unconfirmed = true;	/* until a sched_wakeup, or it runs */
 	/* the latency counts from the waking, the wait from now: it ran until now */
 	t->runnable_since = ts;
@@ -1322,7 +1377,7 @@ static void early_waking_applies(struct sl_model *m, struct sl_task *t, uint64_t
 	/* t->cpu stays the CPU it just left: its previous CPU */
 	if (waker_cpu >= 0 && waker_cpu < m->nr_cpus) {
 		if (m->cpus[waker_cpu].open_wake && m->cpus[waker_cpu].open_wake != t)
-			close_placement(m, waker_cpu, ts);
+			close_placement(m, waker_cpu, ts, false);
 		m->cpus[waker_cpu].open_wake = t;
 	}
 }
@@ -1363,7 +1418,9 @@ static struct sl_wakeup_moment wakeup_moment(const struct sl_latency_sample *s,
 	};
 }
 
-static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
+static inline __attribute__((always_inline)) void handle_switch_inline(struct sl_model *m,
+									const struct sl_event *ev,
+									uint64_t ts, bool all_in)
 {
 	struct model_priv *p = priv_of(m);
 	struct sl_cpu *c = &m->cpus[ev->cpu];
@@ -1374,11 +1431,11 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 	struct sl_switch_info sw;
 	bool have_sample = false;
 	/* the filters' verdicts, asked once (they do not change during the switch) */
-	const bool cpu_in = sl_filter_cpu(m->cfg, c->cpu), time_in = sl_filter_time(m->cfg, ts);
+	const bool c_in = cpu_in(m, all_in, c->cpu), ts_in = time_in(m, all_in, ts);
 	const bool prev_in = prev && sl_filter_task(m->cfg, m->strtab, prev);
 	const bool next_in = next && sl_filter_task(m->cfg, m->strtab, next);
 
-	if (!p->implied && cpu_in && time_in)
+	if (!p->implied && c_in && ts_in)
 		c->switches++;
 
 	/* switched in without its sched_wakeup: the trace has none */
@@ -1391,7 +1448,7 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 	 * state changes, so the analyzers see the CPUs as the wakee found them.
 	 */
 	if (next && next->state == SL_TASK_WAKING && !p->implied)
-		place(m, next, c->cpu, next->cpu, ts);
+		place(m, next, c->cpu, next->cpu, ts, all_in);
 
 	sw = (struct sl_switch_info){
 		.ts = ts, .cpu = c->cpu, .prev = prev, .next = next,
@@ -1407,20 +1464,20 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 	/* whoever the model thought ran here is not running any more */
 	if (c->known && c->curr && c->curr != prev)
 		lose_task(m, c->curr, ts);
-	account_cpu(m, c, ts);
+	account_cpu(m, c, ts, all_in);
 	c->curr = NULL;
 
 	if (prev) {
 		if (sw.prev_known) {
-			if (prev_in && cpu_in)
-				prev->run_ns += sl_filter_clip(m->cfg, prev->since, ts);
+			if (prev_in && c_in)
+				prev->run_ns += clip(m, all_in, prev->since, ts);
 			if (prev->pid == m->recorder_pid)
 				recorder_run(m, prev, ts, ev->sw.prev_class == SL_PREV_RUNNABLE ||
 						 ev->sw.prev_class == SL_PREV_PREEMPTED);
 			prev->state = SL_TASK_UNKNOWN;	/* about to be set below */
 		} else if (prev->state != SL_TASK_RUNNING || prev->cpu != c->cpu) {
 			/* rule 8 (first sight) or an inconsistency: take the event as the truth */
-			detach(m, prev, ts);
+			detach(m, prev, ts, all_in);
 			prev->wake_valid = false;
 			prev->runnable_since = 0;
 		}
@@ -1430,13 +1487,13 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 		switch (ev->sw.prev_class) {
 		case SL_PREV_RUNNABLE:
 		case SL_PREV_PREEMPTED:
-			if (prev_in && time_in)
+			if (prev_in && ts_in)
 				prev->preemptions++;
 			prev->wake_valid = false;
 			prev->runnable_since = ts;
 			prev->wait_kind = ev->sw.prev_class == SL_PREV_PREEMPTED ? SL_WAIT_PREEMPTED
 										  : SL_WAIT_RUNNABLE;
-			enqueue_inline(m, prev, c->cpu, ts, SL_RUNNABLE_PREEMPTED);
+			enqueue_inline(m, prev, c->cpu, ts, SL_RUNNABLE_PREEMPTED, all_in);
 			break;
 		case SL_PREV_DEAD:
 			prev->state = SL_TASK_DEAD;
@@ -1478,7 +1535,7 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 
 		if (next->state == SL_TASK_PENDING || next->state == SL_TASK_WAKING)
 			clear_open_wake(m, next);
-		detach_inline(m, next, ts);
+		detach_inline(m, next, ts, all_in);
 		if (was_runnable && next->wake_valid) {
 			if (gap_since(m, c->cpu, next->wake_ts) ||
 			    (next->cpu >= 0 && next->cpu != c->cpu && gap_since(m, next->cpu, next->wake_ts))) {
@@ -1495,12 +1552,12 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 					.ipi_ts = next->ipi_ts, .wake_seq = next->wake_seq,
 					.implied_switch = p->implied,
 				};
-				sample.in_filter = next_in && cpu_in && time_in;
+				sample.in_filter = next_in && c_in && ts_in;
 			}
 		}
 		if (was_runnable) {
-			note_wait(m, c, next, ts, p->implied);
-			end_wait(m, next, ts);
+			note_wait(m, c, next, ts, p->implied, all_in);
+			end_wait(m, next, ts, all_in);
 		}
 		next->wake_valid = false;
 		next->wake_unconfirmed = false;
@@ -1509,13 +1566,13 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 		next->state_lost = false;
 		next->cpu = c->cpu;
 		next->since = ts;
-		if (next_in && time_in)
+		if (next_in && ts_in)
 			next->switches++;
 		seen_running(next, c->cpu);
 	}
 
 	if (!c->known)
-		account_queue(m, c, ts);	/* the mean counts from here */
+		account_queue(m, c, ts, all_in);	/* the mean counts from here */
 	c->curr = next;
 	c->curr_since = ts;
 	c->known = true;
@@ -1558,6 +1615,10 @@ static void handle_switch(struct sl_model *m, const struct sl_event *ev, uint64_
 	/* the waker went on: IPIs after this are not for its last wakee */
 	c->last_placed = NULL;
 }
+
+ALL_IN_CLONES(handle_switch, (struct sl_model *m, const struct sl_event *ev, uint64_t ts),
+	      m, ev, ts)
+#define handle_switch(m, ev, ts, all_in) ALL_IN_CALL(handle_switch, all_in, m, ev, ts)
 
 /*
  * A switch the trace does not show.  Every event carries the task running
@@ -1610,7 +1671,7 @@ static void implied_switch(struct sl_model *m, struct sl_cpu *c, int32_t pid, ui
 	m->implied_switches++;
 	c->implied_switches++;
 	p->implied = true;
-	handle_switch(m, &sev, when);
+	handle_switch(m, &sev, when, false);
 	p->implied = false;
 	if (prev) {
 		/* not blocked for sure: its switch-out is what we did not see */
@@ -1655,10 +1716,10 @@ static void handle_fork(struct sl_model *m, const struct sl_event *ev, uint64_t 
 		 * model had it, it is dead now, not left running or queued on
 		 * no list.
 		 */
-		detach(m, t, ts);
+		detach(m, t, ts, false);
 		if (t->state == SL_TASK_QUEUED || t->state == SL_TASK_PENDING ||
 		    t->state == SL_TASK_WAKING)
-			end_wait(m, t, ts);
+			end_wait(m, t, ts, false);
 		clear_open_wake(m, t);
 		t->state = SL_TASK_DEAD;
 		t->since = ts;
@@ -1971,8 +2032,8 @@ static void handle_lost(struct sl_model *m, const struct sl_event *ev, uint64_t 
 	c->lost_events = sat_add_u64(c->lost_events, ev->lost.count);
 	c->lost_gaps++;
 
-	account_cpu(m, c, gap_start);
-	account_queue(m, c, gap_start);
+	account_cpu(m, c, gap_start, false);
+	account_queue(m, c, gap_start, false);
 	c->queue_since = ts;	/* the queue's time is unknown too, until the next switch */
 	CALL_HOOK(m, on_cpu_unknown, c->cpu, gap_start, ts);
 
@@ -2003,26 +2064,23 @@ static void handle_lost(struct sl_model *m, const struct sl_event *ev, uint64_t 
 		}
 	}
 	c->last_placed = NULL;
-	account_queue(m, c, ts);
+	account_queue(m, c, ts, false);
 	c->known = false;
 	c->gap_ts = ts;
 	c->curr_since = ts;
 	cpu_changed(m, c, ts);
 }
 
-static inline void count_named(struct sl_model *m, int cpu, uint64_t ts, uint32_t name, int type)
+static inline void count_named(struct sl_model *m, int cpu, uint64_t ts, uint32_t name, int type,
+			       bool all_in)
 {
-	if (!sl_filter_cpu(m->cfg, cpu) || !sl_filter_time(m->cfg, ts))
+	if (!cpu_in(m, all_in, cpu) || !time_in(m, all_in, ts))
 		return;
 	GROW(m->event_counts, m->event_counts_alloc, (size_t)name + 1);
 	m->event_counts[name]++;
 	m->type_counts[type]++;
 }
 
-static void count_event(struct sl_model *m, const struct sl_event *ev)
-{
-	count_named(m, ev->cpu, ev->ts, ev->name, ev->type);
-}
 
 void sl_model_after_event(struct sl_model *m, struct sl_analyzer *a)
 {
@@ -2069,7 +2127,9 @@ static void run_after(struct sl_model *m)
  * (close_placement()).  perf sched record logs one before most switches
  * and wakeups.
  */
-static __attribute__((noinline)) void feed_folded(struct sl_model *m, const struct sl_event *ev)
+static inline __attribute__((always_inline)) void feed_folded_inline(struct sl_model *m,
+								      const struct sl_event *ev,
+								      bool all_in)
 {
 	struct model_priv *p = priv_of(m);
 	uint64_t ts = ev->ts - (ev->folded_ago - 1u);
@@ -2090,24 +2150,29 @@ static __attribute__((noinline)) void feed_folded(struct sl_model *m, const stru
 	m->now = ts;
 	m->last_ts = ts;
 	m->nr_events++;
-	count_named(m, cpu, ts, m->folded_name, SL_EV_OTHER);
+	count_named(m, cpu, ts, m->folded_name, SL_EV_OTHER, all_in);
 	c = &m->cpus[cpu];
 	if (c->known && ev->pid >= 0 && ev->pid != (c->curr ? c->curr->pid : 0))
 		implied_switch(m, c, ev->pid, ts);
 	if (m->cpus[cpu].open_wake)
-		close_placement(m, cpu, ts);
+		close_placement(m, cpu, ts, all_in);
 	m->cpus[cpu].last_event_ts = ts;
 	if (p->nr_after)
 		run_after(m);
 }
 
-void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
+ALL_IN_CLONES(feed_folded, (struct sl_model *m, const struct sl_event *ev), m, ev)
+#define feed_folded(m, ev, all_in) ALL_IN_CALL(feed_folded, all_in, m, ev)
+
+/* sl_model_feed(), in its two copies (ALL_IN_CLONES) */
+static inline __attribute__((always_inline)) void feed_inline(struct sl_model *m,
+							       const struct sl_event *ev, bool all_in)
 {
 	struct model_priv *p = priv_of(m);
 	uint64_t ts = ev->ts;
 
 	if (ev->folded_ago)
-		feed_folded(m, ev);
+		feed_folded(m, ev, all_in);
 	if (ev->cpu < 0 || ev->cpu >= p->cpu_limit) {
 		m->bad_cpu_refs++;
 		return;		/* readers reject these; never index with them */
@@ -2145,7 +2210,7 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 		return;
 	}
 	m->nr_events++;
-	count_event(m, ev);
+	count_named(m, ev->cpu, ev->ts, ev->name, ev->type, all_in);
 
 	/* the event's task is not the one the model has running there */
 	{
@@ -2161,24 +2226,24 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 		const struct sl_task *open = m->cpus[ev->cpu].open_wake;
 
 		if (open && !(ev->type == SL_EV_MIGRATE && ev->migrate.pid == open->pid))
-			close_placement(m, ev->cpu, ts);
+			close_placement(m, ev->cpu, ts, all_in);
 	}
 
 	switch (ev->type) {
 	case SL_EV_SWITCH:
-		handle_switch(m, ev, ts);
+		handle_switch(m, ev, ts, all_in);
 		break;
 	case SL_EV_WAKING:
-		handle_waking(m, ev, ts);
+		handle_waking(m, ev, ts, all_in);
 		break;
 	case SL_EV_WAKEUP:
-		handle_wakeup(m, ev, ts);
+		handle_wakeup(m, ev, ts, all_in);
 		break;
 	case SL_EV_WAKEUP_NEW:
 		handle_wakeup_new(m, ev, ts);
 		break;
 	case SL_EV_MIGRATE:
-		handle_migrate(m, ev, ts);
+		handle_migrate(m, ev, ts, all_in);
 		break;
 	case SL_EV_FORK:
 		handle_fork(m, ev, ts);
@@ -2204,7 +2269,9 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 		handle_marker(m, ev);
 		break;
 	case SL_EV_OTHER:
-		note_exec(m, ev);
+		/* the other events come in runs of one name: the test here, the call rare */
+		if (ev->pid > 0 && ev->name != p->not_exec_name)
+			note_exec(m, ev);
 		break;
 	case SL_EV_IRQ_VECTOR:
 	case SL_EV_IPI_ENTRY:
@@ -2221,6 +2288,14 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 		run_after(m);
 	if (__builtin_expect(p->rehook, 0))
 		hook_up(m);	/* not while the lists are being walked */
+}
+
+void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
+{
+	if (priv_of(m)->all_in)
+		feed_inline(m, ev, true);
+	else
+		feed_inline(m, ev, false);
 }
 
 void sl_model_finish(struct sl_model *m)
@@ -2243,13 +2318,13 @@ void sl_model_finish(struct sl_model *m)
 		m->lost_events = m->info->lost_events;
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		if (m->cpus[cpu].open_wake)
-			close_placement(m, cpu, end);
+			close_placement(m, cpu, end, false);
 	}
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct sl_cpu *c = &m->cpus[cpu];
 
-		account_cpu(m, c, end);
-		account_queue(m, c, end);
+		account_cpu(m, c, end, false);
+		account_queue(m, c, end, false);
 		if (c->curr && c->known && sl_filter_task(m->cfg, m->strtab, c->curr) &&
 		    sl_filter_cpu(m->cfg, cpu))
 			c->curr->run_ns += sl_filter_clip(m->cfg, c->curr->since, end);
@@ -2262,7 +2337,7 @@ void sl_model_finish(struct sl_model *m)
 			continue;	/* dead */
 		if (t->state == SL_TASK_QUEUED || t->state == SL_TASK_PENDING ||
 		    t->state == SL_TASK_WAKING)
-			end_wait(m, t, end);
+			end_wait(m, t, end, false);
 	}
 	/*
 	 * The samples by CPU and kind (handle_switch() adds to those only):
@@ -2309,6 +2384,7 @@ struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *str
 	m->cfg_store.no_time_filter = !cfg->from_set && !cfg->to_set;
 	m->cfg_store.no_task_list = !cfg->nr_pids && !cfg->nr_comms;
 	m->cfg = &m->cfg_store;
+	p->all_in = !cfg->cpus.nr_words && m->cfg_store.no_time_filter;
 	m->strtab = strtab;
 	m->info = info;
 	m->priv = p;
