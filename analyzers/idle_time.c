@@ -99,13 +99,21 @@ struct it_task {
 	/* what its enqueues, dequeues and switch-ins touch, then mask: 32 bytes */
 	uint8_t cls;			/* enum cls: how its current wait counts */
 	uint16_t mask_words;		/* of mask (at most SL_MODEL_MAX_CPUS / 64 + 1) */
-	int32_t cpu;			/* where it waits */
-	int32_t dom;			/* that CPU's LLC domain */
-	int32_t ran_cpu;
+	int16_t cpu;			/* where it waits (CPUs and domains: SL_MODEL_MAX_CPUS) */
+	int16_t dom;			/* that CPU's LLC domain */
+	int16_t ran_cpu;
+	/*
+	 * comm + 1 when its comm is known to be no per-CPU kernel thread's
+	 * (sl_task_affinity() is not SL_AFFINITY_PINNED), 0 not asked yet:
+	 * a pure function of the comm, asked once per task and comm rather
+	 * than at every enqueue (classify_unrecorded())
+	 */
+	uint32_t unpinned_comm;
 	uint64_t ran_ts;		/* its last switch-in, and where (ran_cpu) */
 	uint64_t *mask;			/* CLS_MASK: the CPUs it counts on (a copy) */
 };
 _Static_assert(SL_MODEL_MAX_CPUS / 64 + 1 <= UINT16_MAX, "it_task.mask_words");
+_Static_assert(SL_MODEL_MAX_CPUS <= INT16_MAX, "it_task's CPUs and domains fit in 16 bits");
 
 struct it_priv {
 	struct it_llc *llc;		/* by domain */
@@ -322,18 +330,25 @@ void for_mask(struct sl_analyzer *a, struct sl_model *m, struct it_task *it, uin
 		}
 }
 
-/* classify() for a task without a recorded mask: from where it ran */
-static __attribute__((noinline))
-enum cls classify_unrecorded(const struct sl_model *m, const struct sl_task *t, int cpu)
+/*
+ * classify() for a task without a recorded mask: from where it ran
+ * (sl_task_affinity(): pinned by its comm, else migratable once it ran
+ * on two CPUs; the comm's part asked once, it->unpinned_comm)
+ */
+static inline enum cls classify_unrecorded(const struct sl_model *m, const struct sl_task *t,
+					   int cpu, struct it_task *it)
 {
-	enum sl_affinity aff = sl_task_affinity(m, t);
-
-	if (aff == SL_AFFINITY_MIGRATABLE)
+	if (it->unpinned_comm != t->comm + 1) {
+		if (sl_task_affinity(m, t) == SL_AFFINITY_PINNED)
+			return CLS_NONE;
+		it->unpinned_comm = t->comm + 1;
+	}
+	if (t->multi_cpu)
 		return CLS_ANY;
 	/* it ran on another CPU and the kernel queued it here: it may use both */
-	if (aff == SL_AFFINITY_UNKNOWN && t->first_cpu >= 0 && t->first_cpu != cpu)
+	if (t->first_cpu >= 0 && t->first_cpu != cpu)
 		return CLS_ANY;
-	return aff == SL_AFFINITY_UNKNOWN && m->cfg->assume_migratable ? CLS_ANY : CLS_NONE;
+	return m->cfg->assume_migratable ? CLS_ANY : CLS_NONE;
 }
 
 /* classify() for a recorded mask, any number of CPUs: it->mask gets its CPUs of the LLC */
@@ -380,7 +395,7 @@ static inline enum cls classify(struct it_priv *p, struct sl_model *m, struct sl
 		return CLS_NONE;	/* alone in its LLC, or not a task the report covers */
 	allowed = t->nr_aff ? sl_task_allowed_at(m, t, m->now) : NULL;	/* no call without */
 	if (!allowed)
-		return classify_unrecorded(m, t, cpu);
+		return classify_unrecorded(m, t, cpu, it);
 	if (t->aff_stale)
 		return CLS_NONE;	/* its recorded mask is out of date until record's re-read */
 	if (m->nr_cpus < 64) {
@@ -403,8 +418,8 @@ static void wait_start(struct sl_analyzer *a, struct sl_model *m, struct sl_task
 	struct it_llc *l;
 
 	map_update(p, m, a);
-	it->cpu = cpu;
-	it->dom = cpu < p->nr_cpus_mapped ? p->dom_of[cpu] : -1;
+	it->cpu = (int16_t)cpu;
+	it->dom = (int16_t)(cpu < p->nr_cpus_mapped ? p->dom_of[cpu] : -1);
 	it->cls = (uint8_t)classify(p, m, t, cpu, it);
 	if (it->cls == CLS_MASK) {
 		for_mask(a, m, it, ts, true, t);
@@ -487,7 +502,7 @@ static void it_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct
 		struct it_task *it = sl_task_priv(m, a, sw->next);
 
 		it->ran_ts = sw->ts;
-		it->ran_cpu = sw->cpu;
+		it->ran_cpu = (int16_t)sw->cpu;
 	}
 }
 
