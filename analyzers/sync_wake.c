@@ -417,10 +417,12 @@ static uint64_t to_us(uint64_t ns)
 	return (ns + 500) / 1000;
 }
 
-/* Did the waker block having run at most the window since the waking? */
-static bool within_window(const struct sl_model *m, const struct candidate *cd, uint64_t ts)
+/*
+ * Did the waker block having run at most the window since the waking?
+ * now: the time, to_us() (taken once for all the candidates)
+ */
+static bool within_window(const struct sl_model *m, const struct candidate *cd, uint64_t now)
 {
-	uint64_t now = to_us(ts);
 	uint64_t ran = cd->ran_us + (now > cd->from_us ? now - cd->from_us : 0);
 
 	return ran * 1000 <= m->cfg->sync_window_ns;
@@ -453,12 +455,18 @@ static void sync_on_placement(struct sl_analyzer *a, struct sl_model *m, const s
 	 * a WAKING task, and each waking is a new wake_seq)
 	 */
 	st = sl_task_priv(m, a, pl->task);
-	if (sc->nr < SYNC_CANDIDATES)
+	if (sc->nr < SYNC_CANDIDATES) {
 		slot = &cand[sc->nr++];
-	/* full: a wakeup whose waker ran past the window cannot count any more */
-	for (int i = 0; i < sc->nr && !slot; i++)
-		if (!within_window(m, &cand[i], pl->ts))
-			slot = &cand[i];
+	} else {
+		/* full: a wakeup whose waker ran past the window cannot count any more */
+		uint64_t now = to_us(pl->ts);
+
+		for (int i = 0; i < sc->nr; i++)
+			if (!within_window(m, &cand[i], now)) {
+				slot = &cand[i];
+				break;
+			}
+	}
 	if (!slot) {
 		/* a waker of many: the oldest wakeups are past the window first */
 		slot = &cand[sc->oldest];
@@ -478,6 +486,7 @@ void decide(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_in
 {
 	const struct sl_cpu *c = &m->cpus[sw->cpu];
 	const struct candidate *cand = cands(sc);
+	uint64_t now = to_us(sw->ts);
 
 	for (int i = 0; i < sc->nr; i++) {
 		const struct candidate *cd = &cand[i];
@@ -486,7 +495,7 @@ void decide(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_in
 		struct sync_task *st = sl_task_priv(m, a, t), earlier;
 		struct sync_decided d;
 
-		if (cd->waker_pid != sw->prev->pid || !within_window(m, cd, sw->ts))
+		if (cd->waker_pid != sw->prev->pid || !within_window(m, cd, now))
 			continue;
 		if ((sw->next && sw->next != t) || !only_task(c, t))
 			continue;
