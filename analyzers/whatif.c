@@ -59,6 +59,7 @@
  */
 #include <cJSON.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1145,6 +1146,38 @@ static const struct sl_hist *stack_basis(const struct wi_priv *p, int path)
 }
 
 /*
+ * sl_hist_percentile() of h for p that only grow from one call to the
+ * next (the stacked wakeups' quantiles, wi_finish()): one walk of h's
+ * buckets for them all, not one from the start for each.
+ */
+struct pct_walk {
+	struct sl_hist_iter it;
+	uint64_t seen;			/* the samples up to the bucket [lo, hi] */
+	uint64_t lo, hi;
+};
+
+static uint64_t pct_walk_next(struct pct_walk *w, const struct sl_hist *h, double p)
+{
+	uint64_t rank, n, mid;
+
+	if (!h->count)
+		return 0;
+	/* nearest rank, as sl_hist_percentile() */
+	rank = (uint64_t)ceil(p / 100.0 * (double)h->count);
+	if (rank < 1)
+		rank = 1;
+	if (rank >= h->count)
+		return h->max;
+	while (w->seen < rank) {
+		if (!sl_hist_next(h, &w->it, &w->lo, &w->hi, &n))
+			return h->max;
+		w->seen += n;
+	}
+	mid = w->lo + (w->hi - w->lo) / 2;
+	return MIN(MAX(mid, h->min), h->max);
+}
+
+/*
  * Switched at the expected time (q 0 and 1); the range's top (q 2) as
  * late after it as this trace's switches at the slice were (their p75).
  */
@@ -1598,6 +1631,7 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 	struct wi_priv *p = a->priv;
 	struct wi_task_acc **acc;
 	uint64_t *keys, n_stack = 0, i_stack = 0;
+	struct pct_walk stack_walk[2] = { { .seen = 0 }, { .seen = 0 } };	/* local, remote */
 	size_t nr_keys;
 
 	/* the last findings: waits open at the end */
@@ -1730,7 +1764,8 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 					kr->no_basis++;
 					continue;
 				}
-				est = sl_hist_percentile(b, 100.0 * ((double)i_stack + 0.5) / (double)n_stack);
+				est = pct_walk_next(&stack_walk[CL(w, k).path != PATH_LOCAL], b,
+						    100.0 * ((double)i_stack + 0.5) / (double)n_stack);
 				i_stack++;
 			} else {
 				estimate(p, w, k, 1, &est);
