@@ -9,6 +9,7 @@
  * shown window is read from the trace (trace_window.c).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,7 +398,11 @@ static void go_to_time(struct xp *x, struct timeline *t)
 	if (buf[0] == '+' && !parse_duration(buf + 1, &d))
 		ts = d < UINT64_MAX - x->first_ts ? x->first_ts + d : UINT64_MAX;
 	else if (parse_timestamp(buf, &ts)) {
-		xp_set_status(x, true, "not a time: '%s' (913.684978, 913684978000ns or +1.5ms)", buf);
+		char a[32];
+
+		/* the example in this trace's own times */
+		xp_set_status(x, true, "not a time: '%s' (%s, %" PRIu64 "ns or +1.5ms)", buf,
+			      fmt_ts(a, sizeof(a), x->first_ts), x->first_ts);
 		return;
 	}
 	if (ts < x->first_ts || ts > x->last_ts) {
@@ -756,7 +761,7 @@ static const struct xp_key_help tl_keys[] = {
 	{ "/", "search a task (name or pid): n / N its runs" },
 	{ "\\", "show only the tasks named (name or pid)" },
 	{ "Enter", "open the finding at the cursor" },
-	{ "g", "go to a time (913.684978, or +1.5ms from the start)" },
+	{ "g", "go to a time (trace seconds, or +1.5ms from the start)" },
 	{ "f", "follow a task (default: the one at the cursor)" },
 	{ "] / [", "next / previous switch-in of the followed task" },
 	{ "m", "lane markers: auto / over the lanes / own rows / off" },

@@ -73,6 +73,9 @@ tmx send-keys -t x N
 see "N: its earlier run, under its name then" "'300': oldname:300 runs on cpu 1 from 1.000000"
 tmx send-keys -t x / BSpace BSpace BSpace Enter
 see "/ and nothing: n/N go to findings again" "no search: n / N go to the next / previous finding"
+# g and a word: the example is of this trace's times (it was pipe.dat's, 913.684978)
+goto abc
+see "g abc: not a time, the trace's own start as the example" "not a time: 'abc' (1.000000, 1000000000ns or +1.5ms)"
 
 # --- the comm at each moment: the lanes' cell and legend name the task as it was ---
 goto 1.001000
