@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <unistd.h>
 
 #include "cmds.h"
@@ -129,6 +130,7 @@ struct th_spool {
 	char *buf;		/* SPOOL_SIZE bytes */
 	size_t len;		/* bytes in buf */
 	bool spilled;		/* something went to the file */
+	off_t size;		/* bytes in the file */
 	int err;		/* the first write error on the file, 0 none */
 };
 
@@ -166,6 +168,7 @@ static void spool_flush(struct th_spool *sp)
 		}
 		p += n;
 		left -= (size_t)n;
+		sp->size += n;
 	}
 }
 
@@ -792,10 +795,16 @@ static void print_summary(const struct timehist *th, struct sl_analyzer *a, stru
 	fprintf(f, "  (x %d)\n", th->ncpus);
 }
 
-/* Copy the spool to stdout.  0, or -1 with a message. */
+/*
+ * Copy the spool to stdout: by sendfile(), without a copy through our
+ * memory, where stdout takes it (a pipe, a file); else, or to meet again
+ * a write error it got, read back and written with stdio, which notes
+ * the error for sl_output_end().  0, or -1 with a message.
+ */
 static int copy_out(struct th_spool *sp)
 {
 	int fd = fileno(sp->file);
+	off_t off = 0;
 	ssize_t n;
 
 	if (!sp->spilled) {
@@ -805,9 +814,25 @@ static int copy_out(struct th_spool *sp)
 		return 0;
 	}
 	spool_flush(sp);
-	if (sp->err || lseek(fd, 0, SEEK_SET) < 0) {
-		error_msg("timehist: cannot read back the listing: %s",
-			  strerror(sp->err ? sp->err : errno));
+	if (sp->err) {
+		error_msg("timehist: cannot read back the listing: %s", strerror(sp->err));
+		return -1;
+	}
+	if (fflush(stdout)) {
+		sl_output_failed(errno);	/* sl_output_end() reports it */
+		return 0;
+	}
+	while (off < sp->size) {
+		n = sendfile(STDOUT_FILENO, fd, &off, (size_t)(sp->size - off));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+	}
+	if (off == sp->size)
+		return 0;
+	if (lseek(fd, off, SEEK_SET) < 0) {
+		error_msg("timehist: cannot read back the listing: %s", strerror(errno));
 		return -1;
 	}
 	while ((n = read(fd, sp->buf, SPOOL_SIZE)) != 0) {
@@ -818,7 +843,7 @@ static int copy_out(struct th_spool *sp)
 			return -1;
 		}
 		if (fwrite(sp->buf, 1, (size_t)n, stdout) != (size_t)n) {
-			sl_output_failed(errno);
+			sl_output_failed(errno);	/* its errno, not a later EIO */
 			break;
 		}
 	}
