@@ -336,14 +336,19 @@ static struct sl_task *task_alloc(const struct model_priv *p)
 
 /* --- frozen dead tasks (task_freeze.c) --- */
 
-static void freeze_room(struct sl_model *m)
+/*
+ * A task's size and where it keeps histograms (its latency, each
+ * analyzer's task_hists: accounting's run_len), once the analyzers that
+ * run are known: the layout freezing packs by, and the list a task's
+ * death compacts (compact_task_hists()).
+ */
+static void list_task_hists(struct sl_model *m)
 {
 	struct model_priv *p = priv_of(m);
 	struct sl_freeze_layout *l = &p->layout;
 
-	if (m->kept_copy)
-		return;
 	l->size = sizeof(struct sl_task) + p->task_priv_size;
+	l->nr_hist = 0;
 	l->hist[l->nr_hist++] = offsetof(struct sl_task, latency);
 	for (int i = 0; i < m->nr_analyzers; i++) {
 		const struct sl_analyzer *a = m->analyzers[i];
@@ -351,6 +356,15 @@ static void freeze_room(struct sl_model *m)
 		for (int k = 0; k < a->ops->nr_task_hists && l->nr_hist < SL_FREEZE_HISTS; k++)
 			l->hist[l->nr_hist++] = sizeof(struct sl_task) + a->task_off + a->ops->task_hists[k];
 	}
+}
+
+/* The room freezing takes, at the first task frozen */
+static void freeze_room(struct sl_model *m)
+{
+	struct sl_freeze_layout *l = &priv_of(m)->layout;
+
+	if (m->kept_copy)
+		return;
 	l->buf = xmalloc(l->size / 8 * 20 + 10);
 	l->image = xmalloc(l->size);
 	m->kept_copy = xcalloc(1, l->size);
@@ -1685,20 +1699,16 @@ static void implied_switch(struct sl_model *m, struct sl_cpu *c, int32_t pid, ui
 
 /*
  * Dead t takes no more samples: each of its histograms (its latency, the
- * analyzers' task_hists: accounting's run_len) in the compact form, as
- * the exit and the last switch-out leave them, not held and staged until
- * it is frozen, if ever.
+ * analyzers' task_hists: accounting's run_len; list_task_hists()) in the
+ * compact form, as the exit and the last switch-out leave them, not held
+ * and staged until it is frozen, if ever.
  */
 static void compact_task_hists(struct sl_model *m, struct sl_task *t)
 {
-	sl_hist_compact(&t->latency);
-	for (int i = 0; i < m->nr_analyzers; i++) {
-		const struct sl_analyzer *a = m->analyzers[i];
+	const struct sl_freeze_layout *l = &priv_of(m)->layout;
 
-		for (int k = 0; k < a->ops->nr_task_hists; k++)
-			sl_hist_compact((struct sl_hist *)((char *)sl_task_priv(m, a, t) +
-							   a->ops->task_hists[k]));
-	}
+	for (int k = 0; k < l->nr_hist; k++)
+		sl_hist_compact((struct sl_hist *)((char *)t + l->hist[k]));
 }
 
 static void handle_fork(struct sl_model *m, const struct sl_event *ev, uint64_t ts)
@@ -2448,6 +2458,7 @@ struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *str
 			a->ops = &p->disabled[i];
 		}
 	}
+	list_task_hists(m);
 	hook_up(m);
 	return m;
 }
