@@ -316,6 +316,26 @@ static int junit_path_check(const char *path)
 	return -1;
 }
 
+/* analyze's options but --window (and its continuation lines), which diff refuses */
+static void analysis_help_without_window(FILE *out)
+{
+	const char *p = sl_analysis_options_help;
+	bool skip = false;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+
+		if (!strncmp(p, "  --window=", 11))
+			skip = true;
+		else if (strncmp(p, "        ", 8))
+			skip = false;	/* an option's or a heading's first line */
+		if (!skip)
+			fwrite(p, 1, len, out);
+		p += len;
+	}
+}
+
 static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_config *cfg)
 {
 	static const struct option long_opts[] = {
@@ -463,7 +483,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 		case 'h':
 			sl_output_begin(stdout);	/* one write: its error is the disk's */
 			fputs(diff_usage, stdout);
-			fputs(sl_analysis_options_help, stdout);
+			analysis_help_without_window(stdout);
 			fputc('\n', stdout);
 			sl_metrics_list(stdout);
 			return 1;
@@ -471,6 +491,12 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 			return -1;
 		default:
 			if (c >= SL_OPT_BASE && c < SL_OPT__END) {
+				/* the windows are no metric: it would change nothing */
+				if (c == SL_OPT_WINDOW) {
+					error_msg("diff: --window shapes analyze's latency over time; "
+						  "diff's metrics have none");
+					return -1;
+				}
 				if (sl_config_option(cfg, c, optarg, "diff"))
 					return -1;
 				a->options_given = true;

@@ -60,6 +60,8 @@ diff --list-metrics @D          | --list-metrics takes no runs (got 'testdata/re
 diff --list-metrics --bogus     | unrecognized option '--bogus'
 diff --json --color=always @D @D | --color shapes the text table, not --json's
 diff --allow-unmeasured --fail-on=none @D @D | --allow-unmeasured applies to --fail-on rules, and --fail-on none gives none
+# diff: its metrics have no latency-over-time windows (--window changed nothing)
+diff --window=1ms @D @D         | --window shapes analyze's latency over time; diff's metrics have none
 # dump --layout prints where the CPU data is, not the events
 dump --layout --ns @D           | --ns applies to the events, not to --layout
 dump --layout --cpus=0 @D       | --cpus applies to the events, not to --layout
