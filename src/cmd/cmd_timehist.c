@@ -191,28 +191,39 @@ static const char digit_pairs[] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* v in decimal, right-aligned in width with blanks: printf's %*PRIu64 */
+static int decimal_digits(uint64_t v)
+{
+	int n = 1;
+
+	while (v >= 10000) {
+		v /= 10000;
+		n += 4;
+	}
+	return v >= 1000 ? n + 3 : v >= 100 ? n + 2 : v >= 10 ? n + 1 : n;
+}
+
+/*
+ * v in decimal, right-aligned in width (at most 8) with blanks: printf's
+ * %*PRIu64.  Writes 8 bytes at least (room a row has).
+ */
 static char *put_u64(char *p, uint64_t v, int width)
 {
-	char d[20], *q = d + sizeof(d);
-	int n;
+	int n = decimal_digits(v);
+	char *end;
 
+	memcpy(p, "        ", 8);
+	if (width > n)
+		p += width - n;
+	end = p + n;
 	while (v >= 100) {
-		q -= 2;
-		memcpy(q, digit_pairs + 2 * (v % 100), 2);
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * (v % 100), 2);
 		v /= 100;
 	}
-	if (v >= 10) {
-		q -= 2;
-		memcpy(q, digit_pairs + 2 * v, 2);
-	} else {
-		*--q = (char)('0' + v);
-	}
-	n = (int)(d + sizeof(d) - q);
-	for (; width > n; width--)
-		*p++ = ' ';
-	for (int i = 0; i < n; i++)
-		p[i] = q[i];
+	if (v >= 10)
+		memcpy(end - 2, digit_pairs + 2 * v, 2);
+	else
+		end[-1] = (char)('0' + v);
 	return p + n;
 }
 
