@@ -49,6 +49,12 @@ struct sl_kind_info {
 	 * report_summary) instead of a row of the findings table.
 	 */
 	bool configuration;
+	/*
+	 * Decided at the end of the trace (its findings are held until the
+	 * tasks' affinity and the ring buffers' gaps are known): a count
+	 * before the end, as record --live's summary would print, is none.
+	 */
+	bool at_end;
 	const char *what;		/* one line for the report */
 	/*
 	 * What to do next, for the kind's report section (NULL: nothing to

@@ -189,10 +189,17 @@ static void draw_frame(struct sl_live_top *top, const struct sl_model *m,
 	put_line(top, width, line);
 
 	used = (size_t)snprintf(line, sizeof(line), "  findings ");
-	for (int k = 0; k < SL_KIND__COUNT; k++)
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
+		if (sl_kinds[k].at_end)
+			continue;	/* none until the end: listed below, not as 0 */
 		used += (size_t)snprintf(line + used, sizeof(line) - used, " %s %" PRIu64,
 					 sl_kinds[k].name, m->findings->summary[k].count);
-	snprintf(line + used, sizeof(line) - used, "  (so far)");
+	}
+	used += (size_t)snprintf(line + used, sizeof(line) - used, "  (so far)");
+	for (int k = 0, n = 0; k < SL_KIND__COUNT; k++)
+		if (sl_kinds[k].at_end)
+			used += (size_t)snprintf(line + used, sizeof(line) - used,
+						 "%s%s", n++ ? ", " : "; at the end: ", sl_kinds[k].name);
 	put_line(top, width, line);
 
 	/*

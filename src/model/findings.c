@@ -12,7 +12,7 @@
 #include "util/util.h"
 
 const struct sl_kind_info sl_kinds[SL_KIND__COUNT] = {
-	[SL_KIND_WAKEE_STACKING] = { .name = "wakee-stacking", .listed = true,
+	[SL_KIND_WAKEE_STACKING] = { .name = "wakee-stacking", .listed = true, .at_end = true,
 		.what = "wakeup placed on a busy CPU while another CPU of its LLC was idle",
 		.kernel = "select_task_rq_fair() chose the CPU: wake_affine(), then "
 			  "select_idle_sibling() (kernel/sched/fair.c)",
@@ -37,7 +37,7 @@ const struct sl_kind_info sl_kinds[SL_KIND__COUNT] = {
 			 "base slice: cat /sys/kernel/debug/sched/base_slice_ns",
 		.patch = "\"sched: Fix SCHED_HRTICK bug leading to late preemption of tasks\"",
 		.patch_url = "https://lore.kernel.org/r/20160919181747.l2sy56teyiqnmgmt@codeaurora.org" },
-	[SL_KIND_IDLE_WHILE_RUNNABLE] = { .name = "idle-while-runnable", .listed = true,
+	[SL_KIND_IDLE_WHILE_RUNNABLE] = { .name = "idle-while-runnable", .listed = true, .at_end = true,
 		.what = "CPU idle while a migratable task waited on another CPU of its LLC",
 		.kernel = "no balance pulled it: sched_balance_newidle() (newidle_balance() "
 			  "before 6.10) as the CPU went idle, nor the periodic balance",
