@@ -22,7 +22,8 @@ Prints one line per problem and exits 1, or prints a summary and exits 0:
   fragment of the page, no url() or @import in a style, no script, link,
   img, iframe, object or embed element -- in the file and in the DOM;
 - (--diff, a schedlint diff --html page against diff --json) the verdict,
-  rules, distributions and table sections; a line per run of each side
+  rules, distributions and table sections; the latency axis's decades
+  named 1 us, 10 us, 100 us; a line per run of each side
   and one per side's medians; a table row per metric the JSON has, its
   failing rows marked; the verdict line names the failed checks;
 - with a Chromium net log, no request but for the page itself (Chromium's
@@ -63,6 +64,7 @@ class Page(HTMLParser):
         self.svg_id = None
         self.cdf_width = 0.0
         self.cdf_labels = []    # [x, y, anchor, text] of the CDF's percentile labels
+        self.dist_texts = []    # [x, y, anchor, text] of diff's distributions plot
         self.in_cdf_text = None
 
     def handle_starttag(self, tag, attrs):
@@ -76,9 +78,9 @@ class Page(HTMLParser):
             self.svg_id = a.get("id")
             if self.svg_id == "cdf":
                 self.cdf_width = float(a.get("width", 0))
-        if tag == "text" and self.svg_id == "cdf":
+        if tag == "text" and self.svg_id in ("cdf", "distributions-plot"):
             self.in_cdf_text = [float(a.get("x", 0)), float(a.get("y", 0)),
-                                a.get("text-anchor", "start"), ""]
+                                a.get("text-anchor", "start"), "", self.svg_id]
         if tag == "rect" and "bar" in cls:
             self.in_bar = True
         if "mk" in cls and (a.get("id") or "").startswith("f-"):
@@ -115,8 +117,11 @@ class Page(HTMLParser):
         if tag == "svg":
             self.svg_id = None
         if tag == "text" and self.in_cdf_text is not None:
-            if re.match(r"p\d", self.in_cdf_text[3]):
-                self.cdf_labels.append(self.in_cdf_text)
+            lab = self.in_cdf_text[:4]
+            if self.in_cdf_text[4] == "distributions-plot":
+                self.dist_texts.append(lab)
+            elif re.match(r"p\d", lab[3]):
+                self.cdf_labels.append(lab)
             self.in_cdf_text = None
         if tag == "style":
             self.in_style = False
@@ -200,6 +205,15 @@ def check_diff(page_path, dom_path, diff_path, netlog):
         if runs != len(side["runs"]) or medians != 1:
             problems.append(f"distributions: side {side['name']} has {runs} run lines and "
                             f"{medians} median lines, {len(side['runs'])} and 1 expected")
+    # the latency axis: decades named as analyze's page names them (1 us, 10 us,
+    # 100 us, 1 ms), not 1.00 us, 10.0 us, 100.0 us, 10.00 ms
+    for lab in dom.dist_texts:
+        t = lab[3]
+        if re.match(r"^(p\d.*|max)$", t) or t.startswith("wakeup latency"):
+            continue
+        if not re.match(r"^(1|10|100) (ns|us|ms)$|^\d+ s$", t):
+            problems.append(f"distributions: the axis label '{t}' is not a decade "
+                            "as 1 us, 10 us, 100 us")
     rows = sum(1 for m in d["metrics"] if m["shown"])
     if dom.rows - 1 != rows:
         problems.append(f"table: {dom.rows - 1} rows, diff --json shows {rows} metrics")

@@ -104,7 +104,7 @@ static void distributions(const struct sl_diff *d, FILE *out)
 
 		fprintf(out, "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>"
 			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"%s\">%s</text>", x, x, 10 + H, x,
-			H + 26, e == l1 ? "end" : "middle", sl_metric_fmt(a, sizeof(a), SL_UNIT_NS, pow(10, e)));
+			H + 26, e == l1 ? "end" : "middle", sl_html_axis_ns(a, sizeof(a), (uint64_t)(pow(10, e) + 0.5)));
 	}
 	for (size_t s = 0; s < d->nr_sides; s++) {
 		/* r == nr: the medians */

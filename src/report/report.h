@@ -33,6 +33,8 @@ void sl_report_text_facts(struct sl_report *r, struct sl_model *m);
 void sl_report_html(FILE *out, struct sl_model *m, const char *path);
 /* s as HTML text or attribute value: the entities, colour codes dropped. */
 void sl_html_text(FILE *out, const char *s);
+/* An axis label of the pages' plots: "1 us", "250 ns", "10 ms" (%g of the largest unit). */
+const char *sl_html_axis_ns(char *buf, size_t len, uint64_t ns);
 /*
  * The same report written to out as cJSON_Print() prints it, without a
  * tree of the whole of it: the tasks, comms and findings (and an

@@ -58,7 +58,7 @@ void sl_html_text(FILE *out, const char *s)
 }
 
 /* An axis label: "500 ns", "2 us", "10 ms" (fmt_duration's "0.00 us" says nothing at 1 ns). */
-static const char *axis_ns(char *buf, size_t len, uint64_t ns)
+const char *sl_html_axis_ns(char *buf, size_t len, uint64_t ns)
 {
 	static const struct { uint64_t div; const char *unit; } u[] = {
 		{ 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" }, { 1, "ns" },
@@ -288,9 +288,9 @@ static void histogram(struct page *p, const struct sl_hist *h)
 
 		fprintf(out, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 			"fill=\"#0072B2\"><title>%s..: %" PRIu64 "</title></rect>", x + 1,
-			20 + H - bh, bw - 2, bh, axis_ns(a, sizeof(a), sl_hist_row_lo(i)), rows[i]);
+			20 + H - bh, bw - 2, bh, sl_html_axis_ns(a, sizeof(a), sl_hist_row_lo(i)), rows[i]);
 		fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>", x + bw / 2,
-			H + 36, axis_ns(a, sizeof(a), sl_hist_row_lo(i)));
+			H + 36, sl_html_axis_ns(a, sizeof(a), sl_hist_row_lo(i)));
 	}
 	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/></svg>\n",
 		MARGIN_L, H + 20, PLOT_W - MARGIN_R, H + 20);
@@ -343,7 +343,7 @@ static void cdf(struct page *p, const struct sl_hist *h)
 
 		fprintf(out, "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>"
 			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>", x, x, 10 + H, x,
-			H + 26, axis_ns(a, sizeof(a), (uint64_t)(pow(10, d) + 0.5)));
+			H + 26, sl_html_axis_ns(a, sizeof(a), (uint64_t)(pow(10, d) + 0.5)));
 	}
 	cdf_line(out, h, l0, l1, H, "cdf", "#D55E00", "", 2);
 	{
@@ -491,7 +491,7 @@ static void latency_time(struct page *p)
 		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>"
 			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>", MARGIN_L, y,
 			PLOT_W - MARGIN_R, y, MARGIN_L - 4, y + 4,
-			axis_ns(a, sizeof(a), (uint64_t)(pow(10, d) + 0.5)));
+			sl_html_axis_ns(a, sizeof(a), (uint64_t)(pow(10, d) + 0.5)));
 	}
 	if (peak >= 0)
 		fprintf(out, "<rect x=\"%.1f\" y=\"20\" width=\"%.1f\" height=\"%.0f\" fill=\"#F0E442\" "
