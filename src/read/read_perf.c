@@ -705,6 +705,24 @@ static bool trailer_time(struct perf_reader *pr, const uint8_t *rec, uint32_t si
 }
 
 /*
+ * Room for need entries in *q: as GROW(), without zeroing the new room
+ * (queue() and sort_queue() write an entry before anything reads it; the
+ * zeroing touched pages the queue never reaches, and valgrind counts its
+ * rep stosb a byte an instruction).
+ */
+static void grow_entries(struct entry **q, size_t *alloc, size_t need)
+{
+	size_t n = *alloc ? *alloc : 16;
+
+	if (need <= *alloc)
+		return;
+	while (n < need)
+		n *= 2;
+	*q = xrealloc(*q, n * sizeof(**q));
+	*alloc = n;
+}
+
+/*
  * queue()'s rare work: the first record of an empty queue, or one
  * earlier than the record before it, starts an ascending run (the merge
  * sort takes the runs from here instead of looking for them); room.
@@ -722,7 +740,7 @@ static void queue_slow(struct perf_reader *pr, uint64_t ts)
 		pr->runs[pr->nr_runs++] = pr->q_nr;
 	}
 	if (pr->q_nr == pr->q_alloc)
-		GROW(pr->q, pr->q_alloc, pr->q_nr + 1);
+		grow_entries(&pr->q, &pr->q_alloc, pr->q_nr + 1);
 }
 
 static inline void queue(struct perf_reader *pr, uint64_t ts, uint64_t ref)
@@ -1010,7 +1028,7 @@ static void sort_queue(struct perf_reader *pr)
 	size_t n = pr->q_nr, *runs = pr->runs, nr_runs = pr->nr_runs;
 
 	if (nr_runs > 1) {
-		GROW(pr->tmp, pr->tmp_alloc, n);
+		grow_entries(&pr->tmp, &pr->tmp_alloc, n);
 		runs[nr_runs] = n;
 		while (nr_runs > 1) {
 			size_t out = 0;
