@@ -224,6 +224,7 @@ _Static_assert(2 + (1 << LP_NR_CAND) <= WHATIF_TICK_KEYS, "a tick key per candid
 #define LP_MAX_CHANCE		1e-5		/* ... which uniform phases would do less often */
 
 static const int known_hz[] = { 24, 32, 48, 64, 100, 128, 200, 250, 256, 300, 500, 1000, 1024, 1200 };
+/* slots 1 to 4, always set (fixed_phase_bins() knows them) */
 static const int cand_hz_fixed[LP_NR_CAND - 1] = { 100, 250, 300, 1000 };
 
 /* Phase histograms of one CPU (allocated at its first preemption). */
@@ -1199,11 +1200,34 @@ static struct lp_phases *cpu_phases(struct lp_cpu *c)
 	return c->phases;
 }
 
+/*
+ * phase_bin() of the fixed candidates (cand_hz_fixed[], slots 1 to 4),
+ * from ts mod 1e7 and ts mod 4e6: with r = ts mod 1e9 and hz x period =
+ * 1e9, r x hz mod 1e9 is hz x (r mod period) for a period that divides
+ * 1e9 (100, 250, 1000 Hz), and 100 x (3r mod 1e7) at 300 Hz; the bin is
+ * that x 100 / 1e9, the factors cancelled (exact: floor(a x c / b x c)
+ * is floor(a / b)).  Half the remainders phase_bin() takes for them (a
+ * preemption's cost here).
+ */
+static inline void fixed_phase_bins(uint64_t ts, int bin[LP_NR_CAND - 1])
+{
+	uint32_t r7 = (uint32_t)(ts % 10000000u);	/* r mod 1e7 (1e7 divides 1e9) */
+
+	bin[0] = (int)(r7 / 100000u);				/* 100 Hz: period 1e7 */
+	bin[1] = (int)((uint32_t)(ts % 4000000u) / 40000u);	/* 250 Hz: 4e6 */
+	bin[2] = (int)((3 * r7) % 10000000u / 100000u);		/* 300 Hz */
+	bin[3] = (int)(r7 % 1000000u / 10000u);			/* 1000 Hz: 1e6 */
+}
+
 static void add_phase(struct lp_priv *p, uint32_t h[LP_NR_CAND][LP_PHASE_BINS], uint64_t ts)
 {
-	for (int k = 0; k < LP_NR_CAND; k++)
-		if (p->cand_hz[k])
-			h[k][phase_bin(p, k, ts)]++;
+	int bin[LP_NR_CAND - 1];
+
+	if (p->cand_hz[0])	/* --hz, none of the others */
+		h[0][phase_bin(p, 0, ts)]++;
+	fixed_phase_bins(ts, bin);
+	for (int k = 1; k < LP_NR_CAND; k++)
+		h[k][bin[k - 1]]++;
 }
 
 static int cand_slot(const struct lp_priv *p, int hz)
