@@ -308,13 +308,12 @@ static inline void advance(struct sh_cpu *c, uint64_t ts)
  */
 static void settle_deep(struct sh_cpu *c, struct grq *g);
 
-static inline __attribute__((always_inline)) void settle(struct sh_cpu *c, struct grq *g)
+/* settle() for g whose parent is settled (the root: always) */
+static inline __attribute__((always_inline)) void settle_on(struct sh_cpu *c, struct grq *g,
+							     const struct grq *parent)
 {
-	struct grq *parent = g->parent;
 	double d;
 
-	if (parent->parent)
-		settle_deep(c, parent);	/* not the root's child: the rare case */
 	d = g->rate * (parent->acc - g->parent_acc);
 	g->parent_acc = parent->acc;
 	g->acc += d;
@@ -322,6 +321,13 @@ static inline __attribute__((always_inline)) void settle(struct sh_cpu *c, struc
 	if (g->nr)
 		g->runnable_ns += c->last - g->since;
 	g->since = c->last;
+}
+
+static inline __attribute__((always_inline)) void settle(struct sh_cpu *c, struct grq *g)
+{
+	if (g->parent->parent)
+		settle_deep(c, g->parent);	/* not the root's child: the rare case */
+	settle_on(c, g, g->parent);
 }
 
 static void settle_deep(struct sh_cpu *c, struct grq *g)
@@ -382,6 +388,27 @@ static inline void rerate(struct grq *g)
 }
 
 /*
+ * A task of weight w (scaled) joins (sign 1) or leaves (-1) g: its count
+ * and weights; *edge when g fills or empties (its group's entity joins or
+ * leaves the parent's runqueue).  false: a leave from an empty g (not
+ * there: nothing to take).
+ */
+static inline __attribute__((always_inline)) bool join_leave(struct grq *g, uint64_t w, int sign,
+							      bool *edge)
+{
+	if (sign > 0) {
+		*edge = g->nr++ == 0;
+		g->weight_sum += w;
+		return true;
+	}
+	if (!g->nr)
+		return false;
+	*edge = --g->nr == 0;
+	g->weight_sum = g->weight_sum > w ? g->weight_sum - w : 0;
+	return true;
+}
+
+/*
  * change() for g, a group of the root's (most groups: every autogroup),
  * the root's integrals up to date: the same steps, the path's loop taken
  * once, the root's load over the CPUs not kept (tg_account()).
@@ -393,28 +420,14 @@ static inline __attribute__((always_inline)) double change_top(struct sh_priv *p
 {
 	struct grq *r = g->parent;
 	uint64_t old, want;
-	double acc, d;
+	double acc;
 	bool edge;
 
-	/* settle(c, g) */
-	d = g->rate * (r->acc - g->parent_acc);
-	g->parent_acc = r->acc;
-	g->acc += d;
-	g->expected_ns += dbl(g->weight_sum) * d;
-	if (g->nr)
-		g->runnable_ns += c->last - g->since;
-	g->since = c->last;
+	settle_on(c, g, r);	/* the root's integrals are up to date */
 	acc = g->acc;
 	old = g->weight_sum;
-	if (sign > 0) {
-		edge = g->nr++ == 0;
-		g->weight_sum += w;
-	} else {
-		if (!g->nr)
-			return acc;	/* not there: nothing to take */
-		edge = --g->nr == 0;
-		g->weight_sum = g->weight_sum > w ? g->weight_sum - w : 0;
-	}
+	if (!join_leave(g, w, sign, &edge))
+		return acc;
 	p->tg_load[g->group] += (g->weight_sum >> SH_LOAD_SHIFT) - (old >> SH_LOAD_SHIFT);
 	if (edge) {
 		/* the group's entity joins or leaves the root's runqueue here */
@@ -465,15 +478,8 @@ static inline __attribute__((always_inline)) double change(struct sl_analyzer *a
 		settle(c, g);	/* the path's integrals at the weights so far */
 	acc = g->acc;
 	old = g->weight_sum;
-	if (sign > 0) {
-		edge = g->nr++ == 0;
-		g->weight_sum += w;
-	} else {
-		if (!g->nr)
-			return acc;	/* not there: nothing to take */
-		edge = --g->nr == 0;
-		g->weight_sum = g->weight_sum > w ? g->weight_sum - w : 0;
-	}
+	if (!join_leave(g, w, sign, &edge))
+		return acc;
 	tg_account(p, g, old);
 	while (g->parent) {	/* up to the root */
 		struct grq *pg = g->parent;
