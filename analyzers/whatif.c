@@ -1329,6 +1329,8 @@ static bool lost_in(const struct wi_priv *p, int cpu, uint64_t a, uint64_t b)
 
 static void mark_lost(struct wi_priv *p, struct wi_wait *w)
 {
+	if (!p->gaps.nr_cpus)
+		return;		/* no CPU lost events so far (most traces) */
 	/* the kinds claiming w: one, mostly (a late victim folded as it settles) */
 	for (unsigned kinds = w->kinds; kinds; kinds &= kinds - 1) {
 		const struct wi_claim *c = &CL(w, __builtin_ctz(kinds));
