@@ -73,6 +73,7 @@ struct sl_rb_page {
 	uint8_t type_shift;	/* where type_len is in the record's word: 0, or 27 big-endian */
 	uint8_t delta_shift;	/* where the time delta is: 5, or 0 big-endian */
 	bool swap;
+	bool native;		/* of our byte order, little-endian: swap false, shifts 0 and 5 */
 	uint32_t room;		/* bytes after the header: sl_rb_page_load_checked() only */
 };
 
@@ -130,6 +131,7 @@ static inline void sl_rb_page_load(struct sl_rb_page *pg, const struct sl_rb_for
 	pg->type_shift = f->big_endian ? 27 : 0;
 	pg->delta_shift = f->big_endian ? 0 : 5;
 	pg->swap = f->swap;
+	pg->native = !f->swap && !f->big_endian;
 }
 
 /* Start walking a page sl_rb_page_check_header() accepted, room bytes of it there. */
@@ -151,8 +153,12 @@ static inline void sl_rb_page_load_checked(struct sl_rb_page *pg, const struct s
  */
 static inline __attribute__((always_inline))
 const uint8_t *sl_rb_page_step(struct sl_rb_page *pg, uint64_t *ts, uint32_t *size,
-			       const char **bad, bool check)
+			       const char **bad, bool check, bool native)
 {
+	const bool swap = native ? false : pg->swap;
+	const unsigned int type_shift = native ? 0 : pg->type_shift;
+	const unsigned int delta_shift = native ? 5 : pg->delta_shift;
+
 	while (pg->next < pg->commit) {
 		const uint8_t *p = pg->data + pg->next;
 		uint32_t word, type_len, delta, end;
@@ -163,9 +169,9 @@ const uint8_t *sl_rb_page_step(struct sl_rb_page *pg, uint64_t *ts, uint32_t *si
 			*bad = "event header past the end of the page";
 			return NULL;
 		}
-		word = sl_rb_read4(pg->swap, p);
-		type_len = (word >> pg->type_shift) & 31;
-		delta = (word >> pg->delta_shift) & RB_DELTA_MASK;
+		word = sl_rb_read4(swap, p);
+		type_len = (word >> type_shift) & 31;
+		delta = (word >> delta_shift) & RB_DELTA_MASK;
 		if (type_len - 1 < RB_TYPE_DATA_MAX) {	/* 1 to 28: the common case */
 			end = pg->next + 4 + 4 * type_len;
 			if (check && __builtin_expect(end > pg->commit, 0)) {
@@ -187,7 +193,7 @@ const uint8_t *sl_rb_page_step(struct sl_rb_page *pg, uint64_t *ts, uint32_t *si
 				*bad = "event header past the page's commit";
 				return NULL;
 			}
-			len = sl_rb_read4(pg->swap, p + 4);
+			len = sl_rb_read4(swap, p + 4);
 			if (check && len < 4) {
 				*bad = "event with a length shorter than its header";
 				return NULL;
@@ -211,7 +217,7 @@ const uint8_t *sl_rb_page_step(struct sl_rb_page *pg, uint64_t *ts, uint32_t *si
 				*bad = "padding event past the end of the page";
 				return NULL;
 			}
-			len = sl_rb_read4(pg->swap, p + 4);
+			len = sl_rb_read4(swap, p + 4);
 			if (check && (int32_t)len < 0) {
 				*bad = "padding event with a negative length";
 				return NULL;
@@ -228,7 +234,7 @@ const uint8_t *sl_rb_page_step(struct sl_rb_page *pg, uint64_t *ts, uint32_t *si
 				*bad = "time extend past the page's commit";
 				return NULL;
 			}
-			pg->ts += ((uint64_t)sl_rb_read4(pg->swap, p + 4) << RB_TS_SHIFT) + delta;
+			pg->ts += ((uint64_t)sl_rb_read4(swap, p + 4) << RB_TS_SHIFT) + delta;
 			pg->next += 8;
 			break;
 		default:	/* RB_TYPE_TIME_STAMP */
@@ -236,7 +242,7 @@ const uint8_t *sl_rb_page_step(struct sl_rb_page *pg, uint64_t *ts, uint32_t *si
 				*bad = "time extend past the page's commit";
 				return NULL;
 			}
-			pg->ts = (((uint64_t)sl_rb_read4(pg->swap, p + 4) << RB_TS_SHIFT) + delta) |
+			pg->ts = (((uint64_t)sl_rb_read4(swap, p + 4) << RB_TS_SHIFT) + delta) |
 				 (pg->ts & RB_TS_MSB);
 			pg->next += 8;
 			break;
@@ -253,7 +259,9 @@ const uint8_t *sl_rb_page_step(struct sl_rb_page *pg, uint64_t *ts, uint32_t *si
 static inline __attribute__((always_inline))
 const uint8_t *sl_rb_page_next(struct sl_rb_page *pg, uint64_t *ts, uint32_t *size)
 {
-	return sl_rb_page_step(pg, ts, size, NULL, false);
+	if (__builtin_expect(pg->native, 1))
+		return sl_rb_page_step(pg, ts, size, NULL, false, true);
+	return sl_rb_page_step(pg, ts, size, NULL, false, false);
 }
 
 /*
@@ -271,7 +279,9 @@ static inline __attribute__((always_inline))
 const uint8_t *sl_rb_page_next_checked(struct sl_rb_page *pg, uint64_t *ts, uint32_t *size,
 				       const char **bad)
 {
-	return sl_rb_page_step(pg, ts, size, bad, true);
+	if (__builtin_expect(pg->native, 1))
+		return sl_rb_page_step(pg, ts, size, bad, true, true);
+	return sl_rb_page_step(pg, ts, size, bad, true, false);
 }
 
 #endif /* SCHEDLINT_DAT_PAGE_H */

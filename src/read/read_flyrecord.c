@@ -566,14 +566,22 @@ static uint64_t timestamp_calc(const struct fly_reader *fr, uint64_t ts)
  */
 static int stream_next_page(struct fly_reader *fr, struct cpu_stream *s);
 
-/* The stream is at the record data, of page time ts: 1 */
+/*
+ * The stream is at the record data, of page time ts: 1.  The first record
+ * of a page (first) takes the events lost before it (s->lost counts those
+ * of the pages loaded since the last record); a later one of the same
+ * page has none: fly_next() zeroed missed when it reported them.
+ */
 static inline __attribute__((always_inline))
-int stream_at(struct fly_reader *fr, struct cpu_stream *s, const uint8_t *data, uint64_t ts)
+int stream_at(struct fly_reader *fr, struct cpu_stream *s, const uint8_t *data, uint64_t ts,
+	      bool first)
 {
 	s->data = data;
 	s->ts = timestamp_calc(fr, ts);
-	s->missed = s->lost;
-	s->lost = 0;
+	if (first) {
+		s->missed = s->lost;
+		s->lost = 0;
+	}
 	return 1;
 }
 
@@ -589,7 +597,7 @@ int stream_advance(struct fly_reader *fr, struct cpu_stream *s)
 			return page_error(fr, s, bad);
 		return stream_next_page(fr, s);
 	}
-	return stream_at(fr, s, data, ts);
+	return stream_at(fr, s, data, ts, false);
 }
 
 static int stream_next_page(struct fly_reader *fr, struct cpu_stream *s)
@@ -606,17 +614,27 @@ static int stream_next_page(struct fly_reader *fr, struct cpu_stream *s)
 			return ret;
 		data = sl_rb_page_next_checked(&s->pg, &ts, &s->size, &bad);
 		if (data)
-			return stream_at(fr, s, data, ts);
+			return stream_at(fr, s, data, ts, true);
 		if (bad)
 			return page_error(fr, s, bad);
 	}
+}
+
+/* An event of the top stream that sl_dat_decode() refused: the page's error. */
+static __attribute__((noinline, cold))
+int too_short(struct fly_reader *fr, const struct cpu_stream *s)
+{
+	char what[96];
+
+	snprintf(what, sizeof(what), "an event of %d bytes at %llu ns is too short "
+		 "for its format", (int)s->size, (unsigned long long)s->ts);
+	return page_error(fr, s, what);
 }
 
 static int fly_next(struct sl_reader *r, struct sl_event *ev)
 {
 	struct fly_reader *fr = (struct fly_reader *)r;
 	struct cpu_stream *s;
-	int ret;
 
 	if (fr->have_pending) {
 		*ev = fr->pending;
@@ -629,14 +647,8 @@ static int fly_next(struct sl_reader *r, struct sl_event *ev)
 		return 0;
 
 	s = &fr->streams[fr->heap.nodes[0].cpu];
-	ret = sl_dat_decode(fr->decoder, s->cpu, s->ts, s->data, (int)s->size, ev);
-	if (ret < 0) {
-		char what[96];
-
-		snprintf(what, sizeof(what), "an event of %d bytes at %llu ns is too short "
-			 "for its format", (int)s->size, (unsigned long long)s->ts);
-		return page_error(fr, s, what);
-	}
+	if (sl_dat_decode(fr->decoder, s->cpu, s->ts, s->data, (int)s->size, ev) < 0)
+		return too_short(fr, s);
 	if (s->missed) {
 		/* the buffer lost events before this one: report the gap first */
 		fr->pending = *ev;
@@ -652,8 +664,8 @@ static int fly_next(struct sl_reader *r, struct sl_event *ev)
 			r->info.lost_events = sat_add_u64(r->info.lost_events, (uint64_t)s->missed);
 		else
 			r->info.lost_unknown++;
+		s->missed = 0;
 	}
-
 	/*
 	 * The event is decoded: the stream may now overwrite its window.  A
 	 * failure is reported by the next call (fr->error).
