@@ -368,6 +368,43 @@ static void expand(struct sl_hist *h)
  * fits (a task with thousands of wakeups has a thousand non-empty
  * buckets: 12 KB as pairs, 2.5 KB as groups).
  */
+/*
+ * sl_hist_compact() of a histogram of held samples only (fewer than
+ * SL_HIST_HELD: no table, no groups yet): their buckets, sorted, are the
+ * pairs, where counting them first made a table and a group for each
+ * (400 to 2000 instructions, and as many frees) only to walk and free
+ * them.  Most dead tasks' histograms on a hackbench trace are so.
+ */
+static void compact_held(struct sl_hist *h)
+{
+	uint16_t key[SL_HIST_HELD];
+	uint32_t n = h->nr_held, nr = 0, *sparse;
+
+	for (uint32_t k = 0; k < n; k++) {	/* insertion sort: at most 4 */
+		uint32_t j = k;
+
+		for (; j > 0 && key[j - 1] > h->held[k]; j--)
+			key[j] = key[j - 1];
+		key[j] = h->held[k];
+	}
+	for (uint32_t k = 0; k < n; k++)
+		nr += !k || key[k] != key[k - 1];
+	sparse = xmalloc((size_t)nr * 2 * sizeof(*sparse));
+	nr = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		if (k && key[k] == key[k - 1]) {
+			sparse[2 * nr - 1]++;
+		} else {
+			sparse[2 * nr] = key[k];
+			sparse[2 * nr + 1] = 1;
+			nr++;
+		}
+	}
+	h->sparse = sparse;
+	h->nr_sparse = nr;
+	h->nr_held = 0;
+}
+
 void sl_hist_compact(struct sl_hist *h)
 {
 	size_t as_groups = SL_HIST_GROUPS * sizeof(*h->groups);
@@ -375,6 +412,10 @@ void sl_hist_compact(struct sl_hist *h)
 	uint32_t nr = 0;
 	int g, i;
 
+	if (h->nr_held && !h->groups && !h->sparse && !h->stage) {
+		compact_held(h);
+		return;
+	}
 	if (h->nr_held)
 		sl_hist_settle(h);
 	free(h->stage);		/* few or no samples more */

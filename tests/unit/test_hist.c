@@ -222,6 +222,65 @@ static void test_compact(void **state)
 }
 
 /*
+ * A histogram of fewer than SL_HIST_HELD samples, all held (no table yet,
+ * a short-lived task's), compacts to the pairs of its buckets, in bucket
+ * order, as the same samples counted in groups do.
+ */
+static void test_compact_held(void **state)
+{
+	/* 7: group 0, index 7; 300: group 1, index 22; 5000: group 5, index 28 */
+	static const uint64_t vals[] = { 5000, 7, 5000, 300 };
+	static const uint32_t pairs[] = { 7, 1, 1 << 8 | 22, 1, 5 << 8 | 28, 2 };
+	uint64_t seed = 3;
+
+	struct sl_hist held, counted;
+
+	sl_hist_init(&held);
+	for (int k = 0; k < 4; k++)
+		sl_hist_add(&held, vals[k]);
+	assert_null(held.groups);
+	assert_int_equal(held.nr_held, 4);
+	sl_hist_compact(&held);
+	assert_null(held.groups);
+	assert_int_equal(held.nr_held, 0);
+	assert_int_equal(held.nr_sparse, 3);
+	assert_memory_equal(held.sparse, pairs, sizeof(pairs));
+	assert_int_equal(held.count, 4);
+	assert_int_equal(held.min, 7);
+	assert_int_equal(held.max, 5000);
+	assert_int_equal(held.sum, 10307);
+	sl_hist_free(&held);
+
+	/* 1 to 4 samples, random and repeated: as counted in groups first */
+	for (int round = 0; round < 200; round++) {
+		int n = 1 + round % 4;
+
+		sl_hist_init(&held);
+		sl_hist_init(&counted);
+		for (int k = 0; k < n; k++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			uint64_t v = (seed >> 20) % (round % 3 ? 40 : 5000000);
+
+			sl_hist_add_held(&held, v);
+			sl_hist_add_count(&counted, v, 1);
+		}
+		assert_null(held.groups);
+		sl_hist_compact(&held);
+		sl_hist_compact(&counted);
+		assert_non_null(counted.sparse);
+		assert_int_equal(held.nr_sparse, counted.nr_sparse);
+		assert_memory_equal(held.sparse, counted.sparse,
+				    counted.nr_sparse * 2 * sizeof(*counted.sparse));
+		assert_same(&held, &counted);
+		sl_hist_add(&held, 123);	/* takes samples again */
+		sl_hist_add(&counted, 123);
+		assert_same(&held, &counted);
+		sl_hist_free(&held);
+		sl_hist_free(&counted);
+	}
+}
+
+/*
  * sl_hist_add_held() gives the same histogram as sl_hist_add() whatever is
  * still held: counted, compacted, merged, walked and freed at any point.
  */
@@ -432,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_relative_error),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_compact),
+		cmocka_unit_test(test_compact_held),
 		cmocka_unit_test(test_held),
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_add_count),
