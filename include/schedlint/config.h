@@ -55,6 +55,12 @@ struct sl_config {
 	size_t max_findings;		/* findings kept in the lists (summaries count all) */
 	uint64_t window_ns;		/* latency over time: --window, 0 = from the span */
 	size_t keep_tasks;		/* dead tasks kept one by one, 0 = SL_KEEP_DEAD_TASKS */
+	/*
+	 * The command prints none of the model's wakeup-latency statistics
+	 * (timehist): the model adds no sample to its histograms, series and
+	 * worst cases (the analyzers' on_latency hooks still get them).
+	 */
+	bool no_latency_stats;
 
 	/* filters: what the report covers (the model still sees every event) */
 	struct sl_cpuset cpus;		/* nr_words == 0: all CPUs */

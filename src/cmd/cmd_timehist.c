@@ -1018,6 +1018,7 @@ int cmd_timehist(int argc, char **argv)
 	/* only our hooks: the analyzers' findings are not printed here */
 	cfg.analyzers = timehist_analyzers;
 	cfg.nr_analyzers = 1;
+	cfg.no_latency_stats = true;	/* perf's sch delay is ours, not the model's latency */
 	if (sl_analysis_run(path, &cfg, NULL, NULL, &an, &err) < 0) {
 		error_msg("%s: %s", path, err.msg);
 		fclose(th->out.file);

@@ -1606,7 +1606,7 @@ static inline __attribute__((always_inline)) void handle_switch_inline(struct sl
 			have_sample = false;
 	}
 	if (have_sample) {
-		if (sample.in_filter) {
+		if (sample.in_filter && !m->cfg->no_latency_stats) {
 			uint64_t v = sample.latency;
 			unsigned g, i;
 
