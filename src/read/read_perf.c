@@ -168,6 +168,7 @@ struct perf_attr {
 	 * there, the sample is parsed in a few instructions (0 = not so).
 	 */
 	uint16_t fixed_time, fixed_cpu, fixed_raw;
+	bool fast;			/* fixed, and as the reader's fast_* (fast_samples()) */
 };
 
 
@@ -253,6 +254,8 @@ struct perf_reader {
 	bool same_trailer;		/* every attribute lays out the trailer alike */
 	size_t sample_id_at;		/* a sample's id: after its header, at (SIZE_MAX: none) */
 	uint64_t held;			/* held_budget(), kept up to date */
+	/* the fixed layout of the first attribute that has one (perf_attr.fast) */
+	uint16_t fast_time, fast_cpu, fast_raw;
 
 	/*
 	 * The queue: q[0, q_nr) in the order queued, made of ascending runs
@@ -652,6 +655,13 @@ static int add_attr(struct perf_reader *pr, const uint8_t *p, uint64_t size)
 		a.fixed_raw = (uint16_t)(a.fixed_cpu + 8 + 8 * __builtin_popcountll(st & S_PERIOD));
 	}
 	GROW(pr->attrs, pr->attrs_alloc, (size_t)pr->nr_attrs + 1);
+	if (a.fixed_raw && !pr->fast_raw) {
+		pr->fast_time = a.fixed_time;
+		pr->fast_cpu = a.fixed_cpu;
+		pr->fast_raw = a.fixed_raw;
+	}
+	a.fast = a.fixed_raw && a.fixed_raw == pr->fast_raw && a.fixed_cpu == pr->fast_cpu &&
+		 a.fixed_time == pr->fast_time;
 	pr->attrs[pr->nr_attrs++] = a;
 	/* where handle_sample() finds a sample's id: from the first attribute */
 	if (pr->nr_attrs == 1)
@@ -1409,70 +1419,85 @@ static inline bool fast_sample(struct perf_reader *pr)
  * read_records() would hand a part of the queue on (held_budget()).  It
  * stops, leaving them to fast_sample() and the loop, at anything else: a
  * record other than such a sample, an empty queue, a time earlier than the
- * one before (a new run), a full queue (room to be made).
+ * one before (a new run), a full queue (room to be made).  Such a sample
+ * is one of an attribute with the fast layout (perf_attr.fast: perf sched
+ * record gives all its tracepoints the same sample_type), so that the
+ * offsets and the least size are tested once, not per attribute; ids:
+ * the samples carry the id of their attribute (fast_samples() makes a
+ * loop for each case, with fewer values live in it).
  */
-static inline void fast_samples(struct perf_reader *pr)
+static inline __attribute__((always_inline)) void
+fast_samples_with(struct perf_reader *pr, const bool ids)
 {
-	const uint8_t *map = pr->map;
+	const uint8_t *map = pr->map, *rec = map + pr->pos, *end = map + pr->data_end, *stop;
 	const struct perf_attr *attrs = pr->attrs;
-	struct entry *q = pr->q;
-	uint64_t pos = pr->pos, end = pr->data_end, held = held_budget(pr);
-	uint64_t pos_stop = MIN(pr->keep_off + held, pr->trim_at), last, max_ts = pr->max_ts;
-	size_t n = pr->q_nr, n_stop = MIN(pr->q_alloc, (size_t)(held / 64));
-	size_t id_at = pr->nr_attrs > 1 ? pr->sample_id_at : SIZE_MAX;
+	struct entry *q = pr->q + pr->q_nr, *q_stop;
+	uint64_t held = held_budget(pr), last;
+	const size_t id_at = pr->sample_id_at;
 	/* the ids' direct table, when id_attr() would use it */
 	const uint16_t *direct = pr->id_direct;
-	uint64_t id_base = pr->id_base, id_span = pr->id_span;
+	const uint64_t id_base = pr->id_base, id_span = pr->id_span;
+	/* the fast layout, and a size every such sample has (with its id) */
+	const uint32_t ft = pr->fast_time, fc = pr->fast_cpu, fr = pr->fast_raw;
+	const uint32_t min_size = MAX(fr + 4u, ids ? (uint32_t)id_at + 16u : 8u);
 
-	if (!n || !pr->nr_attrs || (id_at != SIZE_MAX && (pr->id_direct_stale || !id_span)))
-		return;
-	last = q[n - 1].ts;
-	while (n < n_stop && pos <= pos_stop && end - pos >= 8) {
-		const uint8_t *rec = map + pos;
-		const struct perf_attr *a = attrs;
-		uint32_t size, raw;
-		int32_t cpu;
+	last = q[-1].ts;
+	q_stop = pr->q + MIN(pr->q_alloc, (size_t)(held / 64));
+	/* a record's header lies before end; read_records() checks the rest at pos_stop */
+	stop = map + MIN(MIN(pr->keep_off + held, pr->trim_at), pr->data_end - 8);
+	while (q < q_stop && rec <= stop) {
+		uint32_t size, raw, cpu;
 		uint64_t ts;
 
-		if (end - pos > PREFETCH_AHEAD + 64) {
+		if (end - rec > PREFETCH_AHEAD + 64) {
 			/* two lines: a sample (~100 bytes) often spans three */
 			__builtin_prefetch(rec + PREFETCH_AHEAD);
 			__builtin_prefetch(rec + PREFETCH_AHEAD + 64);
 		}
 		size = get_u16(rec + 6);
-		if (get_u32(rec) != REC_SAMPLE || size < 8 || size > end - pos)
+		if (get_u32(rec) != REC_SAMPLE || size < min_size || size > (size_t)(end - rec))
 			break;
-		if (id_at != SIZE_MAX) {
-			uint64_t i;
+		if (ids) {
+			uint64_t i = get_u64(rec + 8 + id_at) - id_base;
 
-			if (size - 8u < id_at + 8)
-				break;
-			i = get_u64(rec + 8 + id_at) - id_base;
 			if (i >= id_span || !direct[i]) {
-				pos += size;	/* an id no attribute has: skipped, as fast_sample() does */
+				rec += size;	/* an id no attribute has: skipped, as fast_sample() does */
 				continue;
 			}
-			a = &attrs[direct[i] - 1];
+			if (!attrs[direct[i] - 1].fast)
+				break;
 		}
-		if (!a->fixed_raw || size < a->fixed_raw + 4u)
-			break;
-		raw = get_u32(rec + a->fixed_raw);
-		cpu = (int32_t)get_u32(rec + a->fixed_cpu);
-		if (raw > size - a->fixed_raw - 4u || cpu < 0 || cpu >= MAX_CPUS)
+		raw = get_u32(rec + fr);
+		cpu = get_u32(rec + fc);
+		if (raw > size - fr - 4u || cpu >= MAX_CPUS)
 			break;
 		if (raw) {
-			ts = get_u64(rec + a->fixed_time);
+			ts = get_u64(rec + ft);
 			if (ts < last)
 				break;
-			q[n++] = (struct entry){ .ts = ts,
-						 .ref = ref_make(ENTRY_SAMPLE, pos + a->fixed_raw, cpu) };
+			q->ts = ts;
+			q->ref = ref_make(ENTRY_SAMPLE, (uint64_t)(rec - map) + fr, (int32_t)cpu);
+			q++;
 			last = ts;
 		}
-		pos += size;
+		rec += size;
 	}
-	pr->pos = pos;
-	pr->q_nr = n;
-	pr->max_ts = MAX(max_ts, last);
+	pr->pos = (uint64_t)(rec - map);
+	pr->q_nr = (size_t)(q - pr->q);
+	pr->max_ts = MAX(pr->max_ts, last);
+}
+
+static inline void fast_samples(struct perf_reader *pr)
+{
+	bool ids = pr->nr_attrs > 1 && pr->sample_id_at != SIZE_MAX;
+
+	if (!pr->q_nr || !pr->nr_attrs || !pr->fast_raw || pr->data_end - pr->pos < 8 ||
+	    (ids && (pr->id_direct_stale || !pr->id_span)) || (!ids && !pr->attrs[0].fast))
+		return;
+	if (ids)
+		fast_samples_with(pr, true);
+	else
+		fast_samples_with(pr, false);
 }
 
 /*
