@@ -577,6 +577,8 @@ int stream_at(struct fly_reader *fr, struct cpu_stream *s, const uint8_t *data, 
 	      bool first)
 {
 	s->data = data;
+	/* its decoding comes soon and reads past the line the walk loaded */
+	__builtin_prefetch(data + 60);
 	s->ts = timestamp_calc(fr, ts);
 	if (first) {
 		s->missed = s->lost;
