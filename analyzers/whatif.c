@@ -1520,13 +1520,72 @@ static int late_key_cmp(const void *x, const void *y)
 	return a->key_ts < b->key_ts ? -1 : a->key_ts > b->key_ts;
 }
 
-static const struct wi_late_key *late_key_find(const struct wi_priv *p, int32_t pid, uint64_t ts)
+/*
+ * The late keys by (pid, time), for finding_estimates(): an index, open
+ * addressing, made in one pass (a key is one late run's first waiter:
+ * one of each, nearly always).  Should a key come twice, the keys are
+ * sorted and searched as before (sorted): the same one is found.  The
+ * sort of all the keys was a fifth of wi_finish on a hackbench trace.
+ */
+struct late_index {
+	uint32_t *slot;			/* late_keys index + 1, 0 empty */
+	size_t mask;
+	bool made;			/* at the first lookup */
+	bool sorted;
+};
+
+static size_t late_home(int32_t pid, uint64_t ts, size_t mask)
+{
+	return (size_t)(((uint64_t)(uint32_t)pid * 0x9e3779b97f4a7c15ULL ^
+			 ts * 0xc2b2ae3d27d4eb4fULL) >> 32) & mask;
+}
+
+static void late_index_make(struct wi_priv *p, struct late_index *x)
+{
+	size_t n = 64;
+
+	*x = (struct late_index){ .made = true };
+	while (n < 2 * p->nr_late_keys)
+		n *= 2;
+	x->slot = xcalloc(n, sizeof(*x->slot));
+	x->mask = n - 1;
+	for (size_t k = 0; k < p->nr_late_keys; k++) {
+		const struct wi_late_key *lk = &p->late_keys[k];
+		size_t i = late_home(lk->key_pid, lk->key_ts, x->mask);
+
+		for (; x->slot[i]; i = (i + 1) & x->mask) {
+			const struct wi_late_key *o = &p->late_keys[x->slot[i] - 1];
+
+			if (o->key_pid == lk->key_pid && o->key_ts == lk->key_ts) {
+				free(x->slot);
+				x->slot = NULL;
+				qsort(p->late_keys, p->nr_late_keys, sizeof(*p->late_keys), late_key_cmp);
+				x->sorted = true;
+				return;
+			}
+		}
+		x->slot[i] = (uint32_t)(k + 1);
+	}
+}
+
+static const struct wi_late_key *late_key_find(struct wi_priv *p, struct late_index *x,
+					       int32_t pid, uint64_t ts)
 {
 	struct wi_late_key want = { .key_ts = ts, .key_pid = pid };
 
 	if (!p->nr_late_keys)
 		return NULL;
-	return bsearch(&want, p->late_keys, p->nr_late_keys, sizeof(want), late_key_cmp);
+	if (!x->made)
+		late_index_make(p, x);
+	if (x->sorted)
+		return bsearch(&want, p->late_keys, p->nr_late_keys, sizeof(want), late_key_cmp);
+	for (size_t i = late_home(pid, ts, x->mask); x->slot[i]; i = (i + 1) & x->mask) {
+		const struct wi_late_key *lk = &p->late_keys[x->slot[i] - 1];
+
+		if (lk->key_pid == pid && lk->key_ts == ts)
+			return lk;
+	}
+	return NULL;
 }
 
 /* the kept findings: what the other decision would have given each */
@@ -1534,6 +1593,7 @@ static void finding_estimates(struct wi_priv *p, struct sl_model *m, const uint6
 {
 	size_t n;
 	struct sl_finding *fs = (struct sl_finding *)sl_findings_sorted(m->findings, &n);
+	struct late_index late = { .slot = NULL };
 
 	for (size_t i = 0; i < n; i++) {
 		struct sl_finding *f = &fs[i];
@@ -1554,7 +1614,7 @@ static void finding_estimates(struct wi_priv *p, struct sl_model *m, const uint6
 			x->now = f->cost;
 			x->basis = p->kind[k].basis;
 		} else if (is_late(k) && !find_key(p, keys, nr, key_kind, f->pid, f->ts)) {
-			const struct wi_late_key *lk = late_key_find(p, f->pid, f->ts);
+			const struct wi_late_key *lk = late_key_find(p, &late, f->pid, f->ts);
 			struct wi_claim c = { 0 };
 
 			if (!lk || lk->lost)
@@ -1587,6 +1647,7 @@ static void finding_estimates(struct wi_priv *p, struct sl_model *m, const uint6
 		x->hi = MAX(v[0], v[2]);
 		x->weak = x->basis < SL_WHATIF_WEAK_BELOW;
 	}
+	free(late.slot);
 }
 
 /* a chain's runs are late-preemption-at-tick's (whatif_late_set_apart) */
@@ -1848,8 +1909,6 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 		s->whatif_saved = p->kind[k].saved;
 		s->whatif_p99 = sl_hist_percentile(after_of(&p->kind[k], m), 99);
 	}
-	if (p->nr_late_keys)
-		qsort(p->late_keys, p->nr_late_keys, sizeof(*p->late_keys), late_key_cmp);
 	finding_estimates(p, m, keys, nr_keys);
 	free(keys);
 	p->done = true;
