@@ -1033,6 +1033,7 @@ int cmd_timehist(int argc, char **argv)
 	cfg.analyzers = timehist_analyzers;
 	cfg.nr_analyzers = 1;
 	cfg.no_latency_stats = true;	/* perf's sch delay is ours, not the model's latency */
+	cfg.max_findings = 0;		/* no analyzer: no finding lists to make room for */
 	if (sl_analysis_run(path, &cfg, NULL, NULL, &an, &err) < 0) {
 		error_msg("%s: %s", path, err.msg);
 		fclose(th->out.file);
