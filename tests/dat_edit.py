@@ -22,6 +22,9 @@ chunks of a compressed one.
         timestamps    (valid) the same with an absolute time stamp entry
         extend-lost   (valid) a page flagged with 77 lost events that starts
                       with a time extend
+        lost-mixed    (valid) a page flagged with 1234 lost events before it
+                      and a later page of that CPU flagged with lost events
+                      but not their count (no room was left to store it)
         chunk-data    (compressed) garbage in the middle of a chunk
         chunk-size    (compressed) a chunk whose size runs past the CPU's data
         count-huge    (compressed) the CPU's chunk count 0xffffffff
@@ -224,6 +227,15 @@ def edit_pages(p, kind):
         commit = p.commit_word(page) & COMMIT_MASK
         p.put_long(page + p.hdr + commit, 1234)
         p.put_commit(page, commit | MISSED_EVENTS | MISSED_STORED)
+    elif kind == "lost-mixed":
+        page = p.pick_page(lambda pg: p.slack(pg) >= p.long)
+        commit = p.commit_word(page) & COMMIT_MASK
+        p.put_long(page + p.hdr + commit, 1234)
+        p.put_commit(page, commit | MISSED_EVENTS | MISSED_STORED)
+        pages = list(p.pages(p.busiest()))
+        later = next(pg for pg in pages[pages.index(page) + 2:]
+                     if p.commit_word(pg) & COMMIT_MASK)
+        p.put_commit(later, p.commit_word(later) | MISSED_EVENTS)
     elif kind in ("extends", "timestamps"):
         done = 0
         for cpu in p.cpus:

@@ -257,6 +257,8 @@ struct sl_cpu {
 	uint64_t implied_switches;	/* switches the trace did not show (see model.c) */
 	uint64_t latency_inferred;	/* samples here that end at one of them */
 	uint64_t lost_events;		/* events its buffer lost */
+	/* of lost_gaps, those whose marker did not say how many: lost_events is a floor */
+	uint32_t lost_uncounted;
 };
 
 /* One wakeup placement: the wakee's destination CPU has just been decided. */
@@ -592,6 +594,23 @@ static inline struct sl_cpu *sl_model_cpu(const struct sl_model *m, int cpu)
 static inline uint64_t sl_dur(uint64_t a, uint64_t b)
 {
 	return b > a ? b - a : 0;
+}
+
+/*
+ * Gaps whose marker did not say how many events were lost; returned, and
+ * *floor set when m->lost_events is then only a floor (the sum of the
+ * counted gaps: the input gave no total of its own, as a tracefs header does).
+ */
+static inline uint64_t sl_model_lost_uncounted(const struct sl_model *m, bool *floor)
+{
+	uint64_t uncounted = 0, counted = 0;
+
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		uncounted += m->cpus[cpu].lost_uncounted;
+		counted += m->cpus[cpu].lost_events;
+	}
+	*floor = uncounted && m->lost_events <= counted;
+	return uncounted;
 }
 
 /* SPEC: a CPU is idle when it is known, runs nothing and has nobody queued or pending. */

@@ -2041,6 +2041,7 @@ static void handle_lost(struct sl_model *m, const struct sl_event *ev, uint64_t 
 	m->lost_gaps++;
 	c->lost_events = sat_add_u64(c->lost_events, ev->lost.count);
 	c->lost_gaps++;
+	c->lost_uncounted += !ev->lost.count;	/* the marker did not say how many */
 
 	account_cpu(m, c, gap_start, false);
 	account_queue(m, c, gap_start, false);

@@ -67,6 +67,13 @@ static cJSON *trace_json(struct sl_model *m, const char *path)
 	sl_json_add_u64(t, "lost_events", m->lost_events);
 	/* additions */
 	sl_json_add_u64(t, "lost_gaps", m->lost_gaps);
+	{
+		/* gaps of no count: lost_events is a floor, unless the input gave the total */
+		bool floor;
+
+		sl_json_add_u64(t, "lost_uncounted_gaps", sl_model_lost_uncounted(m, &floor));
+		cJSON_AddBoolToObject(t, "lost_events_floor", floor);
+	}
 	sl_json_add_str_or_null(t, "compression", info->compression);
 	sl_json_add_u64(t, "clock_inversions", m->clock_inversions);
 	sl_json_add_u64(t, "max_clock_inversion_ns", m->max_inversion_ns);
@@ -594,6 +601,7 @@ static void cpus_json(struct sl_model *m, cJSON *root)
 					(double)c->queue_area / (double)c->queue_known_ns : 0.0);
 		sl_json_add_u64(o, "lost_events", c->lost_events);
 		sl_json_add_u64(o, "lost_gaps", c->lost_gaps);
+		sl_json_add_u64(o, "lost_uncounted_gaps", c->lost_uncounted);
 		sl_json_add_u64(o, "implied_switches", c->implied_switches);
 		cJSON *lat = sl_hist_json(&c->latency);
 

@@ -252,19 +252,28 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 		recorder_line(r, m);
 
 	if (m->lost_gaps) {
-		char head[96], chunk[64];
+		char head[128], chunk[64], floor[48] = "";
+		bool is_floor;
+		uint64_t uncounted = sl_model_lost_uncounted(m, &is_floor);
 		int shown = 0;
 
-		col = snprintf(head, sizeof(head), "  lost     %" PRIu64 " events in %" PRIu64 " gaps:",
-			       m->lost_events, m->lost_gaps);
+		/* a gap of no count: the others' sum is a floor, unless the input gave the total */
+		if (is_floor)
+			snprintf(floor, sizeof(floor), " (%" PRIu64 " did not say how many)", uncounted);
+		col = snprintf(head, sizeof(head), "  lost     %s%" PRIu64 " events in %" PRIu64 " gap%s%s:",
+			       floor[0] ? "at least " : "", m->lost_events, m->lost_gaps,
+			       m->lost_gaps == 1 ? "" : "s", floor);
 		fprintf(r->out, "  %s%s", sl_color(r, SL_C_YELLOW), head + 2);
 		for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
-			if (!m->cpus[cpu].lost_gaps || shown++ >= CPU_LIST_MAX)
+			const struct sl_cpu *c = &m->cpus[cpu];
+
+			if (!c->lost_gaps || shown++ >= CPU_LIST_MAX)
 				continue;
-			if (m->cpus[cpu].lost_events)	/* else the input did not say how many */
-				snprintf(chunk, sizeof(chunk), " cpu%d %" PRIu64, cpu, m->cpus[cpu].lost_events);
-			else
+			if (!c->lost_events)	/* the input did not say how many */
 				snprintf(chunk, sizeof(chunk), " cpu%d ?", cpu);
+			else		/* and "+?" when some of its gaps did not */
+				snprintf(chunk, sizeof(chunk), " cpu%d %" PRIu64 "%s", cpu, c->lost_events,
+					 c->lost_uncounted ? "+?" : "");
 			col = fact_chunk(r, col, chunk);
 		}
 		if (shown > CPU_LIST_MAX) {
@@ -272,8 +281,8 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 			fact_chunk(r, col, chunk);
 		}
 		fprintf(r->out, "%s\n           no latency or finding is computed across a gap"
-			" (%" PRIu64 " wakeups not measured)\n", sl_color(r, SL_C_RESET),
-			m->samples_dropped_gap);
+			" (%" PRIu64 " wakeup%s not measured)\n", sl_color(r, SL_C_RESET),
+			m->samples_dropped_gap, m->samples_dropped_gap == 1 ? "" : "s");
 	}
 	if (info->lost_unplaced)
 		fprintf(r->out, "  %slost     perf lost events %" PRIu64 " times, the text does not say"

@@ -76,10 +76,14 @@ static void trace_lines(struct xp *x, struct overview *ov)
 	add_line(ov, A_NORMAL, " span     %s .. %s (%s), %" PRIu64 " events",
 		 fmt_ts(a, sizeof(a), m->first_ts), fmt_ts(b, sizeof(b), m->last_ts),
 		 xp_dur(d, sizeof(d), sl_dur(m->first_ts, m->last_ts)), m->nr_events);
-	if (m->lost_gaps)
-		add_line(ov, x->attrs[XP_A_WARN], " lost     %" PRIu64 " events in %" PRIu64
-			 " gaps: no latency or finding is computed across a gap", m->lost_events,
-			 m->lost_gaps);
+	if (m->lost_gaps) {
+		bool floor;
+
+		sl_model_lost_uncounted(m, &floor);
+		add_line(ov, x->attrs[XP_A_WARN], " lost     %s%" PRIu64 " events in %" PRIu64
+			 " gap%s: no latency or finding is computed across a gap", floor ? "at least " : "",
+			 m->lost_events, m->lost_gaps, m->lost_gaps == 1 ? "" : "s");
+	}
 	if (m->implied_switches)
 		add_line(ov, x->attrs[XP_A_DIM], " note     %" PRIu64 " context switches missing from"
 			 " the trace, inferred from the events' tasks", m->implied_switches);

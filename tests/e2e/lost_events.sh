@@ -50,4 +50,47 @@ check "lost.txt: the report names the loss" grep -q "lost     $tc_total events i
 "$SCHEDLINT" analyze "$dat" > "$TMP/dat.out" 2>&1
 check "lost.dat: the report says where" grep -q "lost     $tc_total events in 2 gaps: cpu0 [0-9]* cpu1 [0-9]*" "$TMP/dat.out"
 
+# A gap whose marker does not say how many were lost ("CPU:0 [EVENTS
+# DROPPED]" in trace-cmd report, a ring-buffer page flagged without its
+# count, which the kernel stores only when the page has room): the total
+# of the others is a floor.  It read "14366 events in 2 gaps: cpu0 ?
+# cpu1 14366", and a CPU with counted and uncounted gaps "cpu1 9493"
+# where its buffer had overrun 10843 times.
+t=$TESTDATA/text/tracecmd-dropped.txt
+# lost_line REPORT: the report's lost fact, its lines (wrapped at 80) joined
+lost_line() {
+	awk '/^  lost / { f = 1; printf "%s", $0; next }
+	     f && /^           no latency/ { exit }
+	     f && /^           [^ ]/ { sub(/^ +/, " "); printf "%s", $0; next }
+	     f { exit }' "$1"
+}
+expect_eq "tracecmd-dropped.txt: one counted and one uncounted drop in trace-cmd's text" \
+	"$(grep -c 'EVENTS DROPPED\]' "$t") $(grep -c '\[EVENTS DROPPED\]' "$t")" "2 1"
+"$SCHEDLINT" analyze --system "$t" > "$TMP/drop.out" 2>&1
+expect_eq "tracecmd-dropped.txt: at least the counted ones, the uncounted gap said" "$(lost_line "$TMP/drop.out")" \
+	"  lost     at least 14366 events in 2 gaps (1 did not say how many): cpu0 ? cpu1 14366"
+"$SCHEDLINT" analyze --system --json "$t" > "$TMP/drop.json"
+expect_eq "tracecmd-dropped.txt: JSON lost_uncounted_gaps, in all and per CPU" \
+	"$(json "$TMP/drop.json" 'd["trace"]["lost_uncounted_gaps"], [c["lost_uncounted_gaps"] for c in d["cpus"]]')" \
+	"(1, [1, 0])"
+# the header's total is exact: the tracefs text's gaps have no count, the total does
+check "lost.txt: the total from its header stays exact (no 'at least')" \
+	grep -q "^  lost     $tc_total events in 2 gaps: cpu0 ? cpu1 ?" "$TMP/txt.out"
+if trace-cmd convert --file-version 6 -i "$TESTDATA/real/hackbench.dat" -o "$TMP/hb.v6.dat" >/dev/null 2>&1 &&
+   python3 tests/dat_edit.py edit "$TMP/hb.v6.dat" "$TMP/mixed.dat" lost-mixed; then
+	expect_eq "lost-mixed: trace-cmd report sees 1234 dropped and a drop without its count" \
+		"$(trace-cmd report "$TMP/mixed.dat" 2>/dev/null | grep -o '\[[0-9]* *EVENTS DROPPED\]' | tr '\n' ' ')" \
+		"[1234 EVENTS DROPPED] [EVENTS DROPPED] "
+	"$SCHEDLINT" analyze --system "$TMP/mixed.dat" > "$TMP/mixed.out" 2>&1
+	check "lost-mixed: at least 1234, and the CPU's count a floor (1234+?)" sh -c \
+		"echo '$(lost_line "$TMP/mixed.out")' | grep -Eq '^  lost     at least 1234 events in 2 gaps \(1 did not say how many\): cpu[01] 1234\+\?$'"
+else
+	fail "lost-mixed: a v6 copy of hackbench.dat edited" "trace-cmd convert or dat_edit.py failed"
+fi
+# one gap is a gap, not "1 gaps"
+"$SCHEDLINT" analyze --system "$TESTDATA/perf/lost-gap.perf.txt" > "$TMP/gap.out" 2>&1
+expect_eq "lost-gap.perf.txt: 1 gap, not 1 gaps" "$(lost_line "$TMP/gap.out")" "  lost     7 events in 1 gap: cpu0 7"
+check "lost-gap.perf.txt: 1 wakeup not measured, not 1 wakeups" \
+	sh -c "tr -s ' \\n' '  ' < '$TMP/gap.out' | grep -q 'computed across a gap (1 wakeup not measured)'"
+
 echo "1..$_n"
