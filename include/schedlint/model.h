@@ -476,7 +476,8 @@ struct sl_model {
 	uint64_t recorder_longest_ns;	/* the longest run */
 	uint64_t recorder_longest_ts;	/* when it began */
 
-	struct sl_hist latency;		/* every sample in the filter */
+	struct sl_hist latency;		/* every sample in the filter, at the end (during
+					 * the run: sl_model_latency_now()) */
 	struct sl_wakeup_moment latency_worst;	/* the worst of them (valid when latency.count) */
 	struct sl_hist latency_local, latency_remote;	/* remote: ipi + noipi, at the end */
 	struct sl_hist latency_ipi, latency_noipi;	/* remote only */
@@ -560,6 +561,11 @@ void sl_model_add_analyzer(struct sl_model *m, struct sl_analyzer *a);
 void sl_model_feed(struct sl_model *m, const struct sl_event *ev);
 /* End of the trace: close open intervals and let analyzers decide. */
 void sl_model_finish(struct sl_model *m);
+/*
+ * The samples m->latency has at the end, so far (record --live's view,
+ * during the run): made into h, which the caller frees (sl_hist_free()).
+ */
+void sl_model_latency_now(const struct sl_model *m, struct sl_hist *h);
 
 /* The task of pid, NULL none (a frozen one is thawed: it is the task as it was). */
 struct sl_task *sl_model_task(const struct sl_model *m, int32_t pid);

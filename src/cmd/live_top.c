@@ -130,6 +130,7 @@ static void draw_frame(struct sl_live_top *top, const struct sl_model *m,
 {
 	FILE *f = top->out;
 	char line[1024], a[32], b[32], c[32], d[32];
+	struct sl_hist lat;
 	uint64_t dt = st->wall_ns - top->prev_wall_ns;
 	uint64_t rate = dt ? (m->nr_events - top->prev_events) * 1000000000ULL / dt : 0;
 	size_t used;
@@ -178,14 +179,16 @@ static void draw_frame(struct sl_live_top *top, const struct sl_model *m,
 		snprintf(line, sizeof(line), "  own cost  -");
 	put_line(top, width, line);
 
-	fmt_count(a, sizeof(a), m->latency.count);
-	if (m->latency.count)
+	sl_model_latency_now(m, &lat);	/* the model makes m->latency at the end */
+	fmt_count(a, sizeof(a), lat.count);
+	if (lat.count)
 		snprintf(line, sizeof(line), "  wakeups   %s measured   latency p50 %s  p99 %s  max %s", a,
-			 fmt_duration(b, sizeof(b), sl_hist_percentile(&m->latency, 50)),
-			 fmt_duration(c, sizeof(c), sl_hist_percentile(&m->latency, 99)),
-			 fmt_duration(d, sizeof(d), m->latency.max));
+			 fmt_duration(b, sizeof(b), sl_hist_percentile(&lat, 50)),
+			 fmt_duration(c, sizeof(c), sl_hist_percentile(&lat, 99)),
+			 fmt_duration(d, sizeof(d), lat.max));
 	else
 		snprintf(line, sizeof(line), "  wakeups   none measured yet");
+	sl_hist_free(&lat);
 	put_line(top, width, line);
 
 	used = (size_t)snprintf(line, sizeof(line), "  findings ");

@@ -118,6 +118,7 @@ struct model_priv {
 	bool started;
 	bool implied;			/* handle_switch() is applying an implied switch */
 	bool all_in;			/* no --cpu, --from or --to (see ALL_IN_CLONES) */
+	bool have_worst;		/* m->latency_worst is a sample's */
 	int cpu_limit;			/* CPU numbers at or above it do not exist in the trace */
 	/*
 	 * dead tasks not folded yet, oldest death first, by index in m->tasks
@@ -1610,13 +1611,14 @@ static inline __attribute__((always_inline)) void handle_switch_inline(struct sl
 			uint64_t v = sample.latency;
 			unsigned g, i;
 
-			if (!m->latency.count || v > m->latency_worst.latency)
+			if (!p->have_worst || v > m->latency_worst.latency) {
 				m->latency_worst = wakeup_moment(&sample, next);
+				p->have_worst = true;
+			}
 			if (!next->latency.count || v > next->worst.latency)
 				next->worst = wakeup_moment(&sample, next);
-			/* one bucket for the model's histograms; the CPU's and the kinds' at the end */
+			/* the model's, the CPU's and the kinds' made of cpu_kind at the end */
 			sl_hist_bucket_of(v, &g, &i);
-			sl_hist_add_at(&m->latency, v, g, i);
 			sl_series_add(&m->latency_series, sample.run_ts, v);
 			sl_hist_add_held(&next->latency, v);
 			sl_hist_add_at(&p->cpu_kind[c->cpu * SAMPLE_KINDS +
@@ -2309,6 +2311,16 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 		feed_inline(m, ev, false);
 }
 
+void sl_model_latency_now(const struct sl_model *m, struct sl_hist *h)
+{
+	const struct model_priv *p = priv_of(m);
+
+	sl_hist_init(h);
+	sl_hist_merge(h, &m->latency);
+	for (int i = 0; i < m->nr_cpus * SAMPLE_KINDS; i++)
+		sl_hist_merge(h, &p->cpu_kind[i]);
+}
+
 void sl_model_finish(struct sl_model *m)
 {
 	struct model_priv *p = priv_of(m);
@@ -2352,8 +2364,9 @@ void sl_model_finish(struct sl_model *m)
 	}
 	/*
 	 * The samples by CPU and kind (handle_switch() adds to those only):
-	 * each CPU's, and the model's local, IPI and no-IPI ones, moved so
-	 * that a second finish adds nothing twice; remote is IPI + no IPI.
+	 * the model's, each CPU's, and the model's local, IPI and no-IPI ones,
+	 * moved so that a second finish adds nothing twice; remote is IPI +
+	 * no IPI.
 	 */
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct sl_hist *const kind_of[SAMPLE_KINDS] = {
@@ -2363,6 +2376,7 @@ void sl_model_finish(struct sl_model *m)
 		for (int k = 0; k < SAMPLE_KINDS; k++) {
 			struct sl_hist *h = &p->cpu_kind[cpu * SAMPLE_KINDS + k];
 
+			sl_hist_merge(&m->latency, h);
 			sl_hist_merge(&m->cpus[cpu].latency, h);
 			sl_hist_merge(kind_of[k], h);
 			sl_hist_free(h);

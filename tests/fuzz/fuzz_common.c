@@ -260,9 +260,15 @@ void fuzz_check_model(const struct sl_model *m)
 			fuzz_fail("pid %d: a latency of %llu ns in a %llu ns trace", t->pid,
 				  (unsigned long long)t->latency.max, (unsigned long long)span);
 	}
-	if (m->latency.count && m->latency.max > span)
-		fuzz_fail("a latency of %llu ns in a %llu ns trace",
-			  (unsigned long long)m->latency.max, (unsigned long long)span);
+	{
+		struct sl_hist lat;	/* m->latency is made at the end: the samples so far */
+
+		sl_model_latency_now(m, &lat);
+		if (lat.count && lat.max > span)
+			fuzz_fail("a latency of %llu ns in a %llu ns trace",
+				  (unsigned long long)lat.max, (unsigned long long)span);
+		sl_hist_free(&lat);
+	}
 }
 
 void fuzz_check_finished(struct sl_model *m)
