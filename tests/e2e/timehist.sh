@@ -171,6 +171,27 @@ expect_eq "timehist --from: the rows after it, as without it (none lacking or ad
 expect_eq "timehist --pid of no task: exit 2 naming the filter, nothing on stdout" \
 	"$?/$(wc -c < "$TMP/c")/$(grep -c -- '--pid 999999: no task with this pid in the trace' "$TMP/err")" "2/0/1"
 
+# A listing larger than the spool's buffer (1 MiB; this one 2.9 MB) goes
+# through the temporary file and from there to stdout: the same bytes to a
+# file, a pipe and a file opened to append (which sendfile() refuses: read
+# back and written); a row per sched_switch, sched_waking or
+# sched_wakeup_new and sched_migrate_task that trace-cmd report shows of
+# the same trace; a write error or a closed pipe as for a small listing
+BIG=$TESTDATA/real/hackbench.dat
+"$SCHEDLINT" timehist --no-pager -w -M --state -n "$BIG" > "$TMP/big.file"
+"$SCHEDLINT" timehist --no-pager -w -M --state -n "$BIG" | cat > "$TMP/big.pipe"
+echo "a line before" > "$TMP/big.append"
+"$SCHEDLINT" timehist --no-pager -w -M --state -n "$BIG" >> "$TMP/big.append"
+txt=$TESTDATA/real/hackbench.txt
+expect_eq "timehist of a listing over 1 MiB: the same to a file, a pipe, a file appended to; its rows the trace's events" \
+	"$(cmp -s "$TMP/big.file" "$TMP/big.pipe" && echo pipe)/$(tail -n +2 "$TMP/big.append" | cmp -s - "$TMP/big.file" && echo append)/$(sed 1,3d "$TMP/big.file" | awk '/ awakened: / { w++; next } / migrated: / { m++; next } { s++ } END { print s, w, m }')/$(($(wc -c < "$TMP/big.file") > 1048576))" \
+	"pipe/append/$(grep -c 'sched_switch:' "$txt") $(grep -c 'sched_waking:\|sched_wakeup_new:' "$txt") $(grep -c 'sched_migrate_task:' "$txt")/1"
+"$SCHEDLINT" timehist --no-pager -w -M "$BIG" > /dev/full 2> "$TMP/err"
+expect_eq "timehist of a listing over 1 MiB > /dev/full: exit 2, one message" \
+	"$?/$(wc -l < "$TMP/err")/$(grep -c 'write error on output: No space left on device' "$TMP/err")" "2/1/1"
+( { "$SCHEDLINT" timehist --no-pager -w -M "$BIG" 2>/dev/null; echo $? > "$TMP/rc"; } | head -1 >/dev/null )
+expect_eq "timehist of a listing over 1 MiB | head -1: ended by SIGPIPE" "$(cat "$TMP/rc")" 141
+
 # --help: timehist's options, not analyze's finding thresholds
 "$SCHEDLINT" timehist --help > "$TMP/help"
 expect_eq "timehist --help: its options, no finding thresholds" \
