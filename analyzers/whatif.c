@@ -361,7 +361,8 @@ struct wi_priv {
 
 static struct sl_analyzer *find_self(const struct sl_model *m)
 {
-	for (int i = 0; i < m->nr_analyzers; i++)
+	/* from the end: the registry has it last (it reads the others' findings) */
+	for (int i = m->nr_analyzers; i-- > 0;)
 		if (m->analyzers[i]->ops == &sl_whatif_analyzer)
 			return m->analyzers[i];
 	return NULL;
