@@ -208,7 +208,8 @@ static void fit_title(char *title, size_t len, const char *base, const char *suf
 	if ((int)strlen(lead) + 8 + ns > room)
 		lead = " ";
 	keep = room - (int)strlen(lead) - ns - 2;	/* 2: ".." */
-	if (keep >= nb || keep < 2) {
+	/* whole when it fits without " explore " (a cut as long as the name was "hb12..dat") */
+	if (keep + 2 >= nb || keep < 2) {
 		int head = MIN(MAX(keep + 2, 0), nb);
 
 		while (head > 0 && head < nb && ((unsigned char)base[head] & 0xc0) == 0x80)

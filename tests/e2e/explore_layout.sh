@@ -44,6 +44,17 @@ for w in 80 120; do
 	ended "$w columns: q" 0
 done
 
+# a short name that fits once " explore " has gone is shown whole: it
+# read "hb12..dat" for hb12.dat at 80 columns, one column wider than the name
+cp "$TMP/$name" "$TMP/hb12.dat"
+start 80 24 "" "$TMP/hb12.dat"
+see "80 columns, a short name: opens" "1 Overview"
+settle
+expect_eq "80 columns, a short name: whole, not cut around .." \
+	"$(head -1 "$TMP/screen" | grep -c '^ hb12\.dat (workload pid 31475)  1 Overview')" 1
+tmx send-keys -t x q
+ended "80 columns, a short name: q" 0
+
 # without a workload the timeline opens at the trace's first event
 first=$("$SCHEDLINT" dump "$TESTDATA/real/hogs.dat" | head -1 | awk '{ print $1 }')
 start 120 30 "" "$TESTDATA/real/hogs.dat"
