@@ -316,26 +316,6 @@ static int junit_path_check(const char *path)
 	return -1;
 }
 
-/* analyze's options but --window (and its continuation lines), which diff refuses */
-static void analysis_help_without_window(FILE *out)
-{
-	const char *p = sl_analysis_options_help;
-	bool skip = false;
-
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
-
-		if (!strncmp(p, "  --window=", 11))
-			skip = true;
-		else if (strncmp(p, "        ", 8))
-			skip = false;	/* an option's or a heading's first line */
-		if (!skip)
-			fwrite(p, 1, len, out);
-		p += len;
-	}
-}
-
 static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_config *cfg)
 {
 	static const struct option long_opts[] = {
@@ -483,7 +463,8 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct sl_conf
 		case 'h':
 			sl_output_begin(stdout);	/* one write: its error is the disk's */
 			fputs(diff_usage, stdout);
-			analysis_help_without_window(stdout);
+			/* --window is refused here: its windows are no metric */
+			sl_analysis_options_help_print(stdout, (const char *const[]){ "window", NULL });
 			fputc('\n', stdout);
 			sl_metrics_list(stdout);
 			return 1;

@@ -47,8 +47,9 @@ static const char export_usage[] =
 	"  --format=F            pftrace or ndjson (default: from FILE's extension)\n"
 	"  --max-findings=N      the findings kept per kind: 1000 for pftrace, every\n"
 	"                        one for ndjson\n"
-	"  --window=D            (an analysis option, below) for pftrace only: ndjson\n"
-	"                        has no latency windows\n"
+	"  --window=D            latency over time: windows of D, for pftrace only\n"
+	"                        (ndjson has none; default: from the span, 100-250\n"
+	"                        windows of 1, 2 or 5 x 10^n)\n"
 	"\n";
 
 enum { OPT_FORMAT = 1 };
@@ -150,7 +151,9 @@ int cmd_export(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(export_usage, stdout);
-			fputs(sl_analysis_options_help, stdout);
+			/* said above in export's words: its defaults differ by format */
+			sl_analysis_options_help_print(stdout,
+						       (const char *const[]){ "max-findings", "window", NULL });
 			sl_config_free(&cfg);
 			return 0;
 		default:

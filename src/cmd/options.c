@@ -53,6 +53,33 @@ const char sl_analysis_options_help[] =
 	"  --no-pager            never page (as schedlint --no-pager CMD)\n"
 	"Durations: 250000 (ns), 250us, 1.5ms, 2s.\n";
 
+void sl_analysis_options_help_print(FILE *out, const char *const *skip)
+{
+	const char *p = sl_analysis_options_help;
+	bool skipping = false;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+
+		/* an option's first line ("  --NAME" then '=' or ' '), else a continuation or a heading */
+		if (!strncmp(p, "  --", 4)) {
+			skipping = false;
+			for (size_t i = 0; skip && skip[i]; i++) {
+				size_t n = strlen(skip[i]);
+
+				if (!strncmp(p + 4, skip[i], n) && (p[4 + n] == '=' || p[4 + n] == ' '))
+					skipping = true;
+			}
+		} else if (strncmp(p, "        ", 8)) {
+			skipping = false;
+		}
+		if (!skipping)
+			fwrite(p, 1, len, out);
+		p += len;
+	}
+}
+
 void sl_config_init(struct sl_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));

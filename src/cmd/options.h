@@ -68,6 +68,11 @@ enum {
 
 /* The help text of those options, for each command's --help. */
 extern const char sl_analysis_options_help[];
+/*
+ * That help text without the options named in skip (NULL-terminated, no
+ * dashes): a command that refuses one, or says it in its own words.
+ */
+void sl_analysis_options_help_print(FILE *out, const char *const *skip);
 
 /* Apply option id with its argument; -1 with a message printed on a bad value. */
 int sl_config_option(struct sl_config *cfg, int id, const char *arg, const char *cmd);

@@ -135,6 +135,14 @@ else
 		"$(for f in pipe.dat hackbench.dat hogs.txt; do "$SCHEDLINT" analyze --json "$TESTDATA/real/$f" | jq .wakeup_latency.count; done | sort -n | jq -sc .)"
 fi
 
+# --help: --max-findings and --window once each, in export's words (the
+# analysis options after them listed them again, "(1000)" beside "every
+# one for ndjson")
+expect_eq "export --help: --max-findings and --window listed once each" \
+	"$("$SCHEDLINT" export --help | grep -cE '^  --(max-findings|window)=')" 2
+check "export --help: ... with export's own defaults" sh -c \
+	"'$SCHEDLINT' export --help | grep -A1 '^  --max-findings=' | grep -q 'every'"
+
 # --- bad uses: exit 2, one message, nothing left behind ---
 "$SCHEDLINT" export "$TESTDATA/real/pipe.dat" > /dev/null 2> "$TMP/err"
 expect_eq "no -o: exit 2" "$?" 2
