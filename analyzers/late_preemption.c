@@ -435,6 +435,8 @@ struct lp_priv {
 	uint64_t min_slice;			/* run_min_slice(): min_slice() with ... */
 	int min_slice_cpus;			/* ... this m->nr_cpus (-1: ask again) */
 	int min_slice_ncpus;			/* ... and m->info->ncpus */
+	uint64_t min_custom;			/* the shortest custom slice recorded, 0 none */
+	uint32_t kinds_scanned;			/* ... among the first this many kinds */
 	uint32_t nr_groups;
 	size_t nr_groups_alloc;
 	enum lp_hrtick hrtick;
@@ -519,9 +521,33 @@ static inline uint64_t eevdf_slice(uint64_t base, uint32_t w_r, uint32_t max_wei
 	return w_r > max_weight ? base * w_r / max_weight : base;
 }
 
-/* The slice of R with the waiters W (SPEC "late-preemption"). */
+/*
+ * R's own slice under EEVDF when it is a custom one shorter than the base
+ * slice: what schedlint record read of its sched_attr.sched_runtime (a
+ * fair task's slice on 6.12 and later, which sched_setattr() sets and
+ * update_deadline() keeps).  The kernel reschedules R when it has run its
+ * slice; from 6.17 ("sched/fair: Limit run to parity to the min slice of
+ * enqueued entities") RUN_TO_PARITY protects it only up to the shortest
+ * slice queued in its runqueue, so one longer than the waiters' (taken as
+ * the base slice) changes nothing, and is not followed.  A group entity's
+ * slice is the shortest below it (cfs_rq_min_slice()), R's at every level
+ * of its path.  0: the base slice is R's.
+ */
+static uint64_t custom_slice(const struct sl_model *m, const struct sl_task *r)
+{
+	const struct sl_sched_ctx *k = sl_task_sched(m, r);
+
+	if (!k || !k->slice_ns || !m->ctx->base_slice_ns || k->slice_ns >= sl_base_slice(m))
+		return 0;
+	if (k->policy != SL_POLICY_OTHER && k->policy != SL_POLICY_BATCH &&
+	    k->policy != SL_POLICY_IDLE)
+		return 0;
+	return k->slice_ns;
+}
+
+/* The slice of R with the waiters W (SPEC "late-preemption"); own: R's custom slice, 0 none. */
 static uint64_t run_slice(const struct sl_model *m, enum sl_slice_model model, uint32_t w_r,
-			  uint32_t nr_waiters, uint32_t max_weight, uint64_t sum_weight)
+			  uint32_t nr_waiters, uint32_t max_weight, uint64_t sum_weight, uint64_t own)
 {
 	if (model == SL_SLICE_CFS) {
 		uint64_t min_gran = cfs_min_gran(m);
@@ -530,7 +556,7 @@ static uint64_t run_slice(const struct sl_model *m, enum sl_slice_model model, u
 
 		return MAX(min_gran, slice);
 	}
-	return eevdf_slice(sl_base_slice(m), w_r, max_weight);
+	return eevdf_slice(own ? own : sl_base_slice(m), w_r, max_weight);
 }
 
 /*
@@ -538,9 +564,21 @@ static uint64_t run_slice(const struct sl_model *m, enum sl_slice_model model, u
  * min_granularity, EEVDF's base slice (a weight only lengthens them).  A
  * run's expected switch is never before t0 plus this.
  */
-static uint64_t min_slice(const struct sl_model *m, enum sl_slice_model model)
+static uint64_t min_slice(struct lp_priv *p, const struct sl_model *m, enum sl_slice_model model)
 {
-	return model == SL_SLICE_CFS ? cfs_min_gran(m) : sl_base_slice(m);
+	if (model == SL_SLICE_CFS)
+		return cfs_min_gran(m);
+	/* and the shortest custom slice recorded so far (kinds are only added, at markers) */
+	for (; m->ctx && p->kinds_scanned < m->ctx->nr_kinds; p->kinds_scanned++) {
+		const struct sl_sched_ctx *k = &m->ctx->kinds[p->kinds_scanned];
+
+		if (k->slice_ns && m->ctx->base_slice_ns && k->slice_ns != m->ctx->base_slice_ns &&
+		    (k->policy == SL_POLICY_OTHER || k->policy == SL_POLICY_BATCH ||
+		     k->policy == SL_POLICY_IDLE) &&
+		    (!p->min_custom || k->slice_ns < p->min_custom))
+			p->min_custom = k->slice_ns;
+	}
+	return p->min_custom ? MIN(p->min_custom, sl_base_slice(m)) : sl_base_slice(m);
 }
 
 /*
@@ -552,7 +590,7 @@ static inline uint64_t run_min_slice(struct lp_priv *p, const struct sl_model *m
 {
 	if (__builtin_expect(p->min_slice_cpus != m->nr_cpus ||
 			     p->min_slice_ncpus != m->info->ncpus, 0)) {
-		p->min_slice = min_slice(m, p->model);
+		p->min_slice = min_slice(p, m, p->model);
 		p->min_slice_cpus = m->nr_cpus;
 		p->min_slice_ncpus = m->info->ncpus;
 	}
@@ -1108,10 +1146,12 @@ static __attribute__((noinline)) void gq_rebuild(struct lp_priv *p, struct sl_mo
  * no competitor); *at the level that decided.
  */
 static uint64_t levels_expected(const struct sl_model *m, enum sl_slice_model model,
-				const struct lp_level *lv, int nr, uint64_t t0, uint64_t *slice,
-				uint64_t exp[LP_LEVELS], int *at)
+				const struct lp_level *lv, int nr, uint64_t t0, uint64_t own,
+				uint64_t *slice, uint64_t exp[LP_LEVELS], int *at)
 {
 	uint64_t best = UINT64_MAX, base = model == SL_SLICE_CFS ? 0 : sl_base_slice(m);
+	/* R's entity's slice at every level: R's custom one (custom_slice()), else the base */
+	uint64_t ent = own ? own : base;
 
 	*at = -1;
 	*slice = 0;
@@ -1122,8 +1162,8 @@ static uint64_t levels_expected(const struct sl_model *m, enum sl_slice_model mo
 		if (!lv[i].nr)
 			continue;
 		s = model == SL_SLICE_CFS ?
-			run_slice(m, model, lv[i].w_r, lv[i].nr, lv[i].max_w, lv[i].sum_w) :
-			eevdf_slice(base, lv[i].w_r, lv[i].max_w);
+			run_slice(m, model, lv[i].w_r, lv[i].nr, lv[i].max_w, lv[i].sum_w, 0) :
+			eevdf_slice(ent, lv[i].w_r, lv[i].max_w);
 		e = model == SL_SLICE_CFS ? MAX(t0 + s, lv[i].tc) : MAX(t0, lv[i].tc) + s;
 		exp[i] = e;
 		if (e < best) {
@@ -1872,6 +1912,7 @@ struct lp_late {
 	uint64_t t0, tc, t1;
 	uint32_t nr_waiters, max_weight;
 	uint64_t sum_weight;
+	uint64_t own_slice;		/* R's custom slice at t0 (custom_slice()), 0 none */
 	uint64_t max_wait;
 	int32_t max_wait_pid;		/* -1 none */
 	uint32_t max_wait_comm;
@@ -1979,10 +2020,10 @@ static enum lp_tick_class estimate_ticks(int hz, uint64_t overrun, int32_t *tick
 
 /* The slice and the expected switch time of a run (SPEC "late-preemption"); returns the cost. */
 static uint64_t run_cost(const struct lp_priv *p, const struct sl_model *m, uint32_t weight,
-			 uint32_t nr_waiters, uint32_t max_weight, uint64_t sum_weight,
+			 uint32_t nr_waiters, uint32_t max_weight, uint64_t sum_weight, uint64_t own,
 			 uint64_t t0, uint64_t tc, uint64_t t1, uint64_t *slice, uint64_t *expected)
 {
-	*slice = run_slice(m, p->model, weight, nr_waiters, max_weight, sum_weight);
+	*slice = run_slice(m, p->model, weight, nr_waiters, max_weight, sum_weight, own);
 	if (p->model == SL_SLICE_CFS)
 		*expected = MAX(t0 + *slice, tc);
 	else
@@ -1997,11 +2038,12 @@ static uint64_t late_cost(const struct lp_priv *p, const struct sl_model *m,
 		uint64_t exp[LP_LEVELS];
 		int at;
 
-		*expected = levels_expected(m, p->model, l->lv, l->nr_levels, l->t0, slice, exp, &at);
+		*expected = levels_expected(m, p->model, l->lv, l->nr_levels, l->t0, l->own_slice,
+					    slice, exp, &at);
 		if (at >= 0)
 			return sl_dur(*expected, l->t1);
 	}
-	return run_cost(p, m, l->weight, l->nr_waiters, l->max_weight, l->sum_weight,
+	return run_cost(p, m, l->weight, l->nr_waiters, l->max_weight, l->sum_weight, l->own_slice,
 			l->t0, l->tc, l->t1, slice, expected);
 }
 
@@ -2165,7 +2207,7 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 		uint64_t s;
 		int at;
 
-		levels_expected(m, p->model, l->lv, l->nr_levels, l->t0, &s, exp, &at);
+		levels_expected(m, p->model, l->lv, l->nr_levels, l->t0, l->own_slice, &s, exp, &at);
 		if (at >= 0) {
 			d->slice_group = (int32_t)l->lv[at].group;
 			by_levels = true;
@@ -2240,13 +2282,13 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
  * competitor (R's path cut at LP_LEVELS)
  */
 static __attribute__((noinline)) bool judge_levels(const struct lp_priv *p, const struct sl_model *m,
-						    const struct lp_cpu *c, uint64_t t1, uint64_t *slice,
-						    uint64_t *expected, uint64_t *cost)
+						    const struct lp_cpu *c, uint64_t own, uint64_t t1,
+						    uint64_t *slice, uint64_t *expected, uint64_t *cost)
 {
 	uint64_t exp[LP_LEVELS], s, e;
 	int at;
 
-	e = levels_expected(m, p->model, c->levels, c->nr_levels, c->t0, &s, exp, &at);
+	e = levels_expected(m, p->model, c->levels, c->nr_levels, c->t0, own, &s, exp, &at);
 	if (at < 0)
 		return false;	/* the flat figures stand, all three */
 	*slice = s;
@@ -2269,15 +2311,16 @@ static __attribute__((noinline)) void judge_slice(struct lp_priv *p, struct sl_m
 {
 	struct sl_task *r = c->run_task;
 	uint64_t t1 = sw->ts, expected, slice, cost;
+	uint64_t own = p->model == SL_SLICE_CFS ? 0 : custom_slice(m, r);
 	struct lp_late l;
 
 	if (c->lazy)
 		place_run(p, m, c, NULL);
 	/* most runs are on time: the late run's record is made only for a late one */
 	cost = run_cost(p, m, sl_prio_weight(r->prio), c->nr_waiters, c->max_weight, c->sum_weight,
-			c->t0, c->tc, t1, &slice, &expected);
+			own, c->t0, c->tc, t1, &slice, &expected);
 	if (__builtin_expect(c->grouped, 0))
-		judge_levels(p, m, c, t1, &slice, &expected, &cost);	/* per group entity */
+		judge_levels(p, m, c, own, t1, &slice, &expected, &cost);	/* per group entity */
 	if (cost <= m->cfg->tolerance_ns) {
 		/* preempted at the slice: how late that is on this machine, for the what-if */
 		if (t1 >= expected &&
@@ -2289,7 +2332,7 @@ static __attribute__((noinline)) void judge_slice(struct lp_priv *p, struct sl_m
 		.task = r, .pid = r->pid, .comm = r->comm, .weight = sl_prio_weight(r->prio),
 		.cpu = cpu, .prev_class = sw->prev_class, .t0 = c->t0, .tc = c->tc,
 		.t1 = t1, .nr_waiters = c->nr_waiters, .max_weight = c->max_weight,
-		.sum_weight = c->sum_weight,
+		.sum_weight = c->sum_weight, .own_slice = own,
 		.at_timer = c->have_tick && sl_dur(c->last_tick, t1) <= LP_TICK_WINDOW_NS,
 		.workload_waiter = c->workload_waiter,
 		.culprit_outside = m->workload_pid && !r->in_workload,
