@@ -220,12 +220,14 @@ struct sl_task {
  * every event comes first (one cache line).
  */
 struct sl_cpu {
-	int32_t cpu;
+	int16_t cpu;			/* < SL_MODEL_MAX_CPUS */
 	bool known;			/* its running task is known: after its first
 					 * sched_switch and its first one after lost events */
 	bool idle;			/* known, idle, nothing queued or pending (last reported) */
 	uint32_t nr_queued;
 	uint32_t nr_pending;
+	/* of lost_gaps (below), those whose marker did not say how many: lost_events is a floor */
+	uint32_t lost_uncounted;
 	struct sl_task *curr;		/* running task; NULL = idle (valid when known) */
 	uint64_t curr_since;
 	struct sl_task *queued;		/* runnable tasks waiting here (list head) */
@@ -257,9 +259,8 @@ struct sl_cpu {
 	uint64_t implied_switches;	/* switches the trace did not show (see model.c) */
 	uint64_t latency_inferred;	/* samples here that end at one of them */
 	uint64_t lost_events;		/* events its buffer lost */
-	/* of lost_gaps, those whose marker did not say how many: lost_events is a floor */
-	uint32_t lost_uncounted;
 };
+_Static_assert(sizeof(struct sl_cpu) == 256, "struct sl_cpu: 256 bytes");
 
 /* One wakeup placement: the wakee's destination CPU has just been decided. */
 struct sl_placement {
@@ -311,6 +312,7 @@ struct sl_switch_info {
  */
 /* CPUs the model keeps at most: events of higher CPUs are dropped with a warning */
 #define SL_MODEL_MAX_CPUS	8192
+_Static_assert(SL_MODEL_MAX_CPUS <= INT16_MAX, "a CPU number fits sl_cpu.cpu");
 
 #define SL_MARKER_LLC		"schedlint: llc="
 #define SL_MARKER_LLC_FROM	"from="
