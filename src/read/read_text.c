@@ -370,6 +370,31 @@ static bool handle_perf_warning(struct text_reader *r, const char *p, const char
 }
 
 /* Keep the first bad line for the error message, printable and short. */
+/*
+ * A line of perf script with a "sched:" event but no [CPU] column: -F
+ * without cpu, which nothing can be analyzed without.  The hint that goes
+ * after "not a recognized trace (line N: ...)", or "".
+ */
+static const char *perf_fields_hint(const char *p, const char *end)
+{
+	static const char ev[] = "sched:sched_";
+
+	if (!memmem(p, (size_t)(end - p), ev, sizeof(ev) - 1))
+		return "";
+	for (const char *q = p; q < end; q++) {
+		const char *d = q + 1;
+
+		if (*q != '[')
+			continue;
+		while (d < end && *d >= '0' && *d <= '9')
+			d++;
+		if (d > q + 1 && d < end && *d == ']')
+			return "";	/* it has a CPU: something else is wrong */
+	}
+	return ": perf script -F without cpu? schedlint reads its comm, tid, cpu, time, event "
+	       "and trace fields";
+}
+
 static int note_bad_line(struct text_reader *r, const char *p, const char *end)
 {
 	struct sl_trace_info *info = &r->base.info;
@@ -378,6 +403,7 @@ static int note_bad_line(struct text_reader *r, const char *p, const char *end)
 	if (!info->first_bad_line) {
 		size_t n = MIN((size_t)(end - p), sizeof(r->first_bad) - 1);
 
+		r->first_bad_hint = perf_fields_hint(p, end);
 		info->first_bad_line = r->line_no;
 		for (size_t i = 0; i < n; i++) {
 			unsigned char c = (unsigned char)p[i];
@@ -387,8 +413,8 @@ static int note_bad_line(struct text_reader *r, const char *p, const char *end)
 		r->first_bad[n] = '\0';
 	}
 	if (!r->events && ++r->unrecognized >= DETECT_MAX_LINES) {
-		sl_error_set(text_err(r), "not a recognized trace (line %llu: \"%s\")",
-			     (unsigned long long)info->first_bad_line, r->first_bad);
+		sl_error_set(text_err(r), "not a recognized trace (line %llu: \"%s\")%s",
+			     (unsigned long long)info->first_bad_line, r->first_bad, r->first_bad_hint);
 		return -EINVAL;
 	}
 	return 0;
@@ -687,8 +713,9 @@ static int pump(struct text_reader *r, struct sl_event *ev)
 	}
 	if (!r->events && !r->lost_pending) {
 		if (r->base.info.bad_lines) {
-			sl_error_set(text_err(r), "not a recognized trace (line %llu: \"%s\")",
-				     (unsigned long long)r->base.info.first_bad_line, r->first_bad);
+			sl_error_set(text_err(r), "not a recognized trace (line %llu: \"%s\")%s",
+				     (unsigned long long)r->base.info.first_bad_line, r->first_bad,
+				     r->first_bad_hint);
 			return fail(r, -EINVAL);
 		}
 		sl_error_set(text_err(r), "no events");

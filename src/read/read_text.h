@@ -95,6 +95,7 @@ struct text_reader {
 	uint64_t unrecognized;		/* non-comment lines before the first event */
 	uint64_t events;		/* events produced so far (LOST included) */
 	char first_bad[41];		/* the first bad line's start, printable */
+	const char *first_bad_hint;	/* what the first bad line looks like it lacks, or "" */
 
 	/* prev_state of trace-cmd report -R (numbers) and of the sched_switch plugin */
 	enum state_encoding state_enc;
