@@ -71,6 +71,7 @@ struct acct_cpu {
 struct acct_priv {
 	uint64_t moves;			/* of the listed tasks */
 	struct sl_hist folded_run_len;	/* the runs of listed tasks the model folded */
+	bool all_in;			/* no --cpus, --from or --to: every switch counts */
 };
 
 static uint8_t sleep_state(char letter)
@@ -79,7 +80,8 @@ static uint8_t sleep_state(char letter)
 }
 
 /* end_sleep - t's sleep ends at ts: add its part inside the window */
-static void end_sleep(struct sl_model *m, struct acct_task *at, uint64_t ts)
+static inline __attribute__((always_inline)) void end_sleep(struct sl_model *m, struct acct_task *at,
+							     uint64_t ts)
 {
 	if (!at->blocked)
 		return;
@@ -117,8 +119,8 @@ static void acct_switch(struct sl_analyzer *a, struct sl_model *m, const struct 
 {
 	struct acct_priv *p = a->priv;
 	struct acct_cpu *ac = sl_cpu_priv(m, a, sw->cpu);
-	bool in_time = sl_filter_time(m->cfg, sw->ts);
-	bool counted = in_time && sl_filter_cpu(m->cfg, sw->cpu);	/* a run or idle ending here */
+	bool in_time = p->all_in || sl_filter_time(m->cfg, sw->ts);
+	bool counted = p->all_in || (in_time && sl_filter_cpu(m->cfg, sw->cpu));	/* a run or idle ending here */
 
 	if (!sw->prev && sw->prev_known && ac->idle && sw->ts >= ac->idle_since && counted)
 		sl_hist_add(&ac->idle_len, sw->ts - ac->idle_since);
@@ -157,6 +159,13 @@ static void acct_switch(struct sl_analyzer *a, struct sl_model *m, const struct 
 	}
 }
 
+static int acct_init(struct sl_analyzer *a, struct sl_model *m)
+{
+	struct acct_priv *p = a->priv;
+
+	p->all_in = m->cfg->no_time_filter && !m->cfg->cpus.nr_words;
+	return 0;
+}
 static void acct_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cpu,
 			     uint64_t gap_start, uint64_t ts)
 {
@@ -477,6 +486,7 @@ const struct sl_analyzer_ops sl_accounting_analyzer = {
 	.task_priv_size = sizeof(struct acct_task),
 	.task_priv_last = true,		/* 160 B: the slots after it on fewer lines */
 	.cpu_priv_size = sizeof(struct acct_cpu),
+	.init = acct_init,
 	.on_switch = acct_switch,
 	.on_cpu_unknown = acct_cpu_unknown,
 	.task_in_use = acct_task_in_use,
