@@ -162,6 +162,10 @@ struct group_total {
 	uint64_t runnable_ns, run_ns;
 	double expected_ns;
 	uint32_t tasks;
+	bool partial;			/* run_ns leaves some out: a task of it (or below)
+					 * outside --pid/--comm/the workload was runnable (the
+					 * model counts no run time for those), or --from/--to
+					 * clips run_ns but not runnable_ns: measured unknown */
 	struct sl_hist latency;		/* its tasks' wakeup latency (in the filters) */
 };
 
@@ -922,6 +926,9 @@ static void sh_fold_task(struct sl_analyzer *a, struct sl_model *m, struct sl_ta
 		return;
 	g = folded_of(a->priv, group);
 	g->run_ns += t->run_ns;
+	if (!sl_filter_task(m->cfg, m->strtab, t) &&
+	    ((const struct sh_task *)sl_task_priv(m, a, t))->runnable_ns)
+		g->partial = true;
 	if (!sl_filter_task(m->cfg, m->strtab, t) || !sl_task_active(t))
 		return;
 	sl_hist_merge(&g->latency, &t->latency);
@@ -955,6 +962,19 @@ static double share_of(double part, uint64_t whole)
 static double measured(const struct sl_task *t)
 {
 	return share_of((double)t->run_ns, t->run_ns + t->wait_ns);
+}
+
+/* Group id and its ancestors: their run time leaves some out (group_total.partial). */
+static void mark_partial(const struct sl_model *m, struct group_total *g, uint32_t n, uint32_t id)
+{
+	for (uint32_t depth = 0; id < n && depth < SL_CTX_MAX_GROUPS; depth++) {
+		const struct sl_group *gr = sl_model_group(m, id);
+
+		g[id].partial = true;
+		if (!id || !gr)
+			break;
+		id = gr->parent;
+	}
 }
 
 /* Every group's totals over the CPUs, its tasks' latency merged (the caller frees). */
@@ -994,7 +1014,14 @@ static struct group_total *totals(struct sl_analyzer *a, struct sl_model *m, uin
 				break;
 			id = gr->parent;
 		}
-		if (!sl_task_active(t) || !sl_filter_task(m->cfg, m->strtab, t))
+		if (!sl_filter_task(m->cfg, m->strtab, t)) {
+			const struct sh_task *st = sl_task_priv(m, a, t);
+
+			if (st->runnable_ns || st->on)
+				mark_partial(m, g, n, group);
+			continue;
+		}
+		if (!sl_task_active(t))
 			continue;
 		g[group].tasks++;
 		sl_hist_merge(&g[group].latency, &t->latency);
@@ -1005,7 +1032,12 @@ static struct group_total *totals(struct sl_analyzer *a, struct sl_model *m, uin
 		g[i].tasks += p->folded[i].tasks;
 		g[i].run_ns += p->folded[i].run_ns;
 		sl_hist_merge(&g[i].latency, &p->folded[i].latency);
+		if (p->folded[i].partial)
+			mark_partial(m, g, n, i);
 	}
+	if (m->cfg->from_set || m->cfg->to_set)
+		for (uint32_t i = 0; i < n; i++)
+			g[i].partial = true;
 	*nr = n;
 	return g;
 }
@@ -1116,6 +1148,7 @@ static void sh_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	uint64_t bits;
 	char c[7][64];
 	const char *cells[7];
+	bool partial = false;
 
 	if (!((struct sh_priv *)a->priv)->started) {
 		sl_report_section(r, "CPU shares (measured vs expected from the weights)");
@@ -1156,10 +1189,20 @@ static void sh_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 			snprintf(c[2], sizeof(c[2]), "%" PRIu32, g[id].tasks);
 			sl_report_cell(c[3], sizeof(c[3]), g[id].runnable_ns);
 			sl_report_cell(c[4], sizeof(c[4]), g[id].run_ns);
-			snprintf(c[5], sizeof(c[5]), "%.3f", share_of((double)g[id].run_ns, g[id].runnable_ns));
+			if (g[id].partial)
+				snprintf(c[5], sizeof(c[5]), "-");
+			else
+				snprintf(c[5], sizeof(c[5]), "%.3f",
+					 share_of((double)g[id].run_ns, g[id].runnable_ns));
 			snprintf(c[6], sizeof(c[6]), "%.3f", share_of(g[id].expected_ns, g[id].runnable_ns));
 			sl_cols_row(r, 2, gcols, 7, bits, cells);
+			partial |= g[id].partial;
 		}
+		if (partial)
+			sl_report_wrap(r, 2, 2, "measured -: tasks of the group outside the report's "
+				       "tasks (--pid, --comm, the workload) ran, or --from/--to clips "
+				       "run times: its run time is not all known (--system, the whole "
+				       "trace: measured).");
 	}
 	fputc('\n', r->out);
 	bits = sl_cols_fit(r, 2, tcols, 7);
@@ -1231,7 +1274,11 @@ static void sh_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 		sl_json_add_u64(x, "tasks", g[id].tasks);
 		sl_json_add_u64(x, "runnable_ns", g[id].runnable_ns);
 		sl_json_add_u64(x, "run_ns", g[id].run_ns);
-		cJSON_AddNumberToObject(x, "measured", share_of((double)g[id].run_ns, g[id].runnable_ns));
+		if (g[id].partial)
+			cJSON_AddNullToObject(x, "measured");
+		else
+			cJSON_AddNumberToObject(x, "measured",
+						share_of((double)g[id].run_ns, g[id].runnable_ns));
 		cJSON_AddNumberToObject(x, "expected", share_of(g[id].expected_ns, g[id].runnable_ns));
 		cJSON_AddItemToObject(x, "wakeup_latency", sl_hist_json(&g[id].latency));
 		cJSON_AddItemToArray(groups, x);
