@@ -155,19 +155,16 @@ static void iwr_message(const struct sl_finding *f, const struct sl_model *m, ch
 		 fmt_duration(wait, sizeof(wait), sl_dur(d->start, d->end)), d->busy_cpu, f->cpu, cpus);
 }
 
-static void iwr_json(const struct sl_finding *f, const struct sl_model *m, cJSON *obj)
+static void iwr_fields(const struct sl_finding *f, const struct sl_model *m, struct sl_fields *o)
 {
 	const struct iwr_detail *d = f->detail;
-	cJSON *idle;
 
-	sl_json_add_i64(obj, "busy_cpu", d->busy_cpu);
-	sl_json_add_u64(obj, "start_ns", d->start);
-	idle = cJSON_AddArrayToObject(obj, "idle_cpus");
-	for (uint32_t i = 0; i < d->nr_idle; i++)
-		cJSON_AddItemToArray(idle, cJSON_CreateNumber(d->idle[i]));
+	sl_fields_i64(o, "busy_cpu", d->busy_cpu);
+	sl_fields_u64(o, "start_ns", d->start);
+	sl_fields_ints(o, "idle_cpus", d->idle, d->nr_idle);
 	/* additions */
-	sl_json_add_u64(obj, "wait_ns", sl_dur(d->start, d->end));
-	cJSON_AddStringToObject(obj, "affinity", sl_aff_source_names[d->affinity]);
+	sl_fields_u64(o, "wait_ns", sl_dur(d->start, d->end));
+	sl_fields_str(o, "affinity", sl_aff_source_names[d->affinity]);
 }
 
 static void iwr_detail_free(void *detail)
@@ -192,7 +189,7 @@ static void iwr_moment(const struct sl_finding *f, const struct sl_model *m, str
 static const struct sl_finding_ops iwr_finding_ops = {
 	.message = iwr_message,
 	.moment = iwr_moment,
-	.json = iwr_json,
+	.fields = iwr_fields,
 	.free_detail = iwr_detail_free,
 };
 

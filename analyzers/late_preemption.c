@@ -1849,33 +1849,31 @@ static void lp_message(const struct sl_finding *f, const struct sl_model *m, cha
 		snprintf(buf + n, len - (size_t)n, "; ended before the next tick");
 }
 
-static void lp_json(const struct sl_finding *f, const struct sl_model *m, cJSON *o)
+static void lp_fields(const struct sl_finding *f, const struct sl_model *m, struct sl_fields *o)
 {
 	const struct lp_detail *d = f->detail;
-	cJSON *w = cJSON_AddArrayToObject(o, "waiting");
 
-	sl_json_add_u64(o, "ran_ns", d->ran);
-	sl_json_add_u64(o, "expected_ns", d->expected_len);
-	sl_json_add_u64(o, "slice_ns", d->slice);
-	sl_json_add_u64(o, "start_ns", d->start);
-	sl_json_add_u64(o, "contended_since_ns", d->tc);
-	for (uint32_t i = 0; i < d->nr_listed; i++)
-		cJSON_AddItemToArray(w, cJSON_CreateNumber(d->waiting[i]));
-	sl_json_add_u64(o, "nr_waiting", d->nr_waiting);
-	sl_json_add_u64(o, "max_wait_ns", d->max_wait);
-	sl_json_add_i64(o, "max_wait_pid", d->max_wait_pid);
+	sl_fields_ints(o, "waiting", d->waiting, d->nr_listed);
+	sl_fields_u64(o, "ran_ns", d->ran);
+	sl_fields_u64(o, "expected_ns", d->expected_len);
+	sl_fields_u64(o, "slice_ns", d->slice);
+	sl_fields_u64(o, "start_ns", d->start);
+	sl_fields_u64(o, "contended_since_ns", d->tc);
+	sl_fields_u64(o, "nr_waiting", d->nr_waiting);
+	sl_fields_u64(o, "max_wait_ns", d->max_wait);
+	sl_fields_i64(o, "max_wait_pid", d->max_wait_pid);
 	/* in every finding, null when none of its waiters is the workload's (or none is named) */
-	sl_json_add_u64_or_null(o, "max_workload_wait_ns", d->max_wl_wait_pid >= 0, d->max_wl_wait);
-	sl_json_add_u64_or_null(o, "max_workload_wait_pid", d->max_wl_wait_pid >= 0,
-				(uint64_t)d->max_wl_wait_pid);
-	sl_json_add_u64_or_null(o, "ticks", d->ticks >= 0, (uint64_t)d->ticks);
-	cJSON_AddStringToObject(o, "tick_class", tick_class_names[d->tick_class]);
+	sl_fields_u64_or_null(o, "max_workload_wait_ns", d->max_wl_wait_pid >= 0, d->max_wl_wait);
+	sl_fields_u64_or_null(o, "max_workload_wait_pid", d->max_wl_wait_pid >= 0,
+			      (uint64_t)d->max_wl_wait_pid);
+	sl_fields_u64_or_null(o, "ticks", d->ticks >= 0, (uint64_t)d->ticks);
+	sl_fields_str(o, "tick_class", tick_class_names[d->tick_class]);
 	/* in every finding, as the report's other fields that may not apply */
-	sl_json_add_u64_or_null(o, "slice_group", d->slice_group >= 0, (uint64_t)d->slice_group);
+	sl_fields_u64_or_null(o, "slice_group", d->slice_group >= 0, (uint64_t)d->slice_group);
 	if (m->workload_pid)
-		cJSON_AddBoolToObject(o, "culprit_in_workload", !d->culprit_outside);
+		sl_fields_bool(o, "culprit_in_workload", !d->culprit_outside);
 	else
-		cJSON_AddNullToObject(o, "culprit_in_workload");	/* no workload named */
+		sl_fields_null(o, "culprit_in_workload");	/* no workload named */
 }
 
 /* the run, from its switch-in to its switch-out */
@@ -1890,7 +1888,7 @@ static void lp_moment(const struct sl_finding *f, const struct sl_model *m, stru
 static const struct sl_finding_ops lp_finding_ops = {
 	.message = lp_message,
 	.moment = lp_moment,
-	.json = lp_json,
+	.fields = lp_fields,
 	.free_detail = lp_detail_free,
 };
 

@@ -224,15 +224,15 @@ static void sync_message(const struct sl_finding *f, const struct sl_model *m, c
 		 d->ipi ? " with an IPI" : "");
 }
 
-static void sync_json_fields(const struct sl_finding *f, const struct sl_model *m, cJSON *obj)
+static void sync_fields(const struct sl_finding *f, const struct sl_model *m, struct sl_fields *o)
 {
 	const struct sync_detail *d = f->detail;
 
-	sl_json_add_i64(obj, "waker_pid", d->waker_pid);
-	sl_json_add_i64(obj, "waker_cpu", d->waker_cpu);
-	sl_json_add_u64(obj, "sleep_after_ns", d->sleep_after);
-	cJSON_AddBoolToObject(obj, "ipi", d->ipi);
-	cJSON_AddStringToObject(obj, "waker_comm", sl_str(m->strtab, d->waker_comm));
+	sl_fields_i64(o, "waker_pid", d->waker_pid);
+	sl_fields_i64(o, "waker_cpu", d->waker_cpu);
+	sl_fields_u64(o, "sleep_after_ns", d->sleep_after);
+	sl_fields_bool(o, "ipi", d->ipi);
+	sl_fields_str(o, "waker_comm", sl_str(m->strtab, d->waker_comm));
 }
 
 /* from the waking (on the waker's CPU) to the switch-in on the destination */
@@ -248,7 +248,7 @@ static void sync_moment(const struct sl_finding *f, const struct sl_model *m, st
 static const struct sl_finding_ops sync_finding_ops = {
 	.message = sync_message,
 	.moment = sync_moment,
-	.json = sync_json_fields,
+	.fields = sync_fields,
 };
 
 /* --- pairs: the heaviest ping-pong partners in bounded memory --- */

@@ -188,24 +188,22 @@ static void stack_message(const struct sl_finding *f, const struct sl_model *m, 
 		 by, d->waker_cpu, f->cpu, load, cpus, d->nr_idle > 1 ? "were" : "was");
 }
 
-static void stack_json(const struct sl_finding *f, const struct sl_model *m, cJSON *obj)
+static void stack_fields(const struct sl_finding *f, const struct sl_model *m, struct sl_fields *o)
 {
 	const struct stack_detail *d = f->detail;
-	cJSON *idle = cJSON_AddArrayToObject(obj, "idle_cpus");
 
-	sl_json_add_i64(obj, "waker_pid", d->waker_pid);
-	for (uint32_t i = 0; i < d->nr_idle; i++)
-		cJSON_AddItemToArray(idle, cJSON_CreateNumber(d->idle[i]));
-	cJSON_AddStringToObject(obj, "reason", reason_names[d->reason]);
+	sl_fields_ints(o, "idle_cpus", d->idle, d->nr_idle);
+	sl_fields_i64(o, "waker_pid", d->waker_pid);
+	sl_fields_str(o, "reason", reason_names[d->reason]);
 	/* additions */
-	sl_json_add_i64(obj, "waker_cpu", d->waker_cpu);
-	sl_json_add_i64(obj, "prev_cpu", d->prev_cpu);
-	sl_json_add_u64(obj, "placed_ns", d->placed_ts);
-	sl_json_add_u64(obj, "run_ns", f->ts + f->cost);
-	sl_json_add_i64(obj, "busy_pid", d->busy_pid);
-	sl_json_add_u64(obj, "queued", d->nr_queued);
-	sl_json_add_u64(obj, "pending", d->nr_pending);
-	cJSON_AddStringToObject(obj, "affinity", sl_aff_source_names[d->affinity]);
+	sl_fields_i64(o, "waker_cpu", d->waker_cpu);
+	sl_fields_i64(o, "prev_cpu", d->prev_cpu);
+	sl_fields_u64(o, "placed_ns", d->placed_ts);
+	sl_fields_u64(o, "run_ns", f->ts + f->cost);
+	sl_fields_i64(o, "busy_pid", d->busy_pid);
+	sl_fields_u64(o, "queued", d->nr_queued);
+	sl_fields_u64(o, "pending", d->nr_pending);
+	sl_fields_str(o, "affinity", sl_aff_source_names[d->affinity]);
 }
 
 /* from the waking (on the waker's CPU) to the switch-in on the destination */
@@ -221,7 +219,7 @@ static void stack_moment(const struct sl_finding *f, const struct sl_model *m, s
 static const struct sl_finding_ops stack_finding_ops = {
 	.message = stack_message,
 	.moment = stack_moment,
-	.json = stack_json,
+	.fields = stack_fields,
 };
 
 /* --- following the model --- */

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct cJSON;
+struct sl_fields;
 struct sl_model;
 struct sl_finding;
 struct sl_task;
@@ -81,8 +81,8 @@ struct sl_finding_ops {
 	void (*message)(const struct sl_finding *f, const struct sl_model *m, char *buf, size_t len);
 	/* its moment (optional; else ts .. ts + cost on cpu) */
 	void (*moment)(const struct sl_finding *f, const struct sl_model *m, struct sl_moment *out);
-	/* the kind's own fields */
-	void (*json)(const struct sl_finding *f, const struct sl_model *m, struct cJSON *obj);
+	/* the kind's own fields (schedlint/report.h: to a report, a row, a slice) */
+	void (*fields)(const struct sl_finding *f, const struct sl_model *m, struct sl_fields *o);
 	void (*free_detail)(void *detail);
 };
 

@@ -12,6 +12,8 @@
 #define SCHEDLINT_REPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "hist.h"
@@ -158,6 +160,101 @@ void sl_json_utf8(struct cJSON *item);
 
 /* {"count", "min_ns", "mean_ns", "p50_ns", ..., "max_ns"} */
 struct cJSON *sl_hist_json(const struct sl_hist *h);
+
+/*
+ * A finding's fields (its kind's own: sl_finding_ops.fields), written as
+ * they are made to where they go: a cJSON object (the report, the TUI),
+ * a line of JSON text (export's rows) or Perfetto annotations (export's
+ * slices), with no tree between.  Names are member names; a string NULL
+ * writes no member (as cJSON).  object() opens a member object, end()
+ * closes it; ints() is an array of numbers.
+ */
+struct sl_fields;
+struct sl_fields_ops {
+	void (*u64)(struct sl_fields *o, const char *name, uint64_t v);
+	void (*i64)(struct sl_fields *o, const char *name, int64_t v);
+	void (*str)(struct sl_fields *o, const char *name, const char *s);
+	void (*boolean)(struct sl_fields *o, const char *name, bool v);
+	void (*null)(struct sl_fields *o, const char *name);
+	void (*ints)(struct sl_fields *o, const char *name, const int32_t *v, size_t nr);
+	void (*object)(struct sl_fields *o, const char *name);
+	void (*end)(struct sl_fields *o);
+};
+struct sl_fields {
+	const struct sl_fields_ops *ops;
+};
+
+static inline void sl_fields_u64(struct sl_fields *o, const char *name, uint64_t v)
+{
+	o->ops->u64(o, name, v);
+}
+static inline void sl_fields_i64(struct sl_fields *o, const char *name, int64_t v)
+{
+	o->ops->i64(o, name, v);
+}
+static inline void sl_fields_str(struct sl_fields *o, const char *name, const char *s)
+{
+	if (s)
+		o->ops->str(o, name, s);
+}
+static inline void sl_fields_bool(struct sl_fields *o, const char *name, bool v)
+{
+	o->ops->boolean(o, name, v);
+}
+static inline void sl_fields_null(struct sl_fields *o, const char *name)
+{
+	o->ops->null(o, name);
+}
+static inline void sl_fields_ints(struct sl_fields *o, const char *name, const int32_t *v, size_t nr)
+{
+	o->ops->ints(o, name, v, nr);
+}
+static inline void sl_fields_object(struct sl_fields *o, const char *name)
+{
+	o->ops->object(o, name);
+}
+static inline void sl_fields_end(struct sl_fields *o)
+{
+	o->ops->end(o);
+}
+/* NAME: v when known, null otherwise */
+static inline void sl_fields_u64_or_null(struct sl_fields *o, const char *name, bool known, uint64_t v)
+{
+	if (known)
+		sl_fields_u64(o, name, v);
+	else
+		sl_fields_null(o, name);
+}
+
+/* Fields into a cJSON object: sl_fields_tree_init(&t, obj), then &t.base. */
+#define SL_FIELDS_DEPTH 8
+struct sl_fields_tree {
+	struct sl_fields base;
+	struct cJSON *at[SL_FIELDS_DEPTH];
+	int depth;
+};
+void sl_fields_tree_init(struct sl_fields_tree *t, struct cJSON *obj);
+
+/*
+ * Fields as JSON text, byte for byte what cJSON_PrintUnformatted() of the
+ * tree would give after sl_json_utf8(): members appended to s (grown as
+ * needed, kept between uses), the first after a comma unless opened with
+ * sl_fields_text_open().  No allocation once s is large enough.
+ */
+struct sl_fields_text {
+	struct sl_fields base;
+	char *s;
+	size_t len, alloc;
+	int depth;
+	uint32_t started;		/* bit d: a member written at depth d */
+};
+void sl_fields_text_init(struct sl_fields_text *t);
+void sl_fields_text_free(struct sl_fields_text *t);
+/* empty s; the next member at depth 0 after a comma when more, else first */
+void sl_fields_text_reset(struct sl_fields_text *t, bool more);
+void sl_fields_text_raw(struct sl_fields_text *t, const char *s, size_t len);
+/* s as a JSON string: quoted, escaped as cJSON does, invalid UTF-8 bytes as U+FFFD */
+void sl_fields_text_string(struct sl_fields_text *t, const char *s);
 
 /*
  * A list with a row per task, comm or finding (tens of thousands on a

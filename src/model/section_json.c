@@ -155,6 +155,242 @@ void sl_json_utf8(cJSON *item)
 	}
 }
 
+/* Fields into a cJSON object (report.h) */
+static cJSON *tree_at(struct sl_fields *o)
+{
+	struct sl_fields_tree *t = (struct sl_fields_tree *)o;
+
+	return t->at[t->depth];
+}
+
+static void tree_u64(struct sl_fields *o, const char *name, uint64_t v)
+{
+	sl_json_add_u64(tree_at(o), name, v);
+}
+
+static void tree_i64(struct sl_fields *o, const char *name, int64_t v)
+{
+	sl_json_add_i64(tree_at(o), name, v);
+}
+
+static void tree_str(struct sl_fields *o, const char *name, const char *s)
+{
+	cJSON_AddStringToObject(tree_at(o), name, s);
+}
+
+static void tree_bool(struct sl_fields *o, const char *name, bool v)
+{
+	cJSON_AddBoolToObject(tree_at(o), name, v);
+}
+
+static void tree_null(struct sl_fields *o, const char *name)
+{
+	cJSON_AddNullToObject(tree_at(o), name);
+}
+
+static void tree_ints(struct sl_fields *o, const char *name, const int32_t *v, size_t nr)
+{
+	cJSON *a = cJSON_AddArrayToObject(tree_at(o), name);
+
+	for (size_t i = 0; i < nr; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+}
+
+static void tree_object(struct sl_fields *o, const char *name)
+{
+	struct sl_fields_tree *t = (struct sl_fields_tree *)o;
+	cJSON *obj = cJSON_AddObjectToObject(tree_at(o), name);
+
+	if (t->depth + 1 >= SL_FIELDS_DEPTH)
+		abort();			/* a finding's fields nest one deep */
+	t->at[++t->depth] = obj;
+}
+
+static void tree_end(struct sl_fields *o)
+{
+	struct sl_fields_tree *t = (struct sl_fields_tree *)o;
+
+	if (t->depth > 0)
+		t->depth--;
+}
+
+static const struct sl_fields_ops tree_ops = {
+	.u64 = tree_u64, .i64 = tree_i64, .str = tree_str, .boolean = tree_bool,
+	.null = tree_null, .ints = tree_ints, .object = tree_object, .end = tree_end,
+};
+
+void sl_fields_tree_init(struct sl_fields_tree *t, cJSON *obj)
+{
+	memset(t, 0, sizeof(*t));
+	t->base.ops = &tree_ops;
+	t->at[0] = obj;
+}
+
+/* Fields as JSON text (report.h): what cJSON_PrintUnformatted() gives */
+void sl_fields_text_raw(struct sl_fields_text *t, const char *s, size_t len)
+{
+	if (t->len + len + 1 > t->alloc) {
+		size_t alloc = t->alloc ? t->alloc : 256;
+
+		while (t->len + len + 1 > alloc)
+			alloc *= 2;
+		t->s = xrealloc(t->s, alloc);
+		t->alloc = alloc;
+	}
+	memcpy(t->s + t->len, s, len);
+	t->len += len;
+	t->s[t->len] = '\0';
+}
+
+static void text_char(struct sl_fields_text *t, char c)
+{
+	sl_fields_text_raw(t, &c, 1);
+}
+
+/* cJSON's print_string_ptr(): the escapes it writes, every other byte as it is */
+void sl_fields_text_string(struct sl_fields_text *t, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, n;
+
+	text_char(t, '"');
+	while (s[i]) {
+		size_t run = i;
+		char esc[8];
+
+		/* the bytes written as they are */
+		while (s[run] >= 32 && s[run] != '"' && s[run] != '\\' &&
+		       (s[run] < 0x80 || utf8_seq(s + run)))
+			run += s[run] < 0x80 ? 1 : utf8_seq(s + run);
+		sl_fields_text_raw(t, (const char *)s + i, run - i);
+		i = run;
+		if (!s[i])
+			break;
+		if (s[i] >= 0x80) {			/* not UTF-8: U+FFFD (sl_json_utf8) */
+			sl_fields_text_raw(t, "\xef\xbf\xbd", 3);
+			i++;
+			continue;
+		}
+		switch (s[i]) {
+		case '"': n = (size_t)snprintf(esc, sizeof(esc), "\\\""); break;
+		case '\\': n = (size_t)snprintf(esc, sizeof(esc), "\\\\"); break;
+		case '\b': n = (size_t)snprintf(esc, sizeof(esc), "\\b"); break;
+		case '\f': n = (size_t)snprintf(esc, sizeof(esc), "\\f"); break;
+		case '\n': n = (size_t)snprintf(esc, sizeof(esc), "\\n"); break;
+		case '\r': n = (size_t)snprintf(esc, sizeof(esc), "\\r"); break;
+		case '\t': n = (size_t)snprintf(esc, sizeof(esc), "\\t"); break;
+		default: n = (size_t)snprintf(esc, sizeof(esc), "\\u%04x", s[i]); break;
+		}
+		sl_fields_text_raw(t, esc, n);
+		i++;
+	}
+	text_char(t, '"');
+}
+
+static struct sl_fields_text *text_member(struct sl_fields *o, const char *name)
+{
+	struct sl_fields_text *t = (struct sl_fields_text *)o;
+
+	if (t->started & (1u << t->depth))
+		text_char(t, ',');
+	t->started |= 1u << t->depth;
+	sl_fields_text_string(t, name);
+	text_char(t, ':');
+	return t;
+}
+
+static void text_u64(struct sl_fields *o, const char *name, uint64_t v)
+{
+	struct sl_fields_text *t = text_member(o, name);
+	char buf[24];
+
+	sl_fields_text_raw(t, buf, (size_t)snprintf(buf, sizeof(buf), "%" PRIu64, v));
+}
+
+static void text_i64(struct sl_fields *o, const char *name, int64_t v)
+{
+	struct sl_fields_text *t = text_member(o, name);
+	char buf[24];
+
+	sl_fields_text_raw(t, buf, (size_t)snprintf(buf, sizeof(buf), "%" PRId64, v));
+}
+
+static void text_str(struct sl_fields *o, const char *name, const char *s)
+{
+	sl_fields_text_string(text_member(o, name), s);
+}
+
+static void text_bool(struct sl_fields *o, const char *name, bool v)
+{
+	struct sl_fields_text *t = text_member(o, name);
+
+	sl_fields_text_raw(t, v ? "true" : "false", v ? 4 : 5);
+}
+
+static void text_null(struct sl_fields *o, const char *name)
+{
+	sl_fields_text_raw(text_member(o, name), "null", 4);
+}
+
+/* cJSON prints a number holding an int as %d */
+static void text_ints(struct sl_fields *o, const char *name, const int32_t *v, size_t nr)
+{
+	struct sl_fields_text *t = text_member(o, name);
+	char buf[16];
+
+	text_char(t, '[');
+	for (size_t i = 0; i < nr; i++)
+		sl_fields_text_raw(t, buf, (size_t)snprintf(buf, sizeof(buf), i ? ",%d" : "%d",
+							    (int)v[i]));
+	text_char(t, ']');
+}
+
+static void text_object(struct sl_fields *o, const char *name)
+{
+	struct sl_fields_text *t = text_member(o, name);
+
+	text_char(t, '{');
+	if (t->depth + 1 >= 32)
+		abort();			/* a finding's fields nest one deep */
+	t->depth++;
+	t->started &= ~(1u << t->depth);
+}
+
+static void text_end(struct sl_fields *o)
+{
+	struct sl_fields_text *t = (struct sl_fields_text *)o;
+
+	text_char(t, '}');
+	if (t->depth > 0)
+		t->depth--;
+}
+
+static const struct sl_fields_ops text_ops = {
+	.u64 = text_u64, .i64 = text_i64, .str = text_str, .boolean = text_bool,
+	.null = text_null, .ints = text_ints, .object = text_object, .end = text_end,
+};
+
+void sl_fields_text_init(struct sl_fields_text *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->base.ops = &text_ops;
+}
+
+void sl_fields_text_reset(struct sl_fields_text *t, bool more)
+{
+	t->len = 0;
+	if (t->s)
+		t->s[0] = '\0';
+	t->depth = 0;
+	t->started = more ? 1 : 0;
+}
+
+void sl_fields_text_free(struct sl_fields_text *t)
+{
+	free(t->s);
+	sl_fields_text_init(t);
+}
+
 /*
  * Long lists.  The placeholder is a raw member "\x01N\x01" (N: the list's
  * index in m->json_lists): cJSON prints a raw value as it is, and no

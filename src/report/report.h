@@ -42,8 +42,14 @@ const char *sl_html_axis_ns(char *buf, size_t len, uint64_t ns);
  * false when out was not written.
  */
 bool sl_report_json_write(struct sl_model *m, const char *path, FILE *out);
-/* One finding as the report's findings[] has it (export's rows and slices too). */
+/*
+ * One finding's fields as the report's findings[] has them, written to o
+ * (schedlint/report.h): export's rows and slices take them from here
+ * without a tree; sl_finding_json() makes them a cJSON object.
+ */
 struct sl_finding;
+struct sl_fields;
+void sl_finding_fields(const struct sl_model *m, const struct sl_finding *f, struct sl_fields *o);
 struct cJSON *sl_finding_json(const struct sl_model *m, const struct sl_finding *f);
 
 #endif /* SCHEDLINT_REPORT_REPORT_H */

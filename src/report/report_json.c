@@ -625,40 +625,48 @@ static void summary_json(struct sl_model *m, cJSON *root)
 	}
 }
 
+void sl_finding_fields(const struct sl_model *m, const struct sl_finding *f, struct sl_fields *o)
+{
+	char msg[512];
+
+	sl_fields_str(o, "kind", sl_kinds[f->kind].name);
+	sl_fields_u64(o, "ts_ns", f->ts);
+	sl_fields_i64(o, "cpu", f->cpu);
+	sl_fields_i64(o, "pid", f->pid);
+	sl_fields_str(o, "comm", sl_str(m->strtab, f->comm));
+	/* is its task schedlint record itself: null when the trace names no recorder */
+	if (m->recorder_pid > 0)
+		sl_fields_bool(o, "recorder", *sl_recorder_note(m, f->pid) != 0);
+	else
+		sl_fields_null(o, "recorder");
+	sl_fields_u64(o, "cost_ns", f->cost);
+	sl_finding_message(f, m, msg, sizeof(msg));
+	sl_fields_str(o, "message", msg);
+	if (f->ops && f->ops->fields)
+		f->ops->fields(f, m, o);
+	if (f->whatif.est) {
+		sl_fields_object(o, "whatif");
+		sl_fields_i64(o, "pid", f->whatif.pid);
+		sl_fields_i64(o, "cpu", f->whatif.cpu);
+		sl_fields_u64(o, "now_ns", f->whatif.now);
+		sl_fields_u64(o, "if_fixed_ns", f->whatif.est);
+		sl_fields_u64(o, "low_ns", f->whatif.lo);
+		sl_fields_u64(o, "high_ns", f->whatif.hi);
+		sl_fields_u64(o, "basis", f->whatif.basis);
+		sl_fields_bool(o, "weak", f->whatif.weak);
+		sl_fields_end(o);
+	} else {
+		sl_fields_null(o, "whatif");	/* no estimate of its own */
+	}
+}
+
 cJSON *sl_finding_json(const struct sl_model *m, const struct sl_finding *f)
 {
 	cJSON *o = cJSON_CreateObject();
-	char msg[512];
+	struct sl_fields_tree t;
 
-	cJSON_AddStringToObject(o, "kind", sl_kinds[f->kind].name);
-	sl_json_add_u64(o, "ts_ns", f->ts);
-	sl_json_add_i64(o, "cpu", f->cpu);
-	sl_json_add_i64(o, "pid", f->pid);
-	cJSON_AddStringToObject(o, "comm", sl_str(m->strtab, f->comm));
-	/* is its task schedlint record itself: null when the trace names no recorder */
-	if (m->recorder_pid > 0)
-		cJSON_AddBoolToObject(o, "recorder", *sl_recorder_note(m, f->pid) != 0);
-	else
-		cJSON_AddNullToObject(o, "recorder");
-	sl_json_add_u64(o, "cost_ns", f->cost);
-	sl_finding_message(f, m, msg, sizeof(msg));
-	cJSON_AddStringToObject(o, "message", msg);
-	if (f->ops && f->ops->json)
-		f->ops->json(f, m, o);
-	if (f->whatif.est) {
-		cJSON *w = cJSON_AddObjectToObject(o, "whatif");
-
-		sl_json_add_i64(w, "pid", f->whatif.pid);
-		sl_json_add_i64(w, "cpu", f->whatif.cpu);
-		sl_json_add_u64(w, "now_ns", f->whatif.now);
-		sl_json_add_u64(w, "if_fixed_ns", f->whatif.est);
-		sl_json_add_u64(w, "low_ns", f->whatif.lo);
-		sl_json_add_u64(w, "high_ns", f->whatif.hi);
-		sl_json_add_u64(w, "basis", f->whatif.basis);
-		cJSON_AddBoolToObject(w, "weak", f->whatif.weak);
-	} else {
-		cJSON_AddNullToObject(o, "whatif");	/* no estimate of its own */
-	}
+	sl_fields_tree_init(&t, o);
+	sl_finding_fields(m, f, &t.base);
 	return o;
 }
 

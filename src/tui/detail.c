@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedlint/report.h"
 #include "tui.h"
 #include "util/util.h"
 
@@ -71,10 +72,12 @@ static void load_fields(struct xp *x, struct detail *d, const struct sl_finding 
 {
 	static const char *const common[] = { "kind", "ts_ns", "cpu", "pid", "comm", "cost_ns", "message" };
 	cJSON *obj = cJSON_CreateObject(), *item;
+	struct sl_fields_tree tree;
 
 	d->nr_fields = 0;
-	if (f->ops && f->ops->json)
-		f->ops->json(f, x->m, obj);
+	sl_fields_tree_init(&tree, obj);
+	if (f->ops && f->ops->fields)
+		f->ops->fields(f, x->m, &tree.base);
 	cJSON_ArrayForEach(item, obj) {
 		char value[FIELD_TEXT], *text = NULL;
 		bool skip = false;

@@ -75,6 +75,67 @@ static void test_json_utf8(void **state)
 	cJSON_Delete(root);
 }
 
+/* one set of fields, as a finding's are written (schedlint/report.h) */
+static void some_fields(struct sl_fields *o, const char *str)
+{
+	static const int32_t ints[] = { 3, -1, INT32_MIN, INT32_MAX, 0 };
+
+	sl_fields_str(o, "kind", "late-preemption");
+	sl_fields_u64(o, "max", UINT64_MAX);
+	sl_fields_i64(o, "min", INT64_MIN);
+	sl_fields_str(o, "comm", str);
+	sl_fields_str(o, "none", NULL);		/* no member, as cJSON */
+	sl_fields_ints(o, "cpus", ints, 5);
+	sl_fields_ints(o, "empty", ints, 0);
+	sl_fields_bool(o, "yes", true);
+	sl_fields_object(o, "whatif");
+	sl_fields_i64(o, "pid", -7);
+	sl_fields_str(o, "s", str);
+	sl_fields_object(o, "inner");
+	sl_fields_end(o);
+	sl_fields_null(o, "n");
+	sl_fields_end(o);
+	sl_fields_u64_or_null(o, "later", false, 1);
+	sl_fields_bool(o, "no", false);
+}
+
+/* The text sink writes what cJSON prints of the same fields after sl_json_utf8, byte for byte. */
+static void test_fields_text_is_cjson(void **state)
+{
+	static const char *const strs[] = {
+		"", "pipe-a", "q\"b\\s/\b\f\n\r\t\x01\x1f\x7f end", "\xc3\xa9t\xc3\xa9 \xf0\x9f\x98\x80",
+		"pi\xff\xfe-a", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "ab\xe2\x82", "\x80\"\x80",
+	};
+	struct sl_fields_text t;
+
+	sl_fields_text_init(&t);
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
+		cJSON *obj = cJSON_CreateObject();
+		struct sl_fields_tree tree;
+		char *want;
+
+		sl_fields_tree_init(&tree, obj);
+		some_fields(&tree.base, strs[i]);
+		sl_json_utf8(obj);
+		want = cJSON_PrintUnformatted(obj);
+
+		sl_fields_text_reset(&t, false);
+		sl_fields_text_raw(&t, "{", 1);
+		some_fields(&t.base, strs[i]);
+		sl_fields_text_raw(&t, "}", 1);
+		assert_string_equal(t.s, want);
+		assert_int_equal(t.len, strlen(want));
+
+		/* after a comma: a row's members after its first ones */
+		sl_fields_text_reset(&t, true);
+		sl_fields_bool(&t.base, "b", true);
+		assert_string_equal(t.s, ",\"b\":true");
+		free(want);
+		cJSON_Delete(obj);
+	}
+	sl_fields_text_free(&t);
+}
+
 /* sl_fit_line's output for line at width 40, hang 4 */
 static char *fitted(const char *line)
 {
@@ -118,6 +179,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_intern_control_characters),
 		cmocka_unit_test(test_json_utf8),
+		cmocka_unit_test(test_fields_text_is_cjson),
 		cmocka_unit_test(test_fit_line_glue),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
