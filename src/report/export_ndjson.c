@@ -35,6 +35,7 @@ struct sl_ndjson {
 	char *common;			/* ,"host":...,"kernel":...,"workload":... once known */
 	bool workload_known;		/* common was made after the workload marker */
 	uint64_t rows;
+	struct sl_fields_text line;	/* a row's text, written as it is made (reused) */
 };
 
 int sl_ndjson_trace_id(const char *path, char *buf, size_t len, struct sl_error *err)
@@ -68,13 +69,11 @@ int sl_ndjson_trace_id(const char *path, char *buf, size_t len, struct sl_error 
 /* s as a JSON string (quoted), valid UTF-8 (cJSON's escaping, our U+FFFD for bad bytes) */
 static char *json_string(const char *s)
 {
-	cJSON *v = cJSON_CreateString(s ? s : "");
-	char *text;
+	struct sl_fields_text t;
 
-	sl_json_utf8(v);
-	text = cJSON_PrintUnformatted(v);
-	cJSON_Delete(v);
-	return text;
+	sl_fields_text_init(&t);
+	sl_fields_text_string(&t, s ? s : "");
+	return t.s;
 }
 
 struct sl_ndjson *sl_ndjson_new(FILE *out, const char *trace_id)
@@ -83,6 +82,7 @@ struct sl_ndjson *sl_ndjson_new(FILE *out, const char *trace_id)
 
 	w->out = out;
 	w->trace_id = json_string(trace_id);
+	sl_fields_text_init(&w->line);
 	return w;
 }
 
@@ -92,6 +92,7 @@ void sl_ndjson_free(struct sl_ndjson *w)
 		return;
 	free(w->trace_id);
 	free(w->common);
+	sl_fields_text_free(&w->line);
 	free(w);
 }
 
@@ -144,19 +145,21 @@ struct ndjson_probe {
 static void on_latency(struct sl_analyzer *a, struct sl_model *m, const struct sl_latency_sample *s)
 {
 	struct sl_ndjson *w = ((struct ndjson_probe *)a->priv)->w;
-	char *comm;
+	const char *comm;
 
 	/* the samples the report counts: in the filters (--exclude-inferred: never here) */
 	if (!s->in_filter)
 		return;
-	comm = json_string(sl_task_comm(m, s->task));
+	sl_fields_text_reset(&w->line, false);
+	comm = sl_task_comm(m, s->task);
+	sl_fields_text_string(&w->line, comm ? comm : "");
+	comm = w->line.s;
 	fprintf(w->out, "{\"type\":\"wakeup\",\"trace_id\":%s%s,\"ts_ns\":%" PRIu64
 		",\"waking_ns\":%" PRIu64 ",\"latency_ns\":%" PRIu64 ",\"cpu\":%d,\"pid\":%d"
 		",\"comm\":%s,\"waker_pid\":%d,\"waker_cpu\":%d,\"remote\":%s,\"ipi\":%s"
 		",\"inferred\":%s}\n", w->trace_id, common(w, m), s->run_ts, s->wake_ts, s->latency,
 		s->cpu, s->task->pid, comm, s->waker_pid, s->waker_cpu, s->remote ? "true" : "false",
 		s->ipi ? "true" : "false", s->implied_switch ? "true" : "false");
-	free(comm);
 	w->rows++;
 }
 
@@ -184,6 +187,28 @@ void sl_ndjson_start(struct sl_ndjson *w, struct sl_model *m)
 	sl_model_add_analyzer(m, a);
 }
 
+/* A row's start: {"type":TYPE,"trace_id":...,"host":...; its members follow, after a comma. */
+static struct sl_fields *row_begin(struct sl_ndjson *w, const struct sl_model *m, const char *type)
+{
+	const char *c = common(w, m);
+
+	sl_fields_text_reset(&w->line, false);
+	sl_fields_text_raw(&w->line, "{\"type\":", 8);
+	sl_fields_text_string(&w->line, type);
+	sl_fields_text_raw(&w->line, ",\"trace_id\":", 12);
+	sl_fields_text_raw(&w->line, w->trace_id, strlen(w->trace_id));
+	sl_fields_text_raw(&w->line, c, strlen(c));
+	w->line.started = 1;
+	return &w->line.base;
+}
+
+static void row_end(struct sl_ndjson *w)
+{
+	sl_fields_text_raw(&w->line, "}\n", 2);
+	fwrite(w->line.s, 1, w->line.len, w->out);
+	w->rows++;
+}
+
 /* o's members after type, trace_id and the common ones, as one line */
 static void write_row(struct sl_ndjson *w, const struct sl_model *m, const char *type, cJSON *o)
 {
@@ -202,6 +227,7 @@ void sl_ndjson_finish(struct sl_ndjson *w, struct sl_model *m, const char *path)
 {
 	cJSON *o, *kinds;
 
+	/* each finding as it is written: no tree (issue 31) */
 	for (int k = 0; k < SL_KIND__COUNT; k++) {
 		size_t nr;
 		const struct sl_finding *f;
@@ -210,9 +236,8 @@ void sl_ndjson_finish(struct sl_ndjson *w, struct sl_model *m, const char *path)
 			continue;
 		f = sl_findings_of_kind(m->findings, k, &nr);
 		for (size_t i = 0; i < nr; i++) {
-			o = sl_finding_json(m, &f[i]);
-			write_row(w, m, "finding", o);
-			cJSON_Delete(o);
+			sl_finding_fields(m, &f[i], row_begin(w, m, "finding"));
+			row_end(w);
 		}
 	}
 

@@ -32,7 +32,6 @@
  * instant on the waker's thread at the waking to the slice.  The latency
  * over time is four counter tracks.
  */
-#include <cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +97,7 @@ struct sl_pftrace {
 	uint64_t from_ns, to_ns;
 	bool seq_cleared;		/* the sequence's first packet written */
 	struct sl_pftrace_counts counts;
+	struct sl_fields_text json;	/* a finding's object or array member, as JSON text */
 };
 
 struct sl_pftrace *sl_pftrace_new(FILE *out, const struct sl_config *cfg)
@@ -108,6 +108,7 @@ struct sl_pftrace *sl_pftrace_new(FILE *out, const struct sl_config *cfg)
 	w->cfg = cfg;
 	w->from_ns = cfg->from_ns;
 	w->to_ns = cfg->to_ns;
+	sl_fields_text_init(&w->json);
 	return w;
 }
 
@@ -120,6 +121,7 @@ void sl_pftrace_free(struct sl_pftrace *w)
 	free(w->bundle);
 	pb_free(&w->pkt);
 	pb_free(&w->head);
+	sl_fields_text_free(&w->json);
 	free(w);
 }
 
@@ -347,31 +349,150 @@ static void thread_descriptor(struct sl_pftrace *w, int32_t pid, const char *com
 	write_packet(w);
 }
 
-/* One cJSON member as a DebugAnnotation { name = 10, value }. */
-static void annotation(struct pb_buf *b, const char *name, const cJSON *v)
+/*
+ * A finding's fields as DebugAnnotations { name = 10, value }, written as
+ * they come (sl_finding_fields()): integers as int_value (4), strings as
+ * string_value (6), booleans as bool_value (2); null, arrays and objects
+ * as their JSON text, legacy_json_value (9).  The kind is left out: the
+ * slice's name and track say it.
+ */
+struct pb_fields {
+	struct sl_fields base;
+	struct pb_buf *b;
+	struct sl_fields_text *json;	/* the object being written, depth > 0 */
+	const char *object;		/* its name */
+	int depth;
+};
+
+static void annotation_begin(struct pb_fields *p, const char *name, size_t *a)
 {
-	size_t a = pb_begin(b, TE_DEBUG_ANNOTATIONS);
-
-	pb_str(b, 10, name);
-	if (cJSON_IsBool(v)) {
-		pb_uint(b, 2, cJSON_IsTrue(v));
-	} else if (cJSON_IsRaw(v)) {
-		pb_int(b, 4, strtoll(v->valuestring, NULL, 10));	/* sl_json_add_u64's digits */
-	} else if (cJSON_IsNumber(v)) {
-		if (v->valuedouble == (double)(int64_t)v->valuedouble)
-			pb_int(b, 4, (int64_t)v->valuedouble);
-		else
-			pb_double(b, 5, v->valuedouble);
-	} else if (cJSON_IsString(v)) {
-		pb_str(b, 6, v->valuestring);
-	} else {
-		char *text = cJSON_PrintUnformatted(v);
-
-		pb_str(b, 9, text ? text : "null");	/* legacy_json_value */
-		free(text);
-	}
-	pb_end(b, a);
+	*a = pb_begin(p->b, TE_DEBUG_ANNOTATIONS);
+	pb_str(p->b, 10, name);
 }
+
+static void pbf_u64(struct sl_fields *o, const char *name, uint64_t v)
+{
+	struct pb_fields *p = (struct pb_fields *)o;
+	size_t a;
+
+	if (p->depth) {
+		sl_fields_u64(&p->json->base, name, v);
+		return;
+	}
+	annotation_begin(p, name, &a);
+	pb_int(p->b, 4, v > INT64_MAX ? INT64_MAX : (int64_t)v);
+	pb_end(p->b, a);
+}
+
+static void pbf_i64(struct sl_fields *o, const char *name, int64_t v)
+{
+	struct pb_fields *p = (struct pb_fields *)o;
+	size_t a;
+
+	if (p->depth) {
+		sl_fields_i64(&p->json->base, name, v);
+		return;
+	}
+	annotation_begin(p, name, &a);
+	pb_int(p->b, 4, v);
+	pb_end(p->b, a);
+}
+
+static void pbf_str(struct sl_fields *o, const char *name, const char *s)
+{
+	struct pb_fields *p = (struct pb_fields *)o;
+	size_t a;
+
+	if (p->depth) {
+		sl_fields_str(&p->json->base, name, s);
+		return;
+	}
+	if (!strcmp(name, "kind"))
+		return;
+	annotation_begin(p, name, &a);
+	pb_str(p->b, 6, s);
+	pb_end(p->b, a);
+}
+
+static void pbf_bool(struct sl_fields *o, const char *name, bool v)
+{
+	struct pb_fields *p = (struct pb_fields *)o;
+	size_t a;
+
+	if (p->depth) {
+		sl_fields_bool(&p->json->base, name, v);
+		return;
+	}
+	annotation_begin(p, name, &a);
+	pb_uint(p->b, 2, v);
+	pb_end(p->b, a);
+}
+
+static void pbf_json(struct pb_fields *p, const char *name, const char *text)
+{
+	size_t a;
+
+	annotation_begin(p, name, &a);
+	pb_str(p->b, 9, text);
+	pb_end(p->b, a);
+}
+
+static void pbf_null(struct sl_fields *o, const char *name)
+{
+	struct pb_fields *p = (struct pb_fields *)o;
+
+	if (p->depth)
+		sl_fields_null(&p->json->base, name);
+	else
+		pbf_json(p, name, "null");
+}
+
+static void pbf_ints(struct sl_fields *o, const char *name, const int32_t *v, size_t nr)
+{
+	struct pb_fields *p = (struct pb_fields *)o;
+	struct sl_fields_text *t = p->json;
+
+	if (p->depth) {
+		sl_fields_ints(&t->base, name, v, nr);
+		return;
+	}
+	/* "[1,2]": the member's text after its name and colon */
+	sl_fields_text_reset(t, false);
+	sl_fields_ints(&t->base, "", v, nr);
+	pbf_json(p, name, t->s + 3);
+}
+
+static void pbf_object(struct sl_fields *o, const char *name)
+{
+	struct pb_fields *p = (struct pb_fields *)o;
+
+	if (!p->depth++) {
+		sl_fields_text_reset(p->json, false);
+		sl_fields_text_raw(p->json, "{", 1);
+		p->object = name;
+	} else {
+		sl_fields_object(&p->json->base, name);
+	}
+}
+
+static void pbf_end(struct sl_fields *o)
+{
+	struct pb_fields *p = (struct pb_fields *)o;
+
+	if (!p->depth)
+		return;
+	if (--p->depth) {
+		sl_fields_end(&p->json->base);
+	} else {
+		sl_fields_text_raw(p->json, "}", 1);
+		pbf_json(p, p->object, p->json->s);
+	}
+}
+
+static const struct sl_fields_ops pb_fields_ops = {
+	.u64 = pbf_u64, .i64 = pbf_i64, .str = pbf_str, .boolean = pbf_bool,
+	.null = pbf_null, .ints = pbf_ints, .object = pbf_object, .end = pbf_end,
+};
 
 static void annotation_str(struct pb_buf *b, const char *name, const char *s)
 {
@@ -422,17 +543,38 @@ static bool placement_kind(int kind)
 	return kind == SL_KIND_WAKEE_STACKING || kind == SL_KIND_SYNC_WAKE_REMOTE;
 }
 
-/* The waker of a placement finding, from its JSON fields; 0 none (idle or interrupt). */
-static int32_t waker_of(const cJSON *o)
-{
-	const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "waker_pid");
-	long long pid = 0;
+/* The waker of a placement finding, its field waker_pid; 0 none (idle or interrupt). */
+struct waker_probe {
+	struct sl_fields base;
+	int64_t pid;
+};
 
-	if (cJSON_IsRaw(p))		/* sl_json_add_i64's exact digits */
-		pid = strtoll(p->valuestring, NULL, 10);
-	else if (cJSON_IsNumber(p))
-		pid = (long long)p->valuedouble;
-	return pid > 0 && pid <= INT32_MAX ? (int32_t)pid : 0;
+static void probe_i64(struct sl_fields *o, const char *name, int64_t v)
+{
+	if (!strcmp(name, "waker_pid"))
+		((struct waker_probe *)o)->pid = v;
+}
+
+static void probe_u64(struct sl_fields *o, const char *name, uint64_t v) { }
+static void probe_str(struct sl_fields *o, const char *name, const char *s) { }
+static void probe_bool(struct sl_fields *o, const char *name, bool v) { }
+static void probe_null(struct sl_fields *o, const char *name) { }
+static void probe_ints(struct sl_fields *o, const char *name, const int32_t *v, size_t nr) { }
+static void probe_object(struct sl_fields *o, const char *name) { }
+static void probe_end(struct sl_fields *o) { }
+
+static const struct sl_fields_ops waker_probe_ops = {
+	.u64 = probe_u64, .i64 = probe_i64, .str = probe_str, .boolean = probe_bool,
+	.null = probe_null, .ints = probe_ints, .object = probe_object, .end = probe_end,
+};
+
+static int32_t waker_of(const struct sl_model *m, const struct sl_finding *f)
+{
+	struct waker_probe p = { { &waker_probe_ops }, 0 };
+
+	if (f->ops && f->ops->fields)
+		f->ops->fields(f, m, &p.base);
+	return p.pid > 0 && p.pid <= INT32_MAX ? (int32_t)p.pid : 0;
 }
 
 static const char *comm_of(const struct sl_model *m, int32_t pid)
@@ -469,12 +611,10 @@ static void finding_slices(struct sl_pftrace *w, struct sl_model *m, const char 
 	if (placement_kind(kind)) {
 		wakers = xcalloc(nr, sizeof(*wakers));
 		for (size_t i = 0; i < nr; i++) {
-			cJSON *o = sl_finding_json(m, pl[i].f);
-			int32_t pid = waker_of(o);
+			int32_t pid = waker_of(m, pl[i].f);
 
 			if (pid)
 				wakers[nr_wakers++] = pid;
-			cJSON_Delete(o);
 		}
 		qsort(wakers, nr_wakers, sizeof(*wakers), cmp_i32);
 		for (size_t i = 0; i < nr_wakers; i++)
@@ -484,9 +624,9 @@ static void finding_slices(struct sl_pftrace *w, struct sl_model *m, const char 
 
 	for (size_t i = 0; i < nr; i++) {
 		const struct sl_finding *f = pl[i].f;
-		cJSON *o = sl_finding_json(m, f), *it;
+		struct pb_fields fields = { { &pb_fields_ops }, &w->pkt, &w->json, NULL, 0 };
 		size_t lane, te;
-		int32_t waker = placement_kind(kind) ? waker_of(o) : 0;
+		int32_t waker = placement_kind(kind) ? waker_of(m, f) : 0;
 		uint64_t flow = 0;
 
 		/* the first lane free by its start: slices on one track must nest */
@@ -524,9 +664,7 @@ static void finding_slices(struct sl_pftrace *w, struct sl_model *m, const char 
 		snprintf(buf, sizeof(buf), "%s %s:%d", sl_kinds[kind].name, sl_str(m->strtab, f->comm),
 			 f->pid);
 		pb_str(&w->pkt, TE_NAME, buf);
-		cJSON_ArrayForEach(it, o)
-			if (strcmp(it->string, "kind"))
-				annotation(&w->pkt, it->string, it);
+		sl_finding_fields(m, f, &fields.base);
 		if (sl_finding_whatif_text(f, m, buf, sizeof(buf)))
 			annotation_str(&w->pkt, "whatif_text", buf);
 		sl_finding_dump_cmd(m, f, path, buf, sizeof(buf));
@@ -543,7 +681,6 @@ static void finding_slices(struct sl_pftrace *w, struct sl_model *m, const char 
 		pb_end(&w->pkt, te);
 		write_packet(w);
 		w->counts.slices++;
-		cJSON_Delete(o);
 	}
 	free(wakers);
 	free(lane_end);
