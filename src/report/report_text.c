@@ -297,8 +297,8 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 	if (!m->seen_waking && !m->seen_wakeup)
 		fputs("  note     no wakeup events: wakeup latency cannot be measured\n", r->out);
 	if (m->implied_switches) {
-		fprintf(r->out, "  note     %" PRIu64 " context switches are missing from the trace (",
-			m->implied_switches);
+		fprintf(r->out, "  note     %" PRIu64 " context switch%s missing from the trace (",
+			m->implied_switches, m->implied_switches == 1 ? " is" : "es are");
 		const char *sep = "";
 		int shown = 0;
 

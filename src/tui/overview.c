@@ -85,8 +85,9 @@ static void trace_lines(struct xp *x, struct overview *ov)
 			 m->lost_events, m->lost_gaps, m->lost_gaps == 1 ? "" : "s");
 	}
 	if (m->implied_switches)
-		add_line(ov, x->attrs[XP_A_DIM], " note     %" PRIu64 " context switches missing from"
-			 " the trace, inferred from the events' tasks", m->implied_switches);
+		add_line(ov, x->attrs[XP_A_DIM], " note     %" PRIu64 " context switch%s missing from"
+			 " the trace, inferred from the events' tasks", m->implied_switches,
+			 m->implied_switches == 1 ? "" : "es");
 	if (!m->seen_waking && !m->seen_wakeup)
 		add_line(ov, x->attrs[XP_A_WARN], " note     no wakeup events: wakeup latency cannot"
 			 " be measured");

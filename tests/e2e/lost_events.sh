@@ -93,4 +93,9 @@ expect_eq "lost-gap.perf.txt: 1 gap, not 1 gaps" "$(lost_line "$TMP/gap.out")" "
 check "lost-gap.perf.txt: 1 wakeup not measured, not 1 wakeups" \
 	sh -c "tr -s ' \\n' '  ' < '$TMP/gap.out' | grep -q 'computed across a gap (1 wakeup not measured)'"
 
+# one switch inferred is one switch (inferred.perf.txt infers one on cpu1)
+"$SCHEDLINT" analyze --system "$TESTDATA/perf/inferred.perf.txt" > "$TMP/one.out" 2>&1
+check "inferred.perf.txt: 1 context switch is missing, not 1 context switches are" \
+	grep -q "^  note     1 context switch is missing from the trace (cpu1 1):$" "$TMP/one.out"
+
 echo "1..$_n"
