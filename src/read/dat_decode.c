@@ -114,6 +114,8 @@ bool sl_dat_decodes(const char *system, const char *name)
 }
 
 #define MAX_STATE_FLAGS 32
+/* blocked states looked up, not searched: every combination of TASK_REPORT's 8 bits */
+#define STATE_TABLE 256
 
 struct fn_cache_entry {
 	uint64_t addr;
@@ -154,9 +156,9 @@ struct sl_dat_decoder {
 	int nr_state_flags;
 	uint64_t state_value[MAX_STATE_FLAGS];
 	char state_letter[MAX_STATE_FLAGS];
-	uint64_t last_state;		/* the last blocked state decoded (0: none) */
-	uint8_t last_class;
-	char last_letter;
+	/* a blocked state's answer by its bits (masked), for those below STATE_TABLE */
+	uint8_t blocked_class[STATE_TABLE];
+	char blocked_letter[STATE_TABLE];
 
 	struct fn_cache_entry fn_cache[FN_CACHE_SIZE];
 	struct comm_cache_entry comm_cache[COMM_CACHE_SIZE];
@@ -560,10 +562,29 @@ static void learn_prev_state(struct sl_dat_decoder *d, struct tep_event *sw)
 	d->state_mask &= ~d->preempt_mask;
 }
 
+/* A blocked state (v masked, not 0): the first named bit's letter; dead when X, Z or x is set. */
+static void search_prev_state(const struct sl_dat_decoder *d, uint64_t v,
+			      uint8_t *class, char *letter)
+{
+	*class = SL_PREV_BLOCKED;
+	*letter = '?';
+	for (int i = 0; i < d->nr_state_flags; i++) {
+		if (!(v & d->state_value[i]))
+			continue;
+		char c = d->state_letter[i];
+
+		if (*letter == '?')
+			*letter = c;
+		if (c == 'X' || c == 'Z' || c == 'x')
+			*class = SL_PREV_DEAD;
+	}
+}
+
 /*
- * The prev_states met most, without a search: preempted, runnable, and a
- * blocked state the same as the last one decoded (S, S, D, S ...).
- * false for any other: decode_prev_state() searches the flags.
+ * prev_state without a search: preempted, runnable, or a blocked state
+ * whose bits are below STATE_TABLE (every state of a kernel since 4.14),
+ * whose answer search_prev_state() gave once, when the decoder was made.
+ * false for any other: decode_prev_state() searches.
  */
 static inline __attribute__((always_inline))
 bool prev_state_known(const struct sl_dat_decoder *d, uint64_t v, uint8_t *class, char *letter)
@@ -579,9 +600,9 @@ bool prev_state_known(const struct sl_dat_decoder *d, uint64_t v, uint8_t *class
 		*letter = 'R';
 		return true;
 	}
-	if (v == d->last_state) {
-		*class = d->last_class;
-		*letter = d->last_letter;
+	if (v < STATE_TABLE) {
+		*class = d->blocked_class[v];
+		*letter = d->blocked_letter[v];
 		return true;
 	}
 	return false;
@@ -590,24 +611,8 @@ bool prev_state_known(const struct sl_dat_decoder *d, uint64_t v, uint8_t *class
 static void decode_prev_state(struct sl_dat_decoder *d, uint64_t v,
 			      uint8_t *class, char *letter)
 {
-	if (prev_state_known(d, v, class, letter))
-		return;
-	v &= d->state_mask;
-	*class = SL_PREV_BLOCKED;
-	*letter = '?';
-	for (int i = 0; i < d->nr_state_flags; i++) {
-		if (!(v & d->state_value[i]))
-			continue;
-		char c = d->state_letter[i];
-
-		if (*letter == '?')
-			*letter = c;
-		if (c == 'X' || c == 'Z' || c == 'x')
-			*class = SL_PREV_DEAD;
-	}
-	d->last_state = v;
-	d->last_class = *class;
-	d->last_letter = *letter;
+	if (!prev_state_known(d, v, class, letter))
+		search_prev_state(d, v & d->state_mask, class, letter);
 }
 
 /* --- the table --- */
@@ -802,6 +807,8 @@ struct sl_dat_decoder *sl_dat_decoder_new(struct tep_handle *tep, const struct s
 		set_default_states(d);
 		d->preempt_mask = 0x100;
 	}
+	for (uint64_t v = 1; v < STATE_TABLE; v++)
+		search_prev_state(d, v, &d->blocked_class[v], &d->blocked_letter[v]);
 	return d;
 fail:
 	sl_dat_decoder_free(d);
