@@ -1087,8 +1087,8 @@ static inline __attribute__((always_inline)) void place_inline(struct sl_model *
 	CALL_HOOK(m, on_placement, &pl);
 
 	if (m->wakeup_missing) {
-		detach(m, t, ts, all_in);
-		enqueue(m, t, dest, ts, SL_RUNNABLE_WAKEUP, all_in);
+		detach_inline(m, t, ts, all_in);
+		enqueue_inline(m, t, dest, ts, SL_RUNNABLE_WAKEUP, all_in);
 		m->cpus[dest].wakeups += cpu_in(m, all_in, dest) && time_in(m, all_in, ts);
 	}
 }
