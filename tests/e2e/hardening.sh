@@ -108,10 +108,14 @@ exec 3<> "$TMP/fifo"; exec 3>&-
 
 # --- libtracecmd and a file that shrinks while it is read (22) ---
 # Truncated once libtracecmd has mapped it, long before the end: exit 2
-# with a message, not SIGBUS (135).
+# with a message, not SIGBUS (135).  The process ends inside the fault,
+# from the signal handler, wherever libtracecmd was: under ASan, what it
+# held then only in a register (a 6-byte string, once, on a loaded
+# machine) is no leak of ours, so LeakSanitizer is off for this one run.
 "$SCHEDGEN" scale --cpus 2 --events 1500000 --seed 5 -o "$TMP/shrink.dat" > /dev/null
 full=$(wc -c < "$TMP/shrink.dat")
-"$SCHEDLINT" analyze --reader=libtracecmd "$TMP/shrink.dat" > /dev/null 2> "$TMP/err" &
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	"$SCHEDLINT" analyze --reader=libtracecmd "$TMP/shrink.dat" > /dev/null 2> "$TMP/err" &
 pid=$!
 i=0
 while ! grep -q "shrink.dat" "/proc/$pid/maps" 2>/dev/null && [ $i -lt 3000 ]; do
