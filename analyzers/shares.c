@@ -162,6 +162,7 @@ struct group_total {
 	uint64_t runnable_ns, run_ns;
 	double expected_ns;
 	uint32_t tasks;
+	bool reported;			/* it or a group below it has a task of the report */
 	bool partial;			/* run_ns leaves some out: a task of it (or below)
 					 * outside --pid/--comm/the workload was runnable (the
 					 * model counts no run time for those), or --from/--to
@@ -1028,8 +1029,20 @@ static struct group_total *totals(struct sl_analyzer *a, struct sl_model *m, uin
 	}
 	for (uint32_t i = 0; i < p->nr_moved_run && i < n; i++)
 		g[i].run_ns += (uint64_t)p->moved_run[i];
-	for (uint32_t i = 0; i < p->nr_folded && i < n; i++) {
+	for (uint32_t i = 0; i < p->nr_folded && i < n; i++)
 		g[i].tasks += p->folded[i].tasks;
+	/* a group whose tasks are all in groups below it (nested cgroups) is reported too */
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t id = i, depth = 0; g[i].tasks && id < n && !g[id].reported &&
+						   depth < SL_CTX_MAX_GROUPS; depth++) {
+			const struct sl_group *gr = sl_model_group(m, id);
+
+			g[id].reported = true;
+			if (!id || !gr)
+				break;
+			id = gr->parent;
+		}
+	for (uint32_t i = 0; i < p->nr_folded && i < n; i++) {
 		g[i].run_ns += p->folded[i].run_ns;
 		sl_hist_merge(&g[i].latency, &p->folded[i].latency);
 		if (p->folded[i].partial)
@@ -1182,7 +1195,7 @@ static void sh_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 		for (uint32_t id = 0; id < nr_groups; id++) {
 			const struct sl_group *gr = sl_model_group(m, id);
 
-			if (!gr || !g[id].runnable_ns || !g[id].tasks || id == 0)
+			if (!gr || !g[id].runnable_ns || !g[id].reported || id == 0)
 				continue;	/* the root is the whole CPU; groups of no task reported */
 			group_short(c[0], sizeof(c[0]), m, id, 24);
 			snprintf(c[1], sizeof(c[1]), "%" PRIu32, gr->weight);

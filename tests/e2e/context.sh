@@ -119,4 +119,23 @@ PY
 ); then pass "groups.dat: hogs' expected shares within 20% of measured, in the marked groups; the RT pair's rows ($(echo "$out" | tr -d '\n' | cut -c1-80))"
 else fail "groups.dat: hogs' expected shares within 20% of measured, the RT pair's rows" "$out"; fi
 
+# 5. A group whose tasks are all in a group below it (nested cgroups) has
+#    its row in the text report too: shares-nested.scn with s moved to the
+#    root leaves /system.slice only app.service's entity.  By hand: the
+#    root holds r, s and /system.slice's entity (1024 each): 1/3, and
+#    app.service, alone in /system.slice, 1/3 too; the two rows read alike
+#    (same runnable and run time: 9.01 ms of 40.01 ms, measured 0.225),
+#    /system.slice with 0 tasks of its own.
+sed 's|301=other/0/0/3 |301=other/0/0/0 |' "$TESTDATA/scenarios/shares-nested.scn" > "$TMP/sn.scn"
+if "$SCHEDGEN" scenario "$TMP/sn.scn" -o "$TMP/sn.dat" 2> "$TMP/err" &&
+   NO_COLOR=1 COLUMNS=80 "$SCHEDLINT" --no-pager analyze "$TMP/sn.dat" > "$TMP/sn.out" 2> "$TMP/err"; then
+	if grep -q '^  /system.slice  *1024  *0  *40.01ms  *9.01ms  *0.225  *0.333$' "$TMP/sn.out" &&
+	   grep -q '^  ...tem.slice/app.service  *1024  *2  *40.01ms  *9.01ms  *0.225  *0.333$' "$TMP/sn.out"
+	then pass "nested groups: the parent of a group with tasks has its row (1/3, 1/3)"
+	else fail "nested groups: the parent of a group with tasks has its row" \
+		"$(sed -n '/^  group  /,/^$/p' "$TMP/sn.out")"; fi
+else
+	fail "nested groups: schedgen/analyze" "$(cat "$TMP/err")"
+fi
+
 echo "1..$_n"
