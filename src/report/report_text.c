@@ -165,7 +165,8 @@ static void workload_line(struct sl_report *r, const struct sl_model *m)
 	else
 		fprintf(r->out, " and the %" PRIu32 " tasks it started\n", others);
 	if (m->cfg->workload_active)
-		fputs("           the report covers them only (--system: every task)\n", r->out);
+		fprintf(r->out, "           the report covers %s only (--system: every task)\n",
+			others ? "them" : "it");
 	else
 		fputs("           --system: the report covers every task\n", r->out);
 }

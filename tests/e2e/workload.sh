@@ -52,6 +52,17 @@ if grep -q '^  workload pid 500 (bench --run) and the task it started$' "$TMP/te
 	grep -q 'the report covers them only (--system: every task)' "$TMP/text"
 then pass "the header says the report is the workload's"
 else fail "the header says the report is the workload's" "$(head -8 "$TMP/text")"; fi
+# a workload that started no task is one task: "it", not "them"
+# (the same scenario, the marker naming noise2, which forks nothing)
+sed 's/workload pid=500 cmd=bench --run/workload pid=601 cmd=noise/' "$SCN.scn" > "$TMP/alone.scn"
+if "$SCHEDGEN" scenario "$TMP/alone.scn" -o "$TMP/alone.dat" > /dev/null 2>&1; then
+	"$SCHEDLINT" analyze "$TMP/alone.dat" > "$TMP/alone.txt" 2>&1
+	check "a workload that started no task: the report covers it only" sh -c \
+		"grep -q '^  workload pid 601 (noise), which started no task$' '$TMP/alone.txt' &&
+		 grep -q '^           the report covers it only (--system: every task)$' '$TMP/alone.txt'"
+else
+	fail "a workload that started no task: schedgen" "$(head -3 "$TMP/alone.scn")"
+fi
 # the workload's late preemption: its longest waiter is noise2 (6 ms, from
 # 8 ms), the workload's is bench-worker (woken new at 10.001 ms, ran at 14)
 check "the late preemption names the workload's waiter too" \
