@@ -227,15 +227,20 @@ void sl_ndjson_finish(struct sl_ndjson *w, struct sl_model *m, const char *path)
 {
 	cJSON *o, *kinds;
 
-	/* each finding as it is written: no tree (issue 31) */
-	for (int k = 0; k < SL_KIND__COUNT; k++) {
-		size_t nr;
-		const struct sl_finding *f;
+	/*
+	 * each finding as it is written: no tree (issue 31); kind by kind,
+	 * each as the report's findings[] has it: the copies the what-if wrote
+	 * its estimates to
+	 */
+	size_t nr;
+	const struct sl_finding *f = sl_findings_sorted(m->findings, &nr);
 
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
 		if (!sl_kinds[k].listed)
 			continue;
-		f = sl_findings_of_kind(m->findings, k, &nr);
 		for (size_t i = 0; i < nr; i++) {
+			if (f[i].kind != k)
+				continue;
 			sl_finding_fields(m, &f[i], row_begin(w, m, "finding"));
 			row_end(w);
 		}

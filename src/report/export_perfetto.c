@@ -587,8 +587,9 @@ static const char *comm_of(const struct sl_model *m, int32_t pid)
 static void finding_slices(struct sl_pftrace *w, struct sl_model *m, const char *path,
 			   int kind, uint64_t *next_flow)
 {
-	size_t nr, nr_lanes = 0;
-	const struct sl_finding *fs = sl_findings_of_kind(m->findings, kind, &nr);
+	size_t nr = 0, nr_all, nr_lanes = 0;
+	/* the report's findings[]: the copies the what-if wrote its estimates to */
+	const struct sl_finding *fs = sl_findings_sorted(m->findings, &nr_all);
 	struct placed *pl;
 	uint64_t *lane_end = NULL;
 	size_t lanes_alloc = 0;
@@ -596,12 +597,17 @@ static void finding_slices(struct sl_pftrace *w, struct sl_model *m, const char 
 	size_t nr_wakers = 0;
 	char name[128], buf[1024];
 
+	for (size_t i = 0; i < nr_all; i++)
+		nr += fs[i].kind == kind;
 	if (!nr)
 		return;
 	pl = xcalloc(nr, sizeof(*pl));
-	for (size_t i = 0; i < nr; i++) {
-		pl[i].f = &fs[i];
-		finding_span(&fs[i], &pl[i].start, &pl[i].end);
+	for (size_t i = 0, n = 0; i < nr_all; i++) {
+		if (fs[i].kind != kind)
+			continue;
+		pl[n].f = &fs[i];
+		finding_span(&fs[i], &pl[n].start, &pl[n].end);
+		n++;
 	}
 	qsort(pl, nr, sizeof(*pl), by_start);
 

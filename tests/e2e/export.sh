@@ -77,6 +77,27 @@ for f in "$TESTDATA"/real/*.dat "$TESTDATA"/real/*.txt; do
 		check "$n: SystemInfo names the kernel release ($kern)" grep -q "^      release: \"$kern\"" "$TMP/t.txt"
 	fi
 done
+# each finding's what-if (the man page: "its fields, message and what-if as
+# arguments"; the rows: the report's findings[] fields) is analyze's: the
+# what-if scenarios have an estimate for every finding (tests/e2e/whatif.sh)
+for s in late stacking; do
+	n=whatif-$s-bad
+	if ! "$SCHEDGEN" scenario "$TESTDATA/whatif/$n.scn" -o "$TMP/wi.dat" > /dev/null 2> "$TMP/err"; then
+		fail "$n: schedgen" "$(head -3 "$TMP/err")"; continue
+	fi
+	"$SCHEDLINT" analyze --json "$TMP/wi.dat" > "$TMP/wi.json" 2>/dev/null
+	want=$(jq '[.findings[] | select(.whatif != null)] | length' "$TMP/wi.json")
+	check "$n: analyze estimates its findings ($want)" test "$want" -gt 0
+	"$SCHEDLINT" export -o "$TMP/wi.ndjson" "$TMP/wi.dat" 2> "$TMP/err"
+	expect_eq "$n: each finding row's whatif is analyze's" \
+		"$(jq -sc '[.[] | select(.type == "finding") | [.kind, .ts_ns, .pid, .whatif]] | sort' "$TMP/wi.ndjson")" \
+		"$(jq -c '[.findings[] | [.kind, .ts_ns, .pid, .whatif]] | sort' "$TMP/wi.json")"
+	"$SCHEDLINT" export -o "$TMP/wi.pftrace" "$TMP/wi.dat" 2> "$TMP/err"
+	decode "$TMP/wi.pftrace" > "$TMP/wi.txt" 2> "$TMP/err"
+	expect_eq "$n: a whatif object and whatif_text on each slice of a finding with an estimate" \
+		"$(grep -A1 'legacy_json_value: "{' "$TMP/wi.txt" | grep -c 'name: "whatif"') $(grep -c 'name: "whatif_text"' "$TMP/wi.txt")" \
+		"$want $want"
+done
 # the flows join: every terminating id is a flow id of one instant
 ids_end=$(grep 'terminating_flow_ids:' "$TMP/t.txt" | awk '{ print $2 }' | sort)
 ids_start=$(grep '^    flow_ids:' "$TMP/t.txt" | awk '{ print $2 }' | sort)
