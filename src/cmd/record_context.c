@@ -629,6 +629,7 @@ void sl_rec_context_event(struct sl_rec_context *rc, const struct sl_event *ev,
 			  const struct sl_strtab *st)
 {
 	int32_t pid;
+	bool exec = false;
 
 	if (!rc)
 		return;
@@ -640,12 +641,24 @@ void sl_rec_context_event(struct sl_rec_context *rc, const struct sl_event *ev,
 				  : !strcmp(sl_str(st, ev->name), "sched_process_exec"))) {
 		rc->exec_name = ev->name;
 		pid = ev->pid;
+		exec = true;
 	} else {
 		return;
 	}
+	/*
+	 * One re-read for all, stamped with the last exec before it: what the
+	 * read finds is what the task runs with from then on (chrt, nice,
+	 * setsid change it, then exec), and a fork's or an earlier exec's time
+	 * would give it to the command before (taskset -c 1 chrt -f 10 cmd:
+	 * taskset's and chrt's runs, fair, as FIFO).  Up to the exec it keeps
+	 * what it had, or inherited at its fork.
+	 */
 	for (size_t i = 0; i < rc->nr_rereads; i++)
-		if (rc->rereads[i].pid == pid)
+		if (rc->rereads[i].pid == pid) {
+			if (exec && ev->ts > rc->rereads[i].at)
+				rc->rereads[i].at = ev->ts;
 			return;
+		}
 	GROW(rc->rereads, rc->rereads_alloc, rc->nr_rereads + 1);
 	rc->rereads[rc->nr_rereads++] = (struct reread){ .pid = pid, .at = ev->ts ? ev->ts : 1 };
 }

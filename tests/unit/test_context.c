@@ -226,6 +226,27 @@ static void test_record_v1_autogroup(void **state)
 	assert_int_equal(sl_rec_context_flush(rc, capture, NULL), 0);
 	assert_int_equal(nr_written, 0);
 
+	/*
+	 * execs of 21 before its re-read (taskset -c 1 chrt -f 10 cmd: its
+	 * fork, then taskset's, chrt's and cmd's execs in one drain round):
+	 * what the read finds holds from the last exec before it (chrt set
+	 * the policy, then exec'd cmd), not from the fork, when 21 was still
+	 * its parent's fair task
+	 */
+	ev = (struct sl_event){ .ts = 8000, .cpu = 0, .pid = 20, .type = SL_EV_FORK };
+	ev.fork.parent_pid = 20;
+	ev.fork.child_pid = 21;
+	sl_rec_context_event(rc, &ev, st);
+	for (uint64_t ts = 8100; ts <= 8300; ts += 100) {
+		ev = (struct sl_event){ .ts = ts, .cpu = 0, .pid = 21, .type = SL_EV_OTHER,
+					.name = sl_intern_cstr(st, "sched_process_exec") };
+		sl_rec_context_event(rc, &ev, st);
+	}
+	nr_written = 0;
+	assert_int_equal(sl_rec_context_flush(rc, capture, NULL), 0);
+	assert_int_equal(nr_written, 1);
+	assert_string_equal(written[0], "schedlint: sched 21=other/0/2800000/5@8300");
+
 	sl_rec_context_free(rc);
 	sl_strtab_free(st);
 	remove_root();
