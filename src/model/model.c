@@ -2174,10 +2174,7 @@ static inline __attribute__((always_inline)) void feed_folded_inline(struct sl_m
 		run_after(m);
 }
 
-ALL_IN_CLONES(feed_folded, (struct sl_model *m, const struct sl_event *ev), m, ev)
-#define feed_folded(m, ev, all_in) ALL_IN_CALL(feed_folded, all_in, m, ev)
-
-/* sl_model_feed(), in its two copies (ALL_IN_CLONES) */
+/* sl_model_feed(), in its two copies (ALL_IN_CLONES), feed_folded_inline() in each */
 static inline __attribute__((always_inline)) void feed_inline(struct sl_model *m,
 							       const struct sl_event *ev, bool all_in)
 {
@@ -2185,7 +2182,7 @@ static inline __attribute__((always_inline)) void feed_inline(struct sl_model *m
 	uint64_t ts = ev->ts;
 
 	if (ev->folded_ago)
-		feed_folded(m, ev, all_in);
+		feed_folded_inline(m, ev, all_in);
 	if (ev->cpu < 0 || ev->cpu >= p->cpu_limit) {
 		m->bad_cpu_refs++;
 		return;		/* readers reject these; never index with them */
