@@ -12,7 +12,8 @@ Prints one line per problem and exits 1, or prints a summary and exits 0:
   over time, one per listed finding kind, details, trace facts), and at
   least three SVG plots;
 - the histogram's bars (their titles give each bar's count) add up to the
-  report's wakeup count; the CDF ends at 100%; its percentile labels do
+  report's wakeup count; the time axes' labels are round steps (+0, +100
+  ms); the CDF ends at 100%; its percentile labels do
   not overlap nor run past the plot's edges (each label's box from its x,
   y, anchor and length, at the page's 11px: at least 5 px a character,
   10 px high);
@@ -65,6 +66,8 @@ class Page(HTMLParser):
         self.cdf_width = 0.0
         self.cdf_labels = []    # [x, y, anchor, text] of the CDF's percentile labels
         self.dist_texts = []    # [x, y, anchor, text] of diff's distributions plot
+        self.ticks = []         # the time axes' labels ("+100 ms")
+        self.in_tick = False
         self.in_cdf_text = None
 
     def handle_starttag(self, tag, attrs):
@@ -78,6 +81,8 @@ class Page(HTMLParser):
             self.svg_id = a.get("id")
             if self.svg_id == "cdf":
                 self.cdf_width = float(a.get("width", 0))
+        if tag == "text" and "tick" in cls:
+            self.in_tick = True
         if tag == "text" and self.svg_id in ("cdf", "distributions-plot"):
             self.in_cdf_text = [float(a.get("x", 0)), float(a.get("y", 0)),
                                 a.get("text-anchor", "start"), "", self.svg_id]
@@ -128,6 +133,9 @@ class Page(HTMLParser):
 
     def handle_data(self, data):
         self.text.append(data)
+        if self.in_tick:
+            self.ticks.append(data)
+            self.in_tick = False
         if self.in_cdf_text is not None:
             self.in_cdf_text[3] += data
         if self.in_bar:
@@ -284,6 +292,13 @@ def main():
             if x0 < 0 or x1 > dom.cdf_width:
                 problems.append(f"CDF: the label '{lab[3]}' runs past the plot's edge "
                                 f"({x0:.0f}..{x1:.0f} of {dom.cdf_width:.0f})")
+    # the time axes: round steps from the start, named as such (+0, +100 ms,
+    # +1.5 s), not "+0.00 us", "+100.00 ms"
+    for t in dom.ticks:
+        if not re.match(r"^\+(0|[1-9]\d*(\.\d*[1-9])? (ns|us|ms|s)|0\.\d*[1-9] s)$", t):
+            problems.append(f"time axis: the label '{t}' is not a round step as +0, +100 ms")
+    if count and not dom.ticks:
+        problems.append("time axis: no labels (class tick)")
     kept = len(rep.get("findings", []))
     if len(dom.marks) != kept:
         problems.append(f"marks: {len(dom.marks)} on the CPU map, the report keeps {kept} findings")

@@ -161,8 +161,10 @@ static void time_axis(const struct page *p, double y)
 		double x = x_of_ts(p, p->t0 + (uint64_t)(t * 1e9));
 
 		fprintf(p->out, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#333\"/>"
-			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">+%s</text>",
-			x, y, x, y + 4, x, y + 16, fmt_duration(a, sizeof(a), (uint64_t)(t * 1e9 + 0.5)));
+			"<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" class=\"tick\">+%s</text>",
+			x, y, x, y + 4, x, y + 16,
+			/* round steps named as such: +0, +100 ms, +1.5 s (not +0.00 us, +100.00 ms) */
+			t > 0 ? sl_html_axis_ns(a, sizeof(a), (uint64_t)(t * 1e9 + 0.5)) : "0");
 	}
 	fmt_ts(a, sizeof(a), p->t0);
 	fprintf(p->out, "<text x=\"%d\" y=\"%.0f\">time from %s</text>", MARGIN_L, y + 30, a);
