@@ -579,9 +579,9 @@ static int cpu_lines(struct sl_analyzer *a, struct sl_model *m, struct sl_report
 	for (int i = 0; i < n; i++) {
 		const struct it_cpu *ic = sl_cpu_priv(m, a, top[i]);
 
-		fprintf(r->out, "%s cpu%-4d %10s in %6" PRIu64 " gaps%s", i % 2 ? "   " : "  ",
+		fprintf(r->out, "%s cpu%-4d %10s in %6" PRIu64 " gap%s%s", i % 2 ? "   " : "  ",
 			top[i], fmt_duration(b, sizeof(b), ic->covered_ns), ic->gaps,
-			i % 2 || i == n - 1 ? "\n" : "");
+			ic->gaps == 1 ? "" : "s", i % 2 || i == n - 1 ? "\n" : "");
 	}
 	if (more)
 		fprintf(r->out, "  ... and %d more CPUs (--json lists every one)\n", more);
@@ -598,9 +598,9 @@ static void it_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 		return;
 	sl_report_section(r, "Idle time next to waiting tasks (each idle period once)");
 	fprintf(r->out, "  %s of idle CPU time while a migratable task waited in the\n"
-		"  same LLC, in %" PRIu64 " gaps (idle-while-runnable's cost adds one\n"
+		"  same LLC, in %" PRIu64 " gap%s (idle-while-runnable's cost adds one\n"
 		"  overlap per waiter and is no idle time)\n",
-		fmt_duration(b1, sizeof(b1), p->total_ns), p->gaps);
+		fmt_duration(b1, sizeof(b1), p->total_ns), p->gaps, p->gaps == 1 ? "" : "s");
 	shown = cpu_lines(a, m, r);
 	(void)shown;
 	fprintf(r->out, "  %sgap           gaps       time%s\n", sl_color(r, SL_C_DIM),

@@ -115,4 +115,9 @@ else
 	fail "broken affinity markers: analyzed (exit 0)" "$(cat "$TMP/err")"
 fi
 
+# one idle-time gap is "1 gap" (pipe-pinned.dat has one, 26.4 us on cpu1)
+"$SCHEDLINT" analyze --system "$TESTDATA/real/pipe-pinned.dat" > "$TMP/pinned.txt" 2>&1
+check "pipe-pinned.dat: idle time 'in 1 gap', not '1 gaps'" sh -c \
+	"grep -q 'same LLC, in 1 gap (idle' '$TMP/pinned.txt' && grep -Eq '^ +cpu1 +26.4 us in +1 gap$' '$TMP/pinned.txt'"
+
 echo "1..$_n"
