@@ -436,6 +436,8 @@ struct lp_priv {
 	int min_slice_cpus;			/* ... this m->nr_cpus (-1: ask again) */
 	int min_slice_ncpus;			/* ... and m->info->ncpus */
 	uint64_t min_custom;			/* the shortest custom slice recorded, 0 none */
+	bool waiter_slices;			/* a waiter's shorter slice ends R's run sooner
+						 * (EEVDF, not 6.12 to 6.16: short_waiters()) */
 	uint32_t kinds_scanned;			/* ... among the first this many kinds */
 	uint32_t nr_groups;
 	size_t nr_groups_alloc;
@@ -1911,6 +1913,7 @@ struct lp_late {
 	uint32_t nr_waiters, max_weight;
 	uint64_t sum_weight;
 	uint64_t own_slice;		/* R's custom slice at t0 (custom_slice()), 0 none */
+	uint64_t short_at, short_slice;	/* short_waiters()'s switch and slice, 0 none */
 	uint64_t max_wait;
 	int32_t max_wait_pid;		/* -1 none */
 	uint32_t max_wait_comm;
@@ -2038,11 +2041,23 @@ static uint64_t late_cost(const struct lp_priv *p, const struct sl_model *m,
 
 		*expected = levels_expected(m, p->model, l->lv, l->nr_levels, l->t0, l->own_slice,
 					    slice, exp, &at);
-		if (at >= 0)
+		if (at >= 0) {
+			if (l->short_at && l->short_at < *expected) {
+				*expected = l->short_at;
+				*slice = l->short_slice;
+			}
 			return sl_dur(*expected, l->t1);
+		}
 	}
-	return run_cost(p, m, l->weight, l->nr_waiters, l->max_weight, l->sum_weight, l->own_slice,
-			l->t0, l->tc, l->t1, slice, expected);
+	uint64_t cost = run_cost(p, m, l->weight, l->nr_waiters, l->max_weight, l->sum_weight,
+				 l->own_slice, l->t0, l->tc, l->t1, slice, expected);
+
+	if (l->short_at && l->short_at < *expected) {
+		*expected = l->short_at;
+		*slice = l->short_slice;
+		cost = sl_dur(*expected, l->t1);
+	}
+	return cost;
 }
 
 /*
@@ -2275,6 +2290,38 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 }
 
 /*
+ * From 6.17 a waiter whose slice is shorter than R's cuts R's run short:
+ * RUN_TO_PARITY protects R only up to the shortest slice queued in its
+ * runqueue (set_protect_slice() at R's pick, update_protect_slice() at
+ * an enqueue), a group entity's slice being the shortest below it, so at
+ * whatever level of R's path w competes.  R is then switched w's slice
+ * after the later of t0 and w's arrival, w still queued.  The earliest
+ * such switch among the listed waiters (the first LP_LISTED, their last
+ * wait) and that slice (*slice); 0 none.
+ */
+static __attribute__((noinline)) uint64_t short_waiters(const struct sl_model *m, struct lp_cpu *c,
+							 uint64_t own, uint64_t t1, uint64_t *slice)
+{
+	uint64_t best = 0, r_slice = own ? own : sl_base_slice(m);
+
+	listed_own(c);
+	for (uint32_t i = 0; i < c->nr_listed; i++) {
+		uint64_t s = custom_slice(m, c->listed[i]), until = listed_until(c, i), e;
+
+		if (!s || s >= r_slice)
+			continue;
+		e = MAX(listed_since(c, i), c->t0) + s;
+		if (e >= t1 || (until && e > until))
+			continue;	/* after the run, or w had left */
+		if (!best || e < best) {
+			best = e;
+			*slice = s;
+		}
+	}
+	return best;
+}
+
+/*
  * A run judged per group entity: its slice, expected switch and cost
  * replace the flat model's; false (left as they are): no level had a
  * competitor (R's path cut at LP_LEVELS)
@@ -2310,6 +2357,7 @@ static __attribute__((noinline)) void judge_slice(struct lp_priv *p, struct sl_m
 	struct sl_task *r = c->run_task;
 	uint64_t t1 = sw->ts, expected, slice, cost;
 	uint64_t own = p->model == SL_SLICE_CFS ? 0 : custom_slice(m, r);
+	uint64_t short_at = 0, short_slice = 0;
 	struct lp_late l;
 
 	if (c->lazy)
@@ -2319,6 +2367,13 @@ static __attribute__((noinline)) void judge_slice(struct lp_priv *p, struct sl_m
 			own, c->t0, c->tc, t1, &slice, &expected);
 	if (__builtin_expect(c->grouped, 0))
 		judge_levels(p, m, c, own, t1, &slice, &expected, &cost);	/* per group entity */
+	/* a trace that recorded a custom slice: a waiter's shorter one may end the run sooner */
+	if (__builtin_expect(p->min_custom != 0, 0) && p->waiter_slices &&
+	    (short_at = short_waiters(m, c, own, t1, &short_slice)) && short_at < expected) {
+		expected = short_at;
+		slice = short_slice;
+		cost = sl_dur(expected, t1);
+	}
 	if (cost <= m->cfg->tolerance_ns) {
 		/* preempted at the slice: how late that is on this machine, for the what-if */
 		if (t1 >= expected &&
@@ -2331,6 +2386,7 @@ static __attribute__((noinline)) void judge_slice(struct lp_priv *p, struct sl_m
 		.cpu = cpu, .prev_class = sw->prev_class, .t0 = c->t0, .tc = c->tc,
 		.t1 = t1, .nr_waiters = c->nr_waiters, .max_weight = c->max_weight,
 		.sum_weight = c->sum_weight, .own_slice = own,
+		.short_at = short_at, .short_slice = short_slice,
 		.at_timer = c->have_tick && sl_dur(c->last_tick, t1) <= LP_TICK_WINDOW_NS,
 		.workload_waiter = c->workload_waiter,
 		.culprit_outside = m->workload_pid && !r->in_workload,
@@ -2457,9 +2513,12 @@ static void judge_held(struct lp_priv *p, struct sl_model *m, struct sl_analyzer
 static int lp_init(struct sl_analyzer *a, struct sl_model *m)
 {
 	struct lp_priv *p = a->priv;
-	int k = 1;
+	int k = 1, major, minor;
 
 	p->model = sl_slice_model(m);
+	p->waiter_slices = p->model == SL_SLICE_EEVDF &&
+			   !(sl_kernel_version(m->info->kernel, &major, &minor) && major == 6 &&
+			     minor >= 12 && minor < 17);
 	p->min_slice_cpus = -1;
 	sl_hist_init(&p->contended_run);
 	sl_hist_init(&p->preempted_wait);
