@@ -535,14 +535,29 @@ static inline uint64_t eevdf_slice(uint64_t base, uint32_t w_r, uint32_t max_wei
  * slice is the shortest below it (cfs_rq_min_slice()), R's at every level
  * of its path.  0: the base slice is R's.
  */
+/*
+ * Is k's recorded slice a custom one?  A fair policy's, other than the
+ * recorded base slice, and other than the base slice unscaled (the base
+ * slice / the CPU factor): sched_getattr() gives se->slice, which a task
+ * that has not woken since boot (the workqueues' rescuers, on the 6.18
+ * VM 700 us of 1.4 ms) still has from before the kernel scaled it by the
+ * CPU count; place_entity() gives it the base slice at its next wakeup.
+ */
+static bool slice_custom(const struct sl_model *m, const struct sl_sched_ctx *k)
+{
+	uint64_t base = m->ctx->base_slice_ns;
+
+	return k->slice_ns && base && k->slice_ns != base &&
+	       k->slice_ns * sl_slice_factor(m) != base &&
+	       (k->policy == SL_POLICY_OTHER || k->policy == SL_POLICY_BATCH ||
+		k->policy == SL_POLICY_IDLE);
+}
+
 static uint64_t custom_slice(const struct sl_model *m, const struct sl_task *r)
 {
 	const struct sl_sched_ctx *k = sl_task_sched(m, r);
 
-	if (!k || !k->slice_ns || !m->ctx->base_slice_ns || k->slice_ns >= sl_base_slice(m))
-		return 0;
-	if (k->policy != SL_POLICY_OTHER && k->policy != SL_POLICY_BATCH &&
-	    k->policy != SL_POLICY_IDLE)
+	if (!k || !slice_custom(m, k) || k->slice_ns >= sl_base_slice(m))
 		return 0;
 	return k->slice_ns;
 }
@@ -574,10 +589,7 @@ static uint64_t min_slice(struct lp_priv *p, const struct sl_model *m, enum sl_s
 	for (; m->ctx && p->kinds_scanned < m->ctx->nr_kinds; p->kinds_scanned++) {
 		const struct sl_sched_ctx *k = &m->ctx->kinds[p->kinds_scanned];
 
-		if (k->slice_ns && m->ctx->base_slice_ns && k->slice_ns != m->ctx->base_slice_ns &&
-		    (k->policy == SL_POLICY_OTHER || k->policy == SL_POLICY_BATCH ||
-		     k->policy == SL_POLICY_IDLE) &&
-		    (!p->min_custom || k->slice_ns < p->min_custom))
+		if (slice_custom(m, k) && (!p->min_custom || k->slice_ns < p->min_custom))
 			p->min_custom = k->slice_ns;
 	}
 	return p->min_custom ? MIN(p->min_custom, sl_base_slice(m)) : sl_base_slice(m);
@@ -2945,6 +2957,16 @@ static void model_line(struct sl_report *r, struct sl_model *m, struct lp_priv *
 		fprintf(r->out, "           %d CPUs: from %s\n", ncpus, sl_ncpus_source(m));
 	if (grouped(m))
 		fprintf(r->out, "           per group entity: the groups schedlint record recorded\n");
+	if (p->model != SL_SLICE_CFS && (min_slice(p, m, p->model), p->min_custom)) {
+		if (p->min_custom < sl_base_slice(m))
+			fprintf(r->out, "           custom slices recorded (sched_runtime): the shortest %s;\n"
+				"           a shorter one than the base slice is its task's and limits\n"
+				"           the run it waits behind\n",
+				fmt_duration(a, sizeof(a), p->min_custom));
+		else
+			fprintf(r->out, "           custom slices recorded (sched_runtime), none shorter than\n"
+				"           the base slice: not followed\n");
+	}
 }
 
 /*
@@ -3221,6 +3243,10 @@ static void lp_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 	}
 	sl_json_add_u64(o, "tolerance_ns", m->cfg->tolerance_ns);
 	cJSON_AddBoolToObject(o, "group_entities", grouped(m));
+	if (p->model != SL_SLICE_CFS)
+		min_slice(p, m, p->model);	/* the kinds of the last markers scanned too */
+	sl_json_add_u64_or_null(o, "custom_slice_min_ns", p->model != SL_SLICE_CFS && p->min_custom,
+				p->min_custom);
 	sl_json_add_u64_or_null(o, "hz", sl_hz(m) > 0, (uint64_t)sl_hz(m));
 	sl_json_add_str_or_null(o, "hz_source", hz_source_key(p, m));
 	sl_json_add_u64_or_null(o, "hz_inferred", p->hz > 0, (uint64_t)p->hz);
