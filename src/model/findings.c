@@ -70,9 +70,20 @@ struct sl_findings *sl_findings_new(size_t max)
 	struct sl_findings *fs = xcalloc(1, sizeof(*fs));
 
 	fs->max = max;
+	/*
+	 * At the cap at once (a cap the machine cannot hold fails here), but
+	 * not zeroed: an entry is written before it is read (l->nr), and the
+	 * 1000 entries a kind of the default cap, 768 KB, are most often
+	 * never touched at all (GROW()'s memset paid their page faults at
+	 * every start).
+	 */
 	if (max < SL_FINDINGS_ALL)
-		for (int k = 0; k < SL_KIND__COUNT; k++)
-			GROW(fs->lists[k].heap, fs->lists[k].alloc, max ? max : 1);
+		for (int k = 0; k < SL_KIND__COUNT; k++) {
+			size_t n = max ? max : 1;
+
+			fs->lists[k].heap = xmalloc(n * sizeof(*fs->lists[k].heap));
+			fs->lists[k].alloc = n;
+		}
 	return fs;
 }
 
