@@ -253,6 +253,14 @@ static int parse_formats(struct tep_handle *tep, struct walk *w, const char *sys
 		bool decodes = sl_dat_decodes(system, name);
 
 		/*
+		 * The sandbox's parse (formats_survive()) looks at the events
+		 * we decode only: the others' checks would decide nothing
+		 * there (it has no names to count them in), and were 31 M of
+		 * its 45 M instructions for the 2,300 formats of a 6.18 kernel.
+		 */
+		if (how->decoded_only && !decodes)
+			continue;
+		/*
 		 * A format our checks refuse is refused with the file when
 		 * libtraceevent parses it in full (the events we decode; every
 		 * event for libtracecmd).  Any other is never handed to it:
@@ -273,7 +281,7 @@ static int parse_formats(struct tep_handle *tep, struct walk *w, const char *sys
 			}
 			continue;
 		}
-		if ((how->decoded_only && !decodes) || how->check_only)
+		if (how->check_only)
 			continue;
 		if (how->progress >= 0)
 			tell_progress(how->progress, system, name);
