@@ -287,32 +287,59 @@ void sl_fields_text_string(struct sl_fields_text *t, const char *str)
 	text_char(t, '"');
 }
 
+/*
+ * ,"name": (the comma when a member came before at this depth).  Names are
+ * the program's own ASCII words, with nothing to escape: copied as they are.
+ */
 static struct sl_fields_text *text_member(struct sl_fields *o, const char *name)
 {
 	struct sl_fields_text *t = (struct sl_fields_text *)o;
+	size_t n = strlen(name);
+	char buf[64], *p = buf;
 
+	if (n > sizeof(buf) - 4) {
+		if (t->started & (1u << t->depth))
+			text_char(t, ',');
+		t->started |= 1u << t->depth;
+		sl_fields_text_string(t, name);
+		text_char(t, ':');
+		return t;
+	}
 	if (t->started & (1u << t->depth))
-		text_char(t, ',');
+		*p++ = ',';
 	t->started |= 1u << t->depth;
-	sl_fields_text_string(t, name);
-	text_char(t, ':');
+	*p++ = '"';
+	memcpy(p, name, n);
+	p += n;
+	*p++ = '"';
+	*p++ = ':';
+	sl_fields_text_raw(t, buf, (size_t)(p - buf));
 	return t;
+}
+
+/* v's decimal digits, '-' first when negative (what %" PRId64 " writes, without printf's cost per row) */
+static void text_digits(struct sl_fields_text *t, uint64_t v, bool negative)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (negative)
+		*--p = '-';
+	sl_fields_text_raw(t, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 static void text_u64(struct sl_fields *o, const char *name, uint64_t v)
 {
-	struct sl_fields_text *t = text_member(o, name);
-	char buf[24];
-
-	sl_fields_text_raw(t, buf, (size_t)snprintf(buf, sizeof(buf), "%" PRIu64, v));
+	text_digits(text_member(o, name), v, false);
 }
 
 static void text_i64(struct sl_fields *o, const char *name, int64_t v)
 {
-	struct sl_fields_text *t = text_member(o, name);
-	char buf[24];
-
-	sl_fields_text_raw(t, buf, (size_t)snprintf(buf, sizeof(buf), "%" PRId64, v));
+	/* the magnitude of INT64_MIN too: 0 - v in unsigned arithmetic */
+	text_digits(text_member(o, name), v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
 }
 
 static void text_str(struct sl_fields *o, const char *name, const char *s)

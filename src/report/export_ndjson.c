@@ -142,25 +142,51 @@ struct ndjson_probe {
 	struct sl_ndjson *w;
 };
 
+/* A row's start: {"type":TYPE,"trace_id":...,"host":...; its members follow, after a comma. */
+static struct sl_fields *row_begin(struct sl_ndjson *w, const struct sl_model *m, const char *type)
+{
+	const char *c = common(w, m);
+
+	sl_fields_text_reset(&w->line, false);
+	sl_fields_text_raw(&w->line, "{\"type\":", 8);
+	sl_fields_text_string(&w->line, type);
+	sl_fields_text_raw(&w->line, ",\"trace_id\":", 12);
+	sl_fields_text_raw(&w->line, w->trace_id, strlen(w->trace_id));
+	sl_fields_text_raw(&w->line, c, strlen(c));
+	w->line.started = 1;
+	return &w->line.base;
+}
+
+static void row_end(struct sl_ndjson *w)
+{
+	sl_fields_text_raw(&w->line, "}\n", 2);
+	fwrite(w->line.s, 1, w->line.len, w->out);
+	w->rows++;
+}
+
 static void on_latency(struct sl_analyzer *a, struct sl_model *m, const struct sl_latency_sample *s)
 {
 	struct sl_ndjson *w = ((struct ndjson_probe *)a->priv)->w;
 	const char *comm;
+	struct sl_fields *o;
 
 	/* the samples the report counts: in the filters (--exclude-inferred: never here) */
 	if (!s->in_filter)
 		return;
-	sl_fields_text_reset(&w->line, false);
 	comm = sl_task_comm(m, s->task);
-	sl_fields_text_string(&w->line, comm ? comm : "");
-	comm = w->line.s;
-	fprintf(w->out, "{\"type\":\"wakeup\",\"trace_id\":%s%s,\"ts_ns\":%" PRIu64
-		",\"waking_ns\":%" PRIu64 ",\"latency_ns\":%" PRIu64 ",\"cpu\":%d,\"pid\":%d"
-		",\"comm\":%s,\"waker_pid\":%d,\"waker_cpu\":%d,\"remote\":%s,\"ipi\":%s"
-		",\"inferred\":%s}\n", w->trace_id, common(w, m), s->run_ts, s->wake_ts, s->latency,
-		s->cpu, s->task->pid, comm, s->waker_pid, s->waker_cpu, s->remote ? "true" : "false",
-		s->ipi ? "true" : "false", s->implied_switch ? "true" : "false");
-	w->rows++;
+	o = row_begin(w, m, "wakeup");
+	sl_fields_u64(o, "ts_ns", s->run_ts);
+	sl_fields_u64(o, "waking_ns", s->wake_ts);
+	sl_fields_u64(o, "latency_ns", s->latency);
+	sl_fields_i64(o, "cpu", s->cpu);
+	sl_fields_i64(o, "pid", s->task->pid);
+	sl_fields_str(o, "comm", comm ? comm : "");
+	sl_fields_i64(o, "waker_pid", s->waker_pid);
+	sl_fields_i64(o, "waker_cpu", s->waker_cpu);
+	sl_fields_bool(o, "remote", s->remote);
+	sl_fields_bool(o, "ipi", s->ipi);
+	sl_fields_bool(o, "inferred", s->implied_switch);
+	row_end(w);
 }
 
 static bool probe_task_in_use(struct sl_analyzer *a, struct sl_model *m, const struct sl_task *t)
@@ -185,28 +211,6 @@ void sl_ndjson_start(struct sl_ndjson *w, struct sl_model *m)
 	a->priv = p;
 	a->id = m->nr_analyzers;
 	sl_model_add_analyzer(m, a);
-}
-
-/* A row's start: {"type":TYPE,"trace_id":...,"host":...; its members follow, after a comma. */
-static struct sl_fields *row_begin(struct sl_ndjson *w, const struct sl_model *m, const char *type)
-{
-	const char *c = common(w, m);
-
-	sl_fields_text_reset(&w->line, false);
-	sl_fields_text_raw(&w->line, "{\"type\":", 8);
-	sl_fields_text_string(&w->line, type);
-	sl_fields_text_raw(&w->line, ",\"trace_id\":", 12);
-	sl_fields_text_raw(&w->line, w->trace_id, strlen(w->trace_id));
-	sl_fields_text_raw(&w->line, c, strlen(c));
-	w->line.started = 1;
-	return &w->line.base;
-}
-
-static void row_end(struct sl_ndjson *w)
-{
-	sl_fields_text_raw(&w->line, "}\n", 2);
-	fwrite(w->line.s, 1, w->line.len, w->out);
-	w->rows++;
 }
 
 /* o's members after type, trace_id and the common ones, as one line */
