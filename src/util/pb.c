@@ -29,16 +29,22 @@ void pb_raw(struct pb_buf *b, const void *p, size_t len)
 	b->len += len;
 }
 
-void pb_varint(struct pb_buf *b, uint64_t v)
+/* v as a varint at p: the byte after it */
+static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
 {
-	uint8_t *p = room(b, 10), *start = p;
-
 	while (v >= 0x80) {
 		*p++ = (uint8_t)(v | 0x80);
 		v >>= 7;
 	}
 	*p++ = (uint8_t)v;
-	b->len += (size_t)(p - start);
+	return p;
+}
+
+void pb_varint(struct pb_buf *b, uint64_t v)
+{
+	uint8_t *p = room(b, 10);
+
+	b->len += (size_t)(put_varint(p, v) - p);
 }
 
 static void tag(struct pb_buf *b, uint32_t field, unsigned type)
@@ -46,16 +52,24 @@ static void tag(struct pb_buf *b, uint32_t field, unsigned type)
 	pb_varint(b, (uint64_t)field << 3 | type);
 }
 
+/* a tag and a varint, the room for both asked once (the schedule's fields: per event) */
+static void tag_varint(struct pb_buf *b, uint32_t field, uint64_t v)
+{
+	uint8_t *p = room(b, 20), *end;
+
+	end = put_varint(p, (uint64_t)field << 3 | PB_VARINT);
+	end = put_varint(end, v);
+	b->len += (size_t)(end - p);
+}
+
 void pb_uint(struct pb_buf *b, uint32_t field, uint64_t v)
 {
-	tag(b, field, PB_VARINT);
-	pb_varint(b, v);
+	tag_varint(b, field, v);
 }
 
 void pb_int(struct pb_buf *b, uint32_t field, int64_t v)
 {
-	tag(b, field, PB_VARINT);
-	pb_varint(b, (uint64_t)v);
+	tag_varint(b, field, (uint64_t)v);
 }
 
 void pb_fixed64(struct pb_buf *b, uint32_t field, uint64_t v)
@@ -79,9 +93,13 @@ void pb_double(struct pb_buf *b, uint32_t field, double v)
 
 void pb_bytes(struct pb_buf *b, uint32_t field, const void *p, size_t len)
 {
-	tag(b, field, PB_LEN);
-	pb_varint(b, len);
-	pb_raw(b, p, len);
+	uint8_t *at = room(b, 20 + len), *end;
+
+	end = put_varint(at, (uint64_t)field << 3 | PB_LEN);
+	end = put_varint(end, len);
+	if (len)
+		memcpy(end, p, len);
+	b->len += (size_t)(end - at) + len;
 }
 
 void pb_str(struct pb_buf *b, uint32_t field, const char *s)
@@ -93,9 +111,10 @@ size_t pb_begin(struct pb_buf *b, uint32_t field)
 {
 	size_t at;
 
-	tag(b, field, PB_LEN);
+	uint8_t *p = room(b, 14);
+
+	b->len += (size_t)(put_varint(p, (uint64_t)field << 3 | PB_LEN) - p);
 	at = b->len;
-	room(b, 4);
 	b->len += 4;
 	return at;
 }
