@@ -82,30 +82,6 @@ cJSON *sl_hist_json(const struct sl_hist *h)
 	return o;
 }
 
-/*
- * Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms,
- * no surrogates, nothing above U+10FFFF), 0 when it is not one.
- */
-static size_t utf8_seq(const unsigned char *s)
-{
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		unsigned char lo = s[0] == 0xe0 ? 0xa0 : 0x80, hi = s[0] == 0xed ? 0x9f : 0xbf;
-
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
-	}
-	if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		unsigned char lo = s[0] == 0xf0 ? 0x90 : 0x80, hi = s[0] == 0xf4 ? 0x8f : 0xbf;
-
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 &&
-		       (s[3] & 0xc0) == 0x80 ? 4 : 0;
-	}
-	return 0;
-}
-
 /* s with each invalid byte replaced by U+FFFD, or NULL when s is valid. */
 static char *utf8_fixed(const char *str)
 {
@@ -114,13 +90,13 @@ static char *utf8_fixed(const char *str)
 	char *out, *o;
 
 	for (i = 0; i < len; i += n)
-		if (!(n = utf8_seq(s + i)))
+		if (!(n = sl_utf8_seq(s + i)))
 			break;
 	if (i == len)
 		return NULL;
 	out = o = xmalloc(3 * len + 1);
 	for (i = 0; i < len; i += n) {
-		n = utf8_seq(s + i);
+		n = sl_utf8_seq(s + i);
 		if (n) {
 			memcpy(o, s + i, n);
 			o += n;
@@ -260,8 +236,8 @@ void sl_fields_text_string(struct sl_fields_text *t, const char *str)
 
 		/* the bytes written as they are */
 		while (s[run] >= 32 && s[run] != '"' && s[run] != '\\' &&
-		       (s[run] < 0x80 || utf8_seq(s + run)))
-			run += s[run] < 0x80 ? 1 : utf8_seq(s + run);
+		       (s[run] < 0x80 || sl_utf8_seq(s + run)))
+			run += s[run] < 0x80 ? 1 : sl_utf8_seq(s + run);
 		sl_fields_text_raw(t, (const char *)s + i, run - i);
 		i = run;
 		if (!s[i])

@@ -102,9 +102,44 @@ void pb_bytes(struct pb_buf *b, uint32_t field, const void *p, size_t len)
 	b->len += (size_t)(end - at) + len;
 }
 
-void pb_str(struct pb_buf *b, uint32_t field, const char *s)
+/*
+ * A string field is UTF-8 (protobuf's rule; Perfetto keeps them in SQLite
+ * strings): a byte of s that is not is written as U+FFFD, as the JSON
+ * writers do (comms are any bytes).
+ */
+void pb_str(struct pb_buf *b, uint32_t field, const char *str)
 {
-	pb_bytes(b, field, s, strlen(s));
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i, n, len = 0, bad = 0;
+	uint8_t *at, *end;
+
+	for (i = 0; s[i]; i += n) {
+		n = s[i] < 0x80 ? 1 : sl_utf8_seq(s + i);
+		if (!n) {
+			n = 1;
+			bad++;
+		}
+	}
+	if (!bad) {
+		pb_bytes(b, field, str, i);
+		return;
+	}
+	len = i + 2 * bad;			/* each bad byte: 3 bytes */
+	at = room(b, 20 + len);
+	end = put_varint(at, (uint64_t)field << 3 | PB_LEN);
+	end = put_varint(end, len);
+	for (i = 0; s[i]; i += n) {
+		n = s[i] < 0x80 ? 1 : sl_utf8_seq(s + i);
+		if (n) {
+			memcpy(end, s + i, n);
+			end += n;
+		} else {
+			memcpy(end, "\xef\xbf\xbd", 3);
+			end += 3;
+			n = 1;
+		}
+	}
+	b->len += (size_t)(end - at);
 }
 
 size_t pb_begin(struct pb_buf *b, uint32_t field)

@@ -330,3 +330,27 @@ const char *sl_closest(const char *word, const char *const *names, size_t nr)
 	}
 	return best;
 }
+
+/*
+ * Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms,
+ * no surrogates, nothing above U+10FFFF), 0 when it is not one.
+ */
+size_t sl_utf8_seq(const unsigned char *s)
+{
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		unsigned char lo = s[0] == 0xe0 ? 0xa0 : 0x80, hi = s[0] == 0xed ? 0x9f : 0xbf;
+
+		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
+	}
+	if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		unsigned char lo = s[0] == 0xf0 ? 0x90 : 0x80, hi = s[0] == 0xf4 ? 0x8f : 0xbf;
+
+		return s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 &&
+		       (s[3] & 0xc0) == 0x80 ? 4 : 0;
+	}
+	return 0;
+}

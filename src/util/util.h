@@ -69,6 +69,11 @@ int parse_cpulist(const char *s, uint64_t **words, uint32_t *nr_words);
 /* The program's messages: "schedlint: " prefix, to stderr. */
 /* write(2) all of buf to fd, again after EINTR: 0, or -errno (-EIO: wrote nothing) */
 int write_all(int fd, const void *buf, size_t len);
+/*
+ * Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms,
+ * no surrogates, nothing above U+10FFFF), 0 when it is not one.
+ */
+size_t sl_utf8_seq(const unsigned char *s);
 
 void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The last message error_msg() printed (without "schedlint: "), "" none yet. */

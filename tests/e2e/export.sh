@@ -77,6 +77,15 @@ for f in "$TESTDATA"/real/*.dat "$TESTDATA"/real/*.txt; do
 		check "$n: SystemInfo names the kernel release ($kern)" grep -q "^      release: \"$kern\"" "$TMP/t.txt"
 	fi
 done
+# protobuf's string fields are UTF-8 (Perfetto keeps them in SQLite strings):
+# comms of any bytes (the odd-comms traces) reach them with U+FFFD for the
+# bytes that are not, as the JSON report and the NDJSON rows have them
+for f in "$TESTDATA"/text/*odd-comms*.txt; do
+	n=$(basename "$f")
+	"$SCHEDLINT" export -o "$TMP/odd.pftrace" "$f" 2> /dev/null
+	decode "$TMP/odd.pftrace" > "$TMP/odd.txt" 2> "$TMP/err"
+	expect_eq "$n: every string of the Perfetto trace is UTF-8 (protoc)" "$(grep -c 'invalid UTF-8' "$TMP/err")" 0
+done
 # each finding's what-if (the man page: "its fields, message and what-if as
 # arguments"; the rows: the report's findings[] fields) is analyze's: the
 # what-if scenarios have an estimate for every finding (tests/e2e/whatif.sh)
