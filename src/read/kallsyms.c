@@ -332,9 +332,30 @@ static struct ksym keep_names(struct sl_kallsyms *k, struct ksym sym)
 static bool parse_all(struct sl_kallsyms *k, size_t len)
 {
 	for (char *s = k->text, *end = k->text + len; s < end;) {
-		char *e = memchr(s, '\n', (size_t)(end - s));
+		char *e;
+		uint64_t addr;
 		bool keep;
 
+		/*
+		 * The usual line, "ADDR16 T NAME" and its '\n', read without
+		 * looking for its end first: no byte of its first 20 is a
+		 * '\n', and the name ends at the first space, which is the
+		 * '\n' (or the text's end).  What parse_line() would make of it.
+		 */
+		if (end - s >= 20 && s[16] == ' ' && s[18] == ' ' && !is_space(s[17]) &&
+		    !is_space(s[19]) && hex16(s, &addr)) {
+			char *name = s + 19, *p = (char *)space_or_end(name, end);
+
+			if (p == end || *p == '\n') {
+				k->syms[k->nr] = (struct ksym){ .addr = addr,
+					.name = (uint32_t)(name - k->text),
+					.mod = NAME_LEN | (uint32_t)(p - name) };
+				k->nr += name[0] != '$' && s[17] != 'A' && s[17] != 'a';
+				s = p + 1;
+				continue;
+			}
+		}
+		e = memchr(s, '\n', (size_t)(end - s));
 		if (!e)
 			e = end;
 		if (e > s) {
