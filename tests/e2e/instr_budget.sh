@@ -101,6 +101,16 @@ echo "# instructions (valgrind Ir): read $read_full - $read_head, analyze $an_fu
 within_budget read_per_event $(( (read_full - read_head) / dev ))
 within_budget analyze_per_event $(( (an_full - an_head) / dev ))
 within_budget startup "$an_head"
+# (a forked child's count starts from its parent's at the fork: the
+# format-check sandbox of dat_meta.c counts what its parent did before
+# it twice, about 6 M of the start-up; the same in every build)
+
+# timehist: the same reading and model, its own hook and a row per switch
+th_full=$(ir tfull "$SL" timehist --no-pager "$TRACE")
+th_head=$(ir thead "$SL" timehist --no-pager "$HEAD")
+case $th_full$th_head in *x*|'') fail "both timehist counts ran: $th_full/$th_head"; exit 0 ;; esac
+echo "# instructions (valgrind Ir): timehist $th_full - $th_head, over $dev events"
+within_budget timehist_per_event $(( (th_full - th_head) / dev ))
 
 # The recorded groups' part: the same trace as a text (trace-cmd report),
 # as it is and with schedlint record's group markers added after its first
