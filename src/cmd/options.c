@@ -234,6 +234,10 @@ int sl_config_option(struct sl_config *cfg, int id, const char *arg, const char 
 	case SL_OPT_PID: {
 		const char *p = arg;
 
+		if (!*arg) {	/* --pid= of an unset variable: not "no filter" */
+			error_msg("%s: --pid: '' is not a list of pids", cmd);
+			return -1;
+		}
 		while (*p) {
 			v = strtol(p, &end, 10);
 			if (end == p || v < 0 || v > INT32_MAX || (*end && *end != ',')) {
@@ -247,6 +251,10 @@ int sl_config_option(struct sl_config *cfg, int id, const char *arg, const char 
 		return 0;
 	}
 	case SL_OPT_COMM:
+		if (!*arg) {
+			error_msg("%s: --comm: an empty name", cmd);
+			return -1;
+		}
 		cfg->comms = xrealloc(cfg->comms, (cfg->nr_comms + 1) * sizeof(*cfg->comms));
 		cfg->comms[cfg->nr_comms++] = xstrdup(arg);
 		return 0;

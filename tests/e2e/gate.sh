@@ -50,6 +50,9 @@ for cmd in analyze diff explore; do
 		$cmd --comm sched_pipe $runs
 	closed "$cmd --comm with no near miss" "--comm 'nosuchtask': no task of this name in the trace$" \
 		$cmd --comm nosuchtask $runs
+	# an empty value (a shell variable left unset): refused, not read as no filter
+	closed "$cmd --pid= (empty)" "--pid: '' is not a list of pids" $cmd --pid= $runs
+	closed "$cmd --comm= (empty)" "--comm: an empty name" $cmd --comm= $runs
 	closed "$cmd --cpus beyond the trace" "--cpus: CPU 7 is not in the trace (it has CPUs 0-1)" \
 		$cmd --cpus 7 $runs
 	closed "$cmd --cpus partly beyond" "--cpus: CPU 2 is not in the trace" \
