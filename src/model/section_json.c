@@ -94,18 +94,8 @@ static char *utf8_fixed(const char *str)
 			break;
 	if (i == len)
 		return NULL;
-	out = o = xmalloc(3 * len + 1);
-	for (i = 0; i < len; i += n) {
-		n = sl_utf8_seq(s + i);
-		if (n) {
-			memcpy(o, s + i, n);
-			o += n;
-		} else {
-			memcpy(o, "\xef\xbf\xbd", 3);
-			o += 3;
-			n = 1;
-		}
-	}
+	out = xmalloc(3 * len + 1);
+	o = sl_utf8_repair(out, s);
 	*o = '\0';
 	return out;
 }

@@ -128,17 +128,7 @@ void pb_str(struct pb_buf *b, uint32_t field, const char *str)
 	at = room(b, 20 + len);
 	end = put_varint(at, (uint64_t)field << 3 | PB_LEN);
 	end = put_varint(end, len);
-	for (i = 0; s[i]; i += n) {
-		n = s[i] < 0x80 ? 1 : sl_utf8_seq(s + i);
-		if (n) {
-			memcpy(end, s + i, n);
-			end += n;
-		} else {
-			memcpy(end, "\xef\xbf\xbd", 3);
-			end += 3;
-			n = 1;
-		}
-	}
+	end = (uint8_t *)sl_utf8_repair((char *)end, s);
 	b->len += (size_t)(end - at);
 }
 

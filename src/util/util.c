@@ -354,3 +354,21 @@ size_t sl_utf8_seq(const unsigned char *s)
 	}
 	return 0;
 }
+
+char *sl_utf8_repair(char *out, const unsigned char *s)
+{
+	size_t n;
+
+	for (; *s; s += n) {
+		n = *s < 0x80 ? 1 : sl_utf8_seq(s);
+		if (n) {
+			memcpy(out, s, n);
+			out += n;
+		} else {
+			memcpy(out, "\xef\xbf\xbd", 3);
+			out += 3;
+			n = 1;
+		}
+	}
+	return out;
+}

@@ -74,6 +74,12 @@ int write_all(int fd, const void *buf, size_t len);
  * no surrogates, nothing above U+10FFFF), 0 when it is not one.
  */
 size_t sl_utf8_seq(const unsigned char *s);
+/*
+ * The bytes of the string s written to out with each one that starts no
+ * valid sequence replaced by U+FFFD (3 bytes): out has room for 3 *
+ * strlen(s); returns the end of what was written (no '\0' added).
+ */
+char *sl_utf8_repair(char *out, const unsigned char *s);
 
 void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The last message error_msg() printed (without "schedlint: "), "" none yet. */
