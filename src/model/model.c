@@ -354,8 +354,12 @@ static void list_task_hists(struct sl_model *m)
 	for (int i = 0; i < m->nr_analyzers; i++) {
 		const struct sl_analyzer *a = m->analyzers[i];
 
-		for (int k = 0; k < a->ops->nr_task_hists && l->nr_hist < SL_FREEZE_HISTS; k++)
+		for (int k = 0; k < a->ops->nr_task_hists; k++) {
+			/* one left out would not be frozen with its task: raise SL_FREEZE_HISTS */
+			if (l->nr_hist == SL_FREEZE_HISTS)
+				abort();
 			l->hist[l->nr_hist++] = sizeof(struct sl_task) + a->task_off + a->ops->task_hists[k];
+		}
 	}
 }
 
