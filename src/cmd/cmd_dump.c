@@ -208,16 +208,6 @@ static bool pid_wanted(const struct dump_filter *df, int32_t pid)
 	return false;
 }
 
-/* Times given to the microsecond match the events trace-cmd prints with that time. */
-static uint64_t window_edge(uint64_t ns, bool from)
-{
-	if (ns % 1000)
-		return ns;
-	if (from)
-		return ns >= 500 ? ns - 500 : 0;
-	return ns > UINT64_MAX - 499 ? UINT64_MAX : ns + 499;
-}
-
 /* -1: past --to (nothing later passes), 0: filtered out, 1: print it */
 static int dump_filter(struct dump_filter *df, const struct sl_event *ev)
 {
@@ -230,9 +220,6 @@ static int dump_filter(struct dump_filter *df, const struct sl_event *ev)
 	if (!df->resolved) {
 		df->from = cfg->from_set ? cfg->from_ns + (cfg->from_rel ? ev->ts : 0) : 0;
 		df->to = cfg->to_set ? cfg->to_ns + (cfg->to_rel ? ev->ts : 0) : UINT64_MAX;
-		df->from = window_edge(df->from, true);
-		if (cfg->to_set)
-			df->to = window_edge(df->to, false);
 		df->resolved = true;
 	}
 	if (cfg->nr_comms) {

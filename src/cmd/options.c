@@ -44,7 +44,8 @@ const char sl_analysis_options_help[] =
 	"  --cpus=LIST           only these CPUs, e.g. 0-3,8\n"
 	"  --pid=PID[,PID...]    only these tasks\n"
 	"  --comm=COMM           only tasks with this name (repeatable)\n"
-	"  --from=T, --to=T      only this time window: trace seconds (913.5) or\n"
+	"  --from=T, --to=T      only this time window: trace seconds (913.5; to the\n"
+	"                        microsecond: the whole microsecond, as printed) or\n"
 	"                        +DURATION from the trace start (+100ms)\n"
 	"  --reader=R            trace.dat reader: flyrecord (default: our own streaming\n"
 	"                        reader) or libtracecmd (the reference, slow on zstd)\n"
@@ -137,6 +138,17 @@ static int time_opt(const char *cmd, const char *name, const char *arg, uint64_t
 	/* a relative time without a unit is seconds, like an absolute one */
 	if (*rel && !strpbrk(arg + 1, "nmus"))
 		return parse_timestamp(arg + 1, out);
+	/*
+	 * A trace time to the microsecond, as the reports print it (rounded,
+	 * like trace-cmd report): every time that prints so.  The report's
+	 * first time copied into --to was "no event at or before it".
+	 */
+	if (!*rel) {
+		uint64_t lo, hi;
+
+		ts_as_printed(*out, &lo, &hi);
+		*out = strcmp(name, "from") ? hi : lo;
+	}
 	return 0;
 }
 

@@ -390,7 +390,7 @@ static void step_finding(struct xp *x, struct timeline *t, int dir)
 static void go_to_time(struct xp *x, struct timeline *t)
 {
 	char buf[64] = "";
-	uint64_t ts, d;
+	uint64_t ts, d, lo, hi;
 
 	if (!xp_prompt(x, " go to time (seconds as in the trace, or +DURATION from its start): ",
 		       buf, sizeof(buf)) || !buf[0])
@@ -405,12 +405,17 @@ static void go_to_time(struct xp *x, struct timeline *t)
 			      fmt_ts(a, sizeof(a), x->first_ts), x->first_ts);
 		return;
 	}
-	if (ts < x->first_ts || ts > x->last_ts) {
+	ts_as_printed(ts, &lo, &hi);	/* a time copied from a report: the microsecond it prints */
+	if (buf[0] == '+')
+		lo = hi = ts;
+	if (hi < x->first_ts || lo > x->last_ts) {
 		char a[32], b[32];
 
 		xp_set_status(x, false, "%s is outside the trace (%s to %s): the cursor is at its %s", buf,
 			      fmt_ts(a, sizeof(a), x->first_ts), fmt_ts(b, sizeof(b), x->last_ts),
 			      ts < x->first_ts ? "start" : "end");
+	} else if (ts < x->first_ts || ts > x->last_ts) {
+		ts = ts < x->first_ts ? x->first_ts : x->last_ts;	/* the edge it printed as */
 	}
 	center_on(x, t, ts);
 }

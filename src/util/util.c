@@ -184,6 +184,15 @@ const char *fmt_ts(char *buf, size_t len, uint64_t ns)
 	return buf;
 }
 
+void ts_as_printed(uint64_t ns, uint64_t *lo, uint64_t *hi)
+{
+	*lo = *hi = ns;
+	if (ns % 1000)
+		return;
+	*lo = ns >= 500 ? ns - 500 : 0;
+	*hi = ns > UINT64_MAX - 499 ? UINT64_MAX : ns + 499;
+}
+
 int parse_cpulist(const char *s, uint64_t **words, uint32_t *nr_words)
 {
 	uint64_t *w = NULL;

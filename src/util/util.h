@@ -62,6 +62,12 @@ const char *fmt_duration(char *buf, size_t len, uint64_t ns);
  * rounded to the microsecond as trace-cmd report prints it.
  */
 const char *fmt_ts(char *buf, size_t len, uint64_t ns);
+/*
+ * The times a trace time written to the microsecond stands for: every
+ * time fmt_ts() prints so, [ns - 500, ns + 499].  A time with
+ * nanoseconds in it stands for itself (*lo = *hi = ns).
+ */
+void ts_as_printed(uint64_t ns, uint64_t *lo, uint64_t *hi);
 
 /* A CPU list "0-3,8,10-11" into a bitmap of nr_words 64-bit words; -EINVAL on error. */
 int parse_cpulist(const char *s, uint64_t **words, uint32_t *nr_words);
