@@ -155,10 +155,22 @@ static bool is_known_event(const char *name)
 	return false;
 }
 
+struct named_count {
+	const char *name;
+	uint64_t n;
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct named_count *)a)->name, ((const struct named_count *)b)->name);
+}
+
 static void events_json(struct sl_model *m, cJSON *root)
 {
 	cJSON *ev = cJSON_AddObjectToObject(root, "events");
 	cJSON *other_by_name = cJSON_CreateObject();
+	struct named_count *others = NULL;
+	size_t nr_others = 0;
 	uint64_t other = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(known_events); i++) {
@@ -173,8 +185,18 @@ static void events_json(struct sl_model *m, cJSON *root)
 		if (!m->event_counts[id] || is_known_event(name))
 			continue;
 		other += m->event_counts[id];
-		sl_json_add_u64(other_by_name, name, m->event_counts[id]);
+		others = xrealloc(others, (nr_others + 1) * sizeof(*others));
+		others[nr_others++] = (struct named_count){ name, m->event_counts[id] };
 	}
+	/*
+	 * by name: the ids follow the order a reader met the formats in
+	 * (flyrecord and libtracecmd wrote the same counts in two orders)
+	 */
+	if (nr_others)
+		qsort(others, nr_others, sizeof(*others), cmp_name);
+	for (size_t i = 0; i < nr_others; i++)
+		sl_json_add_u64(other_by_name, others[i].name, others[i].n);
+	free(others);
 	sl_json_add_u64(ev, "other", other);
 	cJSON_AddItemToObject(root, "other_events", other_by_name);
 }

@@ -18,7 +18,9 @@ export SCHEDLINT
 # same_stream [--analyze] NAME FILE [REF]: flyrecord on FILE prints what
 # libtracecmd prints on REF (default FILE).  With --analyze also analyze
 # --json agrees but for the path, format and compression (the analysis is a
-# function of the events and the trace facts: once per kind of file).
+# function of the events and the trace facts: once per kind of file), its
+# keys in the same order too (other_events followed each reader's order of
+# meeting the formats).
 same_stream() {
 	analyze=0
 	[ "$1" = --analyze ] && { analyze=1; shift; }
@@ -41,16 +43,20 @@ same_stream() {
 	[ "$analyze" = 1 ] || return
 	"$SCHEDLINT" analyze --json --reader=flyrecord "$file" > "$TMP/fly.json" 2>&1
 	"$SCHEDLINT" analyze --json --reader=libtracecmd "$ref" > "$TMP/ltc.json" 2>&1
-	if python3 - "$TMP/fly.json" "$TMP/ltc.json" <<'PY'
+	if python3 - "$TMP/fly.json" "$TMP/ltc.json" 2> "$TMP/why" <<'PY'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
 for d in (a, b):
     for k in ("path", "format", "compression"):
         d["trace"].pop(k, None)
-sys.exit(0 if a == b else 1)
+if a != b:
+    sys.exit("other values: " + json.dumps(a)[:300])
+if json.dumps(a) != json.dumps(b):
+    sys.exit("the same values, keys in another order: other_events %s, libtracecmd's %s" %
+             (list(a["other_events"]), list(b["other_events"])))
 PY
 	then pass "$name: the same analysis"
-	else fail "$name: the same analysis" "$(head -c 300 "$TMP/fly.json")"; fi
+	else fail "$name: the same analysis" "$(cat "$TMP/why")"; fi
 }
 
 # has NAME FILE KEY: dat_edit.py stats of FILE shows KEY > 0 (the test data
