@@ -12,7 +12,10 @@
  * pages of buckets no sample fell in are never touched, so a trace
  * whose latencies keep to a few buckets costs a few pages, not 1.2 MB.
  * Each window knows its lowest and highest bucket, so merging windows
- * adds only those.
+ * adds only those.  A sample counts first in a dense row of the current
+ * window's buckets (the stage), which goes to that layout when the
+ * samples move on to another window: one bucket per line and page there
+ * was a cache and TLB miss per sample.
  *
  * The span is not known while the trace is read (a text stream, a
  * trace.dat read once), so the windows start at 1 us and grow tenfold,
@@ -68,6 +71,18 @@ struct sl_series {
 	 */
 	uint64_t cur_lo, cur_len;
 	uint32_t cur;
+	/*
+	 * Window cur's samples not yet in its cells, by bucket (allocated
+	 * with the cells): a sample adds to this dense row, on a line or two
+	 * the samples share, and the row goes to the window's cells (a line
+	 * and a page per bucket: a cache and TLB miss per sample) when the
+	 * samples move to another window, and before the windows are merged
+	 * or read (sl_series_finish()).  staged: how many; stage_used: the
+	 * buckets they are in (only those are added at the flush); their max.
+	 */
+	uint32_t *stage;
+	uint64_t staged, stage_max;
+	uint64_t stage_used[(SL_SERIES_BUCKETS + 63) / 64];
 };
 
 void sl_series_init(struct sl_series *s, uint64_t requested_ns);
@@ -76,6 +91,8 @@ void sl_series_free(struct sl_series *s);
 void sl_series_start(struct sl_series *s, uint64_t origin);
 /* sl_series_add() when the window or its bucket is not there yet */
 void sl_series_add_slow(struct sl_series *s, uint64_t ts, uint64_t v);
+/* the staged samples of window cur into its cells and its struct sl_series_window */
+void sl_series_flush(struct sl_series *s);
 
 static inline unsigned sl_series_bucket(uint64_t v)
 {
@@ -99,33 +116,28 @@ static inline uint32_t *sl_series_cell(const struct sl_series *s, uint32_t i, un
 /* One sample of latency v, switched in at ts.  Inline: once per sample. */
 static inline void sl_series_add(struct sl_series *s, uint64_t ts, uint64_t v)
 {
-	struct sl_series_window *w;
-	uint64_t i;
 	unsigned b;
 
-	if (ts - s->cur_lo < s->cur_len) {
-		i = s->cur;
-	} else {
-		i = ts > s->origin ? (ts - s->origin) / s->window_ns : 0;
+	if (!(ts - s->cur_lo < s->cur_len)) {
+		uint64_t i = ts > s->origin ? (ts - s->origin) / s->window_ns : 0;
+
 		if (i >= s->nr) {
 			sl_series_add_slow(s, ts, v);
 			return;
 		}
+		if (s->staged)
+			sl_series_flush(s);
 		/* window 0 also takes what came before origin */
 		s->cur = (uint32_t)i;
 		s->cur_lo = i ? s->origin + i * s->window_ns : 0;
 		s->cur_len = i ? s->window_ns : s->origin + s->window_ns;
 	}
-	w = &s->w[i];
 	b = sl_series_bucket(v);
-	(*sl_series_cell(s, (uint32_t)i, b))++;
-	if (b < w->lo || !w->count)
-		w->lo = (uint16_t)b;
-	if (b > w->hi)
-		w->hi = (uint16_t)b;
-	w->count++;
-	if (v > w->max)
-		w->max = v;
+	s->stage[b]++;
+	s->stage_used[b / 64] |= 1ull << (b % 64);
+	s->staged++;
+	if (v > s->stage_max)
+		s->stage_max = v;
 }
 
 /*

@@ -28,11 +28,48 @@ void sl_series_free(struct sl_series *s)
 {
 	free(s->w);
 	free(s->buckets);
+	free(s->stage);
 	memset(s, 0, sizeof(*s));
+}
+
+void sl_series_flush(struct sl_series *s)
+{
+	struct sl_series_window *w;
+	unsigned lo = SL_SERIES_BUCKETS, hi = 0;
+
+	if (!s->staged)
+		return;	/* no pointer into cells that may not be there */
+	w = &s->w[s->cur];
+	for (unsigned k = 0; k < sizeof(s->stage_used) / sizeof(s->stage_used[0]); k++) {
+		uint64_t used = s->stage_used[k];
+
+		if (!used)
+			continue;
+		s->stage_used[k] = 0;
+		lo = MIN(lo, k * 64 + (unsigned)__builtin_ctzll(used));
+		hi = MAX(hi, k * 64 + 63 - (unsigned)__builtin_clzll(used));
+		do {
+			unsigned b = k * 64 + (unsigned)__builtin_ctzll(used);
+
+			*sl_series_cell(s, s->cur, b) += s->stage[b];
+			s->stage[b] = 0;
+			used &= used - 1;
+		} while (used);
+	}
+	if (!w->count || lo < w->lo)
+		w->lo = (uint16_t)lo;
+	if (!w->count || hi > w->hi)
+		w->hi = (uint16_t)hi;
+	w->count += s->staged;
+	if (s->stage_max > w->max)
+		w->max = s->stage_max;
+	s->staged = 0;
+	s->stage_max = 0;
 }
 
 void sl_series_start(struct sl_series *s, uint64_t origin)
 {
+	sl_series_flush(s);
 	s->origin = origin;
 	s->started = true;
 	s->cur_len = 0;
@@ -136,6 +173,7 @@ static void reach(struct sl_series *s, uint64_t ts)
 {
 	uint64_t i = window_of(s, ts);
 
+	sl_series_flush(s);	/* the windows may move */
 	for (;;) {
 		if (s->requested_ns) {
 			if (i < s->max_windows)
@@ -156,6 +194,7 @@ static void reach(struct sl_series *s, uint64_t ts)
 		/* large: calloc maps zero pages, touched only where used */
 		s->w = xcalloc(s->max_windows, sizeof(*s->w));
 		s->buckets = xcalloc((size_t)s->max_windows * SL_SERIES_BUCKETS, sizeof(*s->buckets));
+		s->stage = xcalloc(SL_SERIES_BUCKETS, sizeof(*s->stage));
 	}
 	if (i >= s->nr)
 		s->nr = (uint32_t)i + 1;

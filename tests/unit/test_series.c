@@ -197,6 +197,38 @@ static void test_windows_in_use(void **state)
 	sl_series_free(&s);
 }
 
+/*
+ * Samples out of order, back and forth between windows (the staged
+ * row of the current window goes to its cells at each move, and before
+ * every merge): the same windows as binned directly.
+ */
+static void test_back_and_forth(void **state)
+{
+	enum { N = 3000 };
+	static struct sample smp[N];
+
+	(void)state;
+	for (int it = 0; it < 50; it++) {
+		uint64_t origin = 1000000000ull + rnd() % 1000000, span = 1000ull << (rnd() % 24);
+		uint64_t width;
+		struct sl_series s;
+		uint32_t nr;
+
+		sl_series_init(&s, 0);
+		sl_series_start(&s, origin);
+		for (size_t k = 0; k < N; k++) {
+			/* runs of a few samples in one place, then a jump either way */
+			smp[k].ts = k % 4 && k ? smp[k - 1].ts : origin + rnd() % (span + 1);
+			smp[k].v = rnd() >> (rnd() % 64);
+			sl_series_add(&s, smp[k].ts, smp[k].v);
+		}
+		sl_series_finish(&s, origin + span);
+		expected(origin, origin + span, &width, &nr);
+		assert_windows(&s, origin, width, nr, smp, N);
+		sl_series_free(&s);
+	}
+}
+
 /* --window: fixed windows, tenfold only past SL_SERIES_FIXED_MAX */
 static void test_fixed(void **state)
 {
@@ -225,6 +257,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_against_reference),
+		cmocka_unit_test(test_back_and_forth),
 		cmocka_unit_test(test_windows_in_use),
 		cmocka_unit_test(test_fixed),
 	};
