@@ -410,6 +410,12 @@ struct lp_priv {
 	uint64_t timer_events;
 	uint32_t spacing_count[LP_SPACING_BUCKETS];
 	uint64_t spacing_sum[LP_SPACING_BUCKETS];
+	/*
+	 * hz_from_timers() will find HZ (a window of spacings holds
+	 * LP_MIN_SPACINGS; counts only grow): the preemption phases, read
+	 * only when it does not, are no longer counted
+	 */
+	bool hz_by_timers;
 	uint64_t preempt_samples;
 
 	/* set by finish */
@@ -1299,6 +1305,21 @@ static int snap_hz(double hz)
 		if (fabs(hz - known_hz[i]) <= known_hz[i] * 0.02)
 			return known_hz[i];
 	return (int)(hz + 0.5);
+}
+
+/* The spacings in bucket b and its neighbours (hz_from_timers()'s window at b), 0 outside */
+static uint64_t spacing_window(const struct lp_priv *p, int b)
+{
+	uint64_t n;
+
+	if (b < 0 || b >= LP_SPACING_BUCKETS)
+		return 0;
+	n = p->spacing_count[b];
+	if (b > 0)
+		n += p->spacing_count[b - 1];
+	if (b + 1 < LP_SPACING_BUCKETS)
+		n += p->spacing_count[b + 1];
+	return n;
 }
 
 /* HZ from the most common local_timer_entry spacing (with its neighbour buckets). */
@@ -2296,7 +2317,9 @@ static bool add_late(struct lp_priv *p, struct sl_model *m, struct sl_analyzer *
 		c->late_preempt++;
 		if (l->at_timer)
 			c->at_timer++;
-		add_phase(p, cpu_phases(c)->late, l->t1);
+		/* their phases: the tick window of a trace without timer events (lp_finish()) */
+		if (!p->timer_events)
+			add_phase(p, cpu_phases(c)->late, l->t1);
 	}
 	return true;
 }
@@ -2580,6 +2603,10 @@ static void lp_on_event(struct sl_analyzer *a, struct sl_model *m, const struct 
 	if (c->have_tick && (b = spacing_bucket(sl_dur(c->last_tick, m->now))) >= 0) {
 		p->spacing_count[b]++;
 		p->spacing_sum[b] += sl_dur(c->last_tick, m->now);
+		if (!p->hz_by_timers)
+			p->hz_by_timers = spacing_window(p, b - 1) >= LP_MIN_SPACINGS ||
+					  spacing_window(p, b) >= LP_MIN_SPACINGS ||
+					  spacing_window(p, b + 1) >= LP_MIN_SPACINGS;
 	}
 	c->last_tick = m->now;
 	c->have_tick = true;
@@ -2699,10 +2726,11 @@ static void lp_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct
 	bool preempted = !sw->implied && (sw->prev_class == SL_PREV_RUNNABLE ||
 					  sw->prev_class == SL_PREV_PREEMPTED);
 
-	/* preemption times, for HZ without timer events */
+	/* preemption times, for HZ without timer events (read when they do not give it) */
 	if (prev && preempted) {
 		p->preempt_samples++;
-		add_phase(p, cpu_phases(c)->preempt[split_half(sw->ts)], sw->ts);
+		if (!p->hz_by_timers)
+			add_phase(p, cpu_phases(c)->preempt[split_half(sw->ts)], sw->ts);
 	}
 	note_preempted_wait(p, m, a, sw, prev_fair, next_fair, preempted);
 
