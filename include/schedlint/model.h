@@ -97,11 +97,12 @@ struct sl_wait_moment {
 
 /*
  * The scheduling class of a task, for the latency rows by class.  Where it
- * comes from (sl_task_class()): a policy recorded in the trace when there
- * is one (sl_task.policy), else inferred from the prio the events give:
- * -1 deadline (every format prints SCHED_DEADLINE's p->prio as it is),
- * 0..99 real-time, 100..139 fair (SCHED_NORMAL, BATCH and IDLE alike;
- * sched_ext's tasks too: only a recorded policy tells them).
+ * comes from: a policy recorded in the trace when there is one
+ * (sl_task.policy, sl_task_class()), else inferred from the prio the
+ * events give: -1 deadline (every format prints SCHED_DEADLINE's p->prio
+ * as it is), 0..99 real-time, 100..139 fair (SCHED_NORMAL, BATCH and IDLE
+ * alike; sched_ext's tasks too: only a recorded policy tells them).  A
+ * wakeup's class (sl_class_at()) is its prio's first.
  */
 enum sl_sched_class {
 	SL_CLASS_DL = 0,
@@ -112,6 +113,16 @@ enum sl_sched_class {
 	SL_CLASS__NR,
 };
 extern const char *const sl_sched_class_names[SL_CLASS__NR];	/* "dl", "rt", "fair", ... */
+
+/*
+ * struct sl_task.lat_class besides a class: no sample yet; samples of
+ * several classes (the model has put each in its row as it came).
+ * lat_prio SL_LAT_ASK: the next sample's class is to be decided again
+ * (a task without samples, one whose samples are split, a new policy).
+ */
+#define SL_LAT_NONE 0xff
+#define SL_LAT_SPLIT 0xfe
+#define SL_LAT_ASK INT32_MIN
 
 enum sl_class_source {
 	SL_CLASS_FROM_NONE = 0,		/* unknown */
@@ -144,6 +155,8 @@ struct sl_task {
 
 	/* the wakeup in flight: from its waking until the task runs */
 	bool wake_valid;		/* a latency sample is due at switch-in */
+	uint8_t lat_class;		/* the class of every sample in latency, or SL_LAT_* */
+	int32_t lat_prio;		/* the prio whose class that is (sl_class_sample()) */
 	uint64_t wake_ts;		/* time of sched_waking (or sched_wakeup without one) */
 	int32_t waker_pid;		/* common_pid of the waking: 0 = idle/interrupt, -1 unknown */
 	int32_t waker_cpu;		/* CPU that logged the waking */
@@ -151,6 +164,9 @@ struct sl_task {
 	int32_t wakeup_cpu;		/* CPU that logged sched_wakeup, -1 not yet */
 	uint64_t wakeup_ts;		/* time of that sched_wakeup (the enqueue) */
 	bool ipi_sent;			/* an IPI went to the destination for this wakeup */
+	uint8_t class_seen;		/* 1 << class: the classes of its samples */
+	uint8_t class_policy;		/* ... of them, the ones its recorded policy gave */
+	int32_t wake_prio;		/* its prio at the waking (its class then) */
 	uint64_t ipi_ts;
 	uint64_t wake_seq;		/* counts this task's wakeups: (pid, wake_seq) names one */
 
@@ -507,9 +523,12 @@ struct sl_model {
 	struct sl_wait_moment wait_worst_perf61;
 	struct sl_hist fork_delay;
 	/*
-	 * Wakeup latency by scheduling class (sl_task_class(), each task by
-	 * the class it had last): filled from the tasks' histograms when they
-	 * are folded and at the end of the trace, not per sample.
+	 * Wakeup latency by scheduling class: each sample in the class its
+	 * task was in when woken (sl_class_at()).  A task's samples,
+	 * all of one class while it keeps it, go to that row from its own
+	 * histogram when it is folded and at the end of the trace
+	 * (sl_class_take_task()); from its first sample of another class on,
+	 * the model puts each in its row as it comes (sched_class.c).
 	 */
 	struct sl_hist latency_class[SL_CLASS__NR];
 	uint64_t class_tasks[SL_CLASS__NR][3];	/* tasks with samples, by enum sl_class_source */
@@ -673,9 +692,10 @@ uint32_t sl_wait_comm(const struct sl_model *m, const struct sl_wait_moment *w);
  */
 const char *sl_recorder_note(const struct sl_model *m, int32_t pid);
 /*
- * sl_task_class - t's scheduling class, and where that came from: the
- * one place that decides it (a recorded policy first, then the prio).
- * Inline: analyzers ask it at every switch of a trace with policies.
+ * sl_task_class - t's scheduling class by its policy, and where that came
+ * from: a recorded policy first, then the prio (a wakeup's class, the
+ * prio first, is sl_class_at()'s).  Inline: analyzers ask it at every
+ * switch of a trace with policies.
  */
 static inline enum sl_sched_class sl_class_of_policy(int policy)
 {
@@ -717,7 +737,25 @@ static inline enum sl_sched_class sl_task_class(const struct sl_model *m, const 
 		*source = SL_CLASS_FROM_PRIO;
 	return c;
 }
-/* Into the latency rows by class (the model calls it as it folds a task, and at the end). */
+/*
+ * sl_class_at - the class a task is in whose events gave it prio (its
+ * prio_dl and recorded policy as in struct sl_task), as far as the
+ * events show: their prio decides real-time (0..99), deadline (-1) or
+ * fair (100..139), whatever the recorded policy says (a boost by
+ * priority inheritance, a chrt record has not re-read yet, a policy a
+ * child inherited from such a parent); the recorded policy tells
+ * sched_ext from fair, and gives the class of a task whose events gave
+ * no prio.  *by_policy: the recorded policy's class is the one returned.
+ */
+enum sl_sched_class sl_class_at(int32_t prio, bool prio_dl, int policy, bool *by_policy);
+/*
+ * A sample v of t woken at another prio than the one its samples' class
+ * was decided for (t->wake_prio != t->lat_prio: its first sample, a new
+ * prio or policy, a task whose samples are split, a deadline one):
+ * called before v goes to t's own histogram (sched_class.c).
+ */
+void sl_class_sample(struct sl_model *m, struct sl_task *t, uint64_t v);
+/* t's samples into the rows, and t into their task counts (the model calls it as it folds a task, and at the end). */
 void sl_class_take_task(struct sl_model *m, const struct sl_task *t);
 /*
  * sl_class_sources (task_fold.c) - how many of the tasks the report lists (active, in

@@ -554,6 +554,8 @@ static struct sl_task *new_task(struct sl_model *m, int32_t pid)
 	t->serial = ++m->tasks_seen;
 	t->prio = -1;
 	t->policy = -1;
+	t->lat_class = SL_LAT_NONE;
+	t->lat_prio = SL_LAT_ASK;
 	t->cpu = -1;
 	t->first_cpu = -1;
 	t->waker_pid = -1;
@@ -624,6 +626,7 @@ static inline struct sl_task *get_task_hint(struct sl_model *m, int32_t pid, uin
 		t->prio_dl = false;
 	} else if (prio == -1 && !p->implied) {
 		t->prio_dl = true;	/* SCHED_DEADLINE: p->prio is -1, in every format */
+		t->lat_prio = SL_LAT_ASK;	/* its samples' class: not its prio's */
 	}
 	return t;
 }
@@ -1041,6 +1044,7 @@ static inline __attribute__((always_inline)) void start_wakeup(struct sl_model *
 	t->early_waking = false;
 	t->wake_unconfirmed = false;
 	t->wake_valid = valid;
+	t->wake_prio = t->prio;
 	t->wake_ts = ts;
 	t->waker_pid = waker_pid;
 	t->waker_cpu = waker_cpu;
@@ -1624,6 +1628,8 @@ static inline __attribute__((always_inline)) void handle_switch_inline(struct sl
 			/* the model's, the CPU's and the kinds' made of cpu_kind at the end */
 			sl_hist_bucket_of(v, &g, &i);
 			sl_series_add(&m->latency_series, sample.run_ts, v);
+			if (__builtin_expect(next->wake_prio != next->lat_prio, 0))
+				sl_class_sample(m, next, v);	/* rare: its class to decide */
 			sl_hist_add_held(&next->latency, v);
 			sl_hist_add_at(&p->cpu_kind[c->cpu * SAMPLE_KINDS +
 						    (!sample.remote ? 0 : sample.ipi ? 1 : 2)], v, g, i);
@@ -1941,6 +1947,7 @@ static void sched_marker(struct sl_model *m, const char *text, uint64_t ts)
 						t->sched_kind = kind;
 						t->policy = (int8_t)sl_policy_kernel(
 							m->ctx->kinds[kind - 1].policy);
+						t->lat_prio = SL_LAT_ASK;	/* its class again */
 					} else
 						sl_ctx_pending(m, (int32_t)pid, kind);
 					m->ctx->tasks_recorded++;

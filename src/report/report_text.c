@@ -463,7 +463,7 @@ static void class_rows(struct sl_report *r, struct sl_model *m)
 	for (int k = 0; k < SL_CLASS__NR; k++)
 		if (m->latency_class[k].count)
 			sl_report_latency_row(r, 14, label[k], &m->latency_class[k]);
-	fprintf(r->out, "  classes: %s (each task by its last)\n",
+	fprintf(r->out, "  classes: %s (by the class when woken)\n",
 		policy && prio ? "recorded policies, else inferred from the prio" :
 		policy ? "the recorded policies" : "inferred from the prio (<100 RT, -1 DL)");
 }

@@ -70,11 +70,17 @@ fi
 #    RT pipe pair on CPU 1.  The groups the report uses are the ones the
 #    trace's markers name (read here from trace-cmd report's text); each
 #    hog's expected share is within 20% of its measured share; the RT
-#    pair has its own rows: its group's and the rt class's.
+#    pair has its own rows: its group's and the rt class's.  Each wakeup
+#    counts in the class its task was woken in (the waking's prio,
+#    read here from trace-cmd report's text): the fifo-marked tasks'
+#    samples are the rt row's but for the ones woken at a fair prio
+#    (28096, chrt, woken at prio 120 before its sched_setscheduler), which
+#    are the fair row's.
 G=$TESTDATA/real/groups.dat
 "$SCHEDLINT" analyze --json "$G" > "$TMP/g.json" 2> "$TMP/err"
-trace-cmd report "$G" 2>/dev/null | grep 'tracing_mark_write: schedlint: sched ' > "$TMP/g.markers"
-if out=$(python3 - "$TMP/g.json" "$TMP/g.markers" 2>&1 <<'PY'
+trace-cmd report "$G" 2>/dev/null > "$TMP/g.report"
+grep 'tracing_mark_write: schedlint: sched ' "$TMP/g.report" > "$TMP/g.markers"
+if out=$(python3 - "$TMP/g.json" "$TMP/g.markers" "$TMP/g.report" 2>&1 <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 # the markers' last word on each pid: POLICY/PRIO/SLICE/GROUP
@@ -106,12 +112,31 @@ n = sum(t['wakeup_latency']['count'] for t in d['tasks'] if t['pid'] in last
         and int(last[t['pid']][3]) in pg)
 g = [x for x in d['shares']['groups'] if x['id'] in pg][0]
 assert g['wakeup_latency']['count'] == n and n >= 8000, (g, n)
-# the rt class's row: the samples of the tasks the markers call fifo or rr
+# the rt class's row: the samples of the tasks the markers call fifo or
+# rr, but those woken at a fair prio (a waking's prio up to the task's
+# next switch-in: a sample; a switch-out first: a waking of a running task)
 fifo = [t for t in d['tasks'] if t['pid'] in last and last[t['pid']][0] in ('fifo', 'rr')
         and t['wakeup_latency']['count']]
-rt = d['latency_by_class']['rt']
-assert rt['count'] == sum(t['wakeup_latency']['count'] for t in fifo), (rt, fifo)
+pids = {t['pid'] for t in fifo}
+woken, fair_woken = {}, {}
+for line in open(sys.argv[3]):
+    m = re.search(r'sched_waking: +comm=.* pid=(\d+) prio=(\d+)', line)
+    if m and int(m.group(1)) in pids:
+        woken[int(m.group(1))] = int(m.group(2))
+        continue
+    m = re.search(r'sched_switch: +.*:(\d+) \[\d+\] \S+ ==> .*:(\d+) \[\d+\]$', line)
+    if m:
+        woken.pop(int(m.group(1)), None)
+        prio = woken.pop(int(m.group(2)), None)
+        if prio is not None and prio >= 100:
+            fair_woken[int(m.group(2))] = fair_woken.get(int(m.group(2)), 0) + 1
+assert fair_woken == {28096: 1}, fair_woken
+rt, fair = d['latency_by_class']['rt'], d['latency_by_class']['fair']
+assert rt['count'] == sum(t['wakeup_latency']['count'] for t in fifo) - 1, (rt, fifo)
 assert rt['tasks'] == len(fifo) and rt['source'] == 'policy', rt
+others = [t for t in d['tasks'] if t['pid'] not in pids and t['wakeup_latency']['count']]
+assert fair['count'] == sum(t['wakeup_latency']['count'] for t in others) + 1, (fair, others)
+assert fair['tasks'] == len(others) + 1, fair
 assert d['context']['base_slice'] == {'value': '1400000', 'from': 'getattr'}, d['context']
 assert d['late_preemption']['base_slice_ns'] == 1400000, d['late_preemption']
 print('hogs', sorted((h['measured'], h['expected']) for h in hogs))
