@@ -169,6 +169,32 @@ void sl_hist_settle(struct sl_hist *h)
 	if (!h->groups)
 		h->groups = xcalloc(SL_HIST_GROUPS, sizeof(*h->groups));
 	groups = h->groups;	/* the table stays; a group may be widened (bucket_add()) */
+	if (n >= SL_HIST_STAGE) {
+		/*
+		 * A full stage: the task's groups are out of the cache, and the
+		 * loop below met their lines one miss after another (three
+		 * quarters of its time on perf.data).  Asked for all at once
+		 * first, they come in together.
+		 */
+		for (int g = 0; g < SL_HIST_GROUPS; g++) {
+			const uint32_t *hg = groups[g];
+
+			if (!hg)
+				continue;
+			if (is_narrow(hg)) {
+				__builtin_prefetch(narrow_of(hg), 1);
+				if (group_size(g) > 64)
+					__builtin_prefetch(narrow_of(hg) + 64, 1);
+				if (group_size(g) > 128) {
+					__builtin_prefetch(narrow_of(hg) + 128, 1);
+					__builtin_prefetch(narrow_of(hg) + 192, 1);
+				}
+			} else {
+				for (int k = 0; k < group_size(g); k += 16)
+					__builtin_prefetch(hg + k, 1);
+			}
+		}
+	}
 	for (uint32_t k = 0; k < n; k++) {
 		unsigned g = held[k] >> 8, i = held[k] & 0xff;
 		uint32_t *hg = groups[g];
