@@ -134,16 +134,18 @@ static void context_lines(struct sl_report *r, const struct sl_model *m)
 			cgroups++;
 	if (c && c->recorded) {
 		fprintf(r->out, "  context  policies and groups recorded for %" PRIu64 " of %" PRIu64
-			" tasks (schedlint record): %" PRIu32 " autogroups, %" PRIu32 " cgroups\n",
-			recorded, recorded + inferred + unknown, autogroups, cgroups);
+			" task%s (schedlint record): %" PRIu32 " autogroup%s, %" PRIu32 " cgroup%s\n",
+			recorded, recorded + inferred + unknown,
+			recorded + inferred + unknown == 1 ? "" : "s", autogroups,
+			autogroups == 1 ? "" : "s", cgroups, cgroups == 1 ? "" : "s");
 		if (inferred || unknown)
 			fprintf(r->out, "           the others: class from their prio %" PRIu64
 				", unknown %" PRIu64 ", group unknown (counted in the root)\n",
 				inferred, unknown);
 	} else {
 		fprintf(r->out, "  context  not recorded: class from the trace's prio (%" PRIu64
-			" tasks, %" PRIu64 " unknown); groups unknown: no CPU shares "
-			"computed\n", inferred, unknown);
+			" task%s, %" PRIu64 " unknown); groups unknown: no CPU shares "
+			"computed\n", inferred, inferred == 1 ? "" : "s", unknown);
 	}
 }
 

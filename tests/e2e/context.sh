@@ -163,4 +163,22 @@ else
 	fail "nested groups: schedgen/analyze" "$(cat "$TMP/err")"
 fi
 
+# 6. The context line counts in words that agree with the number: one
+#    autogroup, one cgroup, one task (late-groups.scn: a task in an
+#    autogroup, one in a cgroup; bigendian.scn: one task, no markers),
+#    and several in the plural (shares-autogroups.scn: two autogroups;
+#    instr_budget.sh greps that form on its grouped text too).
+for s in late-groups bigendian shares-autogroups; do
+	"$SCHEDGEN" scenario "$TESTDATA/scenarios/$s.scn" -o "$TMP/$s.dat" 2> "$TMP/err" &&
+	NO_COLOR=1 COLUMNS=300 "$SCHEDLINT" --no-pager analyze "$TMP/$s.dat" > "$TMP/$s.out" 2>> "$TMP/err"
+done
+expect_eq "late-groups: one autogroup, one cgroup, in the singular" \
+	"$(grep '^  context' "$TMP/late-groups.out")" \
+	"  context  policies and groups recorded for 3 of 3 tasks (schedlint record): 1 autogroup, 1 cgroup"
+expect_eq "bigendian: one task, in the singular" "$(grep '^  context' "$TMP/bigendian.out")" \
+	"  context  not recorded: class from the trace's prio (1 task, 0 unknown); groups unknown: no CPU shares computed"
+expect_eq "shares-autogroups: two autogroups, in the plural" \
+	"$(grep '^  context' "$TMP/shares-autogroups.out")" \
+	"  context  policies and groups recorded for 5 of 5 tasks (schedlint record): 2 autogroups, 0 cgroups"
+
 echo "1..$_n"
