@@ -38,6 +38,7 @@
 
 #include "live_top.h"
 #include "schedlint/findings.h"
+#include "schedlint/report.h"
 #include "util/util.h"
 
 void sl_live_top_init(struct sl_live_top *top, FILE *out, bool tty)
@@ -106,7 +107,8 @@ static void put_line(struct sl_live_top *top, int width, const char *text)
 
 	while (*p) {
 		int gap = (int)strspn(p, " ");
-		int len = (int)strcspn(p + gap, " ");
+		/* a number and its unit are one word ("26.6 us"), SL_GLUE a space within one */
+		int word = (int)text_word_end(p + gap, 0, strlen(p + gap)), len = word;
 
 		if (col > indent && col + gap + len > room) {
 			fprintf(top->out, "\n%*s", indent, "");
@@ -117,9 +119,11 @@ static void put_line(struct sl_live_top *top, int width, const char *text)
 		}
 		if (col + gap + len > room)
 			len = MAX(room - col - gap, 0);	/* wider than the screen: cut */
-		fprintf(top->out, "%*s%.*s", gap, "", len, p + gap);
+		fprintf(top->out, "%*s", gap, "");
+		for (int i = 0; i < len; i++)
+			fputc(p[gap + i] == SL_GLUE[0] ? ' ' : p[gap + i], top->out);
 		col += gap + len;
-		p += gap + strcspn(p + gap, " ");
+		p += gap + word;
 	}
 	fputc('\n', top->out);
 	top->lines++;
@@ -162,8 +166,8 @@ static void draw_frame(struct sl_live_top *top, const struct sl_model *m,
 				"  events    %s (%s/s)   written %.1f MB   lost %" PRIu64, a, b,
 				st->bytes / 1e6, m->lost_events);
 	if (st->kernel_lost)
-		used += (size_t)snprintf(line + used, sizeof(line) - used, " (ring buffer: %" PRIu64 ")",
-					 st->kernel_lost);
+		used += (size_t)snprintf(line + used, sizeof(line) - used,
+					 " (ring" SL_GLUE "buffer:" SL_GLUE "%" PRIu64 ")", st->kernel_lost);
 	if (st->behind_ns > 1000000000ULL)
 		snprintf(line + used, sizeof(line) - used, "   analysis %.1f s behind",
 			 st->behind_ns / 1e9);
@@ -195,10 +199,10 @@ static void draw_frame(struct sl_live_top *top, const struct sl_model *m,
 	for (int k = 0; k < SL_KIND__COUNT; k++) {
 		if (sl_kinds[k].at_end)
 			continue;	/* none until the end: listed below, not as 0 */
-		used += (size_t)snprintf(line + used, sizeof(line) - used, " %s %" PRIu64,
+		used += (size_t)snprintf(line + used, sizeof(line) - used, " %s" SL_GLUE "%" PRIu64,
 					 sl_kinds[k].name, m->findings->summary[k].count);
 	}
-	used += (size_t)snprintf(line + used, sizeof(line) - used, "  (so far)");
+	used += (size_t)snprintf(line + used, sizeof(line) - used, "  (so" SL_GLUE "far)");
 	for (int k = 0, n = 0; k < SL_KIND__COUNT; k++)
 		if (sl_kinds[k].at_end)
 			used += (size_t)snprintf(line + used, sizeof(line) - used,
@@ -228,10 +232,10 @@ static void draw_frame(struct sl_live_top *top, const struct sl_model *m,
 		uint64_t dknown = sl_dur(top->prev_known[cpu], known);
 
 		if (cpu < 16 && dknown)
-			used += (size_t)snprintf(line + used, sizeof(line) - used, " cpu%d %.0f%%", cpu,
+			used += (size_t)snprintf(line + used, sizeof(line) - used, " cpu%d" SL_GLUE "%.0f%%", cpu,
 						 100.0 * (double)MIN(dbusy, dknown) / (double)dknown);
 		else if (cpu < 16)
-			used += (size_t)snprintf(line + used, sizeof(line) - used, " cpu%d -", cpu);
+			used += (size_t)snprintf(line + used, sizeof(line) - used, " cpu%d" SL_GLUE "-", cpu);
 		top->prev_busy[cpu] = busy;
 		top->prev_known[cpu] = known;
 	}

@@ -173,8 +173,7 @@ void sl_fit_line(FILE *out, const char *line, int width, int hang)
 		while (pos < len && line[pos] == ' ')
 			pos++, gap++;
 		start = pos;
-		while (pos < len && line[pos] != ' ')
-			pos++;
+		pos = text_word_end(line, pos, len);	/* a number with its unit */
 		wlen = pos - start;
 		if (!wlen)
 			break;		/* trailing blanks */

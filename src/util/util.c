@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,37 @@ int parse_duration(const char *s, uint64_t *ns)
 int parse_timestamp(const char *s, uint64_t *ns)
 {
 	return parse_scaled(s, 1000000000, ns);
+}
+
+/* s[0..n) is a unit a number is printed with, then punctuation at most */
+static bool is_unit(const char *s, size_t n)
+{
+	static const char *const units[] = {
+		"ns", "us", "ms", "s", "min", "h", "B", "KB", "kB", "MB", "GB", "KiB", "MiB", "GiB",
+	};
+
+	while (n && strchr(",.;:)]", s[n - 1]))
+		n--;
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (strlen(units[i]) == n && !memcmp(s, units[i], n))
+			return true;
+	return false;
+}
+
+size_t text_word_end(const char *s, size_t pos, size_t len)
+{
+	while (pos < len && s[pos] != ' ')
+		pos++;
+	while (pos + 1 < len && s[pos] == ' ' && pos && s[pos - 1] >= '0' && s[pos - 1] <= '9') {
+		size_t end = pos + 1;
+
+		while (end < len && s[end] != ' ')
+			end++;
+		if (!is_unit(s + pos + 1, end - pos - 1))
+			break;
+		pos = end;
+	}
+	return pos;
 }
 
 const char *fmt_duration(char *buf, size_t len, uint64_t ns)

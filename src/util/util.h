@@ -55,6 +55,12 @@ static inline void grow_to(void **arr, size_t *alloc, size_t need, size_t elem)
 int parse_duration(const char *s, uint64_t *ns);
 /* Parse a timestamp "913.684978" (seconds) or "913684978000ns" into ns. */
 int parse_timestamp(const char *s, uint64_t *ns);
+/*
+ * Where the word at s[pos] ends in s[0..len): at the next blank, but a
+ * blank between a number and its unit ("26.6 us", "5.12 ms,", "200.3 MB")
+ * is inside the word: a wrapped line never breaks between the two.
+ */
+size_t text_word_end(const char *s, size_t pos, size_t len);
 /* Format ns as a short human duration ("1.50 ms", "27 us", "3.2 s"). */
 const char *fmt_duration(char *buf, size_t len, uint64_t ns);
 /*

@@ -18,6 +18,7 @@
 
 #include "schedlint/report.h"
 #include "schedlint/strtab.h"
+#include "util/util.h"
 
 static void test_intern_control_characters(void **state)
 {
@@ -174,6 +175,48 @@ static void test_fit_line_glue(void **state)
 	sl_strtab_free(st);
 }
 
+/*
+ * A wrapped line never breaks between a number and its unit: "record
+ * --live" at 60 columns printed "p99 26.6" and "us" on the next line, the
+ * report at 60 "ran 5.12" and "ms," (the unit's punctuation goes with it).
+ */
+static void test_fit_line_units(void **state)
+{
+	char *out;
+
+	(void)state;
+	/* 33 + " 5.12" = 38 columns fit, " ms," does not: both go down */
+	out = fitted("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx 5.12 ms, more");
+	assert_string_equal(out, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n    5.12 ms, more\n");
+	free(out);
+	out = fitted("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx 200.3 MB");
+	assert_string_equal(out, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n    200.3 MB\n");
+	free(out);
+	/* a word after a number that is not a unit: a break as before */
+	out = fitted("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx 5 tasks");
+	assert_string_equal(out, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx 5\n    tasks\n");
+	free(out);
+	/* "us" after a word that is no number, "usage" after one: no glue */
+	out = fitted("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx to us");
+	assert_string_equal(out, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx to\n    us\n");
+	free(out);
+	out = fitted("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx 12 usage");
+	assert_string_equal(out, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx 12\n    usage\n");
+	free(out);
+
+	/* the rule itself: where the word at pos ends */
+	const char *t = "p99 26.6 us  max 1.3 ms) 4 s. 7 KiB/x 8 MB";
+
+	assert_int_equal(text_word_end(t, 0, strlen(t)), 3);		/* "p99" */
+	assert_int_equal(text_word_end(t, 4, strlen(t)), 11);		/* "26.6 us" */
+	assert_int_equal(text_word_end(t, 13, strlen(t)), 16);		/* "max" */
+	assert_int_equal(text_word_end(t, 17, strlen(t)), 24);		/* "1.3 ms)" */
+	assert_int_equal(text_word_end(t, 25, strlen(t)), 29);		/* "4 s." */
+	assert_int_equal(text_word_end(t, 30, strlen(t)), 31);		/* "7": "KiB/x" is no unit */
+	assert_int_equal(text_word_end(t, 38, strlen(t)), strlen(t));	/* "8 MB" at the end */
+	assert_int_equal(text_word_end(t, 38, strlen(t) - 1), strlen(t) - 3);	/* "8 M" is cut: "8" */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_json_utf8),
 		cmocka_unit_test(test_fields_text_is_cjson),
 		cmocka_unit_test(test_fit_line_glue),
+		cmocka_unit_test(test_fit_line_units),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
