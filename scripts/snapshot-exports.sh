@@ -8,7 +8,7 @@
 # Perfetto trace decoded by protoc against tests/perfetto/schedlint.proto;
 # NAME.pftrace itself without protoc), with each run's messages and exit
 # status in NAME.err, for the traces and scenarios snapshot-reports.sh
-# covers and testdata/bench.  The scenarios' traces are made in OUTDIR/gen
+# covers (scripts/snapshot-traces.sh) and testdata/bench.  The scenarios' traces are made in OUTDIR/gen
 # and exported as gen/NAME.dat from OUTDIR, so that the paths the exports
 # hold (the summary row's path, each slice's dump command) are the same in
 # two snapshots.  Then `diff -r OLD NEW`: a change to export, or to what it
@@ -20,6 +20,7 @@ out=${1:?usage: snapshot-exports.sh OUTDIR [SCHEDLINT [SCHEDGEN]]}
 sl=${2:-./schedlint}
 gen=${3:-./schedgen}
 cd "$(dirname "$0")/.." || exit 2
+. scripts/snapshot-traces.sh
 mkdir -p "$out/gen" || exit 2
 out=$(cd "$out" && pwd) || exit 2
 case $sl in /*) ;; *) sl=$PWD/$sl ;; esac
@@ -41,17 +42,12 @@ one() {	# NAME TRACE (relative to the current directory)
 }
 
 n=0
-for f in testdata/real/*.dat testdata/real/*.txt testdata/perf/*.data \
-	 testdata/perf/*.txt testdata/text/*.txt testdata/dat/*.dat \
-	 testdata/whatif/*.txt testdata/formats/*/*.dat testdata/formats/*/*.txt \
-	 testdata/bench/*.dat; do
-	[ -f "$f" ] || continue
+for f in $(snapshot_traces testdata/bench/*.dat); do
 	name=$(echo "$f" | sed 's|^testdata/||; s|/|_|g')
 	one "$name" "$f"
 	n=$((n + 1))
 done
-for scn in testdata/scenarios/*.scn testdata/whatif/*.scn testdata/dat/*.scn; do
-	[ -f "$scn" ] || continue
+for scn in $(snapshot_scenarios); do
 	name=$(echo "$scn" | sed 's|^testdata/||; s|/|_|g; s|\.scn$||')
 	if "$gen" scenario "$scn" -o "$out/gen/$name.dat" > /dev/null 2>&1; then
 		(cd "$out" && one "$name" "gen/$name.dat")

@@ -6,10 +6,12 @@
 # Writes OUTDIR/NAME.txt (analyze's text report, no colour, no pager),
 # OUTDIR/NAME.json (analyze --json) and OUTDIR/NAME.timehist for every
 # trace under testdata/ (real, perf, text, dat, whatif, formats) and every
-# scenario (testdata/{scenarios,whatif,dat}/*.scn, made into
-# a .dat by schedgen).  Then `diff -r OLD NEW` says which reports a change
-# moved: a change that should move none is byte-identical here, and one
-# that moves counts names them in its commit.  A developer's tool, not a
+# scenario (testdata/{scenarios,whatif,dat}/*.scn, made into a .dat by
+# schedgen as OUTDIR/gen/NAME.dat and analyzed as gen/NAME.dat from OUTDIR,
+# so that two snapshots print the same path): the list is
+# scripts/snapshot-traces.sh, snapshot-exports.sh's too.  Then `diff -r OLD
+# NEW` says which reports a change moved: a change that should move none is
+# byte-identical here, and one that moves counts names them in its commit.  A developer's tool, not a
 # test: the tests hold the reports against facts, this only against the
 # build before.
 set -u
@@ -17,7 +19,11 @@ out=${1:?usage: snapshot-reports.sh OUTDIR [SCHEDLINT [SCHEDGEN]]}
 sl=${2:-./schedlint}
 gen=${3:-./schedgen}
 cd "$(dirname "$0")/.." || exit 2
+. scripts/snapshot-traces.sh
 mkdir -p "$out/gen" || exit 2
+out=$(cd "$out" && pwd) || exit 2
+case $sl in /*) ;; *) sl=$PWD/$sl ;; esac
+case $gen in /*) ;; *) gen=$PWD/$gen ;; esac
 export NO_COLOR=1 SCHEDLINT_THREADS=1
 
 one() {	# NAME TRACE
@@ -27,19 +33,15 @@ one() {	# NAME TRACE
 }
 
 n=0
-for f in testdata/real/*.dat testdata/real/*.txt testdata/perf/*.data \
-	 testdata/perf/*.txt testdata/text/*.txt testdata/dat/*.dat \
-	 testdata/whatif/*.txt testdata/formats/*/*.dat testdata/formats/*/*.txt; do
-	[ -f "$f" ] || continue
+for f in $(snapshot_traces); do
 	name=$(echo "$f" | sed 's|^testdata/||; s|/|_|g')
 	one "$name" "$f"
 	n=$((n + 1))
 done
-for scn in testdata/scenarios/*.scn testdata/whatif/*.scn testdata/dat/*.scn; do
-	[ -f "$scn" ] || continue
+for scn in $(snapshot_scenarios); do
 	name=$(echo "$scn" | sed 's|^testdata/||; s|/|_|g; s|\.scn$||')
 	if "$gen" scenario "$scn" -o "$out/gen/$name.dat" > /dev/null 2>&1; then
-		one "$name" "$out/gen/$name.dat"
+		(cd "$out" && one "$name" "gen/$name.dat")
 	else
 		echo "schedgen failed" > "$out/$name.txt"
 	fi
