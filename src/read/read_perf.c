@@ -75,6 +75,7 @@
 #include "dat_layout.h"
 #include "dat_meta.h"
 #include "kallsyms.h"
+#include "map_guard.h"
 #include "read_perf.h"
 #include "util/util.h"
 
@@ -228,7 +229,7 @@ struct perf_reader {
 	uint64_t buf_off;
 	uint8_t *map;			/* a file: all of it mapped (buf = map, buf_off 0) */
 	size_t map_len;
-	struct map_guard *guard;	/* the map's entry in guards[] (NULL: none) */
+	struct sl_map_guard *guard;	/* the map's guard (map_guard.h; NULL: none) */
 	volatile sig_atomic_t *watch;	/* its mark, looked at after each event (NULL: none) */
 	bool shrank_told;		/* the map faulted: the error is set */
 	uint64_t dropped;		/* mapped pages before it were given back */
@@ -368,85 +369,7 @@ static bool pread_all(int fd, void *buf, size_t len, uint64_t off)
 	return true;
 }
 
-/* --- a mapped file that shrinks --- */
-
-/*
- * A file truncated or rewritten in place while it is mapped makes the
- * next access past its new end fault with SIGBUS.  That is bad input, not
- * a crash: the handler puts a page of zeros where the file was, so that
- * the access completes, and marks the map; next() looks at the mark
- * before it hands on what it read, and fails instead (one line, exit 2,
- * as any bad input).  Faults anywhere else go to the handler that was
- * there before (explore's, the sanitizers') or to the default action: the
- * handler puts it back and returns, the access faults again.  next()
- * installs the handler again before it reads each round (a system call
- * per round, thousands of events), so it is there after explore has set
- * up its own.
- */
-struct map_guard {
-	uint8_t *map;			/* NULL: a free entry */
-	size_t len;
-	volatile sig_atomic_t shrank;
-};
-
-#define MAX_GUARDS	8		/* perf.data readers open at once */
-static struct map_guard guards[MAX_GUARDS];
-static struct sigaction sigbus_before;
-static uintptr_t guard_page_size;
-
-static void on_sigbus(int sig, siginfo_t *si, void *ctx)
-{
-	uint8_t *addr = si->si_addr;
-
-	(void)ctx;
-	for (int i = 0; si->si_code == BUS_ADRERR && i < MAX_GUARDS; i++) {
-		uint8_t *map = __atomic_load_n(&guards[i].map, __ATOMIC_ACQUIRE);
-		void *page = (void *)((uintptr_t)addr & ~(guard_page_size - 1));
-
-		if (!map || addr < map || addr >= map + guards[i].len)
-			continue;
-		if (mmap(page, (size_t)guard_page_size, PROT_READ,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
-			break;
-		guards[i].shrank = 1;
-		return;
-	}
-	sigaction(sig, &sigbus_before, NULL);
-}
-
-/* Watch [map, map + len) for faults; NULL when every entry is taken. */
-static struct map_guard *guard_map(uint8_t *map, size_t len)
-{
-	guard_page_size = (uintptr_t)sysconf(_SC_PAGESIZE);
-	for (int i = 0; i < MAX_GUARDS; i++) {
-		uint8_t *none = NULL;
-
-		/* nothing faults in the map before this returns */
-		if (__atomic_compare_exchange_n(&guards[i].map, &none, map, false,
-						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-			guards[i].len = len;
-			guards[i].shrank = 0;
-			return &guards[i];
-		}
-	}
-	return NULL;
-}
-
-static void guard_arm(void)
-{
-	struct sigaction sa = { .sa_sigaction = on_sigbus, .sa_flags = SA_SIGINFO }, old;
-
-	sigemptyset(&sa.sa_mask);
-	if (!sigaction(SIGBUS, &sa, &old) &&
-	    !((old.sa_flags & SA_SIGINFO) && old.sa_sigaction == on_sigbus))
-		sigbus_before = old;
-}
-
-static void guard_release(struct map_guard *g)
-{
-	if (g)
-		__atomic_store_n(&g->map, NULL, __ATOMIC_RELEASE);
-}
+/* --- a mapped file that shrinks: map_guard.h --- */
 
 /* --- the window over the stream --- */
 
@@ -1162,7 +1085,7 @@ static bool flush_upto(struct perf_reader *pr, uint64_t limit)
  */
 static void map_trim(struct perf_reader *pr, uint64_t from, uint64_t upto)
 {
-	uint64_t page = (uint64_t)guard_page_size;
+	uint64_t page = (uint64_t)sl_map_page_size();
 
 	from = (from + page - 1) & ~(page - 1);
 	upto &= ~(page - 1);
@@ -1840,7 +1763,7 @@ static int next_one(struct perf_reader *pr, struct sl_event *ev)
 			continue;
 		}
 		if (pr->guard)
-			guard_arm();	/* once a round: explore may have put its own */
+			sl_map_guard_arm();	/* once a round: explore may have put its own */
 		ret = read_records(pr, false);
 		if (ret < 0)
 			return ret;
@@ -1860,7 +1783,7 @@ static void perf_close(struct sl_reader *r)
 {
 	struct perf_reader *pr = (struct perf_reader *)r;
 
-	guard_release(pr->guard);
+	sl_map_guard_release(pr->guard);
 	sl_dat_decoder_free(pr->decoder);
 	if (pr->tep)
 		tep_free(pr->tep);
@@ -2082,17 +2005,19 @@ static int open_file(struct perf_reader *pr)
 	/*
 	 * Map the file: the records are read in place, without a copy out of
 	 * the page cache (a tenth of the CPU time on a large file).  If it
-	 * cannot be mapped, the read window does the same work.
+	 * cannot be mapped, or not guarded (map_guard.h: more readers open at
+	 * once than it has room for), the read window does the same work.
 	 */
 	if (data_size && pr->file_size <= SIZE_MAX) {
 		void *map = mmap(NULL, (size_t)pr->file_size, PROT_READ, MAP_PRIVATE, pr->fd, 0);
 
-		if (map != MAP_FAILED) {
+		if (map != MAP_FAILED && !(pr->guard = sl_map_guard_add(map, (size_t)pr->file_size)))
+			munmap(map, (size_t)pr->file_size);
+		else if (map != MAP_FAILED) {
 			madvise(map, (size_t)pr->file_size, MADV_SEQUENTIAL);
 			pr->map = map;
 			pr->map_len = (size_t)pr->file_size;
-			pr->guard = guard_map(map, pr->map_len);
-			pr->watch = pr->guard ? &pr->guard->shrank : NULL;
+			pr->watch = &pr->guard->shrank;
 			pr->buf = map;
 			pr->buf_off = 0;
 			pr->buf_len = (size_t)pr->data_end;
