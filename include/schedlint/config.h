@@ -61,6 +61,11 @@ struct sl_config {
 	 * worst cases (the analyzers' on_latency hooks still get them).
 	 */
 	bool no_latency_stats;
+	/*
+	 * Read on past --to (timehist: the run in progress at --to on each
+	 * CPU ends at it, as perf counts it, at that CPU's next switch).
+	 */
+	bool read_past_to;
 
 	/* filters: what the report covers (the model still sees every event) */
 	struct sl_cpuset cpus;		/* nr_words == 0: all CPUs */

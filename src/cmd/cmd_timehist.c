@@ -139,7 +139,8 @@ struct timehist {
 	bool wakeups, migrations, idle_only, summary, rows, state, next, visual;
 	int ncpus;		/* columns of -V */
 	int use_waking;		/* 1 sched_waking, 0 sched_wakeup, -1 undecided */
-	uint64_t first_ts, last_ts;	/* of the switches in the window: perf's hist_time (-s, -S) */
+	uint64_t first_ts, last_ts;	/* the first and last switch in the window, any CPU and
+					 * task, -I or not: perf's hist_time (-s, -S) */
 	uint64_t rows_printed;
 };
 
@@ -308,11 +309,37 @@ static char *put_time_cpu(char *p, uint64_t ts, int cpu)
 
 #define NAME_MAX_LEN 63		/* a task's name, as it was cut in a char[64] */
 
-/* "comm[pid]", the idle task "<idle>" as perf names it; at most NAME_MAX_LEN bytes */
-static char *put_task_name(char *p, const struct sl_model *m, int32_t pid, uint32_t comm)
+/*
+ * "comm[pid]" in at most NAME_MAX_LEN bytes: a longer comm is cut, its
+ * "[pid]" kept whole (a kernel's comm has 15 bytes: only a text trace's
+ * can be longer)
+ */
+static inline __attribute__((always_inline)) char *put_comm_pid(char *p, const char *s,
+								int32_t pid)
 {
-	char *start = p;
+	size_t len = strlen(s);
+	char tail[16], *t = tail;
 
+	if (__builtin_expect(len <= NAME_MAX_LEN - 13, 1)) {
+		/* room for any "[pid]" (13 bytes at most) */
+		p = put_str(p, s, len);
+		*p++ = '[';
+		p = put_int(p, pid);
+		*p++ = ']';
+		return p;
+	}
+	*t++ = '[';
+	t = put_int(t, pid);
+	*t++ = ']';
+	if (len > NAME_MAX_LEN - (size_t)(t - tail))
+		len = NAME_MAX_LEN - (size_t)(t - tail);
+	p = put_str(p, s, len);
+	return put_str(p, tail, (size_t)(t - tail));
+}
+
+/* "comm[pid]", the idle task "<idle>" as perf names it; at most NAME_MAX_LEN bytes */
+static inline char *put_task_name(char *p, const struct sl_model *m, int32_t pid, uint32_t comm)
+{
 	if (pid <= 0)
 		return put_str(p, "<idle>", 6);
 	/* a task that did nothing the trace shows yet: perf's name for it */
@@ -320,16 +347,18 @@ static char *put_task_name(char *p, const struct sl_model *m, int32_t pid, uint3
 		*p++ = ':';
 		return put_int(p, pid);
 	}
-	const char *s = sl_str(m->strtab, comm);
-	size_t len = strlen(s);
+	return put_comm_pid(p, sl_str(m->strtab, comm), pid);
+}
 
-	if (len >= NAME_MAX_LEN)
-		return put_str(p, s, NAME_MAX_LEN);
-	p = put_str(p, s, len);
-	*p++ = '[';
-	p = put_int(p, pid);
-	*p++ = ']';
-	return start + (size_t)(p - start > NAME_MAX_LEN ? NAME_MAX_LEN : p - start);
+/*
+ * -n's "  next: comm[pid]": perf's, the sched_switch's next_comm and
+ * next_pid as they are (the idle task "swapper/0[0]")
+ */
+static char *put_next(char *p, const struct sl_model *m, const struct sl_event *ev)
+{
+	p = put_str(p, "  next: ", 8);
+	return put_comm_pid(p, ev->sw.next_comm ? sl_str(m->strtab, ev->sw.next_comm) : "",
+			    ev->sw.next_pid);
 }
 
 /* " %-30s " of the task's name */
@@ -463,12 +492,24 @@ static void timehist_switch(struct timehist *th, struct sl_analyzer *a, struct s
 	struct th_runtime *r = pid == 0 ? &c->idle : runtime_of(m, a, pid);
 	uint64_t t = ev->ts, tprev = c->last_switch;
 	uint64_t run = 0, delay = 0, wait = 0;
-	bool show;
+	bool show, in_window = true;
 
 	c->seen = true;
 	c->last_switch = ev->ts;
 	if (!r)
 		return;
+	if (__builtin_expect(cfg->to_set, 0)) {
+		/*
+		 * --to, as perf: the run in progress at --to ends there (its
+		 * row at --to), the CPU's later switches are past it; a run
+		 * whose switch-in the trace does not show may not have been in
+		 * the window: no row
+		 */
+		if (!tprev || tprev > cfg->to_ns)
+			in_window = false;
+		else if (t > cfg->to_ns)
+			t = cfg->to_ns;
+	}
 	if (tprev) {
 		/*
 		 * The wait and the sch delay end at the switch-in, whatever
@@ -484,14 +525,17 @@ static void timehist_switch(struct timehist *th, struct sl_analyzer *a, struct s
 			tprev = cfg->from_ns;
 		run = sl_dur(tprev, t);
 	}
-	show = sl_filter_time(cfg, t) && sl_filter_cpu(cfg, ev->cpu) &&
+	show = in_window && sl_filter_time(cfg, t) && sl_filter_cpu(cfg, ev->cpu) &&
 	       (pid == 0 ? sl_filter_task_none(cfg) : task_passes(m, pid)) &&
 	       (!th->idle_only || pid == 0 || ev->sw.next_pid == 0);
 	/* the figures only the summary prints */
-	if (show && th->summary) {
+	if (th->summary && sl_filter_time(cfg, t)) {
+		/* perf's hist_time: every switch in the window, whatever the other filters */
 		if (!th->first_ts)
 			th->first_ts = t;
 		th->last_ts = t;
+	}
+	if (th->summary && show) {
 		if (th->idle_only) {
 			/*
 			 * -I, as perf: a task's figures are the idle time that
@@ -527,10 +571,8 @@ static void timehist_switch(struct timehist *th, struct sl_analyzer *a, struct s
 		p = put_ms(p, run, 6);
 		if (th->state)
 			p = put_state(p, pid, ev);
-		if (th->next) {
-			p = put_str(p, "   next: ", 9);
-			p = put_task_name(p, m, ev->sw.next_pid, ev->sw.next_comm);
-		}
+		if (th->next)
+			p = put_next(p, m, ev);
 		end_row(th, p);
 		th->rows_printed++;
 	}
@@ -550,7 +592,15 @@ static char *put_event_row(struct timehist *th, struct sl_model *m, const struct
 
 	p = put_time_cpu(p, ev->ts, ev->cpu);
 	p = put_visual(th, p, ev->cpu, mark);
-	p = put_name_column(p, m, ev->pid, t ? t->comm : 0);
+	if (ev->pid == 0) {
+		/* an idle CPU's: perf's name for the thread of pid 0 here */
+		*p++ = ' ';
+		memcpy(p, "swapper                       ", COMM_WIDTH);
+		p += COMM_WIDTH;
+		*p++ = ' ';
+	} else {
+		p = put_name_column(p, m, ev->pid, t ? t->comm : 0);
+	}
 	/* " %9s  %9s  %9s  " of nothing, after the name column's blank */
 	memset(p, ' ', 34);
 	return p + 34;
@@ -1033,6 +1083,7 @@ int cmd_timehist(int argc, char **argv)
 	cfg.analyzers = timehist_analyzers;
 	cfg.nr_analyzers = 1;
 	cfg.no_latency_stats = true;	/* perf's sch delay is ours, not the model's latency */
+	cfg.read_past_to = true;	/* each CPU's run in progress at --to ends at it */
 	cfg.max_findings = 0;		/* no analyzer: no finding lists to make room for */
 	if (sl_analysis_run(path, &cfg, NULL, NULL, &an, &err) < 0) {
 		error_msg("%s: %s", path, err.msg);

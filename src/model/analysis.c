@@ -95,8 +95,8 @@ struct pipe {
 
 static bool past_to(const struct sl_model *m, const struct sl_event *ev)
 {
-	/* past --to: nothing later can be reported */
-	return m->cfg->to_set && !m->cfg->to_rel && ev->ts > m->cfg->to_ns;
+	/* past --to: nothing later can be reported (but what timehist clips to it) */
+	return m->cfg->to_set && !m->cfg->to_rel && ev->ts > m->cfg->to_ns && !m->cfg->read_past_to;
 }
 
 /* --- the single-threaded loop --- */
@@ -316,7 +316,7 @@ static int run_pipelined(struct sl_analysis *an, struct sl_reader *reader,
 	/* reader->info as it was when the event being fed was read */
 	struct sl_trace_info *rinfo = xmalloc(sizeof(*rinfo));
 	struct sl_model *m = an->model;
-	const bool to_set = m->cfg->to_set;	/* else past_to() is false throughout */
+	const bool to_set = m->cfg->to_set && !m->cfg->read_past_to;	/* else past_to() is false throughout */
 	bool done = false, stopped = false;
 	pthread_t tid;
 	int end = 0;

@@ -101,6 +101,40 @@ Total number of context switches: 5
 Total run time (msec): 0.099
 Total scheduling time (msec): 0.070 (x 2)"
 
+# --to, as perf: the run in progress at --to on each CPU ends at it (a row
+# at --to: cpu0's idle task from A's switch-out at 1.000030, 20 us; B from
+# 1.000001, 49 us), a CPU's first switch (no switch-in shown, perhaps not
+# in the window) has no row; the wakeup at 1.000050 is in the window;
+# -s: the scheduling time from the first switch to --to (50 us), cpu0 idle
+# 20 us of it (--to to the nanosecond: one to the microsecond stands for
+# the whole microsecond it prints)
+"$SCHEDLINT" timehist --no-pager -w --to=1.000050001 "$D/early-rewake.perf.txt" > "$TMP/to"
+expect_eq "timehist --to by hand: the runs in progress at --to end at it, as perf's" \
+	"$(sed 1,3d "$TMP/to" | awk '{ $1 = $1; print }')" \
+	"1.000010 [0001] B[200] awakened: A[100]
+1.000030 [0000] A[100] 0.000 0.000 0.030
+1.000050 [0001] B[200] awakened: A[100]
+1.000050 [0000] <idle> 0.030 0.000 0.020
+1.000050 [0001] B[200] 0.000 0.000 0.049"
+expect_eq "timehist -s --to by hand: idle 20 us of the 50 from the first switch to --to" \
+	"$("$SCHEDLINT" timehist --no-pager -s --to=1.000050001 "$D/early-rewake.perf.txt" |
+		grep -E 'CPU  0|switches|Total run|scheduling' | awk '{ $1 = $1; print }')" \
+	"CPU 0 idle for 0.020 msec ( 40.00%)
+Total number of context switches: 3
+Total run time (msec): 0.079
+Total scheduling time (msec): 0.050 (x 2)"
+
+# a name over 63 bytes (a text trace's: a kernel's comm has 15) is cut
+# with its [pid] kept, in a row, a wakeup and -n alike; -n names the idle
+# task as the sched_switch does (swapper/0[0]), as perf
+long=$(printf '%070d' 0 | tr 0 x)
+sed "s/comm=A /comm=$long /g" "$D/early-rewake.perf.txt" > "$TMP/long.txt"
+"$SCHEDLINT" timehist --no-pager -w -n "$TMP/long.txt" > "$TMP/long"
+cut58=$(printf '%058d' 0 | tr 0 x)
+expect_eq "timehist: a long name cut to 63 bytes with its [pid], as a row, a wakeup and -n's" \
+	"$(grep -c " $cut58\[100\] " "$TMP/long")/$(grep -c "awakened: $cut58\[100\]\$" "$TMP/long")/$(grep -c "next: $cut58\[100\]\$" "$TMP/long")/$(grep -c 'next: swapper/0\[0\]$' "$TMP/long")" \
+	"1/2/2/1"
+
 # -I: the switches into and out of idle (as many as dump shows); with -s,
 # each task's idle time after it: by hand, A left cpu0 idle at 1.000030
 # for 30 us (B's idle at 1.000070 is not over when the trace ends)
