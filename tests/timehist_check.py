@@ -25,6 +25,44 @@ differ by more than 1 us in wait time, sch delay or run time, or in
 state.  Exit 1 when the row counts of a kind differ by more than 1%, or
 more than 1% of them are unmatched or differ.
 
+lines: the whole output of one invocation (any options), line by line:
+each line of ours must be perf's line once the differences by design
+are taken out of perf's (and only those), each counted and printed:
+  round    a number 1 apart in its last digit (perf truncates, we round);
+  pid      perf's comm[tid/pid] written comm[tid];
+  kworker  perf's /proc name of a kworker ("kworker/0:0-eve") cut at its "-";
+  state    perf 6.1's letters (K, W, X, Z) as the kernel's;
+  minus1   a row or summary line of perf's nameless tid -1 (an exited
+           thread): left out, with the summary's totals it moves;
+  visual   -V: perf's one column more than the CPUs, and the one more
+           blank its migration rows have before and after the columns;
+  parent   the summary's parent column, which we do not print;
+  order    the summary's tasks in tid order (perf's is its hash table's);
+  migr     the summary's migrations, which perf counts only under -M;
+  rplus    -s --state: a preempted task's wait (R+) perf counts as sleep;
+  comm     a task of a wakeup or migration row named otherwise: perf
+           takes the name from PERF_RECORD_COMM (at exec) or prints
+           :tid for a task it has none of, we from the tracepoints (a
+           task that exec'd since its last sched_switch keeps its old
+           name; one never seen in a switch or wakeup is :tid);
+  idle0    -I: perf's zeros in a task's row (it measures only the idle
+           task under -I);
+  total    -s with a task filter: perf prints neither idle stats nor
+           totals, we the totals of the tasks shown;
+  from_    --time FROM: a CPU's first row in the window, its run begun
+           before FROM: perf measures its wait time and sch delay to
+           FROM too (both longer by as much), we to its switch-in;
+  mtime    --time: perf's migration rows outside the window (perf 6.1
+           does not filter them);
+  lost     -s: perf's "lost N events" lines before the summary;
+  wcpu     --cpu: perf's wakeup and migration rows of the other CPUs
+           (perf 6.1 filters only the switch rows);
+  dead     a task in the other list of the summary: perf's terminated
+           tasks are those it has a PERF_RECORD_EXIT of, ours those that
+           left the CPU as X or Z.
+Printed: "lines: ours N, perf M, same S, differ D" and the counts of
+each kind; exit 1 when any line differs otherwise.
+
 summary: per task (tid), perf's count and run-time against ours.
 Printed: the tasks on each side, matched, and how many differ in count
 or run time by more than 1%.  Exit 1 when any task's count or run time
@@ -47,6 +85,12 @@ PERF_STATE = {'K': 'I', 'W': 'R+', 'X': 'Z', 'Z': 'X'}
 def us(text):
     sec, frac = text.split('.')
     return int(sec) * 1000000 + int(frac)
+
+
+def ns(text):
+    """seconds with up to 9 decimals: ns"""
+    sec, _, frac = text.partition('.')
+    return int(sec) * 1000000000 + int((frac + '000000000')[:9])
 
 
 def ms_us(text):
@@ -199,7 +243,307 @@ def check_summary(ours_path, perf_path):
     return 1 if differ or missing else 0
 
 
+ROW_START = re.compile(r'^\s*\d+\.\d{6} \[\d{4}\] ')
+NUMBER = re.compile(r'^\(?-?\d+\.\d+%?\)?$')
+PID_NAME = re.compile(r'^(.*?)\[(-?\d+)/(-?\d+)\]$')
+KWORKER = re.compile(r'^(kworker/[^-\[]+)-[^\[]*(\[.*)$')
+SUMMARY_TASK = re.compile(r'^\s*(\S.*\[-?\d+(?:/-?\d+)?\]|:\d+)\s+-?\d+\s')
+
+
+def ms(text):
+    return round(float(text) * 1000)
+
+
+def tid_of(token):
+    """comm[tid], comm[tid/pid] or :tid: tid; 0 for <idle>"""
+    m = re.search(r'\[(-?\d+)(?:/-?\d+)?\]$', token) or re.match(r'^:(-?\d+)$', token) or \
+        re.match(r'^next:(-?\d+)$', token)
+    return int(m[1]) if m else 0
+
+
+class Lines:
+    def __init__(self):
+        self.kinds = dict(round=0, pid=0, kworker=0, state=0, minus1=0, visual=0, parent=0,
+                          order=0, migr=0, rplus=0, comm=0, idle0=0, total=0, from_=0, mtime=0,
+                          lost=0, dead=0, wcpu=0)
+
+    def name(self, tok):
+        """perf's name token as ours would be"""
+        m = PID_NAME.match(tok)
+        if m:
+            self.kinds['pid'] += 1
+            tok = f'{m[1]}[{m[2]}]'
+        m = KWORKER.match(tok)
+        if m:
+            self.kinds['kworker'] += 1
+            tok = m[1] + m[2]
+        return tok
+
+    def same_tokens(self, ours, perf):
+        """ours and perf's tokens equal but for rounding: kinds counted"""
+        if len(ours) != len(perf):
+            return False
+        rounded = 0
+        for a, b in zip(ours, perf):
+            if a == b:
+                continue
+            if NUMBER.match(a) and NUMBER.match(b):
+                fa, fb = a.strip('()%'), b.strip('()%')
+                d = len(fa.split('.')[1])
+                if d == len(fb.split('.')[1]) and \
+                        abs(round(float(fa) * 10 ** d) - round(float(fb) * 10 ** d)) <= 1:
+                    rounded += 1
+                    continue
+            return False
+        self.kinds['round'] += 1 if rounded else 0
+        return True
+
+
+def split_row(line, ncols, migrate_shift):
+    """a row's time and CPU, its -V columns (ncols wide, '' without), its other tokens"""
+    m = ROW_START.match(line)
+    if not m:
+        return None
+    head, rest = line[:m.end()].split(), line[m.end():]
+    vis = ''
+    if ncols:
+        rest = rest[1:]		# the blank before the columns
+        if migrate_shift:
+            rest = rest[1:]
+        vis, rest = rest[:ncols], rest[ncols:]
+    return head, vis, rest.split()
+
+
+def summary_blocks(text, lk, perf):
+    """text's lines, each ('line', tokens or text) or, for a run of summary
+    task lines, ('tasks', {tid: tokens}, has a tid -1 line); perf's
+    parent column taken out"""
+    items, tasks, in_tasks, minus1 = [], None, False, False
+    parent = perf and any(re.match(r'^\s*comm\s+parent\s', l) for l in text)
+    for line in text:
+        if parent and re.match(r'^\s*comm\s+parent\s', line):
+            line = line.replace('  parent', '', 1)
+            lk.kinds['parent'] += 1
+        if line.startswith('-' * 40):
+            if parent:
+                line = line[:len(line) - 8]
+            items.append(('line', line))
+            in_tasks = True
+            continue
+        if in_tasks and SUMMARY_TASK.match(line):
+            toks = line.split()
+            if perf:
+                toks[0] = lk.name(toks[0])
+                if parent:
+                    del toks[1]
+                    lk.kinds['parent'] += 1
+            tid = tid_of(toks[0])
+            if tid == -1:
+                minus1 = True
+                lk.kinds['minus1'] += 1
+                continue
+            if tasks is None:
+                tasks = {}
+            tasks.setdefault(tid, []).append(toks)
+            continue
+        if tasks is not None:
+            items.append(('tasks', tasks, minus1))
+            tasks, minus1 = None, False
+        if line.startswith(('Idle stats', '    Total number')):
+            in_tasks = False
+        items.append(('line', line))
+    if tasks is not None:
+        items.append(('tasks', tasks, minus1))
+    return items
+
+
+def join_names(line):
+    """a name with blanks ("tmux: server[15156]") as one token: blanks in it made \\x01"""
+    for k in ('awakened: ', 'migrated: ', 'next: '):
+        line = line.replace(k, k[:-1] + '\x02')
+    line = re.sub(r'(?<=\S) (?=[^\s\[\]]+\[-?\d+(?:/-?\d+)?\])', '\x01', line)
+    return line.replace('\x02', ' ')
+
+
+def check_lines(ours_path, perf_path, options=()):
+    lk = Lines()
+    summary_only = '-s' in options
+    ours = [join_names(l.rstrip()) for l in lines(ours_path)]
+    perf = []
+    for l in lines(perf_path):
+        if l.startswith(('Samples do not have callchains', 'No kallsyms')):
+            continue
+        if summary_only and LOST_RE.match(l):
+            lk.kinds['lost'] += 1
+            continue
+        perf.append(join_names(l.rstrip()))
+    idle_only = '-I' in options
+    window = cpus = None
+    for o in options:
+        if o.startswith('--cpu='):
+            cpus = {int(c) for c in o[6:].split(',')}
+        if o.startswith('--time='):
+            a, _, b = o[7:].partition(',')
+            window = (ns(a) // 1000 if a else 0, ns(b) // 1000 if b else 1 << 62)
+    # -V: the header's CPU digits
+    m = re.match(r'^\s*time\s+cpu\s+([0-9a-f]+)\s+task name', ours[0] if ours else '')
+    our_cols = len(m[1]) if m else 0
+    m = re.match(r'^\s*time\s+cpu\s+([0-9a-f]+)\s+task name', perf[0] if perf else '')
+    perf_cols = len(m[1]) if m else 0
+    oitems, pitems = summary_blocks(ours, lk, False), summary_blocks(perf, lk, True)
+    minus1 = any(l.startswith(':-1[-1') for l in (x.split()[2] if ROW_START.match(x) and len(x.split()) > 2
+                                                 else '' for x in perf)) or \
+        any(it[0] == 'tasks' and it[2] for it in pitems)
+    same, differ, first = 0, 0, []
+
+    def bad(n, o, p):
+        nonlocal differ
+        differ += 1
+        first.append((n, o, p))
+
+    oi = 0
+    for n, pit in enumerate(pitems):
+        oit = oitems[oi] if oi < len(oitems) else ('line', '<none>')
+        oi += 1
+        if pit[0] == 'tasks':
+            if oit[0] != 'tasks':
+                bad(n + 1, oit[1], 'perf\'s task lines')
+                continue
+            otasks, ptasks = oit[1], pit[1]
+            if list(ptasks) != sorted(ptasks):
+                lk.kinds['order'] += 1
+            for tid in sorted(set(otasks) | set(ptasks)):
+                o, p = otasks.get(tid), ptasks.get(tid)
+                if o is None or p is None:
+                    # in the other list (still running, terminated)?
+                    other = [it[1] for it in (oitems if o is None else pitems)
+                             if it[0] == 'tasks' and it[1] is not (otasks if o is None else ptasks)]
+                    if other and tid in other[0]:
+                        lk.kinds['dead'] += 1
+                        if o is None:
+                            o = other[0][tid]
+                        else:
+                            continue	# compared from perf's side
+                    elif p is None and minus1:
+                        lk.kinds['minus1'] += 1	# all its runs are perf's tid -1's
+                        continue
+                    else:
+                        bad(n + 1, o, p)
+                        continue
+                for ot, pt in zip(o, p):
+                    if len(ot) == len(pt) and pt[-1] == '0' and ot[-1] != '0' and \
+                            '-M' not in options and '--state' not in options:
+                        pt = pt[:-1] + [ot[-1]]
+                        lk.kinds['migr'] += 1
+                    if '--state' in options and len(ot) == len(pt) == 7 and abs(ms(pt[5]) - ms(ot[5])) > 1 and \
+                            abs(ms(ot[3]) + ms(ot[5]) - ms(pt[3]) - ms(pt[5])) <= 3 and \
+                            ms(pt[5]) <= ms(ot[5]) + 1:
+                        pt = pt[:3] + [ot[3], pt[4], ot[5], pt[6]]
+                        lk.kinds['rplus'] += 1
+                    if lk.same_tokens(ot, pt):
+                        same += 1
+                    elif minus1 and int(ot[1]) > int(pt[1]):
+                        lk.kinds['minus1'] += 1	# its last runs are perf's tid -1's
+                    else:
+                        bad(n + 1, ' '.join(ot), ' '.join(pt))
+            continue
+        o, p = oit[1], pit[1]
+        if not isinstance(o, str):
+            bad(n + 1, o, p)
+            continue
+        prow = split_row(p, perf_cols, perf_cols and ' migrated: ' in p)
+        if prow is None:
+            o2 = o.replace('[tid]', '[tid/pid]')
+            if o2 != o:
+                lk.kinds['pid'] += 1
+            if perf_cols and re.match(r'^\s*(time|-----)', p):
+                # the header's CPU columns
+                po, pp = o2.split(), p.split()
+                if len(po) > 2 and len(pp) > 2 and len(pp[2]) == len(po[2]) + 1:
+                    pp[2] = pp[2][:-1]
+                    lk.kinds['visual'] += 1
+                if po == pp:
+                    same += 1
+                    continue
+            if lk.same_tokens(o2.split(), p.split()) and (o2.strip() or not p.strip()):
+                same += 1
+            elif minus1 and re.match(r'^\s*Total number of unique tasks', p):
+                lk.kinds['minus1'] += 1
+            else:
+                bad(n + 1, o, p)
+            continue
+        head, vis, toks = prow
+        if window and 'migrated:' in toks and not window[0] <= us(head[0]) <= window[1]:
+            lk.kinds['mtime'] += 1
+            oi -= 1		# not ours
+            continue
+        if cpus is not None and ('awakened:' in toks or 'migrated:' in toks) and \
+                int(head[1].strip('[]')) not in cpus:
+            lk.kinds['wcpu'] += 1
+            oi -= 1		# not ours
+            continue
+        if perf_cols:
+            if vis[our_cols:].strip():
+                bad(n + 1, o, p)
+                continue
+            vis = vis[:our_cols]
+            lk.kinds['visual'] += 1
+        orow = split_row(o, our_cols, False)
+        if orow is None or orow[1] != vis:
+            bad(n + 1, o, p)
+            continue
+        otoks = orow[2]
+        if toks and toks[0].startswith(':-1['):
+            lk.kinds['minus1'] += 1		# ours has the thread's row here
+            continue
+        toks = [lk.name(t) if t.endswith(']') else t for t in toks]
+        # a state perf 6.1 printed in its K, W, X, Z
+        for i in range(4, len(toks)):
+            if toks[i] in PERF_STATE and re.match(r'^\d+\.\d{3}$', toks[i - 1]) and i < len(otoks) and \
+                    otoks[i] == ('I' if toks[0] == '<idle>' else PERF_STATE[toks[i]]):
+                toks[i] = otoks[i]
+                lk.kinds['state'] += 1
+        if len(toks) == len(otoks):
+            for i in range(len(toks)):
+                if toks[i] != otoks[i] and (toks[i].endswith(']') or toks[i].startswith(':')) and \
+                        tid_of(toks[i]) == tid_of(otoks[i]) and tid_of(toks[i]) and \
+                        ('awakened:' in toks or 'migrated:' in toks or toks[i].startswith(':')):
+                    lk.kinds['comm'] += 1
+                    toks[i] = otoks[i]
+        if idle_only and toks[0] != '<idle>' and toks[1:4] == ['0.000'] * 3 and \
+                lk.same_tokens(otoks[:1] + otoks[4:], toks[:1] + toks[4:]) and otoks[1:4] != toks[1:4]:
+            lk.kinds['idle0'] += 1
+            toks = toks[:1] + otoks[1:4] + toks[4:]
+        if window and window[0] and len(toks) >= 4 and len(otoks) >= 4 and toks[0] == otoks[0] and \
+                all(re.match(r'^\d+\.\d{3}$', t) for t in toks[1:4] + otoks[1:4]):
+            # perf's wait and delay longer by as much (FROM - switch-in), or both 0 (none)
+            dw, dd = ms(toks[1]) - ms(otoks[1]), ms(toks[2]) - ms(otoks[2])
+            if (dw > 1 or dd > 1) and (dw > 1 or toks[1] == otoks[1] == '0.000') and \
+                    (dd > 1 or toks[2] == otoks[2] == '0.000') and (dw <= 1 or dd <= 1 or abs(dw - dd) <= 2):
+                lk.kinds['from_'] += 1
+                toks = toks[:1] + otoks[1:3] + toks[3:]
+        if lk.same_tokens(orow[0] + otoks, head + toks):
+            same += 1
+        else:
+            bad(n + 1, o, p)
+    if len(oitems) > oi:
+        rest = oitems[oi:]
+        # perf stops after the task lists when a filter skipped samples
+        if pitems and pitems[-1][1] == '<no terminated tasks>' and \
+                all(it[0] == 'line' and (not it[1].strip() or 'Total ' in it[1]) for it in rest):
+            lk.kinds['total'] += len(rest)
+        else:
+            bad(oi + 1, rest[0][1], '<none>')
+    print(f'lines: ours {len(ours)}, perf {len(perf)}, same {same}, differ {differ}')
+    print('by design: ' + ', '.join(f'{k} {n}' for k, n in lk.kinds.items() if n))
+    for n, o, p in first[:6]:
+        print(f'  item {n}:\n    ours {o}\n    perf {p}')
+    return 1 if differ else 0
+
+
 if __name__ == '__main__':
-    if len(sys.argv) != 4 or sys.argv[1] not in ('rows', 'summary'):
+    checks = dict(rows=check_rows, summary=check_summary, lines=check_lines)
+    if len(sys.argv) < 4 or sys.argv[1] not in checks:
         sys.exit(__doc__)
-    sys.exit((check_rows if sys.argv[1] == 'rows' else check_summary)(sys.argv[2], sys.argv[3]))
+    sys.exit(checks[sys.argv[1]](*sys.argv[2:]) if sys.argv[1] != 'lines' else
+             check_lines(sys.argv[2], sys.argv[3], sys.argv[4:]))
