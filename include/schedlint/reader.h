@@ -70,6 +70,8 @@ struct sl_trace_info {
 	char format_ignored[128];	/* "system:name" of the first of them */
 	uint64_t bad_lines;		/* text: lines that were not events and not comments */
 	uint64_t first_bad_line;	/* text: line number of the first of them */
+	uint64_t cut_last_line;		/* text: the last line's number when it had no newline
+					 * (a cut file: left out, one of bad_lines), else 0 */
 };
 
 struct sl_read_opts {

@@ -622,7 +622,7 @@ static int fail(struct text_reader *r, int ret)
 static bool time_order_ok(struct text_reader *r)
 {
 	bool mostly_back, jump, jump_at_end;
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], d[32];
 
 	if (r->section_line && r->cpu_runs == r->cpus_seen && !r->cpu_back) {
 		sl_error_set(text_err(r), "not a trace in time order: its CPUs come one after "
@@ -646,12 +646,18 @@ static bool time_order_ok(struct text_reader *r)
 
 		if (gap <= r->max_before_max - r->first_ts || gap <= FAR_AHEAD_LAST_NS)
 			return true;
+		/*
+		 * refused (it would be the span's end); but a text filtered to a
+		 * few tasks can end so: --to reads it without that line
+		 */
 		sl_error_set(text_err(r), "line %llu's time, %s, is %s s after the latest event "
 			     "before it, more than the %s s the %llu events before it span (a "
-			     "corrupt timestamp?)", (unsigned long long)r->last_ts_line,
+			     "corrupt timestamp?); --to %s reads the rest",
+			     (unsigned long long)r->last_ts_line,
 			     fmt_ts(a, sizeof(a), r->last_ts), fmt_ts(b, sizeof(b), gap),
 			     fmt_ts(c, sizeof(c), r->max_before_max - r->first_ts),
-			     (unsigned long long)r->events_before_max);
+			     (unsigned long long)r->events_before_max,
+			     fmt_ts(d, sizeof(d), r->max_before_max));
 		return false;
 	}
 	jump = jump || jump_at_end;
@@ -701,6 +707,8 @@ static int pump(struct text_reader *r, struct sl_event *ev)
 
 			/* a comment or a blank line can end a file: anything else is cut */
 			ret = p == end || *p == '#' ? 1 : LINE_TOO_LONG;
+			if (ret == LINE_TOO_LONG)
+				r->base.info.cut_last_line = r->line_no;
 		}
 		if (ret == LINE_TOO_LONG)
 			ret = note_bad_line(r, line, end);

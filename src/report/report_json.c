@@ -78,6 +78,7 @@ static cJSON *trace_json(struct sl_model *m, const char *path)
 	sl_json_add_u64(t, "clock_inversions", m->clock_inversions);
 	sl_json_add_u64(t, "max_clock_inversion_ns", m->max_inversion_ns);
 	sl_json_add_u64(t, "bad_lines", info->bad_lines);
+	sl_json_add_u64_or_null(t, "cut_last_line", info->cut_last_line, info->cut_last_line);
 	sl_json_add_u64_or_null(t, "header_cpus", info->header_ncpus > 0,
 				(uint64_t)(info->header_ncpus > 0 ? info->header_ncpus : 0));
 	sl_json_add_u64(t, "bad_cpu_refs", m->bad_cpu_refs);

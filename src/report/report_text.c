@@ -334,9 +334,15 @@ static void trace_facts(struct sl_report *r, struct sl_model *m)
 			" malformed (%s):\n           not parsed, their events counted by name\n",
 			info->formats_ignored, info->formats_ignored > 1 ? "s" : "",
 			info->formats_ignored > 1 ? "" : "s", info->format_ignored);
-	if (info->bad_lines)
-		fprintf(r->out, "  %snote     %" PRIu64 " lines were not events (first: line %" PRIu64 ")%s\n",
-			sl_color(r, SL_C_YELLOW), info->bad_lines, info->first_bad_line,
+	if (info->bad_lines > !!info->cut_last_line)
+		fprintf(r->out, "  %snote     %" PRIu64 " %s not event%s (first: line %" PRIu64 ")%s\n",
+			sl_color(r, SL_C_YELLOW), info->bad_lines - !!info->cut_last_line,
+			info->bad_lines - !!info->cut_last_line == 1 ? "line was" : "lines were",
+			info->bad_lines - !!info->cut_last_line == 1 ? "" : "s", info->first_bad_line,
+			sl_color(r, SL_C_RESET));
+	if (info->cut_last_line)
+		fprintf(r->out, "  %snote     the last line (%" PRIu64 ") ends without a newline (a cut "
+			"file?): left out%s\n", sl_color(r, SL_C_YELLOW), info->cut_last_line,
 			sl_color(r, SL_C_RESET));
 	if (m->max_inversion_ns > 100000)
 		fprintf(r->out, "  note     timestamps go back by up to %s (%" PRIu64 " times): "

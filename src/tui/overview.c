@@ -91,9 +91,14 @@ static void trace_lines(struct xp *x, struct overview *ov)
 	if (!m->seen_waking && !m->seen_wakeup)
 		add_line(ov, x->attrs[XP_A_WARN], " note     no wakeup events: wakeup latency cannot"
 			 " be measured");
-	if (info->bad_lines)
-		add_line(ov, x->attrs[XP_A_WARN], " note     %" PRIu64 " lines were not events (first:"
-			 " line %" PRIu64 ")", info->bad_lines, info->first_bad_line);
+	if (info->bad_lines > !!info->cut_last_line)
+		add_line(ov, x->attrs[XP_A_WARN], " note     %" PRIu64 " %s not event%s (first:"
+			 " line %" PRIu64 ")", info->bad_lines - !!info->cut_last_line,
+			 info->bad_lines - !!info->cut_last_line == 1 ? "line was" : "lines were",
+			 info->bad_lines - !!info->cut_last_line == 1 ? "" : "s", info->first_bad_line);
+	if (info->cut_last_line)
+		add_line(ov, x->attrs[XP_A_WARN], " note     the last line (%" PRIu64 ") ends without a"
+			 " newline (a cut file?): left out", info->cut_last_line);
 }
 
 /*
