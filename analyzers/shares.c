@@ -68,9 +68,13 @@
  * parent it had when its runqueue there was made).  Nothing is
  * computed without context markers (a flat model would be wrong on any
  * desktop): the hooks are not called until the first one
- * (sl_model_hooks_idle()), the report says why.  Expected shares cover
- * the whole trace, not --from/--to; measured ones are the model's
- * accounting (run / run + wait).
+ * (sl_model_hooks_idle()), the report says why.  Expected and measured
+ * shares cover the same intervals: the whole trace from the first
+ * marker, not --from/--to; a run counts while its task is a fair entity
+ * (from its switch-in, or its entering, to its switch-out or leaving:
+ * sh_switch(), task_leave()), so a boosted run is the RT class's, not its
+ * group's; every task counts in its group's run time, the report's or
+ * not (a group's measured share does not depend on --pid/--comm).
  */
 #include <cJSON.h>
 #include <inttypes.h>
@@ -154,6 +158,7 @@ struct sh_task {
 	double acc_start;		/* its group's acc on cpu when it became runnable */
 	uint64_t since;			/* runnable since */
 	uint64_t runnable_ns;		/* the time it was runnable, up to its last interval's end */
+	uint64_t run_ns;		/* the time it ran within those intervals */
 	double expected_ns;
 };
 
@@ -163,10 +168,6 @@ struct group_total {
 	double expected_ns;
 	uint32_t tasks;
 	bool reported;			/* it or a group below it has a task of the report */
-	bool partial;			/* run_ns leaves some out: a task of it (or below)
-					 * outside --pid/--comm/the workload was runnable (the
-					 * model counts no run time for those), or --from/--to
-					 * clips run_ns but not runnable_ns: measured unknown */
 	struct sl_hist latency;		/* its tasks' wakeup latency (in the filters) */
 };
 
@@ -621,15 +622,11 @@ static void add_moved_run(struct sh_priv *p, struct sl_model *m, uint32_t group,
  */
 static __attribute__((noinline)) void moved_run(struct sl_analyzer *a, struct sl_model *m,
 						struct sl_task *t, uint32_t from,
-						uint32_t group, uint64_t ts)
+						uint32_t group)
 {
-	int64_t so_far = (int64_t)t->run_ns;
+	/* all of it: a running task entering again left first (task_leave()) */
+	int64_t so_far = (int64_t)((const struct sh_task *)sl_task_priv(m, a, t))->run_ns;
 
-	for (int cpu = 0; cpu < m->nr_cpus; cpu++)
-		if (m->cpus[cpu].curr == t) {
-			so_far += (int64_t)sl_filter_clip(m->cfg, t->since, ts);
-			break;
-		}
 	if (!so_far)
 		return;
 	add_moved_run(a->priv, m, from, so_far);
@@ -672,12 +669,12 @@ static inline __attribute__((always_inline)) void enter(struct sl_analyzer *a,
 		g->weight_sum += load_weight(st);
 		st->acc_start = g->acc;
 		if (__builtin_expect(was != 0, 0))	/* moved since it last was runnable */
-			moved_run(a, m, t, was, 0, ts);
+			moved_run(a, m, t, was, 0);
 		return;
 	}
 	st->acc_start = change(a, m, cpu, group, load_weight(st), 1, ts);
 	if (__builtin_expect(was != group, 0))
-		moved_run(a, m, t, was, group, ts);
+		moved_run(a, m, t, was, group);
 }
 
 /*
@@ -723,9 +720,18 @@ static __attribute__((noinline)) void task_enter(struct sl_analyzer *a, struct s
 	enter(a, m, t, cpu, ts);
 }
 
+/*
+ * The same, for a task that may be running (its run so far counts), not
+ * at its switch-out (sh_switch() counts that run): a marker, the end.
+ */
 static __attribute__((noinline)) void task_leave(struct sl_analyzer *a, struct sl_model *m,
 						  struct sl_task *t, uint64_t ts)
 {
+	struct sh_task *st = sl_task_priv(m, a, t);
+	int cpu = st_cpu(st);
+
+	if (cpu >= 0 && cpu < m->nr_cpus && m->cpus[cpu].curr == t && m->cpus[cpu].known)
+		st->run_ns += sl_dur(MAX(t->since, st->since), ts);
 	leave(a, m, t, ts);
 }
 
@@ -753,8 +759,8 @@ static void sh_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_tas
 			uint64_t ts, bool enter)
 {
 	(void)enter;
-	if (st_cpu(sl_task_priv(m, a, t)) == cpu && !boosted(t))
-		return;		/* preempted: runnable here all along (not boosted while it ran) */
+	if (st_cpu(sl_task_priv(m, a, t)) == cpu)
+		return;		/* preempted: runnable here all along (sh_switch(): boosted) */
 	enqueued(a, m, t, cpu, ts);
 }
 
@@ -773,9 +779,15 @@ static void sh_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl
 	if (sw->prev) {
 		struct sh_task *st = sl_task_priv(m, a, sw->prev);
 
-		if (st_cpu(st) == sw->cpu &&
-		    !(sw->prev->state == SL_TASK_QUEUED && sw->prev->cpu == sw->cpu))
-			leave(a, m, sw->prev, sw->ts);	/* blocked, dead, gone */
+		if (st_cpu(st) == sw->cpu) {
+			/* its run as a fair entity (not one boosted from its start: not on) */
+			if (sw->prev_ran_since)
+				st->run_ns += sl_dur(MAX(sw->prev_ran_since, st->since), sw->ts);
+			if (!(sw->prev->state == SL_TASK_QUEUED && sw->prev->cpu == sw->cpu))
+				leave(a, m, sw->prev, sw->ts);	/* blocked, dead, gone */
+			else if (__builtin_expect(boosted(sw->prev), 0))
+				leave(a, m, sw->prev, sw->ts);	/* preempted, boosted while it ran */
+		}
 	}
 	if (sw->next) {
 		struct sh_task *st = sl_task_priv(m, a, sw->next);
@@ -802,7 +814,7 @@ static void regroup(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t
 		return;
 	if (group == st->group && st->weight == task_weight(m, t) && fair_now(m, t))
 		return;
-	task_leave(a, m, t, ts);
+	task_leave(a, m, t, ts);	/* a running one's run so far counts */
 	if (fair_now(m, t))
 		task_enter(a, m, t, cpu, ts);
 }
@@ -926,10 +938,7 @@ static void sh_fold_task(struct sl_analyzer *a, struct sl_model *m, struct sl_ta
 	if (!((struct sh_priv *)a->priv)->started)
 		return;
 	g = folded_of(a->priv, group);
-	g->run_ns += t->run_ns;
-	if (!sl_filter_task(m->cfg, m->strtab, t) &&
-	    ((const struct sh_task *)sl_task_priv(m, a, t))->runnable_ns)
-		g->partial = true;
+	g->run_ns += ((const struct sh_task *)sl_task_priv(m, a, t))->run_ns;
 	if (!sl_filter_task(m->cfg, m->strtab, t) || !sl_task_active(t))
 		return;
 	sl_hist_merge(&g->latency, &t->latency);
@@ -959,23 +968,10 @@ static double share_of(double part, uint64_t whole)
 	return whole ? round(part / (double)whole * 10000.0) / 10000.0 : 0.0;
 }
 
-/* A task's measured share: its run time over its run and wait time (the model's accounting). */
-static double measured(const struct sl_task *t)
+/* A task's measured share: its run time over its runnable time, as a fair entity. */
+static double measured(const struct sh_task *st)
 {
-	return share_of((double)t->run_ns, t->run_ns + t->wait_ns);
-}
-
-/* Group id and its ancestors: their run time leaves some out (group_total.partial). */
-static void mark_partial(const struct sl_model *m, struct group_total *g, uint32_t n, uint32_t id)
-{
-	for (uint32_t depth = 0; id < n && depth < SL_CTX_MAX_GROUPS; depth++) {
-		const struct sl_group *gr = sl_model_group(m, id);
-
-		g[id].partial = true;
-		if (!id || !gr)
-			break;
-		id = gr->parent;
-	}
+	return share_of((double)st->run_ns, st->runnable_ns);
 }
 
 /* Every group's totals over the CPUs, its tasks' latency merged (the caller frees). */
@@ -1010,19 +1006,12 @@ static struct group_total *totals(struct sl_analyzer *a, struct sl_model *m, uin
 		for (uint32_t id = group, depth = 0; depth < SL_CTX_MAX_GROUPS; depth++) {
 			const struct sl_group *gr = sl_model_group(m, id);
 
-			g[id].run_ns += t->run_ns;
+			g[id].run_ns += ((const struct sh_task *)sl_task_priv(m, a, t))->run_ns;
 			if (!id || !gr)
 				break;
 			id = gr->parent;
 		}
-		if (!sl_filter_task(m->cfg, m->strtab, t)) {
-			const struct sh_task *st = sl_task_priv(m, a, t);
-
-			if (st->runnable_ns || st->on)
-				mark_partial(m, g, n, group);
-			continue;
-		}
-		if (!sl_task_active(t))
+		if (!sl_filter_task(m->cfg, m->strtab, t) || !sl_task_active(t))
 			continue;
 		g[group].tasks++;
 		sl_hist_merge(&g[group].latency, &t->latency);
@@ -1045,12 +1034,7 @@ static struct group_total *totals(struct sl_analyzer *a, struct sl_model *m, uin
 	for (uint32_t i = 0; i < p->nr_folded && i < n; i++) {
 		g[i].run_ns += p->folded[i].run_ns;
 		sl_hist_merge(&g[i].latency, &p->folded[i].latency);
-		if (p->folded[i].partial)
-			mark_partial(m, g, n, i);
 	}
-	if (m->cfg->from_set || m->cfg->to_set)
-		for (uint32_t i = 0; i < n; i++)
-			g[i].partial = true;
 	*nr = n;
 	return g;
 }
@@ -1161,7 +1145,6 @@ static void sh_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	uint64_t bits;
 	char c[7][64];
 	const char *cells[7];
-	bool partial = false;
 
 	if (!((struct sh_priv *)a->priv)->started) {
 		sl_report_section(r, "CPU shares (measured vs expected from the weights)");
@@ -1179,12 +1162,12 @@ static void sh_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	g = totals(a, m, &nr_groups);
 	sl_report_section(r, "CPU shares (measured vs expected from the weights)");
 	if (recorded)
-		sl_report_wrap(r, 2, 2, "Of the time each was runnable: the share it ran, and the "
-			       "share its weight gives it through the group hierarchy "
+		sl_report_wrap(r, 2, 2, "Of the time each was runnable as a fair task: the share "
+			       "it ran, and the share its weight gives it through the group hierarchy "
 			       "(groups recorded by schedlint record).  %s", sh_sleepers);
 	else
-		sl_report_wrap(r, 2, 2, "Of the time each was runnable: the share it ran, and the "
-			       "share its weight gives it.  No groups recorded: every task in "
+		sl_report_wrap(r, 2, 2, "Of the time each was runnable as a fair task: the share "
+			       "it ran, and the share its weight gives it.  No groups recorded: every task in "
 			       "one flat group.  %s", sh_sleepers);
 	for (int i = 0; i < 7; i++)
 		cells[i] = c[i];
@@ -1202,20 +1185,11 @@ static void sh_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 			snprintf(c[2], sizeof(c[2]), "%" PRIu32, g[id].tasks);
 			sl_report_cell(c[3], sizeof(c[3]), g[id].runnable_ns);
 			sl_report_cell(c[4], sizeof(c[4]), g[id].run_ns);
-			if (g[id].partial)
-				snprintf(c[5], sizeof(c[5]), "-");
-			else
-				snprintf(c[5], sizeof(c[5]), "%.3f",
-					 share_of((double)g[id].run_ns, g[id].runnable_ns));
+			snprintf(c[5], sizeof(c[5]), "%.3f",
+				 share_of((double)g[id].run_ns, g[id].runnable_ns));
 			snprintf(c[6], sizeof(c[6]), "%.3f", share_of(g[id].expected_ns, g[id].runnable_ns));
 			sl_cols_row(r, 2, gcols, 7, bits, cells);
-			partial |= g[id].partial;
 		}
-		if (partial)
-			sl_report_wrap(r, 2, 2, "measured -: tasks of the group outside the report's "
-				       "tasks (--pid, --comm, the workload) ran, or --from/--to clips "
-				       "run times: its run time is not all known (--system, the whole "
-				       "trace: measured).");
 	}
 	fputc('\n', r->out);
 	bits = sl_cols_fit(r, 2, tcols, 7);
@@ -1232,8 +1206,8 @@ static void sh_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 			snprintf(c[1], sizeof(c[1]), "-");
 		snprintf(c[2], sizeof(c[2]), "%" PRIu32, st->weight);
 		sl_report_cell(c[3], sizeof(c[3]), st->runnable_ns);
-		sl_report_cell(c[4], sizeof(c[4]), t->run_ns);
-		snprintf(c[5], sizeof(c[5]), "%.3f", measured(t));
+		sl_report_cell(c[4], sizeof(c[4]), st->run_ns);
+		snprintf(c[5], sizeof(c[5]), "%.3f", measured(st));
 		snprintf(c[6], sizeof(c[6]), "%.3f", share_of(st->expected_ns, st->runnable_ns));
 		sl_cols_row(r, 2, tcols, 7, bits, cells);
 	}
@@ -1287,11 +1261,7 @@ static void sh_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 		sl_json_add_u64(x, "tasks", g[id].tasks);
 		sl_json_add_u64(x, "runnable_ns", g[id].runnable_ns);
 		sl_json_add_u64(x, "run_ns", g[id].run_ns);
-		if (g[id].partial)
-			cJSON_AddNullToObject(x, "measured");
-		else
-			cJSON_AddNumberToObject(x, "measured",
-						share_of((double)g[id].run_ns, g[id].runnable_ns));
+		cJSON_AddNumberToObject(x, "measured", share_of((double)g[id].run_ns, g[id].runnable_ns));
 		cJSON_AddNumberToObject(x, "expected", share_of(g[id].expected_ns, g[id].runnable_ns));
 		cJSON_AddItemToObject(x, "wakeup_latency", sl_hist_json(&g[id].latency));
 		cJSON_AddItemToArray(groups, x);
@@ -1317,9 +1287,9 @@ static void sh_report_json(struct sl_analyzer *a, struct sl_model *m, cJSON *roo
 		}
 		sl_json_add_u64(x, "weight", st->weight);
 		sl_json_add_u64(x, "runnable_ns", st->runnable_ns);
-		sl_json_add_u64(x, "run_ns", t->run_ns);
-		sl_json_add_u64(x, "wait_ns", t->wait_ns);
-		cJSON_AddNumberToObject(x, "measured", measured(t));
+		sl_json_add_u64(x, "run_ns", st->run_ns);
+		sl_json_add_u64(x, "wait_ns", sl_dur(st->run_ns, st->runnable_ns));
+		cJSON_AddNumberToObject(x, "measured", measured(st));
 		cJSON_AddNumberToObject(x, "expected", share_of(st->expected_ns, st->runnable_ns));
 		cJSON_AddItemToArray(tasks, x);
 	}
