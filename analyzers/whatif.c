@@ -1589,64 +1589,78 @@ static const struct wi_late_key *late_key_find(struct wi_priv *p, struct late_in
 	return NULL;
 }
 
-/* the kept findings: what the other decision would have given each */
+/* finding_estimate - what the other decision would have given the kept finding f */
+static void finding_estimate(struct wi_priv *p, struct sl_model *m, const uint64_t *keys, size_t nr,
+			     struct late_index *late, struct sl_finding *f)
+{
+	struct sl_finding_whatif *x = &f->whatif;
+	int k = wi_of(f->kind);
+	int key_kind = f->kind;
+	const struct wi_wait *w;
+	uint64_t v[3];
+
+	if (k < 0)
+		return;
+	x->pid = f->pid;
+	x->comm = f->comm;
+	if (k == WI_SYNC) {
+		/* sync_wake.c set fact (sleep_after) and cpu (the waker's) */
+		for (int q = 0; q < 3; q++)
+			v[q] = sync_est(p, x->fact, q);
+		x->now = f->cost;
+		x->basis = p->kind[k].basis;
+	} else if (is_late(k) && !find_key(p, keys, nr, key_kind, f->pid, f->ts)) {
+		const struct wi_late_key *lk = late_key_find(p, late, f->pid, f->ts);
+		struct wi_claim c = { 0 };
+
+		if (!lk || lk->lost)
+			return;
+		c.fact = lk->fact;
+		c.cap = lk->cap;
+		for (int q = 0; q < 3; q++)
+			v[q] = late_est(p, &c, lk->now, q);
+		x->now = lk->now;
+		x->basis = p->kind[k].basis;
+		x->cpu = lk->alt_cpu;
+		x->pid = m->tasks[lk->task]->pid;
+		x->comm = m->tasks[lk->task]->comm;
+	} else {
+		w = find_key(p, keys, nr, key_kind, f->pid, f->ts);
+		if (!w || !(w->kinds & BIT(k)) || w->lost)
+			return;
+		if (!estimate(p, w, k, 0, &v[0]))
+			return;
+		estimate(p, w, k, 1, &v[1]);
+		estimate(p, w, k, 2, &v[2]);
+		x->now = wait_of(w, k);
+		x->basis = p->kind[k].basis;
+		x->cpu = CL(w, k).alt_cpu;
+		x->pid = m->tasks[w->task]->pid;
+		x->comm = m->tasks[w->task]->comm;
+	}
+	x->lo = MIN(v[0], v[2]);
+	x->est = MAX(v[1], 1);
+	x->hi = MAX(v[0], v[2]);
+	x->weak = x->basis < SL_WHATIF_WEAK_BELOW;
+}
+
+/*
+ * The kept findings' estimates, written in the lists themselves
+ * (sl_findings_edit()): every view of the findings shows them.
+ */
 static void finding_estimates(struct wi_priv *p, struct sl_model *m, const uint64_t *keys, size_t nr)
 {
-	size_t n;
-	struct sl_finding *fs = (struct sl_finding *)sl_findings_sorted(m->findings, &n);
 	struct late_index late = { .slot = NULL };
 
-	for (size_t i = 0; i < n; i++) {
-		struct sl_finding *f = &fs[i];
-		struct sl_finding_whatif *x = &f->whatif;
-		int k = wi_of(f->kind);
-		int key_kind = f->kind;
-		const struct wi_wait *w;
-		uint64_t v[3];
+	for (int kind = 0; kind < SL_KIND__COUNT; kind++) {
+		struct sl_finding *fs;
+		size_t n;
 
-		if (k < 0)
+		if (wi_of(kind) < 0)
 			continue;
-		x->pid = f->pid;
-		x->comm = f->comm;
-		if (k == WI_SYNC) {
-			/* sync_wake.c set fact (sleep_after) and cpu (the waker's) */
-			for (int q = 0; q < 3; q++)
-				v[q] = sync_est(p, x->fact, q);
-			x->now = f->cost;
-			x->basis = p->kind[k].basis;
-		} else if (is_late(k) && !find_key(p, keys, nr, key_kind, f->pid, f->ts)) {
-			const struct wi_late_key *lk = late_key_find(p, &late, f->pid, f->ts);
-			struct wi_claim c = { 0 };
-
-			if (!lk || lk->lost)
-				continue;
-			c.fact = lk->fact;
-			c.cap = lk->cap;
-			for (int q = 0; q < 3; q++)
-				v[q] = late_est(p, &c, lk->now, q);
-			x->now = lk->now;
-			x->basis = p->kind[k].basis;
-			x->cpu = lk->alt_cpu;
-			x->pid = m->tasks[lk->task]->pid;
-			x->comm = m->tasks[lk->task]->comm;
-		} else {
-			w = find_key(p, keys, nr, key_kind, f->pid, f->ts);
-			if (!w || !(w->kinds & BIT(k)) || w->lost)
-				continue;
-			if (!estimate(p, w, k, 0, &v[0]))
-				continue;
-			estimate(p, w, k, 1, &v[1]);
-			estimate(p, w, k, 2, &v[2]);
-			x->now = wait_of(w, k);
-			x->basis = p->kind[k].basis;
-			x->cpu = CL(w, k).alt_cpu;
-			x->pid = m->tasks[w->task]->pid;
-			x->comm = m->tasks[w->task]->comm;
-		}
-		x->lo = MIN(v[0], v[2]);
-		x->est = MAX(v[1], 1);
-		x->hi = MAX(v[0], v[2]);
-		x->weak = x->basis < SL_WHATIF_WEAK_BELOW;
+		fs = sl_findings_edit(m->findings, kind, &n);
+		for (size_t i = 0; i < n; i++)
+			finding_estimate(p, m, keys, nr, &late, &fs[i]);
 	}
 	free(late.slot);
 }

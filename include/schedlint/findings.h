@@ -198,6 +198,15 @@ void sl_findings_move(struct sl_findings *fs, enum sl_kind from, enum sl_kind to
 		      const struct sl_kind_summary *rest, const struct sl_kind_summary *moved);
 /* The kept findings of one kind, most costly first (valid until the next add). */
 const struct sl_finding *sl_findings_of_kind(struct sl_findings *fs, enum sl_kind kind, size_t *nr);
+/*
+ * The kept findings of kind themselves, to change in place (what
+ * whatif.c estimates; never the cost, which orders them): every view
+ * shows the change, as the sorted copies are made anew at the next
+ * sl_findings_sorted().  The views are read-only: what-if estimates
+ * written into sl_findings_sorted()'s copies were missing from the lists
+ * (the text and HTML reports read), and lost at the copies' next making.
+ */
+struct sl_finding *sl_findings_edit(struct sl_findings *fs, enum sl_kind kind, size_t *nr);
 void sl_finding_message(const struct sl_finding *f, const struct sl_model *m, char *buf, size_t len);
 /* The finding's moment, its CPUs ascending and each once. */
 void sl_finding_moment(const struct sl_finding *f, const struct sl_model *m, struct sl_moment *out);

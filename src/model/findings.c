@@ -364,6 +364,14 @@ const struct sl_finding *sl_findings_of_kind(struct sl_findings *fs, enum sl_kin
 	return l->heap;
 }
 
+struct sl_finding *sl_findings_edit(struct sl_findings *fs, enum sl_kind kind, size_t *nr)
+{
+	free(fs->sorted);	/* copies of the findings as they were */
+	fs->sorted = NULL;
+	*nr = fs->lists[kind].nr;
+	return fs->lists[kind].heap;
+}
+
 const struct sl_finding *sl_findings_sorted(struct sl_findings *fs, size_t *nr)
 {
 	size_t n = 0;
