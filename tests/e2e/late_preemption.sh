@@ -110,6 +110,21 @@ PY
 	else fail "$t: the what-if's late rows by kind" "$out"; fi
 done
 
+# The first screen's HRTICK line makes one claim of what HRTICK would save:
+# the what-if's (its late-preemption-at-tick row, each wait moved once),
+# not the sum of each waiter's wait past every slice it waited behind,
+# which counts a wait once per run (JSON hrtick.would_save_wait_ns).
+for t in real/hogs.dat real/groups.dat; do
+	NO_COLOR=1 COLUMNS=300 "$SCHEDLINT" --no-pager analyze "$TESTDATA/$t" > "$TMP/hl.txt" 2>&1
+	saved=$(awk '$1 == "late-preemption-at-tick" && $4 == "->" { print $6, $7 }' "$TMP/hl.txt")
+	line=$(grep '^  HRTICK   off' "$TMP/hl.txt")
+	case $line in
+	*"; HRTICK saves waiters $saved (what-if): echo HRTICK >"*)
+		pass "$t: the HRTICK line's saving is the what-if's ($saved)" ;;
+	*)	fail "$t: the HRTICK line's saving is the what-if's ($saved)" "$line" ;;
+	esac
+done
+
 # the text report names the model, the tick and the cause
 "$SCHEDLINT" analyze "$hogs" > "$TMP/hogs.txt" 2>&1
 check "hogs: the text report names the model" grep -q "model    EEVDF: base slice 1.50 ms" "$TMP/hogs.txt"
