@@ -469,21 +469,9 @@ void runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, int 
 	wait_start(a, m, t, cpu, ts);
 }
 
-/*
- * An enqueue, or the end of a wait: a task's leaving, as often, is
- * wait_end()'s for a task allowed on its whole LLC (or not counted),
- * taken here without a call or a register saved.
- */
-static void it_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
-			   int cpu, uint64_t ts, bool enter)
+/* A wait counted for t's whole LLC ends at ts (wait_end()'s CLS_ANY case, inline) */
+static inline void any_wait_end(struct it_priv *p, struct sl_task *t, struct it_task *it, uint64_t ts)
 {
-	struct it_task *it = sl_task_priv(m, a, t);
-	struct it_priv *p = a->priv;
-
-	if (enter || it->cls == CLS_MASK) {
-		runnable(a, m, t, cpu, ts, enter);
-		return;
-	}
 	if (it->cls == CLS_ANY && it->dom < p->nr_llc) {
 		struct it_llc *l = &p->llc[it->dom];
 
@@ -494,6 +482,67 @@ static void it_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_
 		}
 	}
 	it->cls = CLS_NONE;
+}
+
+/*
+ * runnable() for the common enqueue, without a call: no mask of its own
+ * (recorded, or a wait counted on some CPUs), the map up to date, every
+ * task covered, its comm known to be no per-CPU kthread's.  Its classes
+ * are then classify_unrecorded()'s last tests; and a function that makes
+ * no call saves no register (runnable()'s calls made it save six at every
+ * enqueue).  false, having changed nothing: runnable() does it.
+ */
+static inline bool enter_fast(struct it_priv *p, struct sl_model *m, struct sl_analyzer *a,
+			      struct sl_task *t, struct it_task *it, int cpu, uint64_t ts)
+{
+	uint8_t cls;
+
+	if (it->cls == CLS_MASK || !p->dom_of || p->llc_of_seen != m->llc_of ||
+	    p->nr_cpus_mapped < m->nr_cpus || t->nr_aff || it->unpinned_comm != t->comm + 1 ||
+	    !sl_filter_task_none(m->cfg))
+		return false;
+	any_wait_end(p, t, it, ts);
+	if (t->runnable_reason == SL_RUNNABLE_MIGRATED && cpu < m->nr_cpus) {
+		struct it_cpu *ic = sl_cpu_priv(m, a, cpu);
+
+		ic->pulling = ic->idle;	/* its idle period ends now, by this pull */
+	}
+	/* wait_start() */
+	it->cpu = (int16_t)cpu;
+	it->dom = (int16_t)(cpu < p->nr_cpus_mapped ? p->dom_of[cpu] : -1);
+	if (it->dom < 0)
+		cls = CLS_NONE;
+	else if (t->multi_cpu || (t->first_cpu >= 0 && t->first_cpu != cpu))
+		cls = CLS_ANY;
+	else
+		cls = m->cfg->assume_migratable ? CLS_ANY : CLS_NONE;
+	it->cls = cls;
+	if (cls == CLS_ANY) {
+		struct it_llc *l = &p->llc[it->dom];
+
+		if (!l->any++)
+			l->since = ts;
+	}
+	return true;
+}
+
+/*
+ * An enqueue, or the end of a wait: a task's leaving, as often, is
+ * wait_end()'s for a task allowed on its whole LLC (or not counted),
+ * taken here without a call or a register saved; so is the common enqueue.
+ */
+static void it_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
+			   int cpu, uint64_t ts, bool enter)
+{
+	struct it_task *it = sl_task_priv(m, a, t);
+	struct it_priv *p = a->priv;
+
+	if (enter ? !enter_fast(p, m, a, t, it, cpu, ts) : it->cls == CLS_MASK) {
+		runnable(a, m, t, cpu, ts, enter);
+		return;
+	}
+	if (!enter)
+		any_wait_end(p, t, it, ts);
 }
 
 static void it_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
