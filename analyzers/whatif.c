@@ -1238,11 +1238,31 @@ static int by_key(const void *x, const void *y)
 	return 0;
 }
 
-/* (kind, pid, ts) -> record, sorted: the held verdicts and the kept findings look records up */
-static uint64_t *key_index(const struct wi_priv *p, size_t *nr)
+/*
+ * (kind, pid, ts) -> record: the held verdicts and the kept findings look
+ * records up.  An index, open addressing, made in one pass (a key names
+ * one finding: one of each, nearly always); should a key come twice, the
+ * keys are sorted and searched as before (sorted): the same one is found.
+ * The sort was most of wi_finish() on a large perf.data.
+ */
+struct rec_keys {
+	uint64_t *keys;			/* 4 each: kind, pid, ts, record */
+	size_t nr;
+	uint32_t *slot;			/* key index + 1, 0 empty (not sorted) */
+	size_t mask;
+	bool sorted;
+};
+
+static size_t key_home(uint64_t kind, uint64_t pid, uint64_t ts, size_t mask)
+{
+	return (size_t)((pid * 0x9e3779b97f4a7c15ULL ^ ts * 0xc2b2ae3d27d4eb4fULL ^
+			 kind * 0x165667b19e3779f9ULL) >> 32) & mask;
+}
+
+static void key_index(const struct wi_priv *p, struct rec_keys *x)
 {
 	uint64_t *keys = xmalloc((p->nr_recs * WI__NR + 1) * 4 * sizeof(*keys));
-	size_t n = 0;
+	size_t n = 0, size = 64;
 
 	for (size_t i = 0; i < p->nr_recs; i++) {
 		const struct wi_wait *w = &p->recs[i];
@@ -1257,28 +1277,61 @@ static uint64_t *key_index(const struct wi_priv *p, size_t *nr)
 			n++;
 		}
 	}
-	qsort(keys, n, 4 * sizeof(*keys), by_key);
-	*nr = n;
-	return keys;
+	*x = (struct rec_keys){ .keys = keys, .nr = n };
+	while (size < 2 * n)
+		size *= 2;
+	x->slot = xcalloc(size, sizeof(*x->slot));
+	x->mask = size - 1;
+	for (size_t k = 0; k < n; k++) {
+		const uint64_t *key = &keys[4 * k];
+		size_t i = key_home(key[0], key[1], key[2], x->mask);
+
+		for (; x->slot[i]; i = (i + 1) & x->mask) {
+			if (!by_key(&keys[4 * (x->slot[i] - 1)], key)) {
+				free(x->slot);
+				x->slot = NULL;
+				qsort(keys, n, 4 * sizeof(*keys), by_key);
+				x->sorted = true;
+				return;
+			}
+		}
+		x->slot[i] = (uint32_t)(k + 1);
+	}
 }
 
-static struct wi_wait *find_key(struct wi_priv *p, const uint64_t *keys, size_t nr, int kind,
+static void rec_keys_free(struct rec_keys *x)
+{
+	free(x->keys);
+	free(x->slot);
+}
+
+static struct wi_wait *find_key(struct wi_priv *p, const struct rec_keys *x, int kind,
 				int32_t pid, uint64_t ts)
 {
 	uint64_t want[3] = { (uint64_t)kind, (uint64_t)(uint32_t)pid, ts };
-	const uint64_t *hit = bsearch(want, keys, nr, 4 * sizeof(*keys), by_key);
+	const uint64_t *hit = NULL;
 
+	if (x->sorted) {
+		hit = bsearch(want, x->keys, x->nr, 4 * sizeof(*x->keys), by_key);
+	} else {
+		for (size_t i = key_home(want[0], want[1], want[2], x->mask); x->slot[i];
+		     i = (i + 1) & x->mask)
+			if (!by_key(&x->keys[4 * (x->slot[i] - 1)], want)) {
+				hit = &x->keys[4 * (x->slot[i] - 1)];
+				break;
+			}
+	}
 	return hit ? &p->recs[hit[3]] : NULL;
 }
 
 /* Returns true when a finding that stands moved (its key changed): index the keys again. */
-static bool apply_verdicts(struct wi_priv *p, struct sl_model *m, const uint64_t *keys, size_t nr)
+static bool apply_verdicts(struct wi_priv *p, struct sl_model *m, const struct rec_keys *keys)
 {
 	bool moved = false;
 
 	for (size_t i = 0; i < p->nr_verdicts; i++) {
 		const struct wi_verdict *v = &p->verdicts[i];
-		struct wi_wait *w = find_key(p, keys, nr, v->kind, v->pid, v->ts);
+		struct wi_wait *w = find_key(p, keys, v->kind, v->pid, v->ts);
 		int k = wi_of(v->kind);
 
 		if (!w || k < 0)
@@ -1590,7 +1643,7 @@ static const struct wi_late_key *late_key_find(struct wi_priv *p, struct late_in
 }
 
 /* finding_estimate - what the other decision would have given the kept finding f */
-static void finding_estimate(struct wi_priv *p, struct sl_model *m, const uint64_t *keys, size_t nr,
+static void finding_estimate(struct wi_priv *p, struct sl_model *m, const struct rec_keys *keys,
 			     struct late_index *late, struct sl_finding *f)
 {
 	struct sl_finding_whatif *x = &f->whatif;
@@ -1609,7 +1662,7 @@ static void finding_estimate(struct wi_priv *p, struct sl_model *m, const uint64
 			v[q] = sync_est(p, x->fact, q);
 		x->now = f->cost;
 		x->basis = p->kind[k].basis;
-	} else if (is_late(k) && !find_key(p, keys, nr, key_kind, f->pid, f->ts)) {
+	} else if (is_late(k) && !find_key(p, keys, key_kind, f->pid, f->ts)) {
 		const struct wi_late_key *lk = late_key_find(p, late, f->pid, f->ts);
 		struct wi_claim c = { 0 };
 
@@ -1625,7 +1678,7 @@ static void finding_estimate(struct wi_priv *p, struct sl_model *m, const uint64
 		x->pid = m->tasks[lk->task]->pid;
 		x->comm = m->tasks[lk->task]->comm;
 	} else {
-		w = find_key(p, keys, nr, key_kind, f->pid, f->ts);
+		w = find_key(p, keys, key_kind, f->pid, f->ts);
 		if (!w || !(w->kinds & BIT(k)) || w->lost)
 			return;
 		if (!estimate(p, w, k, 0, &v[0]))
@@ -1648,7 +1701,7 @@ static void finding_estimate(struct wi_priv *p, struct sl_model *m, const uint64
  * The kept findings' estimates, written in the lists themselves
  * (sl_findings_edit()): every view of the findings shows them.
  */
-static void finding_estimates(struct wi_priv *p, struct sl_model *m, const uint64_t *keys, size_t nr)
+static void finding_estimates(struct wi_priv *p, struct sl_model *m, const struct rec_keys *keys)
 {
 	struct late_index late = { .slot = NULL };
 
@@ -1660,7 +1713,7 @@ static void finding_estimates(struct wi_priv *p, struct sl_model *m, const uint6
 			continue;
 		fs = sl_findings_edit(m->findings, kind, &n);
 		for (size_t i = 0; i < n; i++)
-			finding_estimate(p, m, keys, nr, &late, &fs[i]);
+			finding_estimate(p, m, keys, &late, &fs[i]);
 	}
 	free(late.slot);
 }
@@ -1708,9 +1761,9 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 {
 	struct wi_priv *p = a->priv;
 	struct wi_task_acc **acc;
-	uint64_t *keys, n_stack = 0, i_stack = 0;
+	uint64_t n_stack = 0, i_stack = 0;
 	struct pct_walk stack_walk[2] = { { .seen = 0 }, { .seen = 0 } };	/* local, remote */
-	size_t nr_keys;
+	struct rec_keys keys;
 
 	/* the last findings: waits open at the end */
 	p->at_end = true;
@@ -1726,10 +1779,10 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 	}
 	set_apart_records(p);
 	merge_late_parts(p);
-	keys = key_index(p, &nr_keys);
-	if (apply_verdicts(p, m, keys, nr_keys)) {
-		free(keys);
-		keys = key_index(p, &nr_keys);
+	key_index(p, &keys);
+	if (apply_verdicts(p, m, &keys)) {
+		rec_keys_free(&keys);
+		key_index(p, &keys);
 	}
 	for (size_t i = 0; i < p->nr_recs; i++)
 		mark_lost(p, &p->recs[i]);
@@ -1924,8 +1977,8 @@ static void wi_finish(struct sl_analyzer *a, struct sl_model *m)
 		s->whatif_saved = p->kind[k].saved;
 		s->whatif_p99 = sl_hist_percentile(after_of(&p->kind[k], m), 99);
 	}
-	finding_estimates(p, m, keys, nr_keys);
-	free(keys);
+	finding_estimates(p, m, &keys);
+	rec_keys_free(&keys);
 	p->done = true;
 }
 
