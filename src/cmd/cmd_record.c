@@ -14,7 +14,8 @@
  *
  * Not disturbing what we record: without --live full pages are spliced
  * (the kernel moves them, we never copy them through our memory) and none
- * of their events is decoded: the few the affinity re-reads follow (exec,
+ * of their events is decoded (the pages are checked once recording ends,
+ * sl_dat_writer_check()): the few the affinity re-reads follow (exec,
  * fork, a stopper's migration) go to a second, small instance too, which
  * is read and decoded apart (setup_watch()); kallsyms,
  * formats and cmdlines are read before tracing starts or after it stops;
@@ -1395,6 +1396,7 @@ static int record_run(struct record *rec)
 {
 	struct sl_error err = { "" };
 	uint64_t bytes, file_size = 0;
+	struct sl_dat_cut cut;
 	int ret, status;
 
 	setup_signals(rec);
@@ -1418,6 +1420,23 @@ static int record_run(struct record *rec)
 	/* the file: stats and cmdlines are read before the instance goes */
 	report_lost(rec);
 	sl_tracefs_meta_end(&rec->tfs, &rec->meta);
+	/*
+	 * the spliced pages, never looked at: one the readers would refuse
+	 * would make the whole trace unreadable (the pages read are checked
+	 * as they come, read_pages())
+	 */
+	ret = sl_dat_writer_check(rec->writer, rec->meta.long_size, &cut);
+	if (ret) {
+		end_live_output(rec);
+		error_msg("record: %s: checking the pages written beside it: %s", rec->output,
+			  strerror(-ret));
+		return 2;	/* record_cleanup() drops the writer */
+	}
+	if (cut.pages)
+		warn_msg("record: %" PRIu64 " page%s of the ring buffers %s corrupt or torn "
+			 "(first: CPU %d's page %" PRIu64 ", %s): left out", cut.pages,
+			 cut.pages == 1 ? "" : "s", cut.pages == 1 ? "was" : "were", cut.cpu,
+			 cut.page, cut.what);
 	bytes = sl_dat_writer_data_size(rec->writer);
 	ret = sl_dat_writer_finish(rec->writer, &rec->meta, &file_size, &err);
 	rec->writer = NULL;

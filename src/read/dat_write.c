@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "dat_write.h"
+#include "read_live.h"
 #include "util/util.h"
 
 /* trace-cmd's option ids (enum tracecmd_option_id) */
@@ -66,7 +67,11 @@ struct sl_dat_writer {
 	int nr_cpus;
 	int page_size;
 	int *spool_fd;		/* per CPU, -1 until its first page */
-	uint64_t *spool_size;	/* bytes of pages per CPU */
+	uint64_t *spool_size;	/* bytes of pages per CPU (of the file, its pages left out) */
+	uint64_t *spooled;	/* bytes in the spool per CPU */
+	bool *unchecked;	/* per CPU: pages came in unlooked at (spliced) */
+	uint64_t **cut;		/* per CPU: the page numbers left out, ascending */
+	size_t *nr_cut;
 	char *dir;		/* where the spools and the temporary file go: target's directory */
 };
 
@@ -265,10 +270,9 @@ static int open_spool(const char *dir)
 	return fd;
 }
 
-static int copy_spool(int from, int to, uint64_t len)
+static int copy_spool(int from, loff_t in, int to, uint64_t len)
 {
 	static uint8_t buf[1 << 16];
-	loff_t in = 0;
 
 	while (len) {
 		ssize_t r = copy_file_range(from, &in, to, NULL, len, 0);
@@ -303,6 +307,12 @@ static void free_writer(struct sl_dat_writer *w)
 		unlink(w->tmp_path);	/* ours: never the output itself */
 	free(w->spool_fd);
 	free(w->spool_size);
+	free(w->spooled);
+	free(w->unchecked);
+	for (int cpu = 0; w->cut && cpu < w->nr_cpus; cpu++)
+		free(w->cut[cpu]);
+	free(w->cut);
+	free(w->nr_cut);
 	free(w->dir);
 	free(w->tmp_path);
 	free(w->target);
@@ -453,6 +463,10 @@ void sl_dat_writer_cpus(struct sl_dat_writer *w, int nr_cpus, int page_size)
 	w->page_size = page_size;
 	w->spool_fd = xmalloc((size_t)nr_cpus * sizeof(*w->spool_fd));
 	w->spool_size = xcalloc((size_t)nr_cpus, sizeof(*w->spool_size));
+	w->spooled = xcalloc((size_t)nr_cpus, sizeof(*w->spooled));
+	w->unchecked = xcalloc((size_t)nr_cpus, sizeof(*w->unchecked));
+	w->cut = xcalloc((size_t)nr_cpus, sizeof(*w->cut));
+	w->nr_cut = xcalloc((size_t)nr_cpus, sizeof(*w->nr_cut));
 	for (int cpu = 0; cpu < nr_cpus; cpu++)
 		w->spool_fd[cpu] = -1;
 }
@@ -477,8 +491,11 @@ int sl_dat_writer_spool(struct sl_dat_writer *w, int cpu, uint64_t *size, struct
 
 void sl_dat_writer_spooled(struct sl_dat_writer *w, int cpu, uint64_t len)
 {
-	if (cpu >= 0 && cpu < w->nr_cpus)
+	if (cpu >= 0 && cpu < w->nr_cpus) {
 		w->spool_size[cpu] += len;
+		w->spooled[cpu] += len;
+		w->unchecked[cpu] = true;
+	}
 }
 
 int sl_dat_writer_pages(struct sl_dat_writer *w, int cpu, const void *pages, size_t len,
@@ -496,7 +513,63 @@ int sl_dat_writer_pages(struct sl_dat_writer *w, int cpu, const void *pages, siz
 		return ret;
 	}
 	w->spool_size[cpu] += len;
+	w->spooled[cpu] += len;
 	return 0;
+}
+
+int sl_dat_writer_check(struct sl_dat_writer *w, int long_size, struct sl_dat_cut *cut)
+{
+	size_t page = (size_t)w->page_size, chunk = MAX((size_t)1 << 20, page) / page * page;
+	uint8_t *buf = NULL;
+	int ret = 0;
+
+	memset(cut, 0, sizeof(*cut));
+	for (int cpu = 0; cpu < w->nr_cpus && !ret; cpu++) {
+		uint64_t whole = w->spooled[cpu] / page;
+
+		if (!w->unchecked[cpu])
+			continue;
+		if (!buf)
+			buf = xmalloc(chunk);
+		for (uint64_t at = 0; at < whole && !ret;) {
+			size_t n = (size_t)MIN((uint64_t)(chunk / page), whole - at);
+			ssize_t got = pread(w->spool_fd[cpu], buf, n * page, (off_t)(at * page));
+
+			if (got != (ssize_t)(n * page)) {
+				ret = got < 0 ? -errno : -EIO;
+				break;
+			}
+			for (size_t i = 0; i < n; i++, at++) {
+				struct sl_page_facts facts;
+				const char *bad = sl_page_check(buf + i * page, (int)page, long_size, &facts);
+
+				if (!bad)
+					continue;
+				if (!cut->pages++) {
+					cut->cpu = cpu;
+					cut->page = at;
+					snprintf(cut->what, sizeof(cut->what), "%s", bad);
+				}
+				w->cut[cpu] = xrealloc(w->cut[cpu],
+						       (w->nr_cut[cpu] + 1) * sizeof(*w->cut[cpu]));
+				w->cut[cpu][w->nr_cut[cpu]++] = at;
+				w->spool_size[cpu] -= page;
+			}
+		}
+		/* a last page that is not whole: torn, never a page the reader can walk */
+		if (!ret && w->spooled[cpu] % page) {
+			if (!cut->pages++) {
+				cut->cpu = cpu;
+				cut->page = whole;
+				snprintf(cut->what, sizeof(cut->what), "%llu of its %zu bytes",
+					 (unsigned long long)(w->spooled[cpu] % page), page);
+			}
+			w->spool_size[cpu] -= w->spooled[cpu] % page;
+		}
+		w->unchecked[cpu] = false;
+	}
+	free(buf);
+	return ret;
 }
 
 uint64_t sl_dat_writer_data_size(const struct sl_dat_writer *w)
@@ -567,9 +640,20 @@ int sl_dat_writer_finish(struct sl_dat_writer *w, const struct sl_dat_meta *meta
 	free(b.p);
 	if (!ret && lseek(w->out_fd, (off_t)start, SEEK_SET) < 0)
 		ret = -errno;
-	for (int cpu = 0; cpu < w->nr_cpus && !ret; cpu++)
-		if (w->spool_size[cpu])
-			ret = copy_spool(w->spool_fd[cpu], w->out_fd, w->spool_size[cpu]);
+	for (int cpu = 0; cpu < w->nr_cpus && !ret; cpu++) {
+		uint64_t page = (uint64_t)w->page_size, from = 0, left = w->spool_size[cpu];
+
+		/* the pages between those sl_dat_writer_check() left out */
+		for (size_t i = 0; i <= w->nr_cut[cpu] && left && !ret; i++) {
+			uint64_t end = i < w->nr_cut[cpu] ? w->cut[cpu][i] * page : from + left;
+
+			if (end > from) {
+				ret = copy_spool(w->spool_fd[cpu], (loff_t)from, w->out_fd, end - from);
+				left -= end - from;
+			}
+			from = end + page;
+		}
+	}
 	/* a trace without pages still ends where its data would start */
 	if (!ret && ftruncate(w->out_fd, (off_t)offset) < 0)
 		ret = -errno;

@@ -73,6 +73,22 @@ int sl_dat_writer_pages(struct sl_dat_writer *w, int cpu, const void *pages, siz
  */
 int sl_dat_writer_spool(struct sl_dat_writer *w, int cpu, uint64_t *size, struct sl_error *err);
 void sl_dat_writer_spooled(struct sl_dat_writer *w, int cpu, uint64_t len);
+/* What sl_dat_writer_check() left out. */
+struct sl_dat_cut {
+	uint64_t pages;			/* pages left out, all CPUs (a torn last one counts) */
+	int cpu;			/* the first of them: its CPU, */
+	uint64_t page;			/* its number in that CPU's pages, */
+	char what[96];			/* and what was wrong */
+};
+/*
+ * Check the pages that came in unlooked at (sl_dat_writer_spooled()) as
+ * a trace.dat's readers will (read_live.h's sl_page_check()): a page it
+ * refuses, or a last one that is not whole, is left out of the file
+ * (the reader would refuse the whole trace, or read every later page
+ * askew).  Reads each such CPU's spool once (after the recording: it
+ * costs the workload nothing).  0 and *cut, or -errno.
+ */
+int sl_dat_writer_check(struct sl_dat_writer *w, int long_size, struct sl_dat_cut *cut);
 /* Bytes of page data so far. */
 uint64_t sl_dat_writer_data_size(const struct sl_dat_writer *w);
 /*

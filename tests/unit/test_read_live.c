@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "read/dat_meta.h"
+#include "read/dat_write.h"
 #include "read/read_dat.h"
 #include "read/read_live.h"
 #include "util/util.h"
@@ -625,6 +626,76 @@ static struct cpu_lines *read_file(const char *path, struct sl_strtab *st, int n
 	return lines;
 }
 
+/*
+ * Without --live, record splices the kernel's pages into the spool and
+ * never looks at them: a corrupt one went into the trace.dat unchecked,
+ * and the readers then refuse the whole recording; a torn last one (a
+ * write cut short) puts every later page askew.  sl_dat_writer_check()
+ * checks the spliced pages as the readers will and leaves such pages out.
+ */
+static void test_spliced_pages_checked(void **state)
+{
+	struct fixture *f = *state;
+	struct sl_error err = { "" };
+	struct sl_dat_writer *w;
+	struct sl_dat_cut cut;
+	struct sl_reader *r;
+	struct sl_event ev;
+	struct page good1, bad, good2, torn;
+	char dir[] = "/tmp/schedlint-splice-XXXXXX", path[64], tags[64] = "";
+	uint64_t size, commit = 2 * PAGE, file_size;
+	int fd, ret;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.dat", dir);
+	page_start(&good1, 1000);
+	page_event(&good1, 1000, 1);
+	page_event(&good1, 2000, 2);
+	page_start(&bad, 3000);
+	page_event(&bad, 3000, 98);
+	memcpy(bad.data + 8, &commit, 8);		/* its commit past the page's end */
+	page_start(&good2, 4000);
+	page_event(&good2, 4000, 3);
+	page_event(&good2, 5000, 4);
+	page_start(&torn, 6000);
+	page_event(&torn, 6000, 99);
+
+	w = sl_dat_writer_open(path, &err);
+	assert_non_null(w);
+	sl_dat_writer_cpus(w, 1, PAGE);
+	fd = sl_dat_writer_spool(w, 0, &size, &err);
+	assert_true(fd >= 0);
+	/* as a splice puts them there: the writer does not see them */
+	assert_int_equal(write(fd, good1.data, PAGE), PAGE);
+	assert_int_equal(write(fd, bad.data, PAGE), PAGE);
+	assert_int_equal(write(fd, good2.data, PAGE), PAGE);
+	assert_int_equal(write(fd, torn.data, 100), 100);
+	sl_dat_writer_spooled(w, 0, 3 * PAGE + 100);
+
+	assert_int_equal(sl_dat_writer_check(w, 8, &cut), 0);
+	assert_int_equal(cut.pages, 2);			/* the corrupt one and the torn one */
+	assert_int_equal(cut.cpu, 0);
+	assert_int_equal(cut.page, 1);
+	assert_string_equal(cut.what, "page commit size larger than the page");
+	assert_int_equal(sl_dat_writer_data_size(w), 2 * PAGE);
+	f->meta.nr_cpus = 1;
+	assert_int_equal(sl_dat_writer_finish(w, &f->meta, &file_size, &err), 0);
+
+	/* the file reads, with the two good pages' events */
+	assert_int_equal(sl_read_dat_flyrecord_open(path, NULL, f->st, &r, &err), 0);
+	while ((ret = sl_reader_next(r, &ev)) > 0) {
+		char item[16];
+
+		snprintf(item, sizeof(item), "%s%d", tags[0] ? " " : "", ev.idle_no_ipi.target_cpu);
+		strcat(tags, item);
+	}
+	assert_int_equal(ret, 0);
+	sl_reader_close(r);
+	assert_string_equal(tags, "1 2 3 4");
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_replay_testdata(void **state)
 {
 	static const char *const dirs[] = { "testdata/real", "testdata/bench" };
@@ -689,6 +760,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_page_check, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_pages_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scan_page, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_spliced_pages_checked, setup, teardown),
 		cmocka_unit_test(test_replay_testdata),
 	};
 	return cmocka_run_group_tests_name("read_live", tests, NULL, NULL);
