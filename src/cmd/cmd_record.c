@@ -1604,11 +1604,17 @@ int cmd_record(int argc, char **argv)
 		case 'h':
 			fputs(record_usage, stdout);
 			fputs("Analysis options (with --live):\n", stdout);
-			fputs(sl_analysis_options_help, stdout);
+			sl_analysis_options_help_print(stdout, (const char *const[]){ "reader", "buffer", NULL });
 			sl_config_free(&rec.cfg);
 			free(rec.extra_events);
 			return 0;
 		default:
+			/* no trace.dat is read: taken, they were ignored (--buffer went into the dump commands) */
+			if (c == SL_OPT_READER || c == SL_OPT_BUFFER) {
+				error_msg("record: --%s chooses how a trace.dat is read: record reads the "
+					  "ring buffers", c == SL_OPT_READER ? "reader" : "buffer");
+				goto usage;
+			}
 			if (c >= SL_OPT_BASE && c < SL_OPT__END) {
 				if (sl_config_option(&rec.cfg, c, optarg, "record"))
 					goto usage;

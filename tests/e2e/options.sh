@@ -79,6 +79,11 @@ timehist -I -w @D               | -w adds rows; -I prints only the switches into
 timehist -I -M @D               | -M adds rows; -I prints only the switches into and out of idle
 # record: --interval is --live's refresh (refused before anything is recorded)
 record --interval=2s -o @T.dat -- true | --interval is the refresh of --live's summary: it needs --live
+# record --live reads the ring buffers, no trace.dat: the trace.dat reader's
+# options were taken and ignored, and --buffer came back in the findings'
+# dump commands ("schedlint dump ... --buffer foo out.dat": no such buffer)
+record --live --reader=libtracecmd -o @T.dat -- true | --reader chooses how a trace.dat is read: record reads the ring buffers
+record --live --buffer=foo -o @T.dat -- true | --buffer chooses how a trace.dat is read: record reads the ring buffers
 EOF
 
 # what must still work
