@@ -21,10 +21,20 @@
  * cost (0.2 us a task against 5-8 us); the sweep at the end runs while
  * tracing does.  Names, for the stoppers, only in the first sweep.
  *
+ * Several events asking for one re-read before it is written give it the
+ * first one's time (taskset: its exec, its stopper move, its exec of the
+ * command; the mask changed between the first two): early, never late.
+ *
  * Blind spots: a change with no exec and no stopper move (a task already
- * on an allowed CPU, or asleep, given a new mask by another task, a
- * cpuset change) shows only at the end, for the tasks still alive; a task
- * that exits before its re-read keeps the mask it had.
+ * on an allowed CPU, or asleep, given a new mask by another task; one
+ * waiting runnable on a CPU it may no longer use, which the kernel moves
+ * from the caller, logged by the caller and left out by the watch
+ * instance's filter; a cpuset change) shows only at the end, for the
+ * tasks still alive; a task that exits before its re-read keeps the mask
+ * it had.  sched_setaffinity() on a running task by another was of the
+ * second kind twice of twice on the loaded 2-CPU VM (2026-12-03): the
+ * syscall's tracepoint (syscalls:sys_enter_sched_setaffinity, its pid)
+ * would name every such change, where the kernel has it.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
