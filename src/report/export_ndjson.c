@@ -19,6 +19,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "report/export.h"
@@ -44,11 +45,18 @@ int sl_ndjson_trace_id(const char *path, char *buf, size_t len, struct sl_error 
 	unsigned char chunk[1 << 16];
 	uLong crc = crc32(0L, Z_NULL, 0);
 	uint64_t size = 0;
+	struct stat st;
 	size_t n;
 
+	/* in the reader's words: it reads the file next, and would say the same */
 	if (!f) {
-		sl_error_set(err, "%s", strerror(errno));
+		sl_error_set(err, "cannot open: %s", strerror(errno));
 		return -errno;
+	}
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		sl_error_set(err, "is a directory, not a trace");
+		return -EISDIR;
 	}
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
 		crc = crc32(crc, chunk, (uInt)n);

@@ -182,6 +182,17 @@ expect_eq "an unknown extension: exit 2" "$?" 2
 "$SCHEDLINT" export -o "$TMP/bad.pftrace" "$TESTDATA/bad/$(ls "$TESTDATA/bad" | head -1)" > /dev/null 2> "$TMP/err"
 expect_eq "a bad trace: exit 2, one line" "$? $(wc -l < "$TMP/err")" "2 1"
 check "a bad trace: no file, no temporary left" sh -c "! ls '$TMP' | grep -q '^bad\.pftrace'"
+# NDJSON hashes the file before the reader opens it: the reader's words
+# all the same, as analyze says them ("/tmp: reading it: Is a directory")
+for o in x.ndjson x.pftrace; do
+	for t in "$TMP/nosuch.dat" "$TMP"; do
+		"$SCHEDLINT" export -o "$TMP/$o" "$t" > /dev/null 2> "$TMP/err"
+		rc=$?
+		"$SCHEDLINT" analyze "$t" > /dev/null 2> "$TMP/analyze.err"
+		expect_eq "export -o $o $(basename "$t"): exit 2, analyze's error" \
+			"$rc $(cat "$TMP/err")" "2 $(cat "$TMP/analyze.err")"
+	done
+done
 "$SCHEDLINT" export -o "$TMP/nodir/x.pftrace" "$TESTDATA/real/pipe.dat" > /dev/null 2> "$TMP/err"
 expect_eq "an unwritable FILE: exit 2" "$?" 2
 "$SCHEDLINT" export -o "$TMP/in.ndjson" - < "$TESTDATA/real/hogs.txt" > /dev/null 2> "$TMP/err"
