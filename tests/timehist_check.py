@@ -40,11 +40,9 @@ are taken out of perf's (and only those), each counted and printed:
   order    the summary's tasks in tid order (perf's is its hash table's);
   migr     the summary's migrations, which perf counts only under -M;
   rplus    -s --state: a preempted task's wait (R+) perf counts as sleep;
-  comm     a task of a wakeup or migration row named otherwise: perf
-           takes the name from PERF_RECORD_COMM (at exec) or prints
-           :tid for a task it has none of, we from the tracepoints (a
-           task that exec'd since its last sched_switch keeps its old
-           name; one never seen in a switch or wakeup is :tid);
+  comm     a task named otherwise: perf prints :tid for a task it has
+           no PERF_RECORD_COMM of (a woken one, or any once perf lost
+           the records), we the tracepoint's name;
   idle0    -I: perf's zeros in a task's row (it measures only the idle
            task under -I);
   total    -s with a task filter: perf prints neither idle stats nor

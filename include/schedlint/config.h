@@ -66,6 +66,8 @@ struct sl_config {
 	 * CPU ends at it, as perf counts it, at that CPU's next switch).
 	 */
 	bool read_past_to;
+	/* hand the hooks SL_EV_COMM events, where the reader has them (timehist) */
+	bool read_comm;
 
 	/* filters: what the report covers (the model still sees every event) */
 	struct sl_cpuset cpus;		/* nr_words == 0: all CPUs */

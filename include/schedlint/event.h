@@ -38,6 +38,13 @@ enum sl_event_type {
 	SL_EV_CSD_FUNC_ENTRY,	/* csd:csd_function_entry */
 	SL_EV_LOST,		/* pseudo event: the ring buffer of cpu lost events before ts */
 	SL_EV_MARKER,		/* ftrace:print, a write to trace_marker: its text */
+	/*
+	 * pseudo event: a task's name from outside the tracepoints (perf.data's
+	 * PERF_RECORD_COMM: each task's at the start, a new one at exec).  Only
+	 * a reader asked for them makes them (struct sl_reader's comm), and the
+	 * model only hands them to the hooks (sl_model_comm())
+	 */
+	SL_EV_COMM,
 	SL_EV__COUNT
 };
 #define SL_EV_BIT(type)	(1u << (type))
@@ -136,6 +143,10 @@ struct sl_event {
 		struct {	/* SL_EV_MARKER */
 			uint32_t text;		/* interned, without the trailing newline */
 		} marker;
+		struct {	/* SL_EV_COMM */
+			int32_t pid;		/* the task's (a thread's id) */
+			uint32_t comm;		/* interned */
+		} comm;
 	};
 };
 

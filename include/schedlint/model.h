@@ -580,6 +580,11 @@ void sl_model_free(struct sl_model *m);
  */
 void sl_model_add_analyzer(struct sl_model *m, struct sl_analyzer *a);
 void sl_model_feed(struct sl_model *m, const struct sl_event *ev);
+/*
+ * An SL_EV_COMM event (config read_comm): to the hooks that want it, and
+ * nothing else (not an event of the trace: not counted, not timed).
+ */
+void sl_model_comm(struct sl_model *m, const struct sl_event *ev);
 /* End of the trace: close open intervals and let analyzers decide. */
 void sl_model_finish(struct sl_model *m);
 /*

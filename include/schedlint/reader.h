@@ -115,6 +115,14 @@ struct sl_reader {
 	 */
 	uint32_t fold_name;
 	bool fold;
+	/*
+	 * A reader that knows task names apart from the tracepoints' fields
+	 * (perf.data's PERF_RECORD_COMM) sets has_comm at open; a caller that
+	 * wants them as SL_EV_COMM events sets comm before the first next(),
+	 * and they come in time order with the others (perf's synthesized
+	 * ones, of the tasks that ran before the recording, at time 0).
+	 */
+	bool has_comm, comm;
 };
 
 int sl_reader_open(const char *path, const struct sl_read_opts *opts,

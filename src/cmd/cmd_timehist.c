@@ -142,6 +142,14 @@ struct timehist {
 	uint64_t first_ts, last_ts;	/* the first and last switch in the window, any CPU and
 					 * task, -I or not: perf's hist_time (-s, -S) */
 	uint64_t rows_printed;
+	/*
+	 * The names the trace gives apart from the tracepoints (perf.data's
+	 * PERF_RECORD_COMM), by pid, the latest: perf's name of a task in
+	 * a wakeup or migration row.  Open addressing, pid 0 empty.
+	 */
+	int32_t *comm_pid;
+	uint32_t *comm_id;
+	uint32_t comm_cap, comm_n;
 };
 
 static struct timehist timehist_state;
@@ -583,6 +591,57 @@ static void timehist_switch(struct timehist *th, struct sl_analyzer *a, struct s
 		r->dead = true;
 }
 
+static uint32_t comm_slot(const struct timehist *th, int32_t pid)
+{
+	uint32_t i = ((uint32_t)pid * 2654435761u) & (th->comm_cap - 1);
+
+	while (th->comm_pid[i] && th->comm_pid[i] != pid)
+		i = (i + 1) & (th->comm_cap - 1);
+	return i;
+}
+
+/* the name pid's last PERF_RECORD_COMM gave, 0 none */
+static uint32_t comm_of(const struct timehist *th, int32_t pid)
+{
+	uint32_t i;
+
+	if (!th->comm_n || pid <= 0)
+		return 0;
+	i = comm_slot(th, pid);
+	return th->comm_pid[i] ? th->comm_id[i] : 0;
+}
+
+static void timehist_comm(struct timehist *th, const struct sl_event *ev)
+{
+	uint32_t i;
+
+	if (ev->comm.pid <= 0 || !ev->comm.comm)
+		return;
+	if (2 * (th->comm_n + 1) > th->comm_cap) {
+		int32_t *old_pid = th->comm_pid;
+		uint32_t *old_id = th->comm_id, old_cap = th->comm_cap;
+
+		th->comm_cap = old_cap ? 2 * old_cap : 1024;
+		th->comm_pid = xcalloc(th->comm_cap, sizeof(*th->comm_pid));
+		th->comm_id = xcalloc(th->comm_cap, sizeof(*th->comm_id));
+		for (uint32_t j = 0; j < old_cap; j++) {
+			if (old_pid[j]) {
+				i = comm_slot(th, old_pid[j]);
+				th->comm_pid[i] = old_pid[j];
+				th->comm_id[i] = old_id[j];
+			}
+		}
+		free(old_pid);
+		free(old_id);
+	}
+	i = comm_slot(th, ev->comm.pid);
+	if (!th->comm_pid[i]) {
+		th->comm_pid[i] = ev->comm.pid;
+		th->comm_n++;
+	}
+	th->comm_id[i] = ev->comm.comm;
+}
+
 /* the start of perf's wakeup and migration rows: blanks where the durations go */
 static char *put_event_row(struct timehist *th, struct sl_model *m, const struct sl_event *ev,
 			   char mark)
@@ -599,7 +658,10 @@ static char *put_event_row(struct timehist *th, struct sl_model *m, const struct
 		p += COMM_WIDTH;
 		*p++ = ' ';
 	} else {
-		p = put_name_column(p, m, ev->pid, t ? t->comm : 0);
+		/* perf's name: its last PERF_RECORD_COMM's, else the last switch's */
+		uint32_t comm = comm_of(th, ev->pid);
+
+		p = put_name_column(p, m, ev->pid, comm ? comm : t ? t->comm : 0);
 	}
 	/* " %9s  %9s  %9s  " of nothing, after the name column's blank */
 	memset(p, ' ', 34);
@@ -673,6 +735,9 @@ static void timehist_event(struct sl_analyzer *a, struct sl_model *m, const stru
 	case SL_EV_MIGRATE:
 		timehist_migrate(th, a, m, ev);
 		break;
+	case SL_EV_COMM:
+		timehist_comm(th, ev);
+		break;
 	default:
 		break;
 	}
@@ -711,7 +776,7 @@ static const struct sl_analyzer_ops timehist_ops = {
 	.on_event = timehist_event,
 	.on_cpu_unknown = timehist_lost,
 	.event_types = SL_EV_BIT(SL_EV_SWITCH) | SL_EV_BIT(SL_EV_WAKING) | SL_EV_BIT(SL_EV_WAKEUP) |
-		       SL_EV_BIT(SL_EV_WAKEUP_NEW) | SL_EV_BIT(SL_EV_MIGRATE),
+		       SL_EV_BIT(SL_EV_WAKEUP_NEW) | SL_EV_BIT(SL_EV_MIGRATE) | SL_EV_BIT(SL_EV_COMM),
 };
 
 static const struct sl_analyzer_ops *const timehist_analyzers[] = { &timehist_ops };
@@ -1084,11 +1149,14 @@ int cmd_timehist(int argc, char **argv)
 	cfg.nr_analyzers = 1;
 	cfg.no_latency_stats = true;	/* perf's sch delay is ours, not the model's latency */
 	cfg.read_past_to = true;	/* each CPU's run in progress at --to ends at it */
+	cfg.read_comm = true;		/* perf's names of the wakers: PERF_RECORD_COMM */
 	cfg.max_findings = 0;		/* no analyzer: no finding lists to make room for */
 	if (sl_analysis_run(path, &cfg, NULL, NULL, &an, &err) < 0) {
 		error_msg("%s: %s", path, err.msg);
 		fclose(th->out.file);
 		sl_config_free(&cfg);
+		free(th->comm_pid);
+		free(th->comm_id);
 		return 2;
 	}
 	if (!th->ncpus)
@@ -1107,6 +1175,8 @@ int cmd_timehist(int argc, char **argv)
 	fclose(th->out.file);
 	sl_analysis_free(an);
 	sl_config_free(&cfg);
+	free(th->comm_pid);
+	free(th->comm_id);
 	return status;
 
 usage:

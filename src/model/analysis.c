@@ -105,12 +105,20 @@ static int run_single(struct sl_analysis *an, struct sl_reader *reader,
 		      sl_event_cb cb, void *cb_data)
 {
 	struct sl_event ev;
+	/* what the loop asks of some runs only: --to's stop, SL_EV_COMM */
+	const bool slow = reader->comm || an->model->cfg->to_set;
 	int ret;
 
 	while ((ret = sl_reader_next(reader, &ev)) > 0) {
-		if (past_to(an->model, &ev)) {
-			an->model->stopped_at_to = true;
-			break;
+		if (__builtin_expect(slow, 0)) {
+			if (ev.type == SL_EV_COMM) {
+				sl_model_comm(an->model, &ev);
+				continue;
+			}
+			if (past_to(an->model, &ev)) {
+				an->model->stopped_at_to = true;
+				break;
+			}
 		}
 		if (cb)
 			cb(cb_data, &ev);
@@ -316,7 +324,8 @@ static int run_pipelined(struct sl_analysis *an, struct sl_reader *reader,
 	/* reader->info as it was when the event being fed was read */
 	struct sl_trace_info *rinfo = xmalloc(sizeof(*rinfo));
 	struct sl_model *m = an->model;
-	const bool to_set = m->cfg->to_set && !m->cfg->read_past_to;	/* else past_to() is false throughout */
+	/* else past_to() is false throughout, and there is no SL_EV_COMM */
+	const bool slow = (m->cfg->to_set && !m->cfg->read_past_to) || reader->comm;
 	bool done = false, stopped = false;
 	pthread_t tid;
 	int end = 0;
@@ -360,10 +369,16 @@ static int run_pipelined(struct sl_analysis *an, struct sl_reader *reader,
 					memcpy(rinfo, &b->snap[s].info, sizeof(*rinfo));
 				snap_at = s < nr_snaps ? b->snap[s].idx : UINT32_MAX;
 			}
-			if (to_set && past_to(m, ev)) {
-				m->stopped_at_to = true;
-				done = stopped = true;
-				break;
+			if (slow) {
+				if (ev->type == SL_EV_COMM) {
+					sl_model_comm(m, ev);
+					continue;
+				}
+				if (past_to(m, ev)) {
+					m->stopped_at_to = true;
+					done = stopped = true;
+					break;
+				}
 			}
 			if (words && sl_event_has_ipi(ev) && ev->ipi.mask.nr_words)
 				ev->ipi.mask.words = b->words + (uintptr_t)ev->ipi.mask.words;
@@ -563,6 +578,7 @@ int sl_analysis_run_start(const char *path, const struct sl_config *cfg_in,
 		reader->fold = true;
 		an->model->folded_name = reader->fold_name;
 	}
+	reader->comm = cfg->read_comm && reader->has_comm && !cb;
 	if (!want_pipeline() || !run_pipelined(an, reader, cb, cb_data, &ret))
 		ret = run_single(an, reader, cb, cb_data);
 	sl_reader_close(reader);

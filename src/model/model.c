@@ -2311,6 +2311,15 @@ static inline __attribute__((always_inline)) void feed_inline(struct sl_model *m
 		hook_up(m);	/* not while the lists are being walked */
 }
 
+void sl_model_comm(struct sl_model *m, const struct sl_event *ev)
+{
+	struct model_priv *p = priv_of(m);
+
+	CALL_HOOK(m, on_event[SL_EV_COMM], ev);
+	if (__builtin_expect(p->rehook, 0))
+		hook_up(m);
+}
+
 void sl_model_feed(struct sl_model *m, const struct sl_event *ev)
 {
 	if (priv_of(m)->all_in)

@@ -26,6 +26,7 @@ const char *sl_event_type_name(enum sl_event_type type)
 		[SL_EV_CSD_FUNC_ENTRY]	 = "csd_func_entry",
 		[SL_EV_LOST]		 = "lost",
 		[SL_EV_MARKER]		 = "marker",
+		[SL_EV_COMM]		 = "comm",
 	};
 	return type < SL_EV__COUNT && names[type] ? names[type] : "?";
 }

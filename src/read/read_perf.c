@@ -112,6 +112,7 @@
 /* record types */
 enum {
 	REC_LOST = 2,
+	REC_COMM = 3,
 	REC_SAMPLE = 9,
 	REC_LOST_SAMPLES = 13,
 	REC_USER_START = 64,
@@ -179,7 +180,8 @@ struct perf_attr {
  * a third less memory to sort and to hold).  ref packs what it is
  * (ENTRY_*), its CPU and the stream offset of its bytes: a sample's raw
  * data (its size is the u32 before it), a PERF_RECORD_LOST's record (its
- * count at +16).  Both stay in the window until the entry is handed on.
+ * count at +16), a PERF_RECORD_COMM's.  They stay in the window until the
+ * entry is handed on.
  */
 struct entry {
 	uint64_t ts;
@@ -188,6 +190,7 @@ struct entry {
 #define ENTRY_SAMPLE	0ull
 #define ENTRY_LOST	1ull		/* lost events: the count is in the record */
 #define ENTRY_NONE	2ull		/* queued only for the order, as perf does */
+#define ENTRY_COMM	3ull		/* a PERF_RECORD_COMM (struct sl_reader's comm) */
 #define REF_OFF_BITS	48		/* stream offsets below 256 TiB */
 #define REF_OFF_MASK	((1ull << REF_OFF_BITS) - 1)
 #define REF_CPU_SHIFT	REF_OFF_BITS
@@ -1502,9 +1505,14 @@ static int read_records(struct perf_reader *pr, bool stop_at_tracing)
 						    "%llu on CPU %d", (unsigned long long)pr->pos, cpu);
 				/* its count (at +16) is read when it is handed on */
 				queue(pr, ts, ref_make(ENTRY_LOST, pr->pos, cpu));
+			} else if (type == REC_COMM && pr->r.comm && size >= 24) {
+				queue(pr, ts, ref_make(ENTRY_COMM, pr->pos, 0));
 			} else {
 				queue(pr, ts, ref_make(ENTRY_NONE, 0, 0));
 			}
+		} else if (type == REC_COMM && pr->r.comm && size >= 24) {
+			/* no time (perf record's own, of the tasks before it): first */
+			queue(pr, 0, ref_make(ENTRY_COMM, pr->pos, 0));
 		} else if (type == REC_LOST && size >= 24) {
 			/* no time, no CPU: counted, not placed */
 			pr->r.info.lost_events = sat_add_u64(pr->r.info.lost_events, get_u64(rec + 16));
@@ -1543,6 +1551,22 @@ taken:
 
 static int next_event(struct perf_reader *pr, struct sl_event *ev);
 static int decode_entry(struct perf_reader *pr, const struct entry *e, struct sl_event *ev);
+
+/* A PERF_RECORD_COMM at p (at least 24 bytes): its SL_EV_COMM */
+static __attribute__((noinline)) int comm_event(struct perf_reader *pr, const struct entry *e,
+						const uint8_t *p, struct sl_event *ev)
+{
+	const char *s = (const char *)p + 16;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->type = SL_EV_COMM;
+	ev->ts = e->ts;
+	ev->cpu = ref_cpu(e->ref);
+	ev->pid = -1;
+	ev->comm.pid = (int32_t)get_u32(p + 12);	/* the tid */
+	ev->comm.comm = sl_intern(pr->strtab, s, strnlen(s, get_u16(p + 6) - 16u));
+	return 1;
+}
 
 /* A queued sample whose tracepoint data sl_dat_decode() refused: the error */
 static __attribute__((noinline)) int too_short(struct perf_reader *pr, const struct entry *e)
@@ -1741,6 +1765,8 @@ static int next_one(struct perf_reader *pr, struct sl_event *ev)
 			if (kind == ENTRY_NONE)
 				continue;
 			p = pr->buf + (ref_off(e->ref) - pr->buf_off);
+			if (kind == ENTRY_COMM)
+				return comm_event(pr, e, p, ev);
 			uint64_t count = get_u64(p + 16);
 
 			memset(ev, 0, sizeof(*ev));
@@ -2036,6 +2062,7 @@ int sl_read_perf_open(int fd, const char *prefix, size_t prefix_len, struct sl_s
 	pr->r.ops = &perf_ops;
 	pr->r.err = err;		/* sl_reader_open() sets it again */
 	pr->r.info.format = SL_FMT_PERF_DATA;
+	pr->r.has_comm = true;		/* PERF_RECORD_COMM */
 	pr->fd = fd;
 	pr->strtab = strtab;
 	pr->data_end = UINT64_MAX;
