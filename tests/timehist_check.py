@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """timehist_check.py - schedlint timehist against perf sched timehist, row by row
 
-    timehist_check.py rows OURS PERF      (both: timehist -w -M --state)
+    timehist_check.py rows OURS PERF [--offset-us=N]   (both: timehist -w -M --state;
+                                          N: OURS of a trace.dat recorded beside,
+                                          its clock perf's + N us)
     timehist_check.py summary OURS PERF   (both: timehist -s, or -s --state)
 
 PERF is perf's own output, committed (testdata/perf/X.timehist*, perf 6.1;
@@ -143,14 +145,28 @@ def parse_rows(path, perf):
     return rows
 
 
-def check_rows(ours_path, perf_path):
+def check_rows(ours_path, perf_path, offset_us=None):
     ours, perf = parse_rows(ours_path, False), parse_rows(perf_path, True)
+    tolerance = 1
+    if offset_us is not None:
+        # ours of a trace.dat recorded beside the perf.data: its clock is
+        # perf's + offset_us (to the us: 2 us apart at most); perf's rows
+        # in ours' span only, the first and last 10 ms of it aside (each
+        # recorder's start and end)
+        for o in ours:
+            o['t'] -= offset_us
+        lo, hi = ours[0]['t'] + 10000, ours[-1]['t'] - 10000
+        ours = [o for o in ours if lo <= o['t'] <= hi]
+        perf = [q for q in perf if lo <= q['t'] <= hi]
+        tolerance = 2
     index = {}
     for o in ours:
         index.setdefault((o['kind'], o['cpu'], o['key']), []).append(o)
     kinds = ['switch', 'wakeup', 'migrate', 'lost']
     stats = {k: dict(ours=0, perf=0, matched=0) for k in kinds}
     differ = dict(wait=0, delay=0, run=0, state=0, comm=0)
+    if offset_us is not None:
+        differ['before'] = 0
     first = {}
     for o in ours:
         stats[o['kind']]['ours'] += 1
@@ -164,7 +180,7 @@ def check_rows(ours_path, perf_path):
             cands = index.get((p['kind'], p['cpu'], p['key']), [])
         best = None
         for o in cands:
-            if not o.get('used') and abs(o['t'] - p['t']) <= 1 and \
+            if not o.get('used') and abs(o['t'] - p['t']) <= tolerance and \
                     (best is None or abs(o['t'] - p['t']) < abs(best['t'] - p['t'])):
                 best = o
         if best is None:
@@ -176,8 +192,12 @@ def check_rows(ours_path, perf_path):
             differ['comm'] += 1
         if p['kind'] != 'switch':
             continue
+        if offset_us is not None and best['wait'] == 0 and p['wait'] > 0 and \
+                abs(best['delay'] - p['delay']) <= tolerance and abs(best['run'] - p['run']) <= tolerance:
+            differ['before'] += 1	# its switch-out before it is before the trace.dat's start
+            continue
         for f in ('wait', 'delay', 'run'):
-            if abs(best[f] - p[f]) > 1:
+            if abs(best[f] - p[f]) > tolerance:
                 differ[f] += 1
                 first.setdefault(f, (best, p))
         if p['state'] and best['state'] != p['state']:
@@ -543,5 +563,8 @@ if __name__ == '__main__':
     checks = dict(rows=check_rows, summary=check_summary, lines=check_lines)
     if len(sys.argv) < 4 or sys.argv[1] not in checks:
         sys.exit(__doc__)
-    sys.exit(checks[sys.argv[1]](*sys.argv[2:]) if sys.argv[1] != 'lines' else
-             check_lines(sys.argv[2], sys.argv[3], sys.argv[4:]))
+    if sys.argv[1] == 'lines':
+        sys.exit(check_lines(sys.argv[2], sys.argv[3], sys.argv[4:]))
+    if sys.argv[1] == 'rows' and len(sys.argv) == 5 and sys.argv[4].startswith('--offset-us='):
+        sys.exit(check_rows(sys.argv[2], sys.argv[3], int(sys.argv[4][12:])))
+    sys.exit(checks[sys.argv[1]](*sys.argv[2:]))
