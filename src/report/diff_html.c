@@ -223,12 +223,17 @@ void sl_diff_print_html(const struct sl_diff *d, FILE *out)
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 		"<title>schedlint diff</title>\n<style>\n%s</style></head><body>\n"
 		"<h1>schedlint diff</h1>\n<section id=\"verdict\"><p><b>", css);
-	if (!d->nr_rules)
+	if (!d->nr_rules) {
 		fputs("No --fail-on rules: nothing can fail.", out);
-	else if (d->nr_failed)
-		fprintf(out, "FAILED: %zu of %zu checks failed.", d->nr_failed, d->nr_checks);
-	else
-		fprintf(out, "Passed: all %zu checks.", d->nr_checks);
+	} else {
+		char verdict[512];
+
+		/* the text's and the Markdown's verdict ("1 of 7 rules failed; ..."), not a third wording */
+		sl_diff_summary(d, verdict, sizeof(verdict));
+		fputs(d->nr_failed ? "FAILED: " : "Passed: ", out);
+		sl_html_text(out, verdict);
+		fputc('.', out);
+	}
 	fputs("</b></p>\n<ul>", out);
 	for (size_t s = 0; s < d->nr_sides; s++) {
 		fprintf(out, "<li>%s: ", d->sides[s].name);

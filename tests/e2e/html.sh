@@ -159,8 +159,8 @@ for t in $traces; do
 		fail "diff --html pipe.dat $name: rendered, a line per side, a row per metric" "$out"
 	fi
 done
-check "diff --html: the A/B page says FAILED" grep -q "FAILED: 1 of 1 checks failed" "$TMP/ab-1.html"
-check "diff --html: the A/A page says passed" grep -q "Passed: all 1 checks" "$TMP/aa-1.html"
+check "diff --html: the A/B page says FAILED, in the text's words" grep -q "FAILED: 1 of 1 rule failed" "$TMP/ab-1.html"
+check "diff --html: the A/A page says passed, in the text's words" grep -q "Passed: 1 rule passed" "$TMP/aa-1.html"
 r=$TMP/runs/ab-1
 cp "$r/base-1.json" "$TMP/keep.json"
 "$SCHEDLINT" diff --html "$r/base-1.json" --base "$r"/base-*.json --new "$r"/new-*.json > /dev/null 2> "$TMP/err"
