@@ -63,7 +63,7 @@ static const char timehist_usage[] =
 	"  -M, --migrations      also a row per sched_migrate_task\n"
 	"  -I, --idle-hist       only the switches into and out of idle (not with -w,\n"
 	"                        -M); with -s, each task's idle time after it\n"
-	"  -s, --summary         only the per-task summary (not with -w, -M, -n, -V, -S)\n"
+	"  -s, --summary         only the per-task summary (not with -w, -n, -V, -S)\n"
 	"  -S, --with-summary    the rows, then the summary\n"
 	"      --state           the state the task left the CPU in; with -s, its\n"
 	"                        wait time by that state\n"
@@ -1121,10 +1121,14 @@ int cmd_timehist(int argc, char **argv)
 		error_msg("timehist: -s and -S exclude each other");
 		goto usage;
 	}
-	if (summary_only && (adds_rows || adds_column)) {
+	/*
+	 * -M is taken: perf counts the summary's migrations under -M only,
+	 * so a perf user asks for them with it (we count them always)
+	 */
+	if (summary_only && (th->wakeups || adds_column)) {
 		error_msg("timehist: %s adds %s; -s prints only the summary",
-			  adds_rows ? adds_rows : adds_column,
-			  adds_rows ? "rows" : "a column to the rows");
+			  th->wakeups ? "-w" : adds_column,
+			  th->wakeups ? "rows" : "a column to the rows");
 		goto usage;
 	}
 	if (th->idle_only && adds_rows) {

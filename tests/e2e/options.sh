@@ -71,7 +71,6 @@ dump @D extra                   | more than one trace given
 export -o @T.ndjson --window=1ms @D | --window shapes the Perfetto trace's latency counters; NDJSON has none
 # timehist: -s prints no rows, -I only the switches into and out of idle
 timehist -s -w @D               | -w adds rows; -s prints only the summary
-timehist -s --migrations @D     | -M adds rows; -s prints only the summary
 timehist -s -n @D               | -n adds a column to the rows; -s prints only the summary
 timehist -s -V @D               | -V adds a column to the rows; -s prints only the summary
 timehist -s -S @D               | -s and -S exclude each other
@@ -90,7 +89,7 @@ EOF
 for args in "version" "--version" "-V" "--help" "help" "analyze --help --bogus" \
 	"analyze $D --help" "diff --list-metrics" "analyze --json $D" "analyze --brief --top=3 $D" \
 	"dump --layout $D" "diff --color=always $D $D" "timehist -s -I --state $D" \
-	"timehist -S -w -M -n -V $D" "timehist -I -n -V $D"; do
+	"timehist -S -w -M -n -V $D" "timehist -I -n -V $D" "timehist -s -M $D"; do
 	# shellcheck disable=SC2086
 	MANPAGER=cat PAGER=cat MANWIDTH=80 timeout 60 "$SCHEDLINT" --no-pager $args < /dev/null \
 		> "$TMP/out" 2> "$TMP/err"
