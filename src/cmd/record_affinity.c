@@ -34,7 +34,8 @@
  * it had.  sched_setaffinity() on a running task by another was of the
  * second kind twice of twice on the loaded 2-CPU VM (2026-12-03): the
  * syscall's tracepoint (syscalls:sys_enter_sched_setaffinity, its pid)
- * would name every such change, where the kernel has it.
+ * would name every such change, where the kernel has it.  The model
+ * takes a move outside the recorded mask as one (affinity.c).
  */
 #define _GNU_SOURCE
 #include <ctype.h>

@@ -13,6 +13,11 @@
  * to a drain round after the change it reports, and its "@NS" says when
  * the change happened.
  *
+ * A move to a CPU outside the recorded mask (by anything but a stopper)
+ * says the mask changed where record did not look: from then until its
+ * next word on the task, the mask is the empty one, not known
+ * (sl_aff_moved()).
+ *
  * Inferred, for the tasks the trace gives no mask for: a move by a
  * migration/N stopper marks a possible affinity change, so only where the
  * task ran after its last such move counts (first_cpu and multi_cpu start
@@ -287,6 +292,16 @@ void sl_aff_new_task(struct sl_model *m, struct sl_task *t)
 		if (s->pend[i].pid)
 			sl_aff_add_span(t, 0, s->pend[i].mask);
 	}
+}
+
+void sl_aff_moved(struct sl_model *m, struct sl_task *t, int dest, uint64_t ts)
+{
+	const struct sl_cpuset *allowed = sl_task_allowed_at(m, t, ts);
+	uint64_t none = 0;
+
+	if (!allowed || !allowed->nr_words || sl_cpuset_test(allowed, dest))
+		return;		/* allowed there, or already not known */
+	sl_aff_add_span(t, ts, intern_mask(state(m), &none, 1));
 }
 
 void sl_aff_inherit(struct sl_model *m, const struct sl_task *parent, struct sl_task *child,

@@ -36,6 +36,15 @@ void sl_aff_add_span(struct sl_task *t, uint64_t from, uint32_t mask);
 /* pid, not seen yet, may run on mask: given to its task when it appears. */
 void sl_aff_pending(struct sl_model *m, int32_t pid, uint32_t mask);
 void sl_aff_new_task(struct sl_model *m, struct sl_task *t);
+/*
+ * t, with a recorded mask, was moved to dest at ts by anything but a
+ * migration/N stopper: a dest outside its mask says the mask changed
+ * unseen (sched_setaffinity() on a task waiting runnable moves it from
+ * the caller; record re-reads only after stopper moves and execs), so
+ * from ts until record's next word on it, its mask is not known: the
+ * empty one, on which no finding counts an idle CPU for it.
+ */
+void sl_aff_moved(struct sl_model *m, struct sl_task *t, int dest, uint64_t ts);
 /* child was forked by parent at ts: it gets what the parent may run on. */
 void sl_aff_inherit(struct sl_model *m, const struct sl_task *parent, struct sl_task *child,
 		    uint64_t ts);

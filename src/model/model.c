@@ -1352,6 +1352,8 @@ static inline __attribute__((always_inline)) void handle_migrate(struct sl_model
 		t->migrations++;
 	if (moved_by_stopper(m, ev))
 		stopper_move(m, t, ts);
+	else if (t->nr_aff)
+		sl_aff_moved(m, t, dest, ts);	/* outside its recorded mask: changed unseen */
 
 	switch (t->state) {
 	case SL_TASK_WAKING:

@@ -389,7 +389,7 @@ static void affinity_json(const struct sl_model *m, const struct sl_task *t, cJS
 
 	sl_json_add_u64(o, "stopper_moves", t->stopper_moves);
 	sl_json_add_u64(o, "execs", t->execs);
-	if (!s) {
+	if (!s || !s->nr_words) {	/* none recorded, or changed unseen (affinity.c) */
 		cJSON_AddNullToObject(o, "cpus_allowed");
 		return;
 	}
