@@ -55,8 +55,8 @@ are taken out of perf's (and only those), each counted and printed:
   mtime    --time: perf's migration rows outside the window (perf 6.1
            does not filter them);
   lost     -s: perf's "lost N events" lines before the summary;
-  wcpu     --cpu: perf's wakeup and migration rows of the other CPUs
-           (perf 6.1 filters only the switch rows);
+  wcpu     --cpu: perf's wakeup and migration rows and lost lines of
+           the other CPUs (perf 6.1 filters only the switch rows);
   dead     a task in the other list of the summary: perf's terminated
            tasks are those it has a PERF_RECORD_EXIT of, ours those that
            left the CPU as X or Z.
@@ -468,6 +468,11 @@ def check_lines(ours_path, perf_path, options=()):
         o, p = oit[1], pit[1]
         if not isinstance(o, str):
             bad(n + 1, o, p)
+            continue
+        m = LOST_RE.match(p)
+        if m and cpus is not None and int(m[3]) not in cpus:
+            lk.kinds['wcpu'] += 1
+            oi -= 1		# not ours
             continue
         prow = split_row(p, perf_cols, perf_cols and ' migrated: ' in p)
         if prow is None:

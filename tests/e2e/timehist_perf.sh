@@ -15,6 +15,7 @@ D=$TESTDATA/perf/timehist
 want_differ() {
 	case "$1|$2" in
 	'lost|-V -n') echo 482 ;;
+	'lost|-w -M --cpu=0') echo 366 ;;
 	*) echo 0 ;;
 	esac
 }
