@@ -209,12 +209,17 @@ static void fit_title(char *title, size_t len, const char *base, const char *suf
 		lead = " ";
 	keep = room - (int)strlen(lead) - ns - 2;	/* 2: ".." */
 	/* whole when it fits without " explore " (a cut as long as the name was "hb12..dat") */
-	if (keep + 2 >= nb || keep < 2) {
-		int head = MIN(MAX(keep + 2, 0), nb);
+	if (keep + 2 >= nb) {
+		snprintf(title, len, "%s%s%s", lead, base, suffix);
+		return;
+	}
+	/* too little room for both ends: its start, and ".." says it was cut ("new-1.dat" read "new") */
+	if (keep < 2) {
+		int head = MAX(keep, 0);
 
-		while (head > 0 && head < nb && ((unsigned char)base[head] & 0xc0) == 0x80)
+		while (head > 0 && ((unsigned char)base[head] & 0xc0) == 0x80)
 			head--;
-		snprintf(title, len, "%s%.*s%s", lead, head, base, suffix);
+		snprintf(title, len, "%s%.*s%s%s", lead, head, base, keep >= 0 ? ".." : "", suffix);
 		return;
 	}
 	{

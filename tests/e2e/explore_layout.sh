@@ -55,6 +55,23 @@ expect_eq "80 columns, a short name: whole, not cut around .." \
 tmx send-keys -t x q
 ended "80 columns, a short name: q" 0
 
+# less room than the name's ends need (a finding's page at 80 columns: 4
+# columns for it): its start and "..", never a shorter name that reads as
+# whole ("new-1.dat" read "new")
+cp "$TMP/$name" "$TMP/new-1.dat"
+start 80 24 "" "$TMP/new-1.dat"
+see "80 columns, a finding's page: opens" "1 Overview"
+tmx send-keys -t x 2
+see "80 columns, a finding's page: the findings" "late-preemption"
+tmx send-keys -t x Enter
+see "80 columns, a finding's page: opened" "#1 of"
+settle
+title=$(head -1 "$TMP/screen")
+expect_eq "80 columns, a finding's page: the name cut with .., not shortened silently" \
+	"$(echo "$title" | grep -c '^ [^ ]*\.\. (workload pid 31475)  1 Overview')/$(echo "$title" | grep -c '^ new-1\.dat ')" "1/0"
+tmx send-keys -t x q
+ended "80 columns, a finding's page: q" 0
+
 # without a workload the timeline opens at the trace's first event
 first=$("$SCHEDLINT" dump "$TESTDATA/real/hogs.dat" | head -1 | awk '{ print $1 }')
 start 120 30 "" "$TESTDATA/real/hogs.dat"
