@@ -698,6 +698,44 @@ static void test_class_from_prio(void **state)
 	}
 }
 
+/*
+ * A wakeup's class (schedlint-analyze(1), LATENCY BY CLASS): the prio
+ * decides RT, DL or fair whatever the recorded policy; the policy tells
+ * sched_ext from fair and classifies a task without a prio.
+ */
+static void test_class_at_wakeup(void **state)
+{
+	static const struct {
+		int32_t prio;
+		bool dl;
+		int policy;
+		enum sl_sched_class want;
+		bool by_policy;
+	} c[] = {
+		{ 120, false, -1, SL_CLASS_FAIR, false },	/* nothing recorded */
+		{ 120, false, 0, SL_CLASS_FAIR, true },		/* SCHED_NORMAL */
+		{ 139, false, 5, SL_CLASS_FAIR, true },		/* SCHED_IDLE */
+		{ 89, false, 0, SL_CLASS_RT, false },		/* boosted, or a chrt not re-read */
+		{ 89, false, 1, SL_CLASS_RT, true },		/* SCHED_FIFO */
+		{ 120, false, 1, SL_CLASS_FAIR, false },	/* chrt -o since the FIFO read */
+		{ 120, true, 0, SL_CLASS_DL, false },		/* events gave -1 */
+		{ 120, true, 6, SL_CLASS_DL, true },		/* SCHED_DEADLINE */
+		{ 120, false, 7, SL_CLASS_EXT, true },		/* SCHED_EXT: a fair prio */
+		{ 49, false, 7, SL_CLASS_RT, false },		/* an ext task boosted */
+		{ -1, false, 2, SL_CLASS_RT, true },		/* no prio: SCHED_RR's class */
+		{ -1, false, -1, SL_CLASS_UNKNOWN, false },
+		{ 200, false, -1, SL_CLASS_UNKNOWN, false },	/* not a prio */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		bool by_policy = !c[i].by_policy;
+
+		assert_int_equal(sl_class_at(c[i].prio, c[i].dl, c[i].policy, &by_policy), c[i].want);
+		assert_int_equal(by_policy, c[i].by_policy);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -725,6 +763,7 @@ int main(void)
 		cmocka_unit_test(test_switched_away_then_implied_elsewhere),
 		cmocka_unit_test(test_worst_wakeup_moments),
 		cmocka_unit_test(test_class_from_prio),
+		cmocka_unit_test(test_class_at_wakeup),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
