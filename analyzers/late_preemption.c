@@ -3042,7 +3042,7 @@ static void tick_line(struct sl_report *r, struct sl_model *m, struct lp_priv *p
 			fmt_duration(a, sizeof(a), p->hz_spacing_ns), p->hz_support, p->hz_total);
 	else if (p->hz)
 		fprintf(r->out, "%sHZ=%d from preemption times (%" PRIu64 " of %" PRIu64
-			" in a 200 us\n           window of the tick period: %.1fx its uniform share)",
+			" in a 200 us window of the tick period: %.1fx its uniform share)",
 			used ? ";\n           the trace shows " : "", p->hz, p->hz_support, p->hz_total,
 			p->hz_ratio);
 	else if (!used)
@@ -3160,7 +3160,7 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	fputc('\n', r->out);
 	if (m->findings->summary[SL_KIND_LATE_PREEMPTION_AT_TICK].count)
 		fprintf(r->out, "           %" PRIu64 " by the first tick after their slice with"
-			" HRTICK off\n           (late-preemption-at-tick), %" PRIu64
+			" HRTICK off (late-preemption-at-tick), %" PRIu64
 			" later or unknown (late-preemption)\n",
 			m->findings->summary[SL_KIND_LATE_PREEMPTION_AT_TICK].count,
 			m->findings->summary[SL_KIND_LATE_PREEMPTION].count);
@@ -3184,10 +3184,11 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	if (p->late) {
 		const uint64_t *k = p->tick_class;
 
+		/* one line: the report wraps it to the width (broken by hand, it was ragged below 80) */
 		fprintf(r->out, "  ticks    %" PRIu64 " at the first tick after the expected switch "
-			"(HRTICK\n           would have helped), %" PRIu64 " late-tick (more ticks "
-			"passed:\n           a non-preemptible section, lag, or the model), %" PRIu64
-			" before\n           any tick", k[LP_TICK], k[LP_LATE_TICK], k[LP_NO_TICK]);
+			"(HRTICK would have helped), %" PRIu64 " late-tick (more ticks passed: a "
+			"non-preemptible section, lag, or the model), %" PRIu64 " before any tick",
+			k[LP_TICK], k[LP_LATE_TICK], k[LP_NO_TICK]);
 		if (k[LP_TICK_UNKNOWN])
 			fprintf(r->out, ", %" PRIu64 " unknown (no ticks, HZ unknown)", k[LP_TICK_UNKNOWN]);
 		fputc('\n', r->out);
