@@ -1068,10 +1068,25 @@ void late_sums_compact(struct wi_late_acc *late)
 	sl_hist_compact(&late->added);
 }
 
-static void wi_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
+/* wi_on_switch()'s common part: a pull's mark cleared, a late run's chain followed */
+static inline void switch_chain(struct sl_analyzer *a, struct sl_model *m, struct wi_cpu *c,
+				const struct sl_switch_info *sw)
 {
-	struct wi_cpu *c = sl_cpu_priv(m, a, sw->cpu);
+	c->pulled = NULL;
+	if (!c->late_task)
+		return;
+	if (sw->implied || !sw->next || sw->next == c->late_task) {
+		c->late_task = NULL;
+		return;
+	}
+	chain_next(a, m, c, sw);
+}
 
+/* wi_on_switch() when prev died or a pull ran: its calls, then the common part */
+static __attribute__((noinline))
+void switch_rare(struct sl_analyzer *a, struct sl_model *m, struct wi_cpu *c,
+		 const struct sl_switch_info *sw)
+{
 	if (sw->prev && sw->prev_class == SL_PREV_DEAD) {
 		struct wi_task *wt = sl_task_priv(m, a, sw->prev);
 
@@ -1081,14 +1096,24 @@ static void wi_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct
 	/* a pull's migration-and-run: its task is the next one there */
 	if (c->pulled && c->pulled == sw->next && !sw->implied)
 		sl_hist_add(&((struct wi_priv *)a->priv)->pull, sl_dur(c->pulled_ts, sw->ts));
-	c->pulled = NULL;
-	if (!c->late_task)
-		return;
-	if (sw->implied || !sw->next || sw->next == c->late_task) {
-		c->late_task = NULL;
+	switch_chain(a, m, c, sw);
+}
+
+/*
+ * Every switch: the rare steps that call out are switch_rare()'s, so that
+ * the common one saves no register (a call in the middle made every
+ * switch save four)
+ */
+static void wi_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
+{
+	struct wi_cpu *c = sl_cpu_priv(m, a, sw->cpu);
+
+	if ((sw->prev && sw->prev_class == SL_PREV_DEAD) ||
+	    (c->pulled && c->pulled == sw->next && !sw->implied)) {
+		switch_rare(a, m, c, sw);
 		return;
 	}
-	chain_next(a, m, c, sw);
+	switch_chain(a, m, c, sw);
 }
 
 static void wi_on_cpu_unknown(struct sl_analyzer *a, struct sl_model *m, int cpu,
