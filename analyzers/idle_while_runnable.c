@@ -457,15 +457,10 @@ static int iwr_init(struct sl_analyzer *a, struct sl_model *m)
 	return 0;
 }
 
-/* t waits on cpu from ts */
-static __attribute__((noinline))
-void wait_started(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, int cpu, uint64_t ts)
+/* t, not waiting, waits on cpu from now: last on the waiters list */
+static inline void wait_link(struct iwr_priv *p, struct sl_model *m, struct sl_analyzer *a,
+			     struct sl_task *t, struct iwr_task *it, int cpu)
 {
-	struct iwr_priv *p = a->priv;
-	struct iwr_task *it = slot(m, a, t);
-
-	if (it->waiting)
-		wait_ended(a, m, t, ts);
 	it->waiting = true;
 	it->cpu = cpu;
 	it->prev = p->tail;
@@ -475,6 +470,31 @@ void wait_started(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, 
 	else
 		p->head = t;
 	p->tail = t;
+}
+
+/* t, waiting, is enqueued again: the wait it had ends (maybe a finding), a new one starts */
+static __attribute__((noinline))
+void wait_restarted(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, int cpu, uint64_t ts)
+{
+	wait_ended(a, m, t, ts);
+	wait_link(a->priv, m, a, t, slot(m, a, t), cpu);
+}
+
+/*
+ * t waits on cpu from ts.  The rare enqueue of a task waiting already is
+ * wait_restarted()'s: its call in the middle made every enqueue save five
+ * registers.
+ */
+static __attribute__((noinline))
+void wait_started(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, int cpu, uint64_t ts)
+{
+	struct iwr_task *it = slot(m, a, t);
+
+	if (it->waiting) {
+		wait_restarted(a, m, t, cpu, ts);
+		return;
+	}
+	wait_link(a->priv, m, a, t, it, cpu);
 }
 
 /* An enqueue, or a dequeue: its wait's end, in a call without registers saved */
