@@ -272,7 +272,19 @@ static int dump_layout(const char *path, const char *buffer)
 	int status = 0;
 
 	if (sl_dat_layout_read_buffer(path, buffer, &l, &err) < 0) {
-		error_msg("%s: %s", path, err.msg);
+		char magic[10] = "";
+		FILE *f = fopen(path, "rb");
+
+		/* a perf.data or a text is no damaged trace.dat ("bad magic"): it has no such layout */
+		if (f && fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
+		    memcmp(magic, "\027\010\104tracing", sizeof(magic)))
+			error_msg("%s: not a trace.dat: --layout shows a trace.dat's layout; schedlint "
+				  "dump without it reads %s", path,
+				  !memcmp(magic, "PERFILE2", 8) ? "this perf.data" : "any trace");
+		else
+			error_msg("%s: %s", path, err.msg);
+		if (f)
+			fclose(f);
 		return 2;
 	}
 	sl_output_begin(stdout);

@@ -100,6 +100,14 @@ for args in "version" "--version" "-V" "--help" "help" "analyze --help --bogus" 
 		fail "schedlint $args: exit 0, output" "rc=$rc stderr: $(head -c 300 "$TMP/err")"
 	fi
 done
+# dump --layout of a trace that is no trace.dat: it said "not a trace.dat
+# file (bad magic)", as of a damaged one; a perf.data and a text have no
+# such layout, and plain dump reads them
+for t in "$TESTDATA/perf/pipe.data" "$TESTDATA/real/pipe.txt"; do
+	"$SCHEDLINT" dump --layout "$t" > "$TMP/out" 2> "$TMP/err"
+	expect_eq "dump --layout $(basename "$t"): exit 2, says it is no trace.dat" \
+		"$?/$(wc -l < "$TMP/err")/$(grep -c "not a trace.dat: --layout shows a trace.dat's layout; schedlint dump without it reads" "$TMP/err")" "2/1/1"
+done
 # --markdown writes its usage errors as a Markdown table too, for the PR comment
 "$SCHEDLINT" diff --markdown --color=always "$D" "$D" > "$TMP/out" 2> "$TMP/err"
 expect_eq "diff --markdown --color=always: exit 2, the error says why" \
