@@ -569,6 +569,9 @@ struct sl_model {
 	/* the long lists of a JSON report being made (sl_json_add_list()) */
 	struct sl_json_list *json_lists;
 	size_t nr_json_lists;
+
+	/* the input, while it is read, where config read_comm asks (sl_model_saved_comm()) */
+	struct sl_reader *reader;
 };
 
 struct sl_model *sl_model_new(const struct sl_config *cfg, struct sl_strtab *strtab,
@@ -585,6 +588,13 @@ void sl_model_feed(struct sl_model *m, const struct sl_event *ev);
  * nothing else (not an event of the trace: not counted, not timed).
  */
 void sl_model_comm(struct sl_model *m, const struct sl_event *ev);
+/*
+ * The name the input saved for pid apart from its events (a trace.dat's
+ * saved cmdlines, sl_reader_saved_comm()), NULL none or not asked for
+ * (config read_comm); valid while the trace is read.  For a task no event
+ * has named: not a per-event lookup (the first may parse the table).
+ */
+const char *sl_model_saved_comm(const struct sl_model *m, int32_t pid);
 /* End of the trace: close open intervals and let analyzers decide. */
 void sl_model_finish(struct sl_model *m);
 /*

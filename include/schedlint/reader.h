@@ -95,6 +95,15 @@ struct sl_reader_ops {
 	 * it shows this way instead of keeping every event in memory.
 	 */
 	int (*seek_time)(struct sl_reader *r, uint64_t ts);
+	/*
+	 * Optional: the name the input saved for pid apart from its events
+	 * (a trace.dat's saved cmdlines: the kernel's pid -> comm table at
+	 * the recording's end), NULL none; valid until close.  Off next()'s
+	 * path (the first call may parse the table): for a task no event
+	 * named.  It touches nothing next() does, so it may run on another
+	 * thread than next()'s (a pipelined analysis), one thread at a time.
+	 */
+	const char *(*saved_comm)(struct sl_reader *r, int32_t pid);
 };
 
 struct sl_reader {
@@ -135,6 +144,8 @@ int sl_reader_next(struct sl_reader *r, struct sl_event *ev);
  * events before ts - correct, in bounded memory, only slower.
  */
 int sl_reader_seek_time(struct sl_reader *r, uint64_t ts);
+/* ops->saved_comm's answer, NULL where the reader has none */
+const char *sl_reader_saved_comm(struct sl_reader *r, int32_t pid);
 void sl_reader_close(struct sl_reader *r);
 
 const char *sl_format_name(enum sl_format fmt);

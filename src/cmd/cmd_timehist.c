@@ -384,6 +384,21 @@ static char *put_name_column(char *p, const struct sl_model *m, int32_t pid, uin
 	return p;
 }
 
+/* put_name_column() of a name not interned (sl_model_saved_comm()'s) */
+static char *put_saved_name_column(char *p, const char *comm, int32_t pid)
+{
+	char *start;
+
+	*p++ = ' ';
+	start = p;
+	memset(p, ' ', COMM_WIDTH);
+	p = put_comm_pid(p, comm, pid);
+	if (p - start < COMM_WIDTH)
+		p = start + COMM_WIDTH;
+	*p++ = ' ';
+	return p;
+}
+
 /* the CPU columns of -V; the number of them is fixed at the first row */
 static int visual_cpus(struct timehist *th, const struct sl_model *m)
 {
@@ -658,10 +673,20 @@ static char *put_event_row(struct timehist *th, struct sl_model *m, const struct
 		p += COMM_WIDTH;
 		*p++ = ' ';
 	} else {
-		/* perf's name: its last PERF_RECORD_COMM's, else the last switch's */
+		/*
+		 * perf's name: its last PERF_RECORD_COMM's, else the last
+		 * switch's; a task no event named yet: a trace.dat's saved
+		 * cmdlines' name, as trace-cmd report names it (":pid" none)
+		 */
 		uint32_t comm = comm_of(th, ev->pid);
+		const char *saved;
 
-		p = put_name_column(p, m, ev->pid, comm ? comm : t ? t->comm : 0);
+		if (!comm && t)
+			comm = t->comm;
+		if (!comm && (saved = sl_model_saved_comm(m, ev->pid)))
+			p = put_saved_name_column(p, saved, ev->pid);
+		else
+			p = put_name_column(p, m, ev->pid, comm);
 	}
 	/* " %9s  %9s  %9s  " of nothing, after the name column's blank */
 	memset(p, ' ', 34);

@@ -544,6 +544,11 @@ int sl_analysis_run(const char *path, const struct sl_config *cfg,
 	return sl_analysis_run_start(path, cfg, NULL, cb, cb_data, out, err);
 }
 
+const char *sl_model_saved_comm(const struct sl_model *m, int32_t pid)
+{
+	return m->reader ? sl_reader_saved_comm(m->reader, pid) : NULL;
+}
+
 int sl_analysis_run_start(const char *path, const struct sl_config *cfg_in,
 			  sl_start_cb start, sl_event_cb cb, void *cb_data,
 			  struct sl_analysis **out, struct sl_error *err)
@@ -579,8 +584,10 @@ int sl_analysis_run_start(const char *path, const struct sl_config *cfg_in,
 		an->model->folded_name = reader->fold_name;
 	}
 	reader->comm = cfg->read_comm && reader->has_comm && !cb;
+	an->model->reader = cfg->read_comm ? reader : NULL;
 	if (!want_pipeline() || !run_pipelined(an, reader, cb, cb_data, &ret))
 		ret = run_single(an, reader, cb, cb_data);
+	an->model->reader = NULL;
 	sl_reader_close(reader);
 	if (ret < 0) {
 		sl_analysis_free(an);

@@ -545,6 +545,13 @@ static void parse_printk(struct tep_handle *tep, const char *text)
 int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **out,
 		    struct sl_kallsyms **ksyms, struct sl_dat_names *names, struct sl_error *err)
 {
+	return sl_dat_tep_load_cmdlines(fd, l, out, ksyms, names, NULL, err);
+}
+
+int sl_dat_tep_load_cmdlines(int fd, const struct sl_dat_layout *l, struct tep_handle **out,
+			     struct sl_kallsyms **ksyms, struct sl_dat_names *names,
+			     struct sl_dat_cmdlines *cmdlines, struct sl_error *err)
+{
 	struct parse_how how = { .full = false, .progress = -1, .names = names };
 	struct formats_read fr;
 	struct tep_handle *tep;
@@ -554,6 +561,8 @@ int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **o
 	*out = NULL;
 	if (ksyms)
 		*ksyms = NULL;
+	if (cmdlines)
+		memset(cmdlines, 0, sizeof(*cmdlines));
 	formats_read(fd, l, &fr);
 	ret = formats_survive(fd, l, &fr, false, err);
 	if (ret) {
@@ -611,17 +620,26 @@ int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **o
 				copy = NULL;
 			} else if (texts[i].id == SL_DAT_PRINTK) {
 				parse_printk(tep, text);
+			} else if (cmdlines) {
+				/*
+				 * The saved cmdlines are loaded (a section that is
+				 * not there or does not decompress is refused as
+				 * before) but not parsed: every comm we report but
+				 * one comes from an event's fields, and
+				 * tep_parse_saved_cmdlines() takes a sscanf() and a
+				 * sorted insert per line: 17.7 M instructions for
+				 * the 82 KB of a hackbench recording, 11% of the
+				 * reader's start-up.  The one: timehist's name of a
+				 * task no event has named (sl_dat_cmdlines_comm()
+				 * parses them then).  The text is kept as loaded,
+				 * not copied.
+				 */
+				cmdlines->text = text;
+				cmdlines->buf = copy ? copy : (char *)w.p;
+				if (!copy)
+					w.p = NULL;
+				copy = NULL;
 			}
-			/*
-			 * The saved cmdlines are loaded (a section that is not
-			 * there or does not decompress is refused as before) but
-			 * not parsed: they only fill tep's pid -> comm table,
-			 * which nothing of ours asks (every comm we report comes
-			 * from an event's fields), and tep_parse_saved_cmdlines()
-			 * takes a sscanf() and a sorted insert per line: 17.7 M
-			 * instructions for the 82 KB of a hackbench recording,
-			 * 11% of the reader's start-up.
-			 */
 			free(copy);
 		}
 		unload(&w);
@@ -631,6 +649,33 @@ int sl_dat_tep_load(int fd, const struct sl_dat_layout *l, struct tep_handle **o
 fail:
 	if (names)
 		sl_dat_names_free(names);
+	if (cmdlines)
+		sl_dat_cmdlines_free(cmdlines);
 	tep_free(tep);
 	return ret;
+}
+
+const char *sl_dat_cmdlines_comm(struct sl_dat_cmdlines *c, int pid)
+{
+	if (!c->tep && c->text) {
+		c->tep = tep_alloc();
+		if (c->tep && tep_parse_saved_cmdlines(c->tep, c->text)) {
+			tep_free(c->tep);
+			c->tep = NULL;
+		}
+		free(c->buf);
+		c->buf = NULL;
+		c->text = NULL;
+	}
+	if (!c->tep || pid <= 0 || !tep_is_pid_registered(c->tep, pid))
+		return NULL;
+	return tep_data_comm_from_pid(c->tep, pid);
+}
+
+void sl_dat_cmdlines_free(struct sl_dat_cmdlines *c)
+{
+	free(c->buf);
+	if (c->tep)
+		tep_free(c->tep);
+	memset(c, 0, sizeof(*c));
 }

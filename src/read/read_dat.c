@@ -216,10 +216,26 @@ static int open_instance(struct dat_reader *dr, const char *name, struct sl_erro
 	return -EINVAL;
 }
 
+/*
+ * A name no event gave (timehist's): from the saved cmdlines, which
+ * libtracecmd parsed into its tep at open (tracecmd_open_head()).  The
+ * records' decoding never asks tep's pid -> comm table: no other thread
+ * touches it.
+ */
+static const char *dat_saved_comm(struct sl_reader *r, int32_t pid)
+{
+	struct tep_handle *tep = tracecmd_get_tep(((struct dat_reader *)r)->handle);
+
+	if (pid <= 0 || !tep_is_pid_registered(tep, pid))
+		return NULL;
+	return tep_data_comm_from_pid(tep, pid);
+}
+
 static const struct sl_reader_ops dat_ops = {
 	.next = dat_next,
 	.close = dat_close,
 	.seek_time = dat_seek_time,
+	.saved_comm = dat_saved_comm,
 };
 
 int sl_read_dat_libtracecmd_open(const char *path, const char *buffer, struct sl_strtab *strtab,

@@ -169,6 +169,7 @@ struct fly_reader {
 	struct sl_dat_names names;	/* and the events known by name only */
 	bool own_tep;
 	struct sl_kallsyms *ksyms;	/* the resolver fr->tep uses (kallsyms.c) */
+	struct sl_dat_cmdlines cmdlines;	/* the saved cmdlines, parsed on demand (saved_comm) */
 	struct sl_dat_decoder *decoder;
 	struct sl_dat_layout layout;
 	int fd;
@@ -953,6 +954,7 @@ static void fly_close(struct sl_reader *r)
 		tep_free(fr->tep);
 	sl_dat_names_free(&fr->names);
 	sl_kallsyms_free(fr->ksyms);
+	sl_dat_cmdlines_free(&fr->cmdlines);
 	if (fr->fd >= 0)
 		close(fr->fd);
 	if (fr->map) {
@@ -963,10 +965,19 @@ static void fly_close(struct sl_reader *r)
 	free(fr);
 }
 
+/* off next()'s path: a name no event gave (timehist's), from the saved cmdlines */
+static const char *fly_saved_comm(struct sl_reader *r, int32_t pid)
+{
+	struct fly_reader *fr = (struct fly_reader *)r;
+
+	return sl_dat_cmdlines_comm(&fr->cmdlines, pid);
+}
+
 static const struct sl_reader_ops fly_ops = {
 	.next = fly_next,
 	.close = fly_close,
 	.seek_time = fly_seek_time,
+	.saved_comm = fly_saved_comm,
 };
 
 /* What the pages look like: from the layout and the file's header page. */
@@ -1147,7 +1158,8 @@ int sl_read_dat_flyrecord_open(const char *path, const char *buffer, struct sl_s
 		sl_error_set(err, "cannot open: %s", strerror(-ret));
 		goto fail;
 	}
-	ret = sl_dat_tep_load(fr->fd, &fr->layout, &fr->tep, &fr->ksyms, &fr->names, err);
+	ret = sl_dat_tep_load_cmdlines(fr->fd, &fr->layout, &fr->tep, &fr->ksyms, &fr->names,
+				       &fr->cmdlines, err);
 	if (ret < 0)
 		goto fail;
 	fr->own_tep = true;

@@ -216,6 +216,11 @@ int sl_reader_seek_time(struct sl_reader *r, uint64_t ts)
 	return r->ops->seek_time(r, ts);
 }
 
+const char *sl_reader_saved_comm(struct sl_reader *r, int32_t pid)
+{
+	return r->ops->saved_comm ? r->ops->saved_comm(r, pid) : NULL;
+}
+
 void sl_reader_close(struct sl_reader *r)
 {
 	if (!r)

@@ -212,6 +212,30 @@ expect_eq "timehist --from: the rows after it, as without it (none lacking or ad
 expect_eq "timehist --pid of no task: exit 2 naming the filter, nothing on stdout" \
 	"$?/$(wc -c < "$TMP/c")/$(grep -c -- '--pid 999999: no task with this pid in the trace' "$TMP/err")" "2/0/1"
 
+# A trace.dat's waker no event named yet (pipe-pinned.dat: cc1, 26592,
+# wakes on CPU 1 before it is ever switched in or out) is named from the
+# file's saved cmdlines, as trace-cmd report and the tracefs text of the
+# same recording (pipe-pinned.txt) name it: cc1[26592], not :26592; by both
+# readers.  Every row of a waker 26592 is one of the txt's sched_waking,
+# sched_wakeup_new or sched_migrate_task events of cc1-26592 (17), and no
+# row of a testdata/real trace.dat names a waker ":pid" (there were 1 to
+# 12 before: groups, hogs-pinned, lost 1, pipe-noise 2, pipe-pinned 12).
+txt=$TESTDATA/real/pipe-pinned.txt
+grep -E -- ' cc1-26592 .*(sched_waking|sched_wakeup_new|sched_migrate_task):' "$txt" |
+	awk '{ sub(":", "", $4); print $4 }' > "$TMP/want"
+for r in flyrecord libtracecmd; do
+	"$SCHEDLINT" timehist --no-pager --reader=$r -w -M "$TESTDATA/real/pipe-pinned.dat" |
+		awk '($4 == "awakened:" || $4 == "migrated:") && $3 ~ /^(.*\[)?:?26592\]?$/ { print $3 > "'"$TMP/names"'"; print $1 }' > "$TMP/got"
+	unnamed=0
+	for f in "$TESTDATA"/real/*.dat; do
+		n=$("$SCHEDLINT" timehist --no-pager --reader=$r -w -M "$f" | sed 1,3d | awk '$3 ~ /^:[0-9]+$/' | wc -l)
+		unnamed=$((unnamed + n))
+	done
+	expect_eq "timehist -w -M of a trace.dat ($r): a waker no event named, by the saved cmdlines" \
+		"$(sort -u "$TMP/names" | tr '\n' ' ')/$(cmp -s "$TMP/got" "$TMP/want" && wc -l < "$TMP/got")/$unnamed" \
+		"cc1[26592] /17/0"
+done
+
 # A listing larger than the spool's buffer (1 MiB; this one 2.9 MB) goes
 # through the temporary file and from there to stdout: the same bytes to a
 # file, a pipe and a file opened to append (which sendfile() refuses: read
