@@ -218,9 +218,19 @@ static int dump_filter(struct dump_filter *df, const struct sl_event *ev)
 	bool task_ok;
 
 	if (!df->resolved) {
-		df->from = cfg->from_set ? cfg->from_ns + (cfg->from_rel ? ev->ts : 0) : 0;
-		df->to = cfg->to_set ? cfg->to_ns + (cfg->to_rel ? ev->ts : 0) : UINT64_MAX;
-		df->resolved = true;
+		/*
+		 * "+100ms" counts from the first event, not from a lost-events
+		 * marker (as the model's start_trace()): the markers before it
+		 * are before such a --from and such a --to's end
+		 */
+		bool wait = ev->type == SL_EV_LOST && ((cfg->from_set && cfg->from_rel) ||
+							(cfg->to_set && cfg->to_rel));
+
+		df->from = !cfg->from_set ? 0 : !cfg->from_rel ? cfg->from_ns :
+			   wait ? UINT64_MAX : cfg->from_ns + ev->ts;
+		df->to = !cfg->to_set || (cfg->to_rel && wait) ? UINT64_MAX :
+			 cfg->to_ns + (cfg->to_rel ? ev->ts : 0);
+		df->resolved = !wait;
 	}
 	if (cfg->nr_comms) {
 		for (int i = 0; i < n; i++)

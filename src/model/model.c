@@ -142,6 +142,9 @@ struct model_priv {
 	uint8_t *comm_pinned;
 	size_t comm_pinned_alloc;
 	uint32_t not_exec_name;		/* the last other event's name, not sched_process_exec */
+	/* start_trace(): the first event or marker was seen; relative --from, --to as given */
+	bool seen;
+	uint64_t from_rel_ns, to_rel_ns;
 };
 
 static inline struct model_priv *priv_of(const struct sl_model *m)
@@ -2187,6 +2190,45 @@ static inline __attribute__((always_inline)) void feed_folded_inline(struct sl_m
 		run_after(m);
 }
 
+/*
+ * The trace's first event: "--from +100ms" counts from it.  A lost-events
+ * marker is none (a perf.data's PERF_RECORD_LOST can come long before its
+ * first sample: lost.data's by 0.59 s, and --to=+10ms held nothing), so
+ * while relative times wait for it (p->started stays false) the markers
+ * before it are before such a --from and before such a --to's end.
+ */
+static __attribute__((noinline)) void start_trace(struct sl_model *m, struct model_priv *p,
+						   const struct sl_event *ev, uint64_t ts)
+{
+	struct sl_config *cfg = &m->cfg_store;
+
+	if (!p->seen) {
+		p->seen = true;
+		m->first_ts = ts;
+		m->now = ts;
+		p->from_rel_ns = cfg->from_ns;
+		p->to_rel_ns = cfg->to_ns;
+	}
+	if (ev->type == SL_EV_LOST && (cfg->from_rel || cfg->to_rel)) {
+		if (cfg->from_rel)
+			cfg->from_ns = UINT64_MAX;
+		if (cfg->to_rel)
+			cfg->to_ns = UINT64_MAX;
+		return;
+	}
+	p->started = true;
+	if (cfg->from_rel) {
+		cfg->from_ns = p->from_rel_ns + ts;
+		cfg->from_rel = false;
+	}
+	if (cfg->to_rel) {
+		cfg->to_ns = p->to_rel_ns + ts;
+		cfg->to_rel = false;
+	}
+	sl_series_start(&m->latency_series, cfg->from_set && cfg->from_ns > m->first_ts ?
+			cfg->from_ns : m->first_ts);
+}
+
 /* sl_model_feed(), in its two copies (ALL_IN_CLONES), feed_folded_inline() in each */
 static inline __attribute__((always_inline)) void feed_inline(struct sl_model *m,
 							       const struct sl_event *ev, bool all_in)
@@ -2203,22 +2245,8 @@ static inline __attribute__((always_inline)) void feed_inline(struct sl_model *m
 	ensure_cpu(m, ev->cpu);
 	p->nr_touched = 0;
 
-	if (!p->started) {
-		p->started = true;
-		m->first_ts = ts;
-		m->now = ts;
-		/* "--from +100ms" counts from the first event */
-		if (m->cfg_store.from_rel) {
-			m->cfg_store.from_ns += ts;
-			m->cfg_store.from_rel = false;
-		}
-		if (m->cfg_store.to_rel) {
-			m->cfg_store.to_ns += ts;
-			m->cfg_store.to_rel = false;
-		}
-		sl_series_start(&m->latency_series, m->cfg->from_set && m->cfg->from_ns > ts ?
-				m->cfg->from_ns : ts);
-	}
+	if (!p->started)
+		start_trace(m, p, ev, ts);
 	if (ts < m->now) {
 		m->clock_inversions++;
 		if (m->now - ts > m->max_inversion_ns)

@@ -225,7 +225,8 @@ void sl_pftrace_event(struct sl_pftrace *w, const struct sl_event *ev)
 	size_t e, at;
 	uint32_t field;
 
-	if (!w->started) {
+	/* "+100ms" counts from the first event, not from a lost-events marker */
+	if (!w->started && ev->type != SL_EV_LOST) {
 		w->started = true;
 		if (w->cfg->from_rel)
 			w->from_ns += ev->ts;

@@ -207,6 +207,26 @@ expect_eq "timehist --from: the rows after it, as without it (none lacking or ad
 		  else if (r[k] != $6) { clipped[$2]++; if ($6 + 0 > 1000 * ($1 - from) + 0.001) badrun++ } }
 		END { print length(after), added + 0, bad + 0, clipped["[0000]"] + 0, clipped["[0001]"] + 0, badrun + 0 }' \
 		"$TMP/all" "$TMP/win")" "0 0 0 1 1 0"
+# "+DURATION" counts from the first event, not from a lost-events marker:
+# lost.data's PERF_RECORD_LOST records come 0.59 s before its first
+# sample (perf script --ns: 5775.079558618), and --to=+10ms was "no event
+# of the trace in them".  Now the same as --to at that sample + 10 ms, in
+# timehist, analyze and dump; the lost lines before it are before its end
+# (perf's listing shows them); with --from=+0 they are before the window.
+L=$D/lost.data
+for cmd in "timehist --no-pager -w" "analyze --no-pager" dump; do
+	# shellcheck disable=SC2086
+	"$SCHEDLINT" $cmd --to=+10ms "$L" > "$TMP/rel" 2> "$TMP/err"
+	rc=$?
+	# shellcheck disable=SC2086
+	"$SCHEDLINT" $cmd --to=5775.089558618 "$L" > "$TMP/abs"
+	expect_eq "$cmd --to=+10ms of a perf.data that begins with lost events: from its first sample" \
+		"$rc/$(cmp -s "$TMP/rel" "$TMP/abs" && echo same)/$(wc -c < "$TMP/err")" "0/same/0"
+done
+expect_eq "timehist --to=+10ms of lost.data: its rows, the 3 lost lines up to its first sample among them" \
+	"$("$SCHEDLINT" timehist --no-pager --to=+10ms "$L" | sed 1,3d | awk '/ lost / { if ($1 <= 5775.079559) l++; next } { r++ } END { print l + 0, (r > 10) }')" "3 1"
+expect_eq "timehist --from=+0 of lost.data: no lost line up to its first sample" \
+	"$("$SCHEDLINT" timehist --no-pager --from=+0 "$L" | sed 1,3d | awk '$1 <= 5775.079559 { n++ } END { print n + 0 }')" "0"
 # a filter that matches nothing fails closed, as in analyze (exit 2, one line)
 "$SCHEDLINT" timehist --pid=999999 "$D/pipe-wakeup.data" > "$TMP/c" 2> "$TMP/err"
 expect_eq "timehist --pid of no task: exit 2 naming the filter, nothing on stdout" \
