@@ -752,7 +752,7 @@ static int splice_step(struct record *rec, int cpu, struct sl_error *err)
 	size_t page_size = (size_t)rec->tfs.page_size;
 	uint64_t at;			/* where the pages go in the spool: not needed */
 	ssize_t n;
-	int fd = sl_dat_writer_spool(rec->writer, cpu, &at, &werr);
+	int ret, fd = sl_dat_writer_spool(rec->writer, cpu, &at, &werr);
 
 	if (fd < 0) {
 		sl_error_set(err, "%s: %s", rec->output, werr.msg);
@@ -767,7 +767,11 @@ static int splice_step(struct record *rec, int cpu, struct sl_error *err)
 	}
 	if (!n)
 		return 0;
-	sl_dat_writer_spooled(rec->writer, cpu, (uint64_t)n);
+	ret = sl_dat_writer_spooled(rec->writer, cpu, (uint64_t)n, &werr);
+	if (ret) {
+		sl_error_set(err, "%s: %s", rec->output, werr.msg);
+		return ret;
+	}
 	rec->pages += (uint64_t)n / page_size;
 	return 1;
 }

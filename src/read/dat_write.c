@@ -489,13 +489,32 @@ int sl_dat_writer_spool(struct sl_dat_writer *w, int cpu, uint64_t *size, struct
 	return w->spool_fd[cpu];
 }
 
-void sl_dat_writer_spooled(struct sl_dat_writer *w, int cpu, uint64_t len)
+int sl_dat_writer_spooled(struct sl_dat_writer *w, int cpu, uint64_t len, struct sl_error *err)
 {
-	if (cpu >= 0 && cpu < w->nr_cpus) {
-		w->spool_size[cpu] += len;
-		w->spooled[cpu] += len;
-		w->unchecked[cpu] = true;
+	uint64_t part;
+
+	if (cpu < 0 || cpu >= w->nr_cpus)
+		return -EINVAL;
+	w->spool_size[cpu] += len;
+	w->spooled[cpu] += len;
+	w->unchecked[cpu] = true;
+	/* torn: the rest of the page zeros, or every later page would be read askew */
+	part = w->spooled[cpu] % (uint64_t)w->page_size;
+	if (part) {
+		size_t pad = (size_t)((uint64_t)w->page_size - part);
+		uint8_t *zeros = xcalloc(1, pad);
+		int ret = write_all(w->spool_fd[cpu], zeros, pad);
+
+		free(zeros);
+		if (ret) {
+			sl_error_set(err, "writing the pages of CPU %d beside it: %s", cpu,
+				     strerror(-ret));
+			return ret;
+		}
+		w->spool_size[cpu] += pad;
+		w->spooled[cpu] += pad;
 	}
+	return 0;
 }
 
 int sl_dat_writer_pages(struct sl_dat_writer *w, int cpu, const void *pages, size_t len,

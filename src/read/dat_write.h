@@ -69,10 +69,12 @@ int sl_dat_writer_pages(struct sl_dat_writer *w, int cpu, const void *pages, siz
 /*
  * cpu's spool, for pages moved into it by someone else (splice): its fd
  * (writing at its end) and in *size the bytes it holds; -errno with err.
- * sl_dat_writer_spooled() then counts what was added.
+ * sl_dat_writer_spooled() then counts what was added; a part of a page
+ * is made a whole one (zeros after it), so the pages after it stay
+ * whole: -errno with err when those zeros cannot be written.
  */
 int sl_dat_writer_spool(struct sl_dat_writer *w, int cpu, uint64_t *size, struct sl_error *err);
-void sl_dat_writer_spooled(struct sl_dat_writer *w, int cpu, uint64_t len);
+int sl_dat_writer_spooled(struct sl_dat_writer *w, int cpu, uint64_t len, struct sl_error *err);
 /* What sl_dat_writer_check() left out. */
 struct sl_dat_cut {
 	uint64_t pages;			/* pages left out, all CPUs (a torn last one counts) */

@@ -654,30 +654,36 @@ static void test_spliced_pages_checked(void **state)
 	page_start(&bad, 3000);
 	page_event(&bad, 3000, 98);
 	memcpy(bad.data + 8, &commit, 8);		/* its commit past the page's end */
+	page_start(&torn, 3500);
+	page_event(&torn, 3500, 5);
 	page_start(&good2, 4000);
 	page_event(&good2, 4000, 3);
 	page_event(&good2, 5000, 4);
-	page_start(&torn, 6000);
-	page_event(&torn, 6000, 99);
 
 	w = sl_dat_writer_open(path, &err);
 	assert_non_null(w);
 	sl_dat_writer_cpus(w, 1, PAGE);
 	fd = sl_dat_writer_spool(w, 0, &size, &err);
 	assert_true(fd >= 0);
-	/* as a splice puts them there: the writer does not see them */
+	/*
+	 * as a splice puts them there: the writer does not see them; a splice
+	 * that moved only 100 bytes of a page (its event whole in them) is
+	 * made a whole page, so that the pages after it stay pages
+	 */
 	assert_int_equal(write(fd, good1.data, PAGE), PAGE);
 	assert_int_equal(write(fd, bad.data, PAGE), PAGE);
-	assert_int_equal(write(fd, good2.data, PAGE), PAGE);
+	assert_int_equal(sl_dat_writer_spooled(w, 0, 2 * PAGE, &err), 0);
 	assert_int_equal(write(fd, torn.data, 100), 100);
-	sl_dat_writer_spooled(w, 0, 3 * PAGE + 100);
+	assert_int_equal(sl_dat_writer_spooled(w, 0, 100, &err), 0);
+	assert_int_equal(write(fd, good2.data, PAGE), PAGE);
+	assert_int_equal(sl_dat_writer_spooled(w, 0, PAGE, &err), 0);
 
 	assert_int_equal(sl_dat_writer_check(w, 8, &cut), 0);
-	assert_int_equal(cut.pages, 2);			/* the corrupt one and the torn one */
+	assert_int_equal(cut.pages, 1);			/* the corrupt one */
 	assert_int_equal(cut.cpu, 0);
 	assert_int_equal(cut.page, 1);
 	assert_string_equal(cut.what, "page commit size larger than the page");
-	assert_int_equal(sl_dat_writer_data_size(w), 2 * PAGE);
+	assert_int_equal(sl_dat_writer_data_size(w), 3 * PAGE);
 	f->meta.nr_cpus = 1;
 	assert_int_equal(sl_dat_writer_finish(w, &f->meta, &file_size, &err), 0);
 
@@ -691,7 +697,7 @@ static void test_spliced_pages_checked(void **state)
 	}
 	assert_int_equal(ret, 0);
 	sl_reader_close(r);
-	assert_string_equal(tags, "1 2 3 4");
+	assert_string_equal(tags, "1 2 5 3 4");
 	unlink(path);
 	rmdir(dir);
 }
