@@ -82,7 +82,7 @@ static const char timehist_usage[] =
 	"                        task on the CPU or the one woken or moved is one)\n"
 	"  --comm=COMM           only tasks with this name (repeatable)\n"
 	"  --from=T, --to=T      only switches in this window (runs clipped to it):\n"
-	"                        trace seconds (913.5) or +DURATION from the trace start\n"
+	"                        trace seconds (913.5) or +DURATION from the first event\n"
 	"  --reader=R            trace.dat reader: flyrecord (default) or libtracecmd\n"
 	"  --buffer=NAME         trace.dat: this instance buffer (trace-cmd -B NAME)\n";
 

@@ -46,7 +46,7 @@ const char sl_analysis_options_help[] =
 	"  --comm=COMM           only tasks with this name (repeatable)\n"
 	"  --from=T, --to=T      only this time window: trace seconds (913.5; to the\n"
 	"                        microsecond: the whole microsecond, as printed) or\n"
-	"                        +DURATION from the trace start (+100ms)\n"
+	"                        +DURATION from the first event (+100ms)\n"
 	"  --reader=R            trace.dat reader: flyrecord (default: our own streaming\n"
 	"                        reader) or libtracecmd (the reference, slow on zstd)\n"
 	"  --buffer=NAME         trace.dat: read this instance buffer (trace-cmd -B NAME)\n"
