@@ -4,10 +4,11 @@
  * libtraceevent's kbuffer, the reference it replaced
  *
  * Every page of every trace.dat under testdata/ and of the trace.dat
- * fuzz regressions (tests/fuzz/regress/dat/, the .dat files of tests/fuzz), as the
- * flyrecord reader reads them (sl_dat_walk_pages(): the pages its check
- * accepts), is walked by both, and every record must agree: its
- * timestamp, its size, where its bytes are (so its bytes).  Then pages
+ * fuzz regressions and corpus (tests/fuzz/regress/dat/, corpus/dat/, the
+ * .dat files of tests/fuzz), as the flyrecord reader reads them
+ * (sl_dat_walk_pages(): the pages its check accepts), is walked by both,
+ * and every record must agree: its timestamp, its size, where its bytes
+ * are (so its bytes).  Then pages
  * made here, of both byte orders and both long sizes, with what real
  * traces seldom hold: time extends, absolute timestamps, padding, large
  * (type_len 0) records, lost-event counts.  Last, the check refuses the
@@ -167,7 +168,7 @@ static void test_testdata_files(void **state)
 {
 	static const char *const dirs[] = {
 		"testdata/real", "testdata/bench", "testdata/dat", "testdata/perf", "testdata/bad",
-		"testdata/scenarios", "tests/fuzz/regress/dat", "tests/fuzz",
+		"testdata/scenarios", "tests/fuzz/regress/dat", "tests/fuzz/corpus/dat", "tests/fuzz",
 	};
 	unsigned long files = 0, pages = 0, records = 0;
 
