@@ -116,6 +116,7 @@ struct model_priv {
 	struct sl_analyzer_ops *disabled;	/* the ops of analyzers whose init failed */
 	int cpus_alloc;			/* CPUs the per-CPU arrays have room for */
 	bool started;
+	bool stopped;			/* past SL_MARKER_STOPPED: feed_after_stop() (started false) */
 	bool implied;			/* handle_switch() is applying an implied switch */
 	bool all_in;			/* no --cpu, --from or --to (see ALL_IN_CLONES) */
 	bool have_worst;		/* m->latency_worst is a sample's */
@@ -1966,6 +1967,52 @@ static void sched_marker(struct sl_model *m, const char *text, uint64_t ts)
 	}
 }
 
+/* Is ev SL_MARKER_STOPPED?  Asked only where a switch is implied or a placement closed. */
+static bool stops_events(const struct sl_model *m, const struct sl_event *ev)
+{
+	return ev->type == SL_EV_MARKER &&
+	       !strcmp(sl_str(m->strtab, ev->marker.text), SL_MARKER_STOPPED);
+}
+
+/*
+ * record disabled its events before SL_MARKER_STOPPED: what follows are
+ * its last sweeps' markers, written by the recorder from any CPU, which
+ * hold from the events' end (handle_marker()).  They, and that marker, are
+ * no task's event: no switch is implied by them, nor a placement closed at
+ * their time (those open are closed now, at the end, as sl_model_finish()
+ * would), and an event of another kind after the marker (record writes
+ * none) is not the trace's.  So nothing opens after the end, and no time
+ * of a task or CPU passes it (the fuzz_model harness: a wakee placed, a
+ * task switched in, a CPU busy after the end).  Off the per-event path:
+ * with started false, each event after the marker goes to
+ * feed_after_stop().
+ */
+static void stop_events(struct sl_model *m)
+{
+	struct model_priv *p = priv_of(m);
+
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++)
+		if (m->cpus[cpu].open_wake)
+			close_placement(m, cpu, m->events_end, false);
+	p->stopped = true;
+	p->started = false;
+}
+
+static __attribute__((noinline, cold)) void feed_after_stop(struct sl_model *m,
+							     const struct sl_event *ev)
+{
+	struct model_priv *p = priv_of(m);
+	struct sl_event mark;
+
+	if (ev->type != SL_EV_MARKER)
+		return;
+	mark = *ev;
+	mark.pid = -1;		/* the recorder's, on any CPU: no switch implied */
+	p->started = true;
+	sl_model_feed(m, &mark);
+	p->started = false;
+}
+
 /*
  * handle_marker - facts the recorder wrote into the trace itself
  *
@@ -1992,8 +2039,10 @@ static void handle_marker(struct sl_model *m, const struct sl_event *ev)
 
 		for (int cpu = 0; cpu < m->nr_cpus; cpu++)
 			last = MAX(last, m->cpus[cpu].last_event_ts);
-		if (!m->events_end)
+		if (!m->events_end) {
 			m->events_end = last;
+			stop_events(m);
+		}
 		return;
 	}
 	if (!strncmp(text, SL_MARKER_RECORDER, strlen(SL_MARKER_RECORDER))) {
@@ -2245,8 +2294,13 @@ static inline __attribute__((always_inline)) void feed_inline(struct sl_model *m
 	ensure_cpu(m, ev->cpu);
 	p->nr_touched = 0;
 
-	if (!p->started)
+	if (!p->started) {
+		if (p->stopped) {
+			feed_after_stop(m, ev);
+			return;
+		}
 		start_trace(m, p, ev, ts);
+	}
 	if (ts < m->now) {
 		m->clock_inversions++;
 		if (m->now - ts > m->max_inversion_ns)
@@ -2268,7 +2322,8 @@ static inline __attribute__((always_inline)) void feed_inline(struct sl_model *m
 		struct sl_cpu *c = &m->cpus[ev->cpu];
 		int32_t running = ev->type == SL_EV_SWITCH ? ev->sw.prev_pid : ev->pid;
 
-		if (c->known && running >= 0 && running != (c->curr ? c->curr->pid : 0))
+		if (c->known && running >= 0 && running != (c->curr ? c->curr->pid : 0) &&
+		    !stops_events(m, ev))
 			implied_switch(m, c, running, ts);
 	}
 
@@ -2276,7 +2331,8 @@ static inline __attribute__((always_inline)) void feed_inline(struct sl_model *m
 	{
 		const struct sl_task *open = m->cpus[ev->cpu].open_wake;
 
-		if (open && !(ev->type == SL_EV_MIGRATE && ev->migrate.pid == open->pid))
+		if (open && !(ev->type == SL_EV_MIGRATE && ev->migrate.pid == open->pid) &&
+		    !stops_events(m, ev))
 			close_placement(m, ev->cpu, ts, all_in);
 	}
 

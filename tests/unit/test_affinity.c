@@ -409,6 +409,54 @@ static void test_sweep_after_events_stopped(void **state)
 	fixture_teardown(&f);
 }
 
+/*
+ * The recorder writes "schedlint: events stopped" and its sweeps' markers
+ * from any CPU, with the events disabled: they are no task's event.  Not a
+ * switch to the recorder where another task ran (the recorder moved to
+ * another CPU for its sweeps), not the placement of a wakee at their time,
+ * milliseconds past the events' end (its wait, then, ended before it
+ * began); and a scheduling event after the marker (record writes none) is
+ * not applied.  The fuzz_model harness found the times past the end.
+ */
+static void test_nothing_after_events_stopped(void **state)
+{
+	struct fixture f;
+	struct sl_event wake = { .ts = 2600, .cpu = 0, .pid = 100, .type = SL_EV_WAKING };
+	const struct sl_task *sh, *dd, *kw;
+
+	setup(&f);
+	switch_ev(&f, 2000, 0, 0, "swapper/0", SL_PREV_RUNNABLE, 100, "sh");
+	switch_ev(&f, 2500, 1, 0, "swapper/1", SL_PREV_RUNNABLE, 101, "dd");
+	/* sh wakes kworker 300 for CPU 0: placed at sh's next event on CPU 0 */
+	wake.name = sl_intern_cstr(f.st, "sched_waking");
+	wake.wake.pid = 300;
+	wake.wake.comm = sl_intern_cstr(f.st, "kworker/0:1");
+	wake.wake.prio = 120;
+	wake.wake.target_cpu = 0;
+	wake.wake.success = true;
+	sl_model_feed(f.m, &wake);
+	/* the marker's pid (4242, the recorder) runs on neither CPU */
+	marker(&f, 9000, SL_MARKER_STOPPED);
+	switch_ev(&f, 10000, 1, 101, "dd", SL_PREV_BLOCKED, 0, "swapper/1");
+	marker(&f, 12000, "schedlint: affinity 100=2");
+	sl_model_finish(f.m);
+	sh = sl_model_task(f.m, 100);
+	dd = sl_model_task(f.m, 101);
+	kw = sl_model_task(f.m, 300);
+	assert_int_equal(f.m->last_ts, 2600);
+	assert_int_equal(f.m->implied_switches, 0);
+	/* sh and dd ran to the events' end, not switched out by a marker or a later switch */
+	assert_int_equal(sh->run_ns, 600);
+	assert_int_equal(dd->run_ns, 100);
+	assert_int_equal(sh->state, SL_TASK_RUNNING);
+	assert_int_equal(dd->state, SL_TASK_RUNNING);
+	/* the kworker placed at the end at the latest: no time of it past the end */
+	assert_non_null(kw);
+	assert_true(kw->since <= f.m->now);
+	assert_true(kw->wait_ns <= 2600 - 2000);
+	fixture_teardown(&f);
+}
+
 /* A CPU list from a mask: runs as ranges, single CPUs alone, a word's edge crossed. */
 static void test_cpulist(void **state)
 {
@@ -518,6 +566,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_splits_markers),
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_sweep_after_events_stopped),
+		cmocka_unit_test(test_nothing_after_events_stopped),
 		cmocka_unit_test(test_sweep_getaffinity),
 	};
 
