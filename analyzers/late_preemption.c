@@ -115,13 +115,6 @@ _Static_assert(LP_LISTED <= 32, "since_set and until_set have a bit per listed w
 #define LP_RUN_CPU_BITS		13		/* a watched run's id: a count, then its CPU */
 _Static_assert(SL_MODEL_MAX_CPUS <= 1 << LP_RUN_CPU_BITS, "a run id names its CPU");
 
-/* out of line and not cloned (gcc; clang, of the fuzz build, knows no noclone) */
-#ifdef __clang__
-#define LP_OUT_OF_LINE __attribute__((noinline))
-#else
-#define LP_OUT_OF_LINE __attribute__((noinline, noclone))
-#endif
-
 /*
  * One level of the group hierarchy a watched run's task R is in, when the
  * trace recorded groups (judged per group entity): the runqueue of a
@@ -1567,11 +1560,27 @@ static __attribute__((noinline)) void keep_stint(struct lp_cpu *c, uint32_t i)
 	};
 }
 
-/* t joins the waiters W of c's run, counted (listed if there is room): its index in listed[], -1 */
-static inline int waiter_join(struct lp_cpu *c, struct sl_task *t, struct lp_task *lt, uint64_t ts)
+static void add_waiter(const struct lp_priv *p, struct sl_model *m, struct sl_analyzer *a,
+		       struct lp_cpu *c, struct sl_task *t, uint64_t ts)
 {
+	struct lp_task *lt = sl_task_priv(m, a, t);
 	uint32_t w = sl_prio_weight(t->prio);
 
+	if (lt->run_id != c->run_id) {
+		if (lt->run_id)
+			displace(m, a, t, lt);	/* it stays one waiter of the run it left */
+		if (__builtin_expect(!c->nr_displaced, 1) || !undisplace(c, t, lt))
+			goto new_waiter;
+	}
+	/* back in the queue: one waiter, its new wait listed (a task is listed once) */
+	if (lt->list_idx != LP_NOT_LISTED) {
+		if (c->until_set & (1u << lt->list_idx))
+			keep_stint(c, lt->list_idx);
+		set_since(c, lt->list_idx, ts);
+		c->until_set &= ~(1u << lt->list_idx);
+	}
+	return;
+new_waiter:
 	lt->run_id = c->run_id;
 	lt->list_idx = c->nr_listed < LP_LISTED ? (uint8_t)c->nr_listed : LP_NOT_LISTED;
 	if (t->in_workload)
@@ -1583,73 +1592,14 @@ static inline int waiter_join(struct lp_cpu *c, struct sl_task *t, struct lp_tas
 	c->nr_waiters++;
 	c->max_weight = MAX(c->max_weight, w);
 	c->sum_weight += w;
-	if (c->nr_listed >= LP_LISTED)
-		return -1;
-	c->listed[c->nr_listed] = t;
-	set_since(c, c->nr_listed++, ts);
-	return (int)c->nr_listed - 1;
-}
-
-/* t, one of W already, is queued again: its new wait listed (a task is listed once) */
-static inline void waiter_back(struct lp_cpu *c, struct lp_task *lt, uint64_t ts)
-{
-	if (lt->list_idx != LP_NOT_LISTED) {
-		if (c->until_set & (1u << lt->list_idx))
-			keep_stint(c, lt->list_idx);
-		set_since(c, lt->list_idx, ts);
-		c->until_set &= ~(1u << lt->list_idx);
+	if (c->nr_listed < LP_LISTED) {
+		c->listed[c->nr_listed] = t;
+		set_since(c, c->nr_listed++, ts);
+		if (__builtin_expect(c->grouped, 0))
+			join_grouped(p, m, c, t, lt, ts, (int)c->nr_listed - 1);
+	} else if (__builtin_expect(c->grouped, 0)) {
+		join_grouped(p, m, c, t, lt, ts, -1);
 	}
-}
-
-/* t was queued on c while c's watched run goes on: one of its waiters W */
-static LP_OUT_OF_LINE void add_waiter(const struct lp_priv *p, struct sl_model *m,
-				       struct sl_analyzer *a, struct lp_cpu *c, struct sl_task *t,
-				       uint64_t ts)
-{
-	struct lp_task *lt = sl_task_priv(m, a, t);
-
-	if (lt->run_id != c->run_id) {
-		if (lt->run_id)
-			displace(m, a, t, lt);	/* it stays one waiter of the run it left */
-		if (__builtin_expect(!c->nr_displaced, 1) || !undisplace(c, t, lt)) {
-			int k = waiter_join(c, t, lt, ts);
-
-			if (__builtin_expect(c->grouped, 0))
-				join_grouped(p, m, c, t, lt, ts, k);
-			return;
-		}
-	}
-	waiter_back(c, lt, ts);	/* back in the queue: one waiter */
-}
-
-/*
- * add_waiter() when none of its calls is due -- t not marked a waiter of a
- * run still going elsewhere, no displaced waiter to look for here, no
- * stint of t's to keep, no groups -- inline in lp_enqueue(), without the
- * paths of those calls; false, having changed nothing, when one is due.
- */
-static inline bool add_waiter_plain(struct sl_model *m, struct sl_analyzer *a, struct lp_cpu *c,
-				    struct sl_task *t, struct lp_task *lt, uint64_t ts)
-{
-	if (__builtin_expect(c->grouped, 0))
-		return false;
-	if (lt->run_id != c->run_id) {
-		if (c->nr_displaced)
-			return false;
-		if (lt->run_id) {
-			const struct lp_cpu *x = sl_cpu_priv(m, a, (int)(lt->run_id &
-									  ((1u << LP_RUN_CPU_BITS) - 1)));
-
-			if (x->run_id == lt->run_id)
-				return false;	/* displace() keeps it there */
-		}
-		waiter_join(c, t, lt, ts);
-		return true;
-	}
-	if (lt->list_idx != LP_NOT_LISTED && (c->until_set & (1u << lt->list_idx)))
-		return false;	/* keep_stint() */
-	waiter_back(c, lt, ts);
-	return true;
 }
 
 /*
@@ -2669,15 +2619,12 @@ static inline bool fair_task(const struct sl_task *t)
 	return (unsigned)(t->prio - 100) <= 39;
 }
 
-/* lp_enqueue()'s end with groups: out of line, with its calls */
-static LP_OUT_OF_LINE void lp_enqueue_grouped(const struct lp_priv *p, struct sl_model *m,
-					      struct sl_analyzer *a, struct lp_cpu *c,
-					      struct sl_task *t, struct lp_task *lt, uint64_t ts)
-{
-	gq_add(p, m, c, t, lt, lt->enq_seq);
-	if (c->run_task && t != c->run_task)
-		add_waiter(p, m, a, c, t, ts);
-}
+/* out of line and not cloned (gcc; clang, of the fuzz build, knows no noclone) */
+#ifdef __clang__
+#define LP_OUT_OF_LINE __attribute__((noinline))
+#else
+#define LP_OUT_OF_LINE __attribute__((noinline, noclone))
+#endif
 
 /* t entered cpu's runqueue (lp_on_runnable()) */
 static LP_OUT_OF_LINE void lp_enqueue(struct sl_analyzer *a, struct sl_model *m,
@@ -2691,11 +2638,9 @@ static LP_OUT_OF_LINE void lp_enqueue(struct sl_analyzer *a, struct sl_model *m,
 	if (!fair_task(t))
 		return;
 	fq_add(c, t, lt);
-	if (__builtin_expect(p->grouped, 0)) {
-		lp_enqueue_grouped(p, m, a, c, t, lt, ts);
-		return;
-	}
-	if (c->run_task && t != c->run_task && !add_waiter_plain(m, a, c, t, lt, ts))
+	if (__builtin_expect(p->grouped, 0))
+		gq_add(p, m, c, t, lt, lt->enq_seq);
+	if (c->run_task && t != c->run_task)
 		add_waiter(p, m, a, c, t, ts);
 }
 
