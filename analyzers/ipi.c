@@ -109,26 +109,21 @@ static uint64_t popcount_mask(const struct sl_cpumask_ref *m)
 	return n;
 }
 
-/* A sched_wakeup the model just applied: a remote wakeup to count? */
-static void note_wakeup(struct sl_analyzer *a, struct sl_model *m, const struct sl_event *ev)
+/*
+ * note_wakeup()'s count of t's sched_wakeup, it->seq not yet this wakeup's.
+ * listed: --pid or --comm (a call to sl_filter_task_list()), else the
+ * workload alone decides, inline.
+ */
+static inline void count_wakeup(struct ipi_priv *p, struct sl_model *m, const struct sl_event *ev,
+				struct sl_task *t, struct ipi_task *it, bool listed)
 {
-	struct ipi_priv *p = a->priv;
-	struct sl_task *t = m->wakeup_task;	/* ev->wake.pid's */
-	struct ipi_task *it;
-
-	/* only the wakeup of a blocked task enqueues it here and now (rule 4) */
-	if (!t || t->state != SL_TASK_QUEUED || t->wakeup_cpu != ev->cpu || t->wakeup_ts != m->now)
-		return;
-	GROW(p->tasks, p->alloc_tasks, (size_t)t->index + 1);
-	it = &p->tasks[t->index];
-	if (it->seq == t->wake_seq)
-		return;
 	it->seq = t->wake_seq;
 	it->awaiting = false;
 	if (t->waker_cpu < 0 || t->cpu == t->waker_cpu)
 		return;		/* local */
-	if (!sl_filter_task(m->cfg, m->strtab, t) || !sl_filter_cpu(m->cfg, t->cpu) ||
-	    !sl_filter_time(m->cfg, m->now))
+	if (!(listed ? sl_filter_task(m->cfg, m->strtab, t) :
+		       !m->cfg->workload_active || t->in_workload) ||
+	    !sl_filter_cpu(m->cfg, t->cpu) || !sl_filter_time(m->cfg, m->now))
 		return;
 	p->remote_wakeups++;
 	it->awaiting = true;
@@ -140,6 +135,45 @@ static void note_wakeup(struct sl_analyzer *a, struct sl_model *m, const struct 
 	p->wakelist_wakeups++;
 	if (t->ipi_sent && t->wakeup_ts >= t->ipi_ts)
 		sl_hist_add(&p->send_to_wakeup, t->wakeup_ts - t->ipi_ts);
+}
+
+/* note_wakeup() with its calls: t's entry to be made, or the tasks listed by --pid/--comm */
+static __attribute__((noinline))
+void note_wakeup_slow(struct ipi_priv *p, struct sl_model *m, const struct sl_event *ev,
+		      struct sl_task *t)
+{
+	struct ipi_task *it;
+
+	GROW(p->tasks, p->alloc_tasks, (size_t)t->index + 1);
+	it = &p->tasks[t->index];
+	if (it->seq == t->wake_seq)
+		return;
+	count_wakeup(p, m, ev, t, it, true);
+}
+
+/*
+ * A sched_wakeup the model just applied: a remote wakeup to count?  The
+ * wakeups that need a call (t's entry made, a task list) are
+ * note_wakeup_slow()'s: the others save no register.
+ */
+static inline void note_wakeup(struct sl_analyzer *a, struct sl_model *m, const struct sl_event *ev)
+{
+	struct ipi_priv *p = a->priv;
+	struct sl_task *t = m->wakeup_task;	/* ev->wake.pid's */
+	struct ipi_task *it;
+
+	/* only the wakeup of a blocked task enqueues it here and now (rule 4) */
+	if (!t || t->state != SL_TASK_QUEUED || t->wakeup_cpu != ev->cpu || t->wakeup_ts != m->now)
+		return;
+	if (t->index >= p->alloc_tasks ||
+	    !(m->cfg->no_task_list || (!m->cfg->nr_pids && !m->cfg->nr_comms))) {
+		note_wakeup_slow(p, m, ev, t);
+		return;
+	}
+	it = &p->tasks[t->index];
+	if (it->seq == t->wake_seq)
+		return;
+	count_wakeup(p, m, ev, t, it, false);
 }
 
 /* The wakee runs (or the trace ends): was there an IPI for its wakeup? */
@@ -156,18 +190,13 @@ static void settle(struct ipi_priv *p, const struct sl_task *t)
 		p->wakelist_without_ipi++;
 }
 
-/**
- * ipi_on_event - count IPIs sent and received, csd work, remote wakeups
- */
-static void ipi_on_event(struct sl_analyzer *a, struct sl_model *m, const struct sl_event *ev)
+/* the IPI events (ipi_on_event() but a sched_wakeup): out of line, with their calls */
+static __attribute__((noinline))
+void ipi_other_event(struct sl_analyzer *a, struct sl_model *m, const struct sl_event *ev)
 {
 	struct ipi_priv *p = a->priv;
 	bool in;
 
-	if (ev->type == SL_EV_WAKEUP) {	/* most of the calls: no filter of the event's own */
-		note_wakeup(a, m, ev);
-		return;
-	}
 	in = sl_filter_cpu(m->cfg, ev->cpu) && sl_filter_time(m->cfg, ev->ts);
 	switch (ev->type) {
 	case SL_EV_IPI_SEND_CPU:
@@ -211,6 +240,17 @@ static void ipi_on_event(struct sl_analyzer *a, struct sl_model *m, const struct
 	default:
 		break;
 	}
+}
+
+/**
+ * ipi_on_event - count IPIs sent and received, csd work, remote wakeups
+ */
+static void ipi_on_event(struct sl_analyzer *a, struct sl_model *m, const struct sl_event *ev)
+{
+	if (ev->type == SL_EV_WAKEUP)	/* most of the calls: no filter of the event's own */
+		note_wakeup(a, m, ev);
+	else
+		ipi_other_event(a, m, ev);
 }
 
 static void ipi_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
