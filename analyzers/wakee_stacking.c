@@ -272,25 +272,21 @@ static void stack_on_event(struct sl_analyzer *a, struct sl_model *m, const stru
 		sl_census_on_fork(&p->census);
 }
 
-/**
- * stack_on_placement - a wakee's destination is decided: is it busy while a sibling idles?
+/*
+ * stack_on_placement() for a wakee placed on a busy CPU while a CPU is
+ * idle: out of line with its calls, so that the other placements save no
+ * register
  */
-static void stack_on_placement(struct sl_analyzer *a, struct sl_model *m, const struct sl_placement *pl)
+static __attribute__((noinline))
+void placed_busy(struct sl_analyzer *a, struct sl_model *m, const struct sl_placement *pl,
+		 const struct sl_cpu *c, uint32_t others_pending)
 {
 	struct stack_priv *p = a->priv;
 	struct sl_task *t = pl->task;
 	struct stack_task *st;
-	const struct sl_cpu *c = sl_model_cpu(m, pl->dest_cpu);
 	const uint64_t *llc;
-	uint32_t others_pending, nr_idle = 0, words;
+	uint32_t nr_idle = 0, words;
 	int must[4] = { -1, -1, -1, -1 };
-
-	if (!c || !c->known || !t->wake_valid || !p->census.nr_idle)
-		return;
-	/* the wakee is on c's pending list already: it does not count */
-	others_pending = c->nr_pending - (t->state == SL_TASK_PENDING && t->cpu == c->cpu);
-	if (!c->curr && !c->nr_queued && !others_pending)
-		return;
 
 	/* the idle CPUs of c's LLC (sl_same_llc()), a word at a time */
 	llc = sl_census_llc_mask(&p->census, m, c->cpu);
@@ -339,6 +335,25 @@ static void stack_on_placement(struct sl_analyzer *a, struct sl_model *m, const 
 	must[0] = c->cpu;
 	must[1] = pl->waker_cpu;
 	sl_picture_take_counted(st->pic, &p->census, m, c->cpu, t, must, 4);
+}
+
+/**
+ * stack_on_placement - a wakee's destination is decided: is it busy while a sibling idles?
+ */
+static void stack_on_placement(struct sl_analyzer *a, struct sl_model *m, const struct sl_placement *pl)
+{
+	struct stack_priv *p = a->priv;
+	struct sl_task *t = pl->task;
+	const struct sl_cpu *c = sl_model_cpu(m, pl->dest_cpu);
+	uint32_t others_pending;
+
+	if (!c || !c->known || !t->wake_valid || !p->census.nr_idle)
+		return;
+	/* the wakee is on c's pending list already: it does not count */
+	others_pending = c->nr_pending - (t->state == SL_TASK_PENDING && t->cpu == c->cpu);
+	if (!c->curr && !c->nr_queued && !others_pending)
+		return;
+	placed_busy(a, m, pl, c, others_pending);
 }
 
 /* An armed wakee ran: its latency is the placement's cost (stack_on_latency()). */
