@@ -1050,8 +1050,8 @@ static int open_streams(struct fly_reader *fr, struct sl_error *err)
 
 	if (ret)
 		return ret;
-	fr->streams = xcalloc((size_t)MAX(l->nr_cpu_data, 1), sizeof(*fr->streams));
-	fr->heap.nodes = xcalloc((size_t)MAX(l->nr_cpu_data, 1), sizeof(*fr->heap.nodes));
+	fr->streams = xcalloc_lines((size_t)MAX(l->nr_cpu_data, 1) * sizeof(*fr->streams));
+	fr->heap.nodes = xcalloc_lines((size_t)MAX(l->nr_cpu_data, 1) * sizeof(*fr->heap.nodes));
 	for (int i = 0; i < l->nr_cpu_data; i++) {
 		struct cpu_stream *s = &fr->streams[fr->nr_streams];
 
@@ -1077,7 +1077,7 @@ static int open_streams(struct fly_reader *fr, struct sl_error *err)
 int sl_dat_walk_pages(int fd, const struct sl_dat_layout *layout, struct tep_handle *tep,
 		      sl_dat_page_fn *fn, void *arg, struct sl_error *err)
 {
-	struct fly_reader *fr = xcalloc(1, sizeof(*fr));
+	struct fly_reader *fr = xcalloc_lines(sizeof(*fr));
 	struct cpu_stream s;
 	int ret;
 
@@ -1142,7 +1142,7 @@ static void map_file(struct fly_reader *fr)
 int sl_read_dat_flyrecord_open(const char *path, const char *buffer, struct sl_strtab *strtab,
 			       struct sl_reader **out, struct sl_error *err)
 {
-	struct fly_reader *fr = xcalloc(1, sizeof(*fr));
+	struct fly_reader *fr = xcalloc_lines(sizeof(*fr));
 	int ret;
 
 	fr->r.ops = &fly_ops;
