@@ -111,6 +111,8 @@ struct hbuf {
 
 static void hbuf_bytes(struct hbuf *b, const void *data, size_t n)
 {
+	if (!n)		/* an empty section (no kallsyms read, say): data may be NULL */
+		return;
 	GROW(b->p, b->alloc, b->len + n);
 	memcpy(b->p + b->len, data, n);
 	b->len += n;
