@@ -41,20 +41,5 @@ one() {	# NAME TRACE (relative to the current directory)
 	fi
 }
 
-n=0
-for f in $(snapshot_traces testdata/bench/*.dat); do
-	name=$(echo "$f" | sed 's|^testdata/||; s|/|_|g')
-	one "$name" "$f"
-	n=$((n + 1))
-done
-for scn in $(snapshot_scenarios); do
-	name=$(echo "$scn" | sed 's|^testdata/||; s|/|_|g; s|\.scn$||')
-	if "$gen" scenario "$scn" -o "$out/gen/$name.dat" > /dev/null 2>&1; then
-		(cd "$out" && one "$name" "gen/$name.dat")
-	else
-		echo "schedgen failed" > "$out/$name.err"
-	fi
-	n=$((n + 1))
-done
-rm -rf "$out/gen"
+snapshot_all err testdata/bench/*.dat
 echo "$n traces, exports in $out"

@@ -32,20 +32,5 @@ one() {	# NAME TRACE
 	"$sl" --no-pager timehist "$2" > "$out/$1.timehist" 2>&1; echo "rc=$?" >> "$out/$1.timehist"
 }
 
-n=0
-for f in $(snapshot_traces); do
-	name=$(echo "$f" | sed 's|^testdata/||; s|/|_|g')
-	one "$name" "$f"
-	n=$((n + 1))
-done
-for scn in $(snapshot_scenarios); do
-	name=$(echo "$scn" | sed 's|^testdata/||; s|/|_|g; s|\.scn$||')
-	if "$gen" scenario "$scn" -o "$out/gen/$name.dat" > /dev/null 2>&1; then
-		(cd "$out" && one "$name" "gen/$name.dat")
-	else
-		echo "schedgen failed" > "$out/$name.txt"
-	fi
-	n=$((n + 1))
-done
-rm -rf "$out/gen"
+snapshot_all txt
 echo "$n traces, reports in $out"
