@@ -291,3 +291,40 @@ int sl_dat_format_check(const char *text, size_t len, struct sl_error *err)
 	}
 	return 0;
 }
+
+/* Does the line at p (before end) declare a field ("\tfield:...", "field :")? */
+static bool field_line(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (end - p < 5 || memcmp(p, "field", 5))
+		return false;
+	for (p += 5; p < end && (*p == ' ' || *p == '\t'); p++)
+		;
+	return p < end && *p == ':';
+}
+
+size_t sl_dat_format_stub_len(const char *text, size_t len)
+{
+	const char *end = text + len;
+	const char *fields = find(text, end, "\nformat:");
+	const char *p;
+
+	if (!fields)
+		return 0;
+	/*
+	 * The field lines after "format:", up to the first line that
+	 * declares none: the blank line that ends the common fields, as the
+	 * kernel writes them, or whatever a corrupt file has instead (a
+	 * "\n\n" further on, after the print format, does not count).
+	 */
+	p = memchr(fields + 1, '\n', (size_t)(end - fields - 1));
+	while (p && p + 1 < end && field_line(p + 1, end)) {
+		const char *nl = memchr(p + 1, '\n', (size_t)(end - p - 1));
+
+		if (!nl)
+			return len;	/* the last line declares a field */
+		p = nl;
+	}
+	return p ? (size_t)(p - text) : len;
+}

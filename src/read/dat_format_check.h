@@ -20,4 +20,16 @@
  */
 int sl_dat_format_check(const char *text, size_t len, struct sl_error *err);
 
+/*
+ * The length of the part of a format that declares its name, ID and
+ * common fields, without its print format: the field lines after the
+ * "format:" line up to the first line that declares none (the kernel
+ * ends the common fields with a blank line; a corrupt file may have
+ * none, or the print format right after the fields).  0 when there is no
+ * "format:" line.  For an event counted by name only
+ * (dat_meta.c's parse_stub()): libtraceevent must never parse that
+ * print format outside the sandbox.
+ */
+size_t sl_dat_format_stub_len(const char *text, size_t len);
+
 #endif /* SCHEDLINT_DAT_FORMAT_CHECK_H */

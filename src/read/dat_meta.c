@@ -134,24 +134,24 @@ bad:
 /*
  * An event we only count by name needs its name, id and the common
  * fields, not its print format: libtraceevent's expression parser is
- * most of the cost of opening a trace (a kernel has ~1500 formats).
- * Give it the format up to the end of the common fields (a blank line
- * ends them) and an empty print format.
+ * most of the cost of opening a trace (a kernel has ~1500 formats), and
+ * it runs here outside the sandbox (formats_survive() parses the events
+ * we decode only), so a print format it would crash on must never reach
+ * it.  Give it the format up to the end of the common fields
+ * (sl_dat_format_stub_len(): also when no blank line ends them) and an
+ * empty print format; a format without a "format:" line not at all (a
+ * format libtraceevent cannot parse is skipped, as libtracecmd does).
  */
 static int parse_stub(struct tep_handle *tep, const char *format, uint64_t size,
 		      const char *system)
 {
-	const char *fields = memmem(format, size, "\nformat:", 8);
-	const char *end = fields ? memmem(fields, size - (uint64_t)(fields - format), "\n\n", 2)
-				 : NULL;
+	size_t len = sl_dat_format_stub_len(format, (size_t)size);
 	static const char tail[] = "\n\nprint fmt: \"\"\n";
 	char *stub;
-	size_t len;
 	int ret;
 
-	if (!end)
-		return tep_parse_event(tep, format, size, system);
-	len = (size_t)(end - format);
+	if (!len)
+		return -1;
 	stub = xmalloc(len + sizeof(tail));
 	memcpy(stub, format, len);
 	memcpy(stub + len, tail, sizeof(tail));

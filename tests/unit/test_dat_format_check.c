@@ -180,6 +180,64 @@ static void test_division_by_zero(void **state)
 	}
 }
 
+/*
+ * The stub of an event counted by name (dat_meta.c's parse_stub(), parsed
+ * outside the sandbox): name, ID and the common fields, never the print
+ * format.  A format with no blank line after its fields was handed to
+ * libtraceevent whole, print format included.
+ */
+static size_t stub(const char *text)
+{
+	return sl_dat_format_stub_len(text, strlen(text));
+}
+
+static void test_stub_without_print_format(void **state)
+{
+	static const char head[] =
+		"name: foo_entry\n"
+		"ID: 1802 \n"
+		"format:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;";
+	static const char blank[] =
+		"name: foo_entry\n"
+		"ID: 1802 \n"
+		"format:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+		"\n"
+		"\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\n"
+		"print fmt: \"vector=%d\", REC->vector\n";
+	static const char no_blank[] =
+		"name: foo_entry\n"
+		"ID: 1802 \n"
+		"format:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+		"\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"print fmt: \"vector=%d\", ((REC->vector))\n"
+		"\n";
+	/* "field" with blanks before its colon is a field line to libtraceevent too */
+	static const char spaced[] =
+		"name: foo_entry\nID: 1\nformat:\n field :int a;\toffset:0;\tsize:4;\tsigned:1;\n"
+		"print fmt: \"%d\", REC->a";
+	(void)state;
+	/* as the kernel writes it: up to the blank line after the common fields */
+	assert_int_equal(stub(blank), strlen(head));
+	/* no blank line: every field line, and not one byte of the print format */
+	assert_int_equal(stub(no_blank), (size_t)(strstr(no_blank, "\nprint fmt") - no_blank));
+	assert_int_equal(stub(spaced), (size_t)(strstr(spaced, "\nprint fmt") - spaced));
+	/* fields to the end of the text (no newline after the last), or none */
+	assert_int_equal(stub(head), strlen(head));
+	assert_int_equal(stub("name: x\nID: 1\nformat:"), strlen("name: x\nID: 1\nformat:"));
+	assert_int_equal(stub("name: x\nID: 1\nformat:\nprint fmt: \"\""),
+			 strlen("name: x\nID: 1\nformat:"));
+	/* no "format:" line: nothing to give libtraceevent */
+	assert_int_equal(stub("name: x\nID: 1\nprint fmt: \"\"\n"), 0);
+	assert_int_equal(stub(""), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_after_a_string),
 		cmocka_unit_test(test_division_by_zero),
 		cmocka_unit_test(test_statement_expression),
+		cmocka_unit_test(test_stub_without_print_format),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
