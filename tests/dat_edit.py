@@ -25,6 +25,13 @@ chunks of a compressed one.
         lost-mixed    (valid) a page flagged with 1234 lost events before it
                       and a later page of that CPU flagged with lost events
                       but not their count (no room was left to store it)
+        seek-stamps   (valid) every page of the busiest CPU with room starts
+                      with an absolute time stamp of its first event's
+                      time, and its header time is 0: the same events at the
+                      same times, but a header time a seek must not trust
+        empty-tail    (valid) the busiest CPU's last third of pages are
+                      zeros (empty pages, header time 0): their events are
+                      gone, and a seek must not stop among them
         chunk-data    (compressed) garbage in the middle of a chunk
         chunk-size    (compressed) a chunk whose size runs past the CPU's data
         count-huge    (compressed) the CPU's chunk count 0xffffffff
@@ -193,6 +200,24 @@ def insert_time(p, page, absolute):
     return True
 
 
+def stamp_first(p, page):
+    """Start the page with an absolute time stamp of its first event; header time 0."""
+    commit = p.commit_word(page) & COMMIT_MASK
+    data = page + p.hdr
+    first = next(p.events(page), None)
+    if first is None or not 0 <= first[1] < RB_PADDING:
+        return False
+    word = p.u32(data)
+    value = struct.unpack_from(p.end + "Q", p.data, page)[0] + delta_of(p, word)
+    p.data[data + 8:data + commit + 8] = p.data[data:data + commit]
+    p.put32(data, p.make_word(RB_TIME_STAMP, value & ((1 << 27) - 1)))
+    p.put32(data + 4, (value >> 27) & 0xffffffff)
+    p.put32(data + 8, p.make_word(first[1], 0))
+    p.put_commit(page, (p.commit_word(page) & ~COMMIT_MASK) + commit + 8)
+    struct.pack_into(p.end + "Q", p.data, page, 0)
+    return True
+
+
 def edit_pages(p, kind):
     if kind == "commit":
         page = p.pick_page()
@@ -254,6 +279,17 @@ def edit_pages(p, kind):
         commit += 8
         p.put_long(data + commit, 77)
         p.put_commit(page, commit | MISSED_EVENTS | MISSED_STORED)
+    elif kind == "seek-stamps":
+        done = 0
+        for page in p.pages(p.busiest()):
+            if p.slack(page) >= 8 and stamp_first(p, page):
+                done += 1
+        if not done:
+            raise SystemExit("dat_edit.py: no page with room for a time stamp")
+    elif kind == "empty-tail":
+        pages = list(p.pages(p.busiest()))
+        for page in pages[len(pages) - len(pages) // 3:]:
+            p.data[page:page + p.page_size] = bytes(p.page_size)
     else:
         raise SystemExit(f"dat_edit.py: unknown edit {kind}")
 

@@ -54,7 +54,9 @@
  *    kbuffer's results, record by record);
  *  - the CPU streams are merged with a heap (cpu_heap.h), so the cost per
  *    event grows with log(CPUs), not with CPUs;
- *  - seeking (explore) binary-searches each CPU's page timestamps.
+ *  - seeking (explore) binary-searches each CPU's pages by the time of
+ *    their first event (not the header's, which may be corrupt or an
+ *    empty page's).
  *
  * A corrupt page (commit past the page, an event running past the
  * commit, a length that goes backwards) is an error naming the CPU and
@@ -783,28 +785,93 @@ static void stream_restart(struct cpu_stream *s, uint64_t off, uint64_t data_pos
 	s->trim_off = off;
 }
 
-/* The time of a page: its header's timestamp, which its first event's delta starts from. */
-static uint64_t page_time(const struct fly_reader *fr, const uint8_t *page)
+/*
+ * The time of a page's first event, as next() gives it: 0, or 1 when the
+ * page has none (empty, or one the walk refuses: its error comes when it
+ * is read).  Not its header's time: a corrupt one (the events may run
+ * from an absolute time stamp), or an empty page's (trailing pages of
+ * zeros), would send the search past events at or after the time sought.
+ */
+static int page_first_time(const struct fly_reader *fr, const uint8_t *page, size_t room,
+			   uint64_t *t)
 {
-	return timestamp_calc(fr, sl_rb_read8(fr->fmt.swap, page));
+	struct sl_rb_page pg;
+	const char *bad = NULL;
+	uint32_t size;
+	int64_t lost;
+	uint64_t ts;
+
+	if (room < (size_t)fr->fmt.hdr_size || sl_rb_page_check_header(&fr->fmt, page, room, &lost))
+		return 1;
+	sl_rb_page_load_checked(&pg, &fr->fmt, page, room);
+	if (!sl_rb_page_next_checked(&pg, &ts, &size, &bad))
+		return 1;
+	*t = timestamp_calc(fr, ts);
+	return 0;
 }
 
-/* Uncompressed: start at the last page that begins before ts (or the first). */
-static int seek_pages(struct fly_reader *fr, struct cpu_stream *s, uint64_t ts)
+/*
+ * probe(i): the first event time of page (or chunk) i of s: 0, 1 when it
+ * has none, < 0 an error.
+ */
+typedef int (*seek_probe)(struct fly_reader *fr, struct cpu_stream *s, uint64_t i, uint64_t *t);
+
+/*
+ * The last of the n pages (or chunks) whose first event is before ts, or
+ * 0.  One without events has no time: the next one's decides, and one
+ * earlier than the page the search stands on is out of order (a corrupt
+ * time), so it decides nothing either.  Either way the search never
+ * starts after a page that holds events at or after ts in time order.
+ */
+static int seek_search(struct fly_reader *fr, struct cpu_stream *s, uint64_t n, uint64_t ts,
+		       seek_probe probe, uint64_t *at)
 {
-	uint64_t lo = 0, hi = (s->end_off - s->base_off + fr->page_size - 1) / fr->page_size;
-	uint8_t head[8];
+	uint64_t lo = 0, hi = n, lo_t = 0;
 
 	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
+		uint64_t mid = lo + (hi - lo) / 2, j, t = 0;
+		int ret = 1;
 
-		if (!read_all(fr->fd, head, sizeof(head), s->base_off + mid * fr->page_size))
-			return read_error(fr, s);
-		if (page_time(fr, head) < ts)
-			lo = mid;
-		else
+		for (j = mid; j < hi; j++) {
+			ret = probe(fr, s, j, &t);
+			if (ret < 0)
+				return ret;
+			if (!ret && t >= lo_t)
+				break;
+		}
+		if (j < hi && t < ts) {
+			lo = j;
+			lo_t = t;
+		} else {
 			hi = mid;
+		}
 	}
+	*at = lo;
+	return 0;
+}
+
+static int probe_page(struct fly_reader *fr, struct cpu_stream *s, uint64_t i, uint64_t *t)
+{
+	uint64_t off = s->base_off + i * fr->page_size;
+	size_t room = (size_t)MIN(s->end_off - off, (uint64_t)fr->page_size);
+
+	if (room > fr->probe_alloc) {
+		fr->probe_alloc = fr->page_size;
+		fr->probe = xrealloc(fr->probe, fr->probe_alloc);
+	}
+	if (!read_all(fr->fd, fr->probe, room, off))
+		return read_error(fr, s);
+	return page_first_time(fr, fr->probe, room, t);
+}
+
+/* Uncompressed: start at the last page whose first event is before ts (or the first). */
+static int seek_pages(struct fly_reader *fr, struct cpu_stream *s, uint64_t ts)
+{
+	uint64_t n = (s->end_off - s->base_off + fr->page_size - 1) / fr->page_size, lo;
+	int ret = seek_search(fr, s, n, ts, probe_page, &lo);
+
+	if (ret)
+		return ret;
 	stream_restart(s, s->base_off + lo * fr->page_size, lo * fr->page_size, 0);
 	return 0;
 }
@@ -848,7 +915,10 @@ static int index_chunks(struct fly_reader *fr, struct cpu_stream *s)
 	return 0;
 }
 
-/* The time of the first page of an indexed chunk: decompress it. */
+/*
+ * The time of the first event of an indexed chunk: decompress it, and
+ * walk its pages to the first that has one (1: none has).
+ */
 static int chunk_time(struct fly_reader *fr, struct cpu_stream *s, const struct chunk_ref *c,
 		      uint64_t *t)
 {
@@ -874,32 +944,31 @@ static int chunk_time(struct fly_reader *fr, struct cpu_stream *s, const struct 
 		return read_error(fr, s);
 	if (sl_dat_decompress(fr->dec, fr->zbuf, csize, fr->probe, usize) != (long)usize)
 		return chunk_error(fr, s, "a compressed chunk does not decompress");
-	*t = page_time(fr, fr->probe);
-	return 0;
+	/* trace-cmd's chunks hold whole pages; a chunk that starts one (indexed) */
+	for (uint32_t off = 0; off < usize; off += fr->page_size)
+		if (!page_first_time(fr, fr->probe + off,
+				     (size_t)MIN((uint64_t)usize - off, (uint64_t)fr->page_size), t))
+			return 0;
+	return 1;
 }
 
-/* Compressed: start at the last indexed chunk that begins before ts (or the first). */
+static int probe_chunk(struct fly_reader *fr, struct cpu_stream *s, uint64_t i, uint64_t *t)
+{
+	return chunk_time(fr, s, &s->chunk_index[i], t);
+}
+
+/* Compressed: start at the last indexed chunk whose first event is before ts (or the first). */
 static int seek_chunks(struct fly_reader *fr, struct cpu_stream *s, uint64_t ts)
 {
-	uint32_t lo = 0, hi;
 	const struct chunk_ref *c;
+	uint64_t lo;
 	int ret;
 
 	if (!s->chunk_index && (ret = index_chunks(fr, s)))
 		return ret;
-	hi = s->nr_indexed;
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		uint64_t t;
-
-		ret = chunk_time(fr, s, &s->chunk_index[mid], &t);
-		if (ret)
-			return ret;
-		if (t < ts)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	ret = seek_search(fr, s, s->nr_indexed, ts, probe_chunk, &lo);
+	if (ret)
+		return ret;
 	c = &s->chunk_index[lo];
 	stream_restart(s, c->off, c->data_pos, s->nr_chunks - c->index);
 	return 0;

@@ -216,6 +216,40 @@ static void test_dat_zlib(void **state)
 	rmdir(dir);
 }
 
+/*
+ * Pages whose header time is not their events' (dat_edit.py): headers of
+ * time 0 on pages that start with an absolute time stamp (the same events
+ * at the same times), and trailing pages of zeros.  A seek that trusted
+ * header times started at the CPU's last page, past the events sought.
+ * Uncompressed v6, and zlib v7 in chunks of 3.5 pages (tests/dat_v7.py).
+ */
+static void test_dat_header_times(void **state)
+{
+	static const char *const kinds[] = { "seek-stamps", "empty-tail" };
+	char dir[] = "/tmp/schedlint-seek-XXXXXX", cmd[1024], v6[64], ed[64], v7[64];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(v6, sizeof(v6), "%s/t6.dat", dir);
+	snprintf(ed, sizeof(ed), "%s/e6.dat", dir);
+	snprintf(v7, sizeof(v7), "%s/e7.dat", dir);
+	snprintf(cmd, sizeof(cmd), "trace-cmd convert --file-version 6 -i testdata/real/pipe.dat "
+		 "-o %s >/dev/null 2>&1", v6);
+	assert_int_equal(system(cmd), 0);
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "python3 tests/dat_edit.py edit %s %s %s && "
+			 "python3 tests/dat_v7.py %s %s --compression zlib --chunk-bytes 14336",
+			 v6, ed, kinds[i], ed, v7);
+		assert_int_equal(system(cmd), 0);
+		seek_everywhere(ed);
+		seek_everywhere(v7);
+		unlink(ed);
+		unlink(v7);
+	}
+	unlink(v6);
+	rmdir(dir);
+}
+
 static void test_tracefs_text(void **state)
 {
 	seek_everywhere("testdata/real/pipe.txt");
@@ -236,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_dat_converted),
 		cmocka_unit_test(test_dat_libtracecmd),
 		cmocka_unit_test(test_dat_zlib),
+		cmocka_unit_test(test_dat_header_times),
 		cmocka_unit_test(test_tracefs_text),
 		cmocka_unit_test(test_other_dialects),
 	};
