@@ -1682,13 +1682,16 @@ static void implied_switch(struct sl_model *m, struct sl_cpu *c, int32_t pid, ui
 	 * a pending one's sched_wakeup, its enqueue, was not seen either):
 	 * from its waking on, the switch-in may have been, and the latency
 	 * stays a lower bound (it was "at least 4.00 ms" where the trace
-	 * allowed 0 to 4.1 ms: issue 32, 15).
+	 * allowed 0 to 4.1 ms: issue 32, 15).  From its waking, or from its
+	 * switch-out when the waking came while it still ran elsewhere
+	 * (early_waking_applies(): runnable_since): before that it ran
+	 * there, and a task runs on one CPU at a time.
 	 */
 	if (next && next->wake_valid && next->since == when && next->since > c->last_event_ts &&
 	    (next->state == SL_TASK_PENDING ||
 	     (m->wakeup_missing && next->state == SL_TASK_QUEUED &&
 	      next->runnable_reason == SL_RUNNABLE_WAKEUP)))
-		when = MAX(next->wake_ts, c->last_event_ts);
+		when = MAX(MAX(next->wake_ts, next->runnable_since), c->last_event_ts);
 	if (when > ts || !when)
 		when = ts;
 	sev.ts = when;

@@ -564,6 +564,53 @@ static void test_switched_away_then_implied_elsewhere(void **state)
 }
 
 /*
+ * A waking logged while the wakee still ran elsewhere (rule 4's edge: a
+ * real wakeup), the wakee placed on a third CPU (no sched_wakeup), and its
+ * switch-in there not in the trace (its own event shows it).  Without
+ * sched_wakeup the switch-in may be as early as the wakee became runnable
+ * (issue 32), but that is its switch-out here, not the waking: it ran on
+ * CPU 0 until then, and a task runs on one CPU at a time.  It was placed
+ * at the waking, and ran on two CPUs at once, longer than the trace
+ * (text: 2000.032 s in 1000.054 s).
+ *
+ *   100 us  CPU 0: 100 switched in
+ *   110 us  CPU 2: 300 switched in
+ *   122 us  CPU 1: 200 wakes 100 (still running on CPU 0)
+ *  1000 us  CPU 0: 100 switched out, asleep (S): the wakeup applies
+ *  1001 us  CPU 1: 100 migrated 0 -> 2 (placed on CPU 2)
+ *  1054 us  CPU 2: an event of 100: it runs there
+ *
+ * Expected (SPEC rules 4, 6, the implied switch at the earliest time it
+ * can have been): 100 ran 100..1000 on CPU 0 and 1000..1054 on CPU 2,
+ * 954 us, the whole trace; 300 ran 110..1000 (890 us); the latency
+ * sample is 122 -> 1000 (878 us), an inferred switch-in; 100 waited 0.
+ */
+static void test_early_waking_implied_elsewhere(void **state)
+{
+	struct fixture *f = setup_model(3);
+	struct sl_event ev = { .ts = 1054 * US, .cpu = 2, .pid = 100, .type = SL_EV_OTHER,
+			       .name = comm(f, "other") };
+
+	(void)state;
+	ev_switch(f, 100, 0, 0, SL_PREV_RUNNABLE, 'R', 100);
+	ev_switch(f, 110, 2, 0, SL_PREV_RUNNABLE, 'R', 300);
+	ev_wake(f, SL_EV_WAKING, 122, 1, 200, 100, 0);
+	ev_switch(f, 1000, 0, 100, SL_PREV_BLOCKED, 'S', 0);
+	ev_migrate(f, 1001, 1, 200, 100, 0, 2);
+	sl_model_feed(f->m, &ev);
+	assert_int_equal(sl_model_task(f->m, 100)->state, SL_TASK_RUNNING);
+	assert_int_equal(nr_samples, 1);
+	assert_true(samples[0].implied_switch);
+	assert_int_equal(samples[0].latency, 878 * US);
+	sl_model_finish(f->m);
+	assert_int_equal(sl_model_task(f->m, 100)->run_ns, 954 * US);
+	assert_int_equal(sl_model_task(f->m, 100)->wait_ns, 0);
+	assert_int_equal(sl_model_task(f->m, 300)->run_ns, 890 * US);
+	assert_true(sl_model_task(f->m, 100)->run_ns <= f->m->last_ts - f->m->first_ts);
+	teardown_model(f);
+}
+
+/*
  * Rule 4's edge: try_to_wake_up() logs the waking, then waits for the
  * wakee to finish switching out on its CPU (p->on_cpu).  The waking comes
  * first in the trace, the task was going to sleep: a real wakeup.
@@ -761,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_idle_with_queued_task),
 		cmocka_unit_test(test_lost_then_implied_elsewhere),
 		cmocka_unit_test(test_switched_away_then_implied_elsewhere),
+		cmocka_unit_test(test_early_waking_implied_elsewhere),
 		cmocka_unit_test(test_worst_wakeup_moments),
 		cmocka_unit_test(test_class_from_prio),
 		cmocka_unit_test(test_class_at_wakeup),
