@@ -62,7 +62,7 @@ BENCH_BINS := $(BUILD)/bench/iter_libtracecmd $(BUILD)/bench/read_only $(BUILD)/
 
 # Fuzz harnesses (tests/fuzz/fuzz_NAME.c, or fuzz_dat.c with a reader chosen
 # at build time).  make check replays their corpora with replay_NAME.
-FUZZ_NAMES   := text dat_flyrecord dat_libtracecmd model perf explore
+FUZZ_NAMES   := text dat_flyrecord dat_libtracecmd model perf explore splice seek kallsyms
 FUZZ_READER_dat_flyrecord   := SL_DAT_READER_FLYRECORD
 FUZZ_READER_dat_libtracecmd := SL_DAT_READER_LIBTRACECMD
 FUZZ_SRC      = tests/fuzz/$(if $(FUZZ_READER_$*),fuzz_dat,fuzz_$*).c

@@ -5,7 +5,8 @@
 #
 # NAME is a harness ($FUZZ_BUILD/fuzz_NAME).  Its seeds: the stored corpus
 # tests/fuzz/corpus/KIND and every crash found before (tests/fuzz/regress/KIND),
-# KIND being text, dat, model, perf or explore, plus traces schedgen generates now from
+# KIND being text, dat, model, perf, explore, seek, splice or kallsyms, plus
+# traces schedgen generates now from
 # testdata/scenarios (trace.dat v6 in both byte orders and long sizes, v7
 # plain and zstd through trace-cmd convert, v7 zlib through tests/dat_v7.py
 # with odd chunk sizes and as a chunk bomb, and their tracefs text) and
@@ -31,7 +32,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 gen=$FUZZ_BUILD/seeds
 rm -rf "$gen"
-mkdir -p "$gen/dat" "$gen/text" "$gen/model" "$gen/perf"
+mkdir -p "$gen/dat" "$gen/text" "$gen/model" "$gen/perf" "$gen/seek"
 
 # Generated seeds: small traces of every scenario, in every file shape.
 for scn in testdata/scenarios/*.scn; do
@@ -67,6 +68,12 @@ for f in testdata/perf/pipe-wakeup.data testdata/perf/messaging.data testdata/pe
 		echo "fuzz: perf_edit.py failed on $f (seeds missing)" >&2
 done
 
+# seek: the generated trace.dat and text seeds behind 8 bytes of seek times
+for f in "$gen"/dat/*.dat "$gen"/text/*.txt; do
+	[ -f "$f" ] || continue
+	{ printf '\000\100\000\200\000\300\377\377'; cat "$f"; } > "$gen/seek/${f##*/}"
+done
+
 failed=""
 rm -f "$FUZZ_BUILD"/failed.*
 run_one() {
@@ -76,6 +83,9 @@ run_one() {
 	text)	kind=text max_len=16384 asan=$asan_fast ;;
 	perf)	kind=perf max_len=262144 asan=$asan_fast ;;
 	explore) kind=explore max_len=402 asan=$asan_fast ;;	# 400 keys: each one draws and may read the trace
+	seek)	kind=seek max_len=131072 asan=$asan_slow ;;	# 8 bytes of seek times, then a trace
+	splice)	kind=splice max_len=32768 asan=$asan_fast ;;	# a few pages of 4096 bytes
+	kallsyms) kind=kallsyms max_len=16384 asan=$asan_fast ;;
 	*)	kind=$name max_len=4100 asan=$asan_fast extra=-len_control=0 ;;
 	esac
 	bin=$FUZZ_BUILD/fuzz_$name
