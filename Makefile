@@ -58,7 +58,8 @@ GEN_OBJS := $(GEN_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-BENCH_BINS := $(BUILD)/bench/iter_libtracecmd $(BUILD)/bench/read_only $(BUILD)/bench/live_replay
+BENCH_BINS := $(BUILD)/bench/iter_libtracecmd $(BUILD)/bench/read_only $(BUILD)/bench/model_only \
+	      $(BUILD)/bench/live_replay
 
 # Fuzz harnesses (tests/fuzz/fuzz_NAME.c, or fuzz_dat.c with a reader chosen
 # at build time).  make check replays their corpora with replay_NAME.
@@ -104,6 +105,11 @@ $(BUILD)/bench/iter_libtracecmd: bench/iter_libtracecmd.c
 	@$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) $(LIBS)
 
 $(BUILD)/bench/read_only: bench/read_only.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  CCLD    $@"
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(ALL_LDFLAGS) $(LIBS)
+
+$(BUILD)/bench/model_only: bench/model_only.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	@echo "  CCLD    $@"
 	@$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(ALL_LDFLAGS) $(LIBS)
