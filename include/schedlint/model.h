@@ -583,6 +583,8 @@ void sl_model_free(struct sl_model *m);
  */
 void sl_model_add_analyzer(struct sl_model *m, struct sl_analyzer *a);
 void sl_model_feed(struct sl_model *m, const struct sl_event *ev);
+/* sl_model_feed() of ev[0], ev[1], ... ev[n - 1], in that order */
+void sl_model_feed_many(struct sl_model *m, const struct sl_event *ev, size_t n);
 /*
  * An SL_EV_COMM event (config read_comm): to the hooks that want it, and
  * nothing else (not an event of the trace: not counted, not timed).

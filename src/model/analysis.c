@@ -326,6 +326,7 @@ static int run_pipelined(struct sl_analysis *an, struct sl_reader *reader,
 	struct sl_model *m = an->model;
 	/* else past_to() is false throughout, and there is no SL_EV_COMM */
 	const bool slow = (m->cfg->to_set && !m->cfg->read_past_to) || reader->comm;
+	const bool fast = !slow && !cb;		/* sl_model_feed_many() between snapshots */
 	bool done = false, stopped = false;
 	pthread_t tid;
 	int end = 0;
@@ -358,12 +359,32 @@ static int run_pipelined(struct sl_analysis *an, struct sl_reader *reader,
 		 * model's pointer).  Snapshots and cpumask words are rare.
 		 */
 		const uint32_t nr = b->nr, nr_snaps = b->nr_snaps;
-		const bool words = b->nr_words;
 		uint32_t s = 0, snap_at = nr_snaps ? b->snap[0].idx : UINT32_MAX;
 
+		/* the cpumask words' offsets become pointers, for the model to read */
+		if (b->nr_words)
+			for (uint32_t i = 0; i < nr; i++) {
+				struct sl_event *ev = &b->ev[i];
+
+				if (sl_event_has_ipi(ev) && ev->ipi.mask.nr_words)
+					ev->ipi.mask.words = b->words + (uintptr_t)ev->ipi.mask.words;
+			}
 		for (uint32_t i = 0; i < nr; i++) {
 			struct sl_event *ev = &b->ev[i];
 
+			/*
+			 * Up to the next snapshot (every lost-events marker has
+			 * one), nothing is asked of an event when neither --to,
+			 * SL_EV_COMM nor a callback is: the model takes the run
+			 * in one call.
+			 */
+			if (fast && i != snap_at) {
+				uint32_t end = snap_at < nr ? snap_at : nr;
+
+				sl_model_feed_many(m, ev, end - i);
+				i = end - 1;
+				continue;
+			}
 			if (i == snap_at) {
 				for (; s < nr_snaps && b->snap[s].idx == i; s++)
 					memcpy(rinfo, &b->snap[s].info, sizeof(*rinfo));
@@ -380,8 +401,6 @@ static int run_pipelined(struct sl_analysis *an, struct sl_reader *reader,
 					break;
 				}
 			}
-			if (words && sl_event_has_ipi(ev) && ev->ipi.mask.nr_words)
-				ev->ipi.mask.words = b->words + (uintptr_t)ev->ipi.mask.words;
 			if (cb)
 				cb(cb_data, ev);
 			sl_model_feed(m, ev);
