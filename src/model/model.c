@@ -120,6 +120,13 @@ struct model_priv {
 	bool implied;			/* handle_switch() is applying an implied switch */
 	bool all_in;			/* no --cpu, --from or --to (see ALL_IN_CLONES) */
 	bool have_worst;		/* m->latency_worst is a sample's */
+	/*
+	 * By wait kind: a wait below it changes none of the model's longest
+	 * of its kind (m->wait_worst_by[kind], m->wait_worst_perf61 where it
+	 * counts): note_wait()'s test in one compare; 0 while one is none
+	 * yet, and always for a new task's (its fork delay is every one's)
+	 */
+	uint64_t wait_lim[SL_WAIT__NR];
 	int cpu_limit;			/* CPU numbers at or above it do not exist in the trace */
 	/*
 	 * dead tasks not folded yet, oldest death first, by index in m->tasks
@@ -966,10 +973,34 @@ const char *const sl_wait_kind_names[SL_WAIT__NR] = {
 };
 
 /* The longest so far (to = 0: none yet; perf keeps the first of equal ones). */
-static void keep_longest(struct sl_wait_moment *worst, const struct sl_wait_moment *w)
+static bool keep_longest(struct sl_wait_moment *worst, const struct sl_wait_moment *w)
 {
-	if (!worst->to || w->wait > worst->wait)
+	if (!worst->to || w->wait > worst->wait) {
 		*worst = *w;
+		return true;
+	}
+	return false;
+}
+
+/* a wait below it is not longer than w (0: w is none yet) */
+static uint64_t wait_lim_of(const struct sl_wait_moment *w)
+{
+	return !w->to ? 0 : w->wait == UINT64_MAX ? UINT64_MAX : w->wait + 1;
+}
+
+/* model_priv.wait_lim[] from the model's longest waits, once one changed */
+static __attribute__((noinline)) void wait_limits(struct sl_model *m)
+{
+	struct model_priv *p = priv_of(m);
+	uint64_t perf61 = wait_lim_of(&m->wait_worst_perf61);
+
+	for (int k = 0; k < SL_WAIT__NR; k++) {
+		uint64_t lim = wait_lim_of(&m->wait_worst_by[k]);
+
+		if (k != SL_WAIT_PREEMPTED)
+			lim = MIN(lim, perf61);
+		p->wait_lim[k] = k == SL_WAIT_NEW ? 0 : lim;
+	}
 }
 
 /*
@@ -977,26 +1008,23 @@ static void keep_longest(struct sl_wait_moment *worst, const struct sl_wait_mome
  * one runnable wait of any kind (perf sched latency's delay), and for a
  * new task its fork-to-first-run delay.  Not across lost events on either
  * CPU (as wakeup latency); an inferred switch-in makes it a lower bound.
+ * in: t, c's CPU and ts are in the filters.
  */
 static inline __attribute__((always_inline)) void note_wait(struct sl_model *m,
 							     const struct sl_cpu *c,
 							     struct sl_task *t, uint64_t ts,
-							     bool inferred, bool all_in)
+							     bool inferred, bool in)
 {
 	uint64_t from = t->runnable_since, wait = sl_dur(from, ts);
 	uint8_t kind = t->wait_kind;
 	struct sl_wait_moment w;
+	bool changed;
 
 	/* most waits are the longest of nothing: a few compares per switch-in (to = 0: none yet) */
 	if (!from || (t->wait_worst.to && wait <= t->wait_worst.wait &&
-		      m->wait_worst_by[kind].to && wait <= m->wait_worst_by[kind].wait &&
-		      kind != SL_WAIT_NEW &&
-		      (kind == SL_WAIT_PREEMPTED ||
-		       (m->wait_worst_perf61.to && wait <= m->wait_worst_perf61.wait))))
+		      wait < priv_of(m)->wait_lim[kind]))
 		return;
-	if (gap_since(m, c->cpu, from) || (t->cpu != c->cpu && gap_since(m, t->cpu, from)) ||
-	    !sl_filter_task(m->cfg, m->strtab, t) || !cpu_in(m, all_in, c->cpu) ||
-	    !time_in(m, all_in, ts))
+	if (gap_since(m, c->cpu, from) || (t->cpu != c->cpu && gap_since(m, t->cpu, from)) || !in)
 		return;
 	w = (struct sl_wait_moment){
 		.wait = wait, .from = from, .to = ts, .cpu = c->cpu, .pid = t->pid,
@@ -1009,22 +1037,27 @@ static inline __attribute__((always_inline)) void note_wait(struct sl_model *m,
 	}
 	keep_longest(&t->wait_worst, &w);
 	keep_longest(&m->wait_worst, &w);
-	keep_longest(&m->wait_worst_by[kind], &w);
+	changed = keep_longest(&m->wait_worst_by[kind], &w);
 	if (kind == SL_WAIT_WAKEUP && t->wakeup_ts && t->wakeup_ts >= from) {
 		/* perf 6.1: from the sched_wakeup */
 		w.from = t->wakeup_ts;
 		w.wait = sl_dur(w.from, ts);
-		keep_longest(&m->wait_worst_perf61, &w);
+		changed |= keep_longest(&m->wait_worst_perf61, &w);
 	} else if (kind != SL_WAIT_WAKEUP && kind != SL_WAIT_PREEMPTED) {
-		keep_longest(&m->wait_worst_perf61, &w);
+		changed |= keep_longest(&m->wait_worst_perf61, &w);
 	}
+	if (changed)
+		wait_limits(m);
 }
 
-/* The wait of a runnable task ends (switch-in, or its state became unknown). */
+/*
+ * The wait of a runnable task ends (switch-in, or its state became
+ * unknown); in: t is in the task filters (sl_filter_task()).
+ */
 static inline __attribute__((always_inline)) void end_wait(struct sl_model *m, struct sl_task *t,
-							    uint64_t ts, bool all_in)
+							    uint64_t ts, bool in, bool all_in)
 {
-	if (t->runnable_since && sl_filter_task(m->cfg, m->strtab, t))
+	if (t->runnable_since && in)
 		t->wait_ns += clip(m, all_in, t->runnable_since, ts);
 	t->runnable_since = 0;
 }
@@ -1468,8 +1501,8 @@ static inline __attribute__((always_inline)) void handle_switch_inline(struct sl
 		c->switches++;
 
 	/* switched in without its sched_wakeup: the trace has none */
-	if (next && (next->state == SL_TASK_PENDING || next->state == SL_TASK_WAKING) &&
-	    !m->seen_wakeup && m->seen_waking)
+	if (!m->seen_wakeup && m->seen_waking && next &&
+	    (next->state == SL_TASK_PENDING || next->state == SL_TASK_WAKING))
 		m->wakeup_missing = true;
 	/*
 	 * next runs before its waker's next event closed its placement (rule
@@ -1585,8 +1618,8 @@ static inline __attribute__((always_inline)) void handle_switch_inline(struct sl
 			}
 		}
 		if (was_runnable) {
-			note_wait(m, c, next, ts, p->implied, all_in);
-			end_wait(m, next, ts, all_in);
+			note_wait(m, c, next, ts, p->implied, next_in && c_in && ts_in);
+			end_wait(m, next, ts, next_in, all_in);
 		}
 		next->wake_valid = false;
 		next->wake_unconfirmed = false;
@@ -1750,7 +1783,7 @@ static void handle_fork(struct sl_model *m, const struct sl_event *ev, uint64_t 
 		detach(m, t, ts, false);
 		if (t->state == SL_TASK_QUEUED || t->state == SL_TASK_PENDING ||
 		    t->state == SL_TASK_WAKING)
-			end_wait(m, t, ts, false);
+			end_wait(m, t, ts, sl_filter_task(m->cfg, m->strtab, t), false);
 		clear_open_wake(m, t);
 		t->state = SL_TASK_DEAD;
 		t->since = ts;
@@ -2484,7 +2517,7 @@ void sl_model_finish(struct sl_model *m)
 			continue;	/* dead */
 		if (t->state == SL_TASK_QUEUED || t->state == SL_TASK_PENDING ||
 		    t->state == SL_TASK_WAKING)
-			end_wait(m, t, end, false);
+			end_wait(m, t, end, sl_filter_task(m->cfg, m->strtab, t), false);
 	}
 	/*
 	 * The samples by CPU and kind (handle_switch() adds to those only):
