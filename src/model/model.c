@@ -143,8 +143,8 @@ struct model_priv {
 	/* interned names of the wakelist handler's events, 0 until met */
 	uint32_t name_cfs_entry, name_ipi_func, name_ttwu_pending;
 	/*
-	 * By interned comm: 0 not looked at yet, 1 an ordinary name, 2 a
-	 * per-CPU kernel thread's (sl_task_affinity() is asked at every
+	 * By interned comm: 0 not looked at yet, else COMM_SEEN and what the
+	 * name says (comm_flags(); sl_task_affinity() is asked at every
 	 * enqueue: a string scan each time was 1% of analyze)
 	 */
 	uint8_t *comm_pinned;
@@ -685,14 +685,28 @@ static bool comm_is_percpu_kthread(const char *comm)
 	return *p == '\0';
 }
 
-enum sl_affinity sl_task_affinity(const struct sl_model *m, const struct sl_task *t)
+#define COMM_SEEN	1	/* looked at */
+#define COMM_PINNED	2	/* a per-CPU kernel thread's */
+#define COMM_STOPPER	4	/* a migration/N stopper's ("migration/...") */
+
+/* What the interned comm says (COMM_*), each name read once */
+static uint8_t comm_flags(const struct sl_model *m, uint32_t comm)
 {
 	struct model_priv *p = priv_of(m);
 
-	GROW(p->comm_pinned, p->comm_pinned_alloc, (size_t)t->comm + 1);
-	if (!p->comm_pinned[t->comm])
-		p->comm_pinned[t->comm] = comm_is_percpu_kthread(sl_str(m->strtab, t->comm)) ? 2 : 1;
-	if (p->comm_pinned[t->comm] == 2)
+	GROW(p->comm_pinned, p->comm_pinned_alloc, (size_t)comm + 1);
+	if (!p->comm_pinned[comm]) {
+		const char *s = sl_str(m->strtab, comm);
+
+		p->comm_pinned[comm] = COMM_SEEN | (comm_is_percpu_kthread(s) ? COMM_PINNED : 0) |
+				       (!strncmp(s, "migration/", 10) ? COMM_STOPPER : 0);
+	}
+	return p->comm_pinned[comm];
+}
+
+enum sl_affinity sl_task_affinity(const struct sl_model *m, const struct sl_task *t)
+{
+	if (comm_flags(m, t->comm) & COMM_PINNED)
 		return SL_AFFINITY_PINNED;
 	return t->multi_cpu ? SL_AFFINITY_MIGRATABLE : SL_AFFINITY_UNKNOWN;
 }
@@ -1329,13 +1343,20 @@ static void handle_wakeup_new(struct sl_model *m, const struct sl_event *ev, uin
 /*
  * Was the move done by a migration/N stopper?  sched_setaffinity() has the
  * stopper move a task that runs on a CPU it may no longer use (so do
- * active balancing and NUMA swaps): a possible affinity change.
+ * active balancing and NUMA swaps): a possible affinity change.  The
+ * mover is nearly always the task the model has running on the event's
+ * CPU (sl_model_feed() made it so): no lookup then, and its name's
+ * verdict is kept by comm.
  */
 static bool moved_by_stopper(const struct sl_model *m, const struct sl_event *ev)
 {
-	const struct sl_task *s = ev->pid > 0 ? sl_model_task(m, ev->pid) : NULL;
+	const struct sl_task *curr = m->cpus[ev->cpu].curr;
+	const struct sl_task *s;
 
-	return s && !strncmp(sl_task_comm(m, s), "migration/", 10);
+	if (ev->pid <= 0)
+		return false;
+	s = curr && curr->pid == ev->pid ? curr : sl_model_task(m, ev->pid);
+	return s && (comm_flags(m, s->comm) & COMM_STOPPER);
 }
 
 /*
