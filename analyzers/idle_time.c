@@ -545,14 +545,28 @@ static void it_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_
 		any_wait_end(p, t, it, ts);
 }
 
+/*
+ * A switch-in: where next ran last, and the end of its wait if it left a
+ * runqueue (it_on_runnable()'s leave, which it is not called for:
+ * SL_RUNNABLE_SWITCH_LEAVES), without a call as often
+ */
 static void it_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
 {
-	if (sw->next) {
-		struct it_task *it = sl_task_priv(m, a, sw->next);
+	struct sl_task *t = sw->next;
+	struct it_task *it;
 
-		it->ran_ts = sw->ts;
-		it->ran_cpu = (int16_t)sw->cpu;
+	if (!t)
+		return;
+	it = sl_task_priv(m, a, t);
+	it->ran_ts = sw->ts;
+	it->ran_cpu = (int16_t)sw->cpu;
+	if (sw->next_left_cpu < 0)
+		return;
+	if (it->cls == CLS_MASK) {
+		runnable(a, m, t, sw->next_left_cpu, sw->ts, false);
+		return;
 	}
+	any_wait_end(a->priv, t, it, sw->ts);
 }
 
 static void it_on_cpu_idle(struct sl_analyzer *a, struct sl_model *m, int cpu, uint64_t ts, bool idle)
@@ -757,6 +771,7 @@ const struct sl_analyzer_ops sl_idle_time_analyzer = {
 	.task_priv_size = sizeof(struct it_task),
 	.cpu_priv_size = sizeof(struct it_cpu),
 	.on_runnable = it_on_runnable,
+	.runnable_calls = SL_RUNNABLE_ENTERS | SL_RUNNABLE_LEAVES,	/* a switch-in's: it_on_switch() */
 	.on_switch = it_on_switch,
 	.on_cpu_idle = it_on_cpu_idle,
 	.on_cpu_unknown = it_on_cpu_unknown,

@@ -2644,9 +2644,10 @@ static LP_OUT_OF_LINE void lp_enqueue(struct sl_analyzer *a, struct sl_model *m,
 		add_waiter(p, m, a, c, t, ts);
 }
 
-/* t left cpu's runqueue (lp_on_runnable()) */
+/* t, queued since since, left cpu's runqueue (lp_on_runnable(), or switched in: lp_on_switch()) */
 static LP_OUT_OF_LINE void lp_dequeue(struct sl_analyzer *a, struct sl_model *m,
-						 struct sl_task *t, int cpu, uint64_t ts)
+						 struct sl_task *t, int cpu, uint64_t ts,
+						 uint64_t since)
 {
 	struct lp_task *lt = sl_task_priv(m, a, t);
 	struct lp_cpu *c = sl_cpu_priv(m, a, cpu);
@@ -2667,7 +2668,7 @@ static LP_OUT_OF_LINE void lp_dequeue(struct sl_analyzer *a, struct sl_model *m,
 			gq_del(c, lt);
 	}
 	if (watched && lt->run_id == c->run_id && fair_task(t)) {
-		note_wait(c, t, sl_dur(queued_since(t), ts));
+		note_wait(c, t, sl_dur(since, ts));
 		if (lt->list_idx != LP_NOT_LISTED) {
 			c->until[lt->list_idx] = ts;
 			c->until_set |= 1u << lt->list_idx;
@@ -2682,7 +2683,7 @@ static void lp_on_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	if (enter)
 		lp_enqueue(a, m, t, cpu, ts);
 	else
-		lp_dequeue(a, m, t, cpu, ts);
+		lp_dequeue(a, m, t, cpu, ts, queued_since(t));
 }
 
 static void count_unjudged(struct lp_priv *p, struct sl_model *m, int cpu, uint64_t ts,
@@ -2726,6 +2727,9 @@ static void lp_on_switch(struct sl_analyzer *a, struct sl_model *m, const struct
 	bool preempted = !sw->implied && (sw->prev_class == SL_PREV_RUNNABLE ||
 					  sw->prev_class == SL_PREV_PREEMPTED);
 
+	/* next left its runqueue (no on_runnable call for it: SL_RUNNABLE_SWITCH_LEAVES) */
+	if (sw->next_left_cpu >= 0)
+		lp_dequeue(a, m, next, sw->next_left_cpu, sw->ts, sw->next_queued_since);
 	/* preemption times, for HZ without timer events (read when they do not give it) */
 	if (prev && preempted) {
 		p->preempt_samples++;
@@ -3443,6 +3447,7 @@ const struct sl_analyzer_ops sl_late_preemption_analyzer = {
 	.on_event = lp_on_event,
 	.event_types = SL_EV_BIT(SL_EV_TIMER_TICK) | SL_EV_BIT(SL_EV_MARKER),
 	.on_runnable = lp_on_runnable,
+	.runnable_calls = SL_RUNNABLE_ENTERS | SL_RUNNABLE_LEAVES,	/* a switch-in's: lp_on_switch() */
 	.on_switch = lp_on_switch,
 	.on_cpu_unknown = lp_on_cpu_unknown,
 	.task_in_use = lp_task_in_use,

@@ -27,7 +27,8 @@ struct sl_report;
 
 #define SL_TASK_HISTS 2		/* sl_analyzer_ops.task_hists */
 #define SL_RUNNABLE_ENTERS 1	/* sl_analyzer_ops.runnable_calls */
-#define SL_RUNNABLE_LEAVES 2
+#define SL_RUNNABLE_LEAVES 2	/* the leaves but a switch-in's */
+#define SL_RUNNABLE_SWITCH_LEAVES 4	/* the leave of a task switched in */
 
 struct sl_analyzer;
 
@@ -60,7 +61,10 @@ struct sl_analyzer_ops {
 	void (*on_placement)(struct sl_analyzer *a, struct sl_model *m, const struct sl_placement *p);
 	/* a woken task was switched in: one wakeup-latency sample */
 	void (*on_latency)(struct sl_analyzer *a, struct sl_model *m, const struct sl_latency_sample *s);
-	/* a sched_switch was applied */
+	/*
+	 * a sched_switch was applied (after every on_latency of the switch;
+	 * sw->next_left_cpu says whether next left a runqueue here)
+	 */
 	void (*on_switch)(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw);
 	/*
 	 * t entered (enter) or left cpu's runqueue (SL_TASK_QUEUED; its state
@@ -72,9 +76,20 @@ struct sl_analyzer_ops {
 	void (*on_runnable)(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t,
 			    int cpu, uint64_t ts, bool enter);
 	/*
-	 * The on_runnable calls it wants: SL_RUNNABLE_ENTERS, SL_RUNNABLE_LEAVES,
-	 * 0 = both.  One that acts only when a task enters says so: it is not
-	 * called at every dequeue to return at once.
+	 * The on_runnable calls it wants, ORed: SL_RUNNABLE_ENTERS, SL_RUNNABLE_LEAVES
+	 * (a task leaves but not because it is switched in: a migration,
+	 * its CPU lost, ...), SL_RUNNABLE_SWITCH_LEAVES (the task switched
+	 * in leaves its runqueue); 0 = all of them.  One that acts only when
+	 * a task enters says so: it is not called at every dequeue to return
+	 * at once.  One that has an on_switch reads a switch-in's leave
+	 * there (sl_switch_info: next_left_cpu, next_queued_since) rather
+	 * than in a call of its own at nearly every switch: it handles it
+	 * first, so that it sees the leave before the switch as the call
+	 * did.  Unlike the call, the model has then applied the whole switch
+	 * (next is RUNNING, its since is the switch's ts, its wakeup closed),
+	 * and any on_cpu_idle of the switch came first: the CPU left runs
+	 * nothing if next was its last queued (a flip to idle and back, at
+	 * the same ts).
 	 */
 	uint8_t runnable_calls;
 	/* cpu became idle (known, idle task, nothing queued or pending) or stopped being */

@@ -317,6 +317,15 @@ struct sl_switch_info {
 	uint64_t prev_ran_since;	/* prev's switch-in, 0 when unknown */
 	bool prev_known;		/* the model knew prev was running here */
 	bool implied;			/* not in the trace: inferred from the CPU's next event */
+	/*
+	 * next left a runqueue at this switch-in: that CPU's (-1: it was on
+	 * none, e.g. a wakee still pending), where it had been queued since
+	 * next_queued_since (its state was QUEUED until now).  The analyzers
+	 * that say so are not called on_runnable(enter = false) for it
+	 * (analyzer.h, SL_RUNNABLE_SWITCH_LEAVES): they read it here.
+	 */
+	int32_t next_left_cpu;
+	uint64_t next_queued_since;
 };
 
 /*

@@ -107,6 +107,8 @@ struct model_priv {
 	HOOK_CALLS(on_latency) *on_latency;
 	HOOK_CALLS(on_switch) *on_switch;
 	HOOK_CALLS(on_runnable) *on_runnable[2];		/* [enter] */
+	/* on_runnable(enter = false) of a task switched in: who wants it as a call */
+	HOOK_CALLS(on_runnable) *on_switch_leave;
 	HOOK_CALLS(on_cpu_idle) *on_cpu_idle;
 	HOOK_CALLS(on_cpu_unknown) *on_cpu_unknown;
 	/* sl_model_after_event(): the analyzers to call after this event, in the order they asked */
@@ -176,6 +178,12 @@ static void hook_up(struct sl_model *m);
 static void notify_runnable(struct sl_model *m, struct sl_task *t, int cpu, uint64_t ts, bool enter)
 {
 	CALL_HOOK(m, on_runnable[enter], t, cpu, ts, enter);
+}
+
+/* t, switched in, left cpu's runqueue: the analyzers that want a call (the others read sl_switch_info) */
+static void notify_switch_leave(struct sl_model *m, struct sl_task *t, int cpu, uint64_t ts)
+{
+	CALL_HOOK(m, on_switch_leave, t, cpu, ts, false);
 }
 
 /*
@@ -892,11 +900,12 @@ static inline __attribute__((always_inline)) void list_del(struct sl_task **head
 
 /*
  * Take t off the queue or pending list it is on (its state is left as is).
- * Inline where every switch and wakeup takes it (detach() elsewhere).
+ * Inline where every switch and wakeup takes it (detach() elsewhere);
+ * switch_in: t is being switched in (notify_switch_leave()).
  */
-static inline __attribute__((always_inline)) void detach_inline(struct sl_model *m,
-								struct sl_task *t, uint64_t ts,
-								bool all_in)
+static inline __attribute__((always_inline)) void detach_body(struct sl_model *m,
+							      struct sl_task *t, uint64_t ts,
+							      bool all_in, bool switch_in)
 {
 	struct sl_cpu *c = sl_model_cpu(m, t->cpu);
 
@@ -906,7 +915,10 @@ static inline __attribute__((always_inline)) void detach_inline(struct sl_model 
 		account_queue(m, c, ts, all_in);
 		list_del(&c->queued, t);
 		c->nr_queued--;
-		notify_runnable(m, t, c->cpu, ts, false);
+		if (switch_in)
+			notify_switch_leave(m, t, c->cpu, ts);
+		else
+			notify_runnable(m, t, c->cpu, ts, false);
 		cpu_changed(m, c, ts);
 	} else if (t->state == SL_TASK_PENDING) {
 		list_del(&c->pending, t);
@@ -928,6 +940,13 @@ static inline __attribute__((always_inline)) void detach_inline(struct sl_model 
 		c->known = false;
 		cpu_changed(m, c, ts);
 	}
+}
+
+static inline __attribute__((always_inline)) void detach_inline(struct sl_model *m,
+								struct sl_task *t, uint64_t ts,
+								bool all_in)
+{
+	detach_body(m, t, ts, all_in, false);
 }
 
 ALL_IN_CLONES(detach, (struct sl_model *m, struct sl_task *t, uint64_t ts), m, t, ts)
@@ -1535,7 +1554,7 @@ static inline __attribute__((always_inline)) void handle_switch_inline(struct sl
 
 	sw = (struct sl_switch_info){
 		.ts = ts, .cpu = c->cpu, .prev = prev, .next = next,
-		.prev_class = ev->sw.prev_class, .implied = p->implied,
+		.prev_class = ev->sw.prev_class, .implied = p->implied, .next_left_cpu = -1,
 	};
 	if (prev && prev->state == SL_TASK_RUNNING && prev->cpu == c->cpu && c->known && c->curr == prev) {
 		sw.prev_known = true;
@@ -1618,7 +1637,11 @@ static inline __attribute__((always_inline)) void handle_switch_inline(struct sl
 
 		if (next->state == SL_TASK_PENDING || next->state == SL_TASK_WAKING)
 			clear_open_wake(m, next);
-		detach_inline(m, next, ts, all_in);
+		if (next->state == SL_TASK_QUEUED && sl_model_cpu(m, next->cpu)) {
+			sw.next_left_cpu = next->cpu;
+			sw.next_queued_since = next->since;
+		}
+		detach_body(m, next, ts, all_in, true);
 		if (was_runnable && next->wake_valid) {
 			if (gap_since(m, c->cpu, next->wake_ts) ||
 			    (next->cpu >= 0 && next->cpu != c->cpu && gap_since(m, next->cpu, next->wake_ts))) {
@@ -2688,6 +2711,8 @@ static void hook_up(struct sl_model *m)
 		(!a->ops->runnable_calls || (a->ops->runnable_calls & SL_RUNNABLE_ENTERS)));
 	HOOK_UP(m, p->on_runnable[0], on_runnable, !a->idle &&
 		(!a->ops->runnable_calls || (a->ops->runnable_calls & SL_RUNNABLE_LEAVES)));
+	HOOK_UP(m, p->on_switch_leave, on_runnable, !a->idle &&
+		(!a->ops->runnable_calls || (a->ops->runnable_calls & SL_RUNNABLE_SWITCH_LEAVES)));
 	HOOK_UP(m, p->on_cpu_idle, on_cpu_idle, !a->idle);
 	HOOK_UP(m, p->on_cpu_unknown, on_cpu_unknown, true);
 	for (int t = 0; t < SL_EV__COUNT; t++)
@@ -2767,6 +2792,7 @@ void sl_model_free(struct sl_model *m)
 	free(p->on_switch);
 	free(p->on_runnable[0]);
 	free(p->on_runnable[1]);
+	free(p->on_switch_leave);
 	free(p->on_cpu_idle);
 	free(p->on_cpu_unknown);
 	for (int t = 0; t < SL_EV__COUNT; t++)

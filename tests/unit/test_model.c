@@ -783,6 +783,117 @@ static void test_class_at_wakeup(void **state)
 	}
 }
 
+/*
+ * The leave of a task switched in (analyzer.h, runnable_calls): an
+ * analyzer that asks for SL_RUNNABLE_SWITCH_LEAVES (0 asks for all) is
+ * called on_runnable(enter = false) for it; one that does not reads it
+ * in on_switch (next_left_cpu, next_queued_since).  Every other leave
+ * (here a migration of a queued task) is a call for both.
+ */
+struct leave_rec {
+	int32_t pid, cpu;
+	uint64_t ts;
+};
+
+struct switch_rec {
+	int32_t next_pid, left_cpu;
+	uint64_t ts, queued_since;
+};
+
+struct hook_rec {
+	struct leave_rec leaves[8];
+	int nr_leaves;
+	struct switch_rec switches[16];
+	int nr_switches;
+};
+
+static struct hook_rec rec_all, rec_folded;
+
+static void rec_runnable(struct sl_analyzer *a, struct sl_model *m, struct sl_task *t, int cpu,
+			 uint64_t ts, bool enter)
+{
+	struct hook_rec *r = a->priv;
+
+	if (!enter && r->nr_leaves < 8)
+		r->leaves[r->nr_leaves++] = (struct leave_rec){ .pid = t->pid, .cpu = cpu, .ts = ts };
+}
+
+static void rec_switch(struct sl_analyzer *a, struct sl_model *m, const struct sl_switch_info *sw)
+{
+	struct hook_rec *r = a->priv;
+
+	if (r->nr_switches < 16)
+		r->switches[r->nr_switches++] = (struct switch_rec){
+			.next_pid = sw->next ? sw->next->pid : 0, .left_cpu = sw->next_left_cpu,
+			.ts = sw->ts, .queued_since = sw->next_queued_since,
+		};
+}
+
+static void test_switch_in_leave(void **state)
+{
+	struct fixture *f = setup_model(4);
+	static struct sl_analyzer_ops all = {
+		.name = "leaves-all", .on_runnable = rec_runnable, .on_switch = rec_switch,
+	};
+	static struct sl_analyzer_ops folded = {
+		.name = "leaves-folded", .on_runnable = rec_runnable, .on_switch = rec_switch,
+		.runnable_calls = SL_RUNNABLE_ENTERS | SL_RUNNABLE_LEAVES,
+	};
+	static struct sl_analyzer a_all = { .ops = &all, .priv = &rec_all };
+	static struct sl_analyzer a_folded = { .ops = &folded, .priv = &rec_folded };
+	const struct switch_rec *sw;
+
+	memset(&rec_all, 0, sizeof(rec_all));
+	memset(&rec_folded, 0, sizeof(rec_folded));
+	sl_model_add_analyzer(f->m, &a_all);
+	sl_model_add_analyzer(f->m, &a_folded);
+
+	sleeping(f, 10, 1, 100);
+	ev_switch(f, 20, 0, 0, SL_PREV_RUNNABLE, 'R', 200);	/* 200 first seen: on no queue */
+	ev_wake(f, SL_EV_WAKING, 30, 0, 200, 100, 1);
+	ev_wake(f, SL_EV_WAKEUP, 35, 1, 0, 100, 1);		/* 100 queued on 1 from 35 */
+	ev_switch(f, 50, 1, 0, SL_PREV_RUNNABLE, 'R', 100);	/* ... until its switch-in */
+	ev_switch(f, 60, 0, 200, SL_PREV_PREEMPTED, 'R', 0);	/* 200 queued on 0 from 60 */
+	ev_migrate(f, 61, 0, 0, 200, 0, 2);			/* a leave, not at a switch-in */
+	ev_switch(f, 70, 2, 0, SL_PREV_RUNNABLE, 'R', 200);	/* queued on 2 from 61 */
+
+	/* the one that wants every call: the switch-ins' leaves too */
+	assert_int_equal(rec_all.nr_leaves, 3);
+	assert_int_equal(rec_all.leaves[0].pid, 100);
+	assert_int_equal(rec_all.leaves[0].cpu, 1);
+	assert_int_equal(rec_all.leaves[0].ts, 50 * US);
+	assert_int_equal(rec_all.leaves[1].pid, 200);
+	assert_int_equal(rec_all.leaves[1].cpu, 0);
+	assert_int_equal(rec_all.leaves[1].ts, 61 * US);
+	assert_int_equal(rec_all.leaves[2].pid, 200);
+	assert_int_equal(rec_all.leaves[2].cpu, 2);
+	assert_int_equal(rec_all.leaves[2].ts, 70 * US);
+	/* the other: the migration's alone */
+	assert_int_equal(rec_folded.nr_leaves, 1);
+	assert_int_equal(rec_folded.leaves[0].pid, 200);
+	assert_int_equal(rec_folded.leaves[0].cpu, 0);
+	assert_int_equal(rec_folded.leaves[0].ts, 61 * US);
+
+	/* both see the same switches: 10, 11 (sleeping()), 20, 50, 60, 70 */
+	assert_int_equal(rec_folded.nr_switches, 6);
+	assert_int_equal(rec_all.nr_switches, 6);
+	assert_memory_equal(rec_all.switches, rec_folded.switches, sizeof(rec_all.switches));
+	sw = rec_folded.switches;
+	assert_int_equal(sw[2].next_pid, 200);
+	assert_int_equal(sw[2].left_cpu, -1);			/* on no queue */
+	assert_int_equal(sw[3].next_pid, 100);
+	assert_int_equal(sw[3].left_cpu, 1);
+	assert_int_equal(sw[3].queued_since, 35 * US);
+	assert_int_equal(sw[4].next_pid, 0);
+	assert_int_equal(sw[4].left_cpu, -1);			/* the idle task */
+	assert_int_equal(sw[5].next_pid, 200);
+	assert_int_equal(sw[5].left_cpu, 2);
+	assert_int_equal(sw[5].queued_since, 61 * US);
+
+	f->m->nr_analyzers -= 2;	/* static, as the capture analyzer */
+	teardown_model(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -812,6 +923,7 @@ int main(void)
 		cmocka_unit_test(test_worst_wakeup_moments),
 		cmocka_unit_test(test_class_from_prio),
 		cmocka_unit_test(test_class_at_wakeup),
+		cmocka_unit_test(test_switch_in_leave),
 	};
 	return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }
