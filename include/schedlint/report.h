@@ -47,6 +47,13 @@ struct sl_report {
 int sl_report_width(const struct sl_report *r);
 /* Display columns of s: UTF-8 sequences count one, escape sequences none. */
 int sl_display_width(const char *s);
+/* sl_display_width() of the len bytes at s */
+int sl_span_width(const char *s, size_t len);
+/*
+ * The bytes of the len at s that fill at most cols display columns
+ * (escape sequences ride along), never splitting a UTF-8 character.
+ */
+size_t sl_bytes_for_cols(const char *s, size_t len, int cols);
 /*
  * Print the formatted text wrapped at word boundaries to the report's
  * width: the first line after indent spaces, the next ones after hang.

@@ -1068,8 +1068,19 @@ static int setup(struct record *rec, struct sl_error *err)
 		for (char **arg = rec->cmd; arg && *arg; arg++) {
 			size_t used = strlen(rec->what);
 
-			snprintf(rec->what + used, sizeof(rec->what) - used, "%s%s",
-				 used ? " " : "", *arg);
+			if (snprintf(rec->what + used, sizeof(rec->what) - used, "%s%s",
+				     used ? " " : "", *arg) >= (int)(sizeof(rec->what) - used)) {
+				/* cut: between characters, not inside a UTF-8 one */
+				size_t len = strlen(rec->what), last = len;
+				unsigned char lead;
+
+				while (last > used && ((unsigned char)rec->what[last - 1] & 0xc0) == 0x80)
+					last--;
+				lead = last > used ? (unsigned char)rec->what[last - 1] : 0;
+				if (lead >= 0xc0 && len - (last - 1) < (lead >= 0xf0 ? 4u : lead >= 0xe0 ? 3u : 2u))
+					rec->what[last - 1] = '\0';
+				break;
+			}
 		}
 	}
 	/*

@@ -109,20 +109,25 @@ static void put_line(struct sl_live_top *top, int width, const char *text)
 		int gap = (int)strspn(p, " ");
 		/* a number and its unit are one word ("26.6 us"), SL_GLUE a space within one */
 		int word = (int)text_word_end(p + gap, 0, strlen(p + gap)), len = word;
+		/* in display columns: a UTF-8 character is one, whatever its bytes */
+		int cols = sl_span_width(p + gap, (size_t)word);
 
-		if (col > indent && col + gap + len > room) {
+		if (col > indent && col + gap + cols > room) {
 			fprintf(top->out, "\n%*s", indent, "");
 			top->lines++;
 			col = indent;
 			gap = 0;
 			p += strspn(p, " ");
 		}
-		if (col + gap + len > room)
-			len = MAX(room - col - gap, 0);	/* wider than the screen: cut */
+		if (col + gap + cols > room) {
+			/* wider than the screen: cut, between characters */
+			len = (int)sl_bytes_for_cols(p + gap, (size_t)word, MAX(room - col - gap, 0));
+			cols = sl_span_width(p + gap, (size_t)len);
+		}
 		fprintf(top->out, "%*s", gap, "");
 		for (int i = 0; i < len; i++)
 			fputc(p[gap + i] == SL_GLUE[0] ? ' ' : p[gap + i], top->out);
-		col += gap + len;
+		col += gap + cols;
 		p += gap + word;
 	}
 	fputc('\n', top->out);
@@ -284,7 +289,8 @@ static void erase_block(struct sl_live_top *top, int fd)
  * The unfinished line holds a \r (a progress line, perf bench's or dd's):
  * its latest state - the text after the last \r, or before it when none
  * follows - on a line above the block, in place of the one shown before,
- * cut to the width so that it takes one line (lock held).
+ * cut to the width (its display columns) so that it takes one line (lock
+ * held).
  */
 static void show_progress(struct sl_live_top *top)
 {
@@ -306,8 +312,16 @@ static void show_progress(struct sl_live_top *top)
 	len = (size_t)((cr + 1 < end ? end : cr) - seg);
 	if (!len)
 		return;
+	if (len > room) {
+		/* cut by display columns, between characters (NUL-terminated for the cut) */
+		char line[sizeof(top->partial) + 1];
+
+		memcpy(line, seg, len);
+		line[len] = '\0';
+		len = sl_bytes_for_cols(line, len, (int)room);
+	}
 	erase_block(top, fd);
-	write_all(fd, seg, MIN(len, room));
+	write_all(fd, seg, len);
 	write_all(fd, "\r\n", 2);
 	top->progress_shown = true;
 	top->wrote = true;

@@ -99,7 +99,7 @@ static void pad(FILE *out, int n)
  * The bytes of s that fill at most cols display columns (escape
  * sequences ride along), never splitting a UTF-8 character.
  */
-static size_t bytes_for_cols(const char *s, size_t len, int cols)
+size_t sl_bytes_for_cols(const char *s, size_t len, int cols)
 {
 	size_t i = 0;
 	int used = 0;
@@ -122,7 +122,7 @@ static size_t bytes_for_cols(const char *s, size_t len, int cols)
 	return i;
 }
 
-static int span_width(const char *s, size_t len)
+int sl_span_width(const char *s, size_t len)
 {
 	char buf[1024];
 	char *tmp = len < sizeof(buf) ? buf : xmalloc(len + 1);
@@ -177,7 +177,7 @@ void sl_fit_line(FILE *out, const char *line, int width, int hang)
 		wlen = pos - start;
 		if (!wlen)
 			break;		/* trailing blanks */
-		w = span_width(line + start, wlen);
+		w = sl_span_width(line + start, wlen);
 		/* the blanks between words stay as they were, unless a line breaks there */
 		if (!line_start && col + gap + w > width) {
 			fputc('\n', out);
@@ -192,7 +192,7 @@ void sl_fit_line(FILE *out, const char *line, int width, int hang)
 		line_start = false;
 		/* a word longer than a whole line is cut */
 		while (col + w > width) {
-			size_t n = bytes_for_cols(line + start, wlen, width - col);
+			size_t n = sl_bytes_for_cols(line + start, wlen, width - col);
 
 			put_glued(out, line + start, n);
 			fputc('\n', out);
@@ -200,7 +200,7 @@ void sl_fit_line(FILE *out, const char *line, int width, int hang)
 			col = hang;
 			start += n;
 			wlen -= n;
-			w = span_width(line + start, wlen);
+			w = sl_span_width(line + start, wlen);
 		}
 		put_glued(out, line + start, wlen);
 		col += w;
@@ -308,7 +308,7 @@ const char *sl_task_label(char *buf, size_t len, const char *comm, int32_t pid, 
 	room = width - (int)strlen(id);
 	if (room < 1)
 		room = 1;
-	snprintf(buf, len, "%.*s%s", (int)bytes_for_cols(comm, strlen(comm), room), comm, id);
+	snprintf(buf, len, "%.*s%s", (int)sl_bytes_for_cols(comm, strlen(comm), room), comm, id);
 	return buf;
 }
 

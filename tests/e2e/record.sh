@@ -340,6 +340,18 @@ else
 		"$(diff "$TMP/live.report" "$TMP/file.report" | head -5)"
 fi
 
+# --live's title is CMD and its arguments, cut to a line: between characters,
+# by display columns (an argument of 60 "é" ended in half a character, the
+# line cut at 23 of its 68 columns)
+e60=$(printf '\303\251%.0s' $(seq 60))
+run_bg "$TMP/live8.out" "$TMP/live8.err" --live --interval 200ms -o "$TMP/live8.dat" -- \
+	sh -c 'sleep 0.5' x "$e60"
+expect_eq "--live, a UTF-8 argument: exit status" "$rc" 0
+sed -n '1,/^  events/p' "$TMP/live8.out" | sed '$d' > "$TMP/live8.title"
+check "--live, a UTF-8 argument: the title is valid UTF-8" iconv -f UTF-8 -t UTF-8 "$TMP/live8.title"
+check "--live, a UTF-8 argument: the title shows its whole characters, up to its cut" \
+	sh -c "tr -d ' \n' < '$TMP/live8.title' | grep -q 'sleep0.5x$(printf '\303\251%.0s' $(seq 20))'"
+
 # The re-reads with and without --live (issue 29): a task pinned by taskset
 # and exec'd, alive when CMD ends (CMD waits for it to write its pid, after
 # its exec; it then sleeps until we end it), is re-read after that exec:
