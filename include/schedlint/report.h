@@ -80,6 +80,12 @@ struct sl_col {
 	int drop;			/* 0: always shown; the highest is dropped first */
 	bool left;			/* left-aligned (names) */
 };
+/*
+ * The drop value (struct sl_col) of a wakeup-latency percentile's column
+ * in the latency tables (0: it stays): analyze's and explore's narrow
+ * tables lose the same columns first.
+ */
+int sl_latency_pct_drop(double pct);
 /* A bit per shown column (at most 64 columns) for tables indented by indent. */
 uint64_t sl_cols_fit(const struct sl_report *r, int indent, const struct sl_col *cols, int nr);
 /* One row (cells = NULL: the heading, dimmed) of the shown columns. */

@@ -315,23 +315,26 @@ const char *sl_task_label(char *buf, size_t len, const char *comm, int32_t pid, 
 /* The latency columns: count, min, the percentiles, max, mean. */
 enum { LAT_COUNT, LAT_MIN, LAT_PCT0, LAT_MAX = LAT_PCT0 + SL_NR_PCTS, LAT_MEAN, LAT__NR };
 
-static void latency_cols(struct sl_col cols[LAT__NR])
+int sl_latency_pct_drop(double pct)
 {
 	/* the order they go in when the terminal is narrow (0: they stay) */
 	static const struct { double pct; int drop; } pct_drop[] = {
 		{ 50, 0 }, { 75, 9 }, { 90, 5 }, { 95, 8 }, { 99, 0 }, { 99.5, 10 }, { 99.9, 4 },
 	};
 
+	for (size_t j = 0; j < ARRAY_SIZE(pct_drop); j++)
+		if (pct_drop[j].pct == pct)
+			return pct_drop[j].drop;
+	return 3;
+}
+
+static void latency_cols(struct sl_col cols[LAT__NR])
+{
 	cols[LAT_COUNT] = (struct sl_col){ "count", 8, 0, false };
 	cols[LAT_MIN] = (struct sl_col){ "min", 8, 6, false };
-	for (int i = 0; i < SL_NR_PCTS; i++) {
-		int drop = 3;
-
-		for (size_t j = 0; j < ARRAY_SIZE(pct_drop); j++)
-			if (pct_drop[j].pct == sl_pcts[i])
-				drop = pct_drop[j].drop;
-		cols[LAT_PCT0 + i] = (struct sl_col){ sl_pct_names[i], 8, drop, false };
-	}
+	for (int i = 0; i < SL_NR_PCTS; i++)
+		cols[LAT_PCT0 + i] = (struct sl_col){ sl_pct_names[i], 8,
+						      sl_latency_pct_drop(sl_pcts[i]), false };
 	cols[LAT_MAX] = (struct sl_col){ "max", 8, 0, false };
 	cols[LAT_MEAN] = (struct sl_col){ "mean", 8, 7, false };
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedlint/report.h"
 #include "tui.h"
 #include "util/util.h"
 
@@ -154,7 +155,47 @@ static void findings_lines(struct xp *x, struct overview *ov)
 			 " these counts are of all", fs->max);
 }
 
-static void latency_row(struct xp *x, struct overview *ov, const char *label, const struct sl_hist *h)
+/*
+ * The latency table's value columns (the percentiles, then max) that fit
+ * the width, a bit each: " %-13s %8s" and " %9s" a column, the last
+ * screen column left empty.  Those analyze drops first when its terminal
+ * is narrow go first (sl_latency_pct_drop); max stays.
+ */
+static unsigned latency_shown(int width)
+{
+	unsigned shown = (1u << (SL_NR_PCTS + 1)) - 1;
+	int total = 1 + 13 + 1 + 8 + 10 * (SL_NR_PCTS + 1);
+
+	while (total > width - 1) {
+		int worst = -1;
+
+		for (int i = 0; i < SL_NR_PCTS; i++)
+			if ((shown >> i & 1) && sl_latency_pct_drop(sl_pcts[i]) &&
+			    (worst < 0 || sl_latency_pct_drop(sl_pcts[i]) > sl_latency_pct_drop(sl_pcts[worst])))
+				worst = i;
+		if (worst < 0)
+			break;
+		shown &= ~(1u << worst);
+		total -= 10;
+	}
+	return shown;
+}
+
+/* " %-13s %8s" of label and count, then " %9s" of each shown value */
+static void latency_line(struct overview *ov, attr_t attr, unsigned shown, const char *label,
+			 const char *count, const char v[][32])
+{
+	char text[OV_TEXT];
+	int n = snprintf(text, sizeof(text), " %-13s %8s", label, count);
+
+	for (int i = 0; i <= SL_NR_PCTS && n < (int)sizeof(text); i++)
+		if (shown >> i & 1)
+			n += snprintf(text + n, sizeof(text) - (size_t)n, " %9s", v[i]);
+	add_line(ov, attr, "%s", text);
+}
+
+static void latency_row(struct xp *x, struct overview *ov, unsigned shown, const char *label,
+			const struct sl_hist *h)
 {
 	char v[SL_NR_PCTS + 1][32], n[32];
 
@@ -162,13 +203,14 @@ static void latency_row(struct xp *x, struct overview *ov, const char *label, co
 		xp_dur(v[i], sizeof(v[i]), sl_hist_percentile(h, sl_pcts[i]));
 	xp_dur(v[SL_NR_PCTS], sizeof(v[0]), h->max);
 	snprintf(n, sizeof(n), "%" PRIu64, h->count);
-	add_line(ov, A_NORMAL, " %-13s %8s %9s %9s %9s %9s %9s %9s %9s %9s", label, n, v[0], v[1], v[2],
-		 v[3], v[4], v[5], v[6], v[7]);
+	latency_line(ov, A_NORMAL, shown, label, n, v);
 }
 
 static void latency_lines(struct xp *x, struct overview *ov)
 {
 	const struct sl_model *m = x->m;
+	unsigned shown = latency_shown(ov->width);
+	char head[SL_NR_PCTS + 1][32];
 
 	add_line(ov, A_NORMAL, "%s", "");
 	if (!m->latency.count) {
@@ -176,13 +218,15 @@ static void latency_lines(struct xp *x, struct overview *ov)
 		add_line(ov, A_NORMAL, " no wakeup-latency samples");
 		return;
 	}
-	add_line(ov, x->attrs[XP_A_HEAD], " %-13s %8s %9s %9s %9s %9s %9s %9s %9s %9s",
-		 "Wakeup latency", "count", "p50", "p75", "p90", "p95", "p99", "p99.5", "p99.9", "max");
-	latency_row(x, ov, "all", &m->latency);
+	for (int i = 0; i < SL_NR_PCTS; i++)
+		snprintf(head[i], sizeof(head[i]), "%s", sl_pct_names[i]);
+	snprintf(head[SL_NR_PCTS], sizeof(head[0]), "max");
+	latency_line(ov, x->attrs[XP_A_HEAD], shown, "Wakeup latency", "count", head);
+	latency_row(x, ov, shown, "all", &m->latency);
 	if (m->latency_local.count)
-		latency_row(x, ov, "local", &m->latency_local);
+		latency_row(x, ov, shown, "local", &m->latency_local);
 	if (m->latency_remote.count)
-		latency_row(x, ov, "remote", &m->latency_remote);
+		latency_row(x, ov, shown, "remote", &m->latency_remote);
 }
 
 /*

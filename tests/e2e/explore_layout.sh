@@ -110,6 +110,32 @@ done
 # --- zoomed out: each cell the CPU's busy share (: = * #) ---
 # hackbench.dat (253 ms) zoomed out to the whole trace at 120 columns: 2.26
 # ms a column, past the 2 ms from which the lanes show the busy share.  The
+# The overview's wakeup-latency table fits the width as analyze's does:
+# the columns analyze drops first go first (p99.5, p75, p95), max stays.
+# At 80 columns it was cut at the screen's edge: "... p99     p" and
+# "127.2" without its unit, the max out of sight (pipe.dat: p50 37.0 us,
+# p99 94.5 us, max 1.33 ms, as the README's report of it says).
+for w in 80 120; do
+	start "$w" 24 "" "$TESTDATA/real/pipe.dat"
+	see "$w columns, pipe: the overview" "Wakeup latency"
+	settle
+	head=$(grep -m 1 '^ Wakeup latency ' "$TMP/screen" | tr -s ' ')
+	all=$(grep -m 1 '^ all  ' "$TMP/screen" | tr -s ' ')
+	case $w in
+	80)	expect_eq "80 columns: the latency heading drops p75, p95, p99.5, keeps max" \
+			"$head" " Wakeup latency count p50 p90 p99 p99.9 max"
+		expect_eq "80 columns: the all row ends with its max" \
+			"$(echo "$all" | awk '{ print $(NF - 1), $NF }')" "1.33 ms" ;;
+	120)	expect_eq "120 columns: every latency column" \
+			"$head" " Wakeup latency count p50 p75 p90 p95 p99 p99.5 p99.9 max" ;;
+	esac
+	expect_eq "$w columns, pipe: the all row: p50 37.0 us, p99 94.5 us, max 1.33 ms" \
+		"$(echo "$all" | grep -c ' 37\.0 us .* 94\.5 us .* 1\.33 ms$')" 1
+	expect_eq "$w columns, pipe: no line wider than the screen" "$(wider_than "$w")" 0
+	tmx send-keys -t x q
+	ended "$w columns, pipe: q" 0
+done
+
 # cursor's cell (the first) is described under the legend ("busy N%"): its
 # glyph is that share's (: up to 25%, = up to 50%, * up to 75%, # more).
 start 120 30 "" "$TESTDATA/real/hackbench.dat"
