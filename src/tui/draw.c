@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "schedlint/report.h"
 #include "tui.h"
 #include "util/util.h"
 
@@ -161,6 +162,23 @@ const char *xp_task_name(const struct xp *x, int32_t pid, uint32_t comm, char *b
 	/* a task the trace never names (only its pid in common_pid): as trace-cmd shows it */
 	snprintf(buf, len, "%s:%d", comm ? sl_str(x->m->strtab, comm) : "<...>", pid);
 	return buf;
+}
+
+char *xp_fit_task(char *name, int cols)
+{
+	size_t len = strlen(name);
+	char *colon = strrchr(name, ':');
+	size_t id = colon ? len - (size_t)(colon - name) : 0, keep;
+
+	if (sl_display_width(name) <= cols)
+		return name;
+	if (!colon || (int)id >= cols) {	/* no pid, or no room beside it: the start */
+		name[sl_bytes_for_cols(name, len, MAX(cols, 0))] = '\0';
+		return name;
+	}
+	keep = sl_bytes_for_cols(name, (size_t)(colon - name), cols - (int)id);
+	memmove(name + keep, colon, id + 1);
+	return name;
 }
 
 void xp_list_clamp(int *sel, int *top, int nr, int page)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedlint/report.h"
 #include "tui.h"
 #include "util/util.h"
 
@@ -109,7 +110,7 @@ static void fit_columns(struct xp *x, const struct findings_list *fl, int width,
 		c->ts = MAX(c->ts, (int)strlen(fmt_ts(buf, sizeof(buf), f->ts)));
 		c->kind = MAX(c->kind, (int)strlen(sl_kinds[f->kind].name));
 		c->cost = MAX(c->cost, (int)strlen(xp_dur(buf, sizeof(buf), f->cost)));
-		c->task = MAX(c->task, (int)strlen(xp_task_name(x, f->pid, f->comm, buf, sizeof(buf))));
+		c->task = MAX(c->task, sl_display_width(xp_task_name(x, f->pid, f->comm, buf, sizeof(buf))));
 	}
 	c->task = MIN(c->task, 18);
 	fixed = 1 + c->num + 1 + c->ts + 1 + 3 + 1 + c->kind + 1 + c->cost + 1 + c->task + 1;
@@ -134,8 +135,9 @@ static void put_row(struct xp *x, int y, const struct xp_rect *r, attr_t attr, c
 		o += snprintf(line + o, sizeof(line) - (size_t)o, " %-*s", c->ts, ts);
 	if (c->cpu)
 		o += snprintf(line + o, sizeof(line) - (size_t)o, " %3s", cpu);
-	snprintf(line + o, sizeof(line) - (size_t)o, " %-*s %*s %-*.*s %s", c->kind, kind, c->cost,
-		 cost, c->task, c->task, task, msg);
+	/* the task fitted to its column (xp_fit_task), padded by its display columns */
+	snprintf(line + o, sizeof(line) - (size_t)o, " %-*s %*s %s%*s %s", c->kind, kind, c->cost,
+		 cost, task, MAX(c->task - sl_display_width(task), 0), "", msg);
 	xp_put(y, r->x, r->w, attr, line);
 }
 
@@ -180,7 +182,7 @@ static void fl_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 		put_row(x, y, r, i == fl->sel ? x->attrs[XP_A_SELECT] : A_NORMAL, &c, num,
 			fmt_ts(ts, sizeof(ts), f->ts), cpu, sl_kinds[f->kind].name,
 			xp_dur(cost, sizeof(cost), f->cost),
-			xp_task_name(x, f->pid, f->comm, task, sizeof(task)), msg);
+			(xp_task_name(x, f->pid, f->comm, task, sizeof(task)), xp_fit_task(task, c.task)), msg);
 	}
 	/* the selected finding's message in full, after its time and CPU */
 	{

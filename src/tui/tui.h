@@ -228,6 +228,12 @@ void xp_heading(struct xp *x, int y, const struct xp_rect *r, const char *title)
 /* "1.50 ms" etc; "-" for 0 when dash */
 const char *xp_dur(char *buf, size_t len, uint64_t ns);
 const char *xp_task_name(const struct xp *x, int32_t pid, uint32_t comm, char *buf, size_t len);
+/*
+ * name (xp_task_name()'s "comm:pid") cut in place to at most cols display
+ * columns: the comm is cut, its ":pid" kept whole (a cut pid names
+ * another task), as analyze's tables do (sl_task_label)
+ */
+char *xp_fit_task(char *name, int cols);
 /* Keep a list selection and its scroll inside nr items with page rows. */
 void xp_list_clamp(int *sel, int *top, int nr, int page);
 /* Common list keys (arrows, vi keys, pages, home/end): true when used. */

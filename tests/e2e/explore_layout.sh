@@ -136,6 +136,20 @@ for w in 80 120; do
 	ended "$w columns, pipe: q" 0
 done
 
+# The findings list's task column (at most 18 columns) cuts a long name's
+# comm and keeps its pid whole, as analyze's tables do: pipe-noise.dat's
+# finding #7 is test_trace_wind:15522's, which read "test_trace_wind:15"
+# (pid 15, another task).
+start 80 24 "" "$TESTDATA/real/pipe-noise.dat"
+see "pipe-noise: opens" "1 Overview"
+tmx send-keys -t x 2
+see "pipe-noise: the findings" "late-preemption"
+settle
+expect_eq "findings list: finding #7's task cut in its comm, its pid whole" \
+	"$(grep -c '^  7 late-preemption-at-tick 2\.53 ms test_trace_w:15522 ' "$TMP/screen")/$(grep -c 'test_trace_wind:15 ' "$TMP/screen")" "1/0"
+tmx send-keys -t x q
+ended "pipe-noise: q" 0
+
 # cursor's cell (the first) is described under the legend ("busy N%"): its
 # glyph is that share's (: up to 25%, = up to 50%, * up to 75%, # more).
 start 120 30 "" "$TESTDATA/real/hackbench.dat"
