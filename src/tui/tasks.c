@@ -126,19 +126,77 @@ static const char *lat(char *buf, size_t len, const struct sl_task *t, double pc
 	return xp_dur(buf, len, pct > 100 ? t->latency.max : sl_hist_percentile(&t->latency, pct));
 }
 
+/*
+ * The columns after the task's name, and the order they go in when the
+ * screen is narrower than all of them (the highest drop first; 0: they
+ * stay): at 80 columns wakeups, latency p99 and max, run and wait time.
+ * The column the list is sorted by stays.
+ */
+enum { TK_WAKEUPS, TK_P50, TK_P99, TK_MAX, TK_RUN, TK_WAIT, TK_SWITCH, TK_PREEM, TK_MIGR, TK__NR };
+static const struct { const char *head; int width, drop, sort; } tk_cols[TK__NR] = {
+	[TK_WAKEUPS] = { "wakeups", 7, 1, BY_WAKEUPS },
+	[TK_P50] = { "lat p50", 9, 4, -1 },
+	[TK_P99] = { "lat p99", 9, 0, BY_P99 },
+	[TK_MAX] = { "lat max", 9, 0, BY_MAX },
+	[TK_RUN] = { "run", 9, 2, BY_RUN },
+	[TK_WAIT] = { "wait", 9, 3, BY_WAIT },
+	[TK_SWITCH] = { "switch", 7, 6, -1 },
+	[TK_PREEM] = { "preem", 6, 7, -1 },
+	[TK_MIGR] = { "migr", 6, 5, BY_MIGRATIONS },
+};
+#define TK_NAME_W 24
+
+/* a bit per shown column: " %-24s", then " %*s" each, the last screen column left empty */
+static unsigned tk_shown(int width, enum task_sort sort)
+{
+	unsigned shown = (1u << TK__NR) - 1;
+	int total = 1 + TK_NAME_W;
+
+	for (int i = 0; i < TK__NR; i++)
+		total += 1 + tk_cols[i].width;
+	while (total > width - 1) {
+		int worst = -1;
+
+		for (int i = 0; i < TK__NR; i++)
+			if ((shown >> i & 1) && tk_cols[i].drop && tk_cols[i].sort != (int)sort &&
+			    (worst < 0 || tk_cols[i].drop > tk_cols[worst].drop))
+				worst = i;
+		if (worst < 0)
+			break;
+		shown &= ~(1u << worst);
+		total -= 1 + tk_cols[worst].width;
+	}
+	return shown;
+}
+
+static void tk_row(int y, const struct xp_rect *r, attr_t attr, unsigned shown, const char *name,
+		   const char *const cells[TK__NR])
+{
+	char line[512];
+	int n = snprintf(line, sizeof(line), " %-*s", TK_NAME_W, name);
+
+	for (int i = 0; i < TK__NR && n < (int)sizeof(line); i++)
+		if (shown >> i & 1)
+			n += snprintf(line + n, sizeof(line) - (size_t)n, " %*s", tk_cols[i].width, cells[i]);
+	xp_put(y, r->x, r->w, attr, line);
+}
+
 static void tk_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 {
 	struct tasks_list *tl = p->priv;
 	int y = r->y, list_h = r->h - 2;
-	char name[64], b[6][32];
+	char name[64], b[TK__NR][32];
+	const char *cells[TK__NR];
+	unsigned shown = tk_shown(r->w, tl->sort);
 
 	if (tl->dirty)
 		rebuild(x, tl);
 	xp_putf(y++, r->x, r->w, A_NORMAL, " %d task%s%s%s%s, sorted by %s", tl->nr, tl->nr == 1 ? "" : "s",
 		tl->filter.text[0] ? " matching '" : "", tl->filter.text, tl->filter.text[0] ? "'" : "",
 		sort_names[tl->sort]);
-	xp_putf(y++, r->x, r->w, x->attrs[XP_A_HEAD], " %-24s %7s %9s %9s %9s %9s %9s %7s %6s %6s",
-		"task", "wakeups", "lat p50", "lat p99", "lat max", "run", "wait", "switch", "preem", "migr");
+	for (int i = 0; i < TK__NR; i++)
+		cells[i] = tk_cols[i].head;
+	tk_row(y++, r, x->attrs[XP_A_HEAD], shown, "task", cells);
 	xp_list_clamp(&tl->sel, &tl->top, tl->nr, list_h);
 	for (int row = 0; row < list_h; row++, y++) {
 		int i = tl->top + row;
@@ -149,12 +207,19 @@ static void tk_draw(struct xp *x, struct xp_panel *p, const struct xp_rect *r)
 			continue;
 		}
 		t = tl->tasks[i];
-		xp_putf(y, r->x, r->w, i == tl->sel ? x->attrs[XP_A_SELECT] : A_NORMAL,
-			" %-24s %7" PRIu64 " %9s %9s %9s %9s %9s %7" PRIu64 " %6" PRIu64 " %6" PRIu64,
-			xp_task_name(x, t->pid, t->comm, name, sizeof(name)), t->latency.count,
-			lat(b[0], 32, t, 50), lat(b[1], 32, t, 99), lat(b[2], 32, t, 101),
-			xp_dur(b[3], 32, t->run_ns), xp_dur(b[4], 32, t->wait_ns), t->switches,
-			t->preemptions, t->migrations);
+		snprintf(b[TK_WAKEUPS], 32, "%" PRIu64, t->latency.count);
+		snprintf(b[TK_SWITCH], 32, "%" PRIu64, t->switches);
+		snprintf(b[TK_PREEM], 32, "%" PRIu64, t->preemptions);
+		snprintf(b[TK_MIGR], 32, "%" PRIu64, t->migrations);
+		for (int k = 0; k < TK__NR; k++)
+			cells[k] = b[k];
+		cells[TK_P50] = lat(b[TK_P50], 32, t, 50);
+		cells[TK_P99] = lat(b[TK_P99], 32, t, 99);
+		cells[TK_MAX] = lat(b[TK_MAX], 32, t, 101);
+		cells[TK_RUN] = xp_dur(b[TK_RUN], 32, t->run_ns);
+		cells[TK_WAIT] = xp_dur(b[TK_WAIT], 32, t->wait_ns);
+		tk_row(y, r, i == tl->sel ? x->attrs[XP_A_SELECT] : A_NORMAL, shown,
+		       xp_task_name(x, t->pid, t->comm, name, sizeof(name)), cells);
 	}
 }
 

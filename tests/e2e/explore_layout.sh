@@ -150,6 +150,35 @@ expect_eq "findings list: finding #7's task cut in its comm, its pid whole" \
 tmx send-keys -t x q
 ended "pipe-noise: q" 0
 
+# The Tasks view fits its columns to the width as the overview does: at 80
+# columns wakeups, latency p99 and max, run and wait time (its 105 columns
+# were cut at the edge: "run      w", a wait time of "1.3"); the column
+# the list is sorted by stays (s five times: by migrations).
+start 80 24 "" "$TESTDATA/real/pipe.dat"
+see "pipe, 80 columns: opens" "1 Overview"
+tmx send-keys -t x 4
+see "pipe, 80 columns: the tasks" "sorted by latency p99"
+settle
+expect_eq "tasks at 80 columns: the columns that fit" \
+	"$(grep -m 1 '^ task ' "$TMP/screen" | tr -s ' ')/$(wider_than 80)" \
+	" task wakeups lat p99 lat max run wait/0"
+tmx send-keys -t x s s s s s
+see "pipe, 80 columns: sorted by migrations" "sorted by migrations"
+settle
+expect_eq "tasks at 80 columns, sorted by migrations: its column stays" \
+	"$(grep -m 1 '^ task ' "$TMP/screen" | tr -s ' ')" " task wakeups lat p99 lat max run migr"
+tmx send-keys -t x q
+ended "pipe, 80 columns, tasks: q" 0
+start 120 24 "" "$TESTDATA/real/pipe.dat"
+see "pipe, 120 columns: opens" "1 Overview"
+tmx send-keys -t x 4
+see "pipe, 120 columns: the tasks" "sorted by latency p99"
+settle
+expect_eq "tasks at 120 columns: every column" "$(grep -m 1 '^ task ' "$TMP/screen" | tr -s ' ')" \
+	" task wakeups lat p50 lat p99 lat max run wait switch preem migr"
+tmx send-keys -t x q
+ended "pipe, 120 columns, tasks: q" 0
+
 # cursor's cell (the first) is described under the legend ("busy N%"): its
 # glyph is that share's (: up to 25%, = up to 50%, * up to 75%, # more).
 start 120 30 "" "$TESTDATA/real/hackbench.dat"
