@@ -2847,8 +2847,9 @@ static void hrtick_state(struct lp_priv *p, struct sl_model *m)
 	p->hrtick_source_key = "tick pattern";
 	snprintf(p->hrtick_short, sizeof(p->hrtick_short), "tick pattern");
 	snprintf(p->hrtick_source, sizeof(p->hrtick_source),
-		 "assumed from the tick pattern: %" PRIu64 " of %" PRIu64
-		 " late preemptions came at the tick, HZ=%d", p->at_tick, p->late_preempt, sl_hz(m));
+		 "assumed from the tick pattern: %" PRIu64 " of the %" PRIu64
+		 " late runs that ended in a preemption came at the tick, HZ=%d", p->at_tick,
+		 p->late_preempt, sl_hz(m));
 }
 
 static bool pick_at_tick(const struct sl_finding *f, void *arg)
@@ -3150,14 +3151,15 @@ static void lp_report_text(struct sl_analyzer *a, struct sl_model *m, struct sl_
 	model_line(r, m, p);
 	tick_line(r, m, p);
 	if (p->cause[0])
-		fprintf(r->out, "  %scause    %s%s\n           %" PRIu64 " of %" PRIu64
-			" late preemptions came at the tick (%s)\n", sl_color(r, SL_C_RED), p->cause,
+		fprintf(r->out, "  %scause    %s%s\n           %" PRIu64 " of the %" PRIu64
+			" late runs that ended in a preemption came at the tick (%s)\n",
+			sl_color(r, SL_C_RED), p->cause,
 			sl_color(r, SL_C_RESET), p->at_tick, p->late_preempt,
 			p->timer_events ? "within 200 us after a local_timer_entry on their CPU"
 					: "in one 200 us phase window of the tick period");
 	else if (p->late_preempt && sl_hz(m))
-		fprintf(r->out, "  at tick  %" PRIu64 " of %" PRIu64 " late preemptions\n",
-			p->at_tick, p->late_preempt);
+		fprintf(r->out, "  at tick  %" PRIu64 " of the %" PRIu64
+			" late runs that ended in a preemption\n", p->at_tick, p->late_preempt);
 	fprintf(r->out, "  runs     %" PRIu64 " of %" PRIu64 " contended runs ended late", p->late, p->runs);
 	if (p->runs)
 		fprintf(r->out, " (%.1f%%)", 100.0 * (double)p->late / (double)p->runs);
