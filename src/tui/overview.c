@@ -59,6 +59,46 @@ static struct ov_line *add_line(struct overview *ov, attr_t attr, const char *fm
 	return l;
 }
 
+/*
+ * A line of the trace's facts (" note     ..."), wrapped at spaces to the
+ * width, its next lines under its value
+ * (10 columns in): the end of a note is not cut off a narrow screen.
+ */
+static void add_wrapped(struct overview *ov, attr_t attr, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add_wrapped(struct overview *ov, attr_t attr, const char *fmt, ...)
+{
+	const int hang = 10, room = MAX(ov->width, hang + 20);
+	char text[1024], *p = text;
+	bool first = true;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	while (*p) {
+		int lead = first ? 0 : hang, avail = room - lead, len = sl_display_width(p), cut;
+
+		if (len > avail) {
+			/* the last space that leaves the line within avail columns */
+			int bytes = (int)sl_bytes_for_cols(p, strlen(p), avail);
+
+			for (cut = bytes; cut > 0 && p[cut] != ' '; cut--)
+				;
+			if (cut <= 0)
+				cut = bytes;	/* one word wider than the line: cut */
+		} else {
+			cut = (int)strlen(p);
+		}
+		add_line(ov, attr, "%*s%.*s", lead, "", cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+		first = false;
+	}
+}
+
 static void trace_lines(struct xp *x, struct overview *ov)
 {
 	const struct sl_model *m = x->m;
@@ -69,36 +109,36 @@ static void trace_lines(struct xp *x, struct overview *ov)
 		snprintf(more + strlen(more), sizeof(more) - strlen(more), ", kernel %s", info->kernel);
 	if (info->clock[0])
 		snprintf(more + strlen(more), sizeof(more) - strlen(more), ", clock %s", info->clock);
-	add_line(ov, A_NORMAL, " trace    %s%s%s%s, %d CPUs%s", sl_format_name(info->format),
+	add_wrapped(ov, A_NORMAL, " trace    %s%s%s%s, %d CPUs%s", sl_format_name(info->format),
 		 info->compression[0] && strcmp(info->compression, "none") ? " (" : "",
 		 info->compression[0] && strcmp(info->compression, "none") ? info->compression : "",
 		 info->compression[0] && strcmp(info->compression, "none") ? ")" : "",
 		 x->nr_cpus, more);
-	add_line(ov, A_NORMAL, " span     %s .. %s (%s), %" PRIu64 " events",
+	add_wrapped(ov, A_NORMAL, " span     %s .. %s (%s), %" PRIu64 " events",
 		 fmt_ts(a, sizeof(a), m->first_ts), fmt_ts(b, sizeof(b), m->last_ts),
 		 xp_dur(d, sizeof(d), sl_dur(m->first_ts, m->last_ts)), m->nr_events);
 	if (m->lost_gaps) {
 		bool floor;
 
 		sl_model_lost_uncounted(m, &floor);
-		add_line(ov, x->attrs[XP_A_WARN], " lost     %s%" PRIu64 " events in %" PRIu64
+		add_wrapped(ov, x->attrs[XP_A_WARN], " lost     %s%" PRIu64 " events in %" PRIu64
 			 " gap%s: no latency or finding is computed across a gap", floor ? "at least " : "",
 			 m->lost_events, m->lost_gaps, m->lost_gaps == 1 ? "" : "s");
 	}
 	if (m->implied_switches)
-		add_line(ov, x->attrs[XP_A_DIM], " note     %" PRIu64 " context switch%s missing from"
+		add_wrapped(ov, x->attrs[XP_A_DIM], " note     %" PRIu64 " context switch%s missing from"
 			 " the trace, inferred from the events' tasks", m->implied_switches,
 			 m->implied_switches == 1 ? "" : "es");
 	if (!m->seen_waking && !m->seen_wakeup)
-		add_line(ov, x->attrs[XP_A_WARN], " note     no wakeup events: wakeup latency cannot"
+		add_wrapped(ov, x->attrs[XP_A_WARN], " note     no wakeup events: wakeup latency cannot"
 			 " be measured");
 	if (info->bad_lines > !!info->cut_last_line)
-		add_line(ov, x->attrs[XP_A_WARN], " note     %" PRIu64 " %s not event%s (first:"
+		add_wrapped(ov, x->attrs[XP_A_WARN], " note     %" PRIu64 " %s not event%s (first:"
 			 " line %" PRIu64 ")", info->bad_lines - !!info->cut_last_line,
 			 info->bad_lines - !!info->cut_last_line == 1 ? "line was" : "lines were",
 			 info->bad_lines - !!info->cut_last_line == 1 ? "" : "s", info->first_bad_line);
 	if (info->cut_last_line)
-		add_line(ov, x->attrs[XP_A_WARN], " note     the last line (%" PRIu64 ") ends without a"
+		add_wrapped(ov, x->attrs[XP_A_WARN], " note     the last line (%" PRIu64 ") ends without a"
 			 " newline (a cut file?): left out", info->cut_last_line);
 }
 

@@ -136,6 +136,18 @@ for w in 80 120; do
 	ended "$w columns, pipe: q" 0
 done
 
+# The overview's trace lines wrap at 80 columns under their values, as
+# analyze's do: pipe.dat's note of its 2061 inferred switches (81
+# columns) ended "inferred from the events" at the screen's edge.
+start 80 24 "" "$TESTDATA/real/pipe.dat"
+see "pipe, 80 columns, the note: opens" "1 Overview"
+settle
+expect_eq "80 columns: the note of the missing switches wraps, its end on the next line" \
+	"$(grep -A1 '^ note     2061 context switches missing from the trace' "$TMP/screen" | tail -1 | sed 's/ *$//')/$(wider_than 80)" \
+	"          events' tasks/0"
+tmx send-keys -t x q
+ended "pipe, 80 columns, the note: q" 0
+
 # The findings list's task column (at most 18 columns) cuts a long name's
 # comm and keeps its pid whole, as analyze's tables do: pipe-noise.dat's
 # finding #7 is test_trace_wind:15522's, which read "test_trace_wind:15"
