@@ -863,8 +863,24 @@ static int junit_close(FILE *f, const char *path, char *err, size_t errlen)
 }
 
 /*
+ * The notes printed under the table ("note: ..." a line each: sides that
+ * differ in inferred samples, too few runs, ...), after lead when there
+ * are any
+ */
+static void junit_notes(FILE *f, const struct sl_diff *d, const char *lead)
+{
+	for (size_t i = 0; i < d->nr_notes; i++) {
+		fputs(i ? "\n" : lead, f);
+		fputs("note: ", f);
+		xml_text(f, d->notes[i]);
+	}
+}
+
+/*
  * The attributes GitLab and Jenkins read (tests/junit.xsd): counts on
  * both elements; "skipped" on <testsuite> only, as the schema has it.
+ * The notes go into each failure's text (what GitLab shows of a failed
+ * test) and the suite's <system-out>.
  */
 int sl_diff_write_junit(const struct sl_diff *d, const char *path, char *err, size_t errlen)
 {
@@ -906,6 +922,8 @@ int sl_diff_write_junit(const struct sl_diff *d, const char *path, char *err, si
 				xml_text(f, dr->rule.metric);
 				fputs(": ", f);
 				xml_text(f, res->why);
+				/* what a merge request shows of the gate: the notes too */
+				junit_notes(f, d, "\n\n");
 				fputs("</failure>\n", f);
 				break;
 			case SL_VERDICT_SKIP:
@@ -920,6 +938,11 @@ int sl_diff_write_junit(const struct sl_diff *d, const char *path, char *err, si
 			}
 			fputs("    </testcase>\n", f);
 		}
+	}
+	if (d->nr_notes) {
+		fputs("    <system-out>", f);
+		junit_notes(f, d, "");
+		fputs("</system-out>\n", f);
 	}
 	fputs("  </testsuite>\n</testsuites>\n", f);
 	return junit_close(f, path, err, errlen);

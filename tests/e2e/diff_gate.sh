@@ -348,4 +348,20 @@ check "traces: the note says diff --exclude-inferred leaves them out of both" \
 "$SCHEDLINT" diff --fail-on none --exclude-inferred "$TESTDATA/real/pipe.dat" "$TESTDATA/real/pipe-pinned.dat" > "$TMP/out"
 check "traces with --exclude-inferred: no note" sh -c "! grep -q 'samples inferred' '$TMP/out'"
 
+# ... and in the JUnit file, which is what a merge request shows of a
+# failed gate: each failure's text carries the notes after its reason, the
+# suite's <system-out> all of them (the JUnit had none: a p99 that failed
+# on a side of lower bounds read as a plain regression)
+"$SCHEDLINT" diff --junit "$TMP/inf.xml" "$TESTDATA/real/pipe-pinned.dat" "$TESTDATA/real/pipe.dat" > /dev/null
+check "JUnit: the wakeup percentiles' failure carries the note on inferred samples" python3 -c "
+import sys, xml.etree.ElementTree as ET
+s = ET.parse(sys.argv[1]).getroot().find('testsuite')
+c = [t for t in s.findall('testcase') if t.get('name').startswith('wakeup.p*')][0]
+f = c.find('failure')
+out = s.find('system-out')
+note = 'note: base has 2.3% of its wakeup-latency samples inferred'
+sys.exit(0 if f is not None and f.text.startswith('wakeup.p*: 6 of 7 metrics failed') and note in f.text
+         and out is not None and note in out.text else 1)" "$TMP/inf.xml"
+check "... valid against the schema" xmllint --noout --schema tests/junit.xsd "$TMP/inf.xml"
+
 echo "1..$_n"
