@@ -88,6 +88,8 @@ struct sl_col {
 int sl_latency_pct_drop(double pct);
 /* A bit per shown column (at most 64 columns) for tables indented by indent. */
 uint64_t sl_cols_fit(const struct sl_report *r, int indent, const struct sl_col *cols, int nr);
+/* The same for rows of at most width display columns (explore's views) */
+uint64_t sl_cols_fit_width(int width, int indent, const struct sl_col *cols, int nr);
 /* One row (cells = NULL: the heading, dimmed) of the shown columns. */
 void sl_cols_row(struct sl_report *r, int indent, const struct sl_col *cols, int nr,
 		 uint64_t shown, const char *const *cells);

@@ -240,8 +240,13 @@ void sl_report_wrap(struct sl_report *r, int indent, int hang, const char *fmt, 
 
 uint64_t sl_cols_fit(const struct sl_report *r, int indent, const struct sl_col *cols, int nr)
 {
+	return sl_cols_fit_width(sl_report_width(r), indent, cols, nr);
+}
+
+uint64_t sl_cols_fit_width(int width, int indent, const struct sl_col *cols, int nr)
+{
 	uint64_t shown = nr >= 64 ? ~0ULL : (1ULL << nr) - 1;
-	int total = indent - 1, width = sl_report_width(r);
+	int total = indent - 1;
 
 	for (int i = 0; i < nr && i < 64; i++)
 		total += 1 + cols[i].width;

@@ -203,22 +203,15 @@ static void findings_lines(struct xp *x, struct overview *ov)
  */
 static unsigned latency_shown(int width)
 {
-	unsigned shown = (1u << (SL_NR_PCTS + 1)) - 1;
-	int total = 1 + 13 + 1 + 8 + 10 * (SL_NR_PCTS + 1);
+	/* label and count (they stay), the percentiles, max: analyze's fitting (sl_cols_fit) */
+	struct sl_col cols[2 + SL_NR_PCTS + 1] = {
+		{ "", 13, 0, true }, { "count", 8, 0, false },
+		[2 + SL_NR_PCTS] = { "max", 9, 0, false },
+	};
 
-	while (total > width - 1) {
-		int worst = -1;
-
-		for (int i = 0; i < SL_NR_PCTS; i++)
-			if ((shown >> i & 1) && sl_latency_pct_drop(sl_pcts[i]) &&
-			    (worst < 0 || sl_latency_pct_drop(sl_pcts[i]) > sl_latency_pct_drop(sl_pcts[worst])))
-				worst = i;
-		if (worst < 0)
-			break;
-		shown &= ~(1u << worst);
-		total -= 10;
-	}
-	return shown;
+	for (int i = 0; i < SL_NR_PCTS; i++)
+		cols[2 + i] = (struct sl_col){ sl_pct_names[i], 9, sl_latency_pct_drop(sl_pcts[i]), false };
+	return (unsigned)(sl_cols_fit_width(width - 1, 1, cols, 3 + SL_NR_PCTS) >> 2);
 }
 
 /* " %-13s %8s" of label and count, then " %9s" of each shown value */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedlint/report.h"
 #include "tui.h"
 #include "util/util.h"
 
@@ -149,24 +150,13 @@ static const struct { const char *head; int width, drop, sort; } tk_cols[TK__NR]
 /* a bit per shown column: " %-24s", then " %*s" each, the last screen column left empty */
 static unsigned tk_shown(int width, enum task_sort sort)
 {
-	unsigned shown = (1u << TK__NR) - 1;
-	int total = 1 + TK_NAME_W;
+	/* the name (it stays), then the columns: analyze's fitting (sl_cols_fit) */
+	struct sl_col cols[1 + TK__NR] = { { "task", TK_NAME_W, 0, true } };
 
 	for (int i = 0; i < TK__NR; i++)
-		total += 1 + tk_cols[i].width;
-	while (total > width - 1) {
-		int worst = -1;
-
-		for (int i = 0; i < TK__NR; i++)
-			if ((shown >> i & 1) && tk_cols[i].drop && tk_cols[i].sort != (int)sort &&
-			    (worst < 0 || tk_cols[i].drop > tk_cols[worst].drop))
-				worst = i;
-		if (worst < 0)
-			break;
-		shown &= ~(1u << worst);
-		total -= 1 + tk_cols[worst].width;
-	}
-	return shown;
+		cols[1 + i] = (struct sl_col){ tk_cols[i].head, tk_cols[i].width,
+					       tk_cols[i].sort == (int)sort ? 0 : tk_cols[i].drop, false };
+	return (unsigned)(sl_cols_fit_width(width - 1, 1, cols, 1 + TK__NR) >> 1);
 }
 
 static void tk_row(int y, const struct xp_rect *r, attr_t attr, unsigned shown, const char *name,
